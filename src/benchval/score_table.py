@@ -1,0 +1,49 @@
+"""The tidy score table (docs/data-contract.md, section 4): the only thing the analysis reads."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+SCORE_TABLE_COLUMNS = ["model", "family", "size_b", "task", "metric", "value"]
+TASK_TABLE_COLUMNS = ["task", "role", "pairs_with", "axes", "label", "unavailable"]
+
+
+def score_table_from_metrics(metrics: pd.DataFrame, models: dict) -> pd.DataFrame:
+    """Join metric rows with each model's family and size; rows without a value are left out
+    (tasks.csv says why a task has none)."""
+    unknown = sorted(set(metrics["model"]) - set(models))
+    if unknown:
+        raise KeyError(f"metrics name models missing from config 'models': {unknown}")
+    table = metrics.dropna(subset=["value"]).copy()
+    table["family"] = table["model"].map(lambda m: models[m]["family"])
+    table["size_b"] = table["model"].map(lambda m: float(models[m]["size_b"]))
+    return table[SCORE_TABLE_COLUMNS].sort_values(["task", "metric", "model"]).reset_index(drop=True)
+
+
+def task_table_from_metas(metas: list[dict]) -> pd.DataFrame:
+    rows = [
+        {
+            "task": meta["task"],
+            "role": meta["role"],
+            "pairs_with": meta.get("pairs_with") or "",
+            "axes": ";".join(meta.get("axes") or []),
+            "label": meta.get("label") or meta["task"],
+            "unavailable": meta.get("unavailable") or "",
+        }
+        for meta in metas
+    ]
+    return pd.DataFrame(rows, columns=TASK_TABLE_COLUMNS)
+
+
+def validate_score_table(table: pd.DataFrame, source: str) -> pd.DataFrame:
+    """Check an imported or built table against the contract; errors name the source and column."""
+    missing = [column for column in SCORE_TABLE_COLUMNS if column not in table.columns]
+    if missing:
+        raise ValueError(f"{source}: score table lacks columns {missing}")
+    duplicated = table.duplicated(["model", "task", "metric"])
+    if duplicated.any():
+        first = table.loc[duplicated, ["model", "task", "metric"]].iloc[0].to_dict()
+        raise ValueError(f"{source}: {int(duplicated.sum())} duplicate (model, task, metric) rows, e.g. {first}")
+    if not pd.api.types.is_numeric_dtype(table["value"]):
+        raise ValueError(f"{source}: column 'value' is not numeric")
+    return table

@@ -1,0 +1,43 @@
+# Shared definitions: config validation, the studies' models and tasks, wildcard constraints.
+import re
+
+from benchval.config import check_references, resolve_mirror
+
+validate(config, "../schemas/config.schema.yaml")
+check_references(config)
+
+MIRROR = resolve_mirror(config["mirror"])
+STUDIES = config["studies"]
+SCORED_STUDIES = [name for name, spec in STUDIES.items() if spec["source"] == "scored"]
+IMPORTED_STUDIES = [name for name, spec in STUDIES.items() if spec["source"] != "scored"]
+
+
+def _alternatives(names):
+    """A regex matching exactly these names (never matching anything when the list is empty)."""
+    return "|".join(re.escape(name) for name in names) or "(?!x)x"
+
+
+SCORED_STUDY_PATTERN = _alternatives(SCORED_STUDIES)
+IMPORTED_STUDY_PATTERN = _alternatives(IMPORTED_STUDIES)
+
+
+wildcard_constraints:
+    model=_alternatives(config["models"]),
+    task=_alternatives(config["tasks"]),
+
+
+def study_models(study):
+    return STUDIES[study]["models"]
+
+
+def study_tasks(study):
+    return STUDIES[study]["tasks"]
+
+
+def scored_pairs():
+    """Every (model, task) that some scored study needs, each once."""
+    return sorted({(m, t) for s in SCORED_STUDIES for m in study_models(s) for t in study_tasks(s)})
+
+
+def scored_tasks():
+    return sorted({t for s in SCORED_STUDIES for t in study_tasks(s)})
