@@ -30,3 +30,4 @@ rule all:
     input:
         "results/figures",
         "results/tables",
+        commonwhy_outputs(),

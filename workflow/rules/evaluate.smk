@@ -3,7 +3,7 @@
 
 rule evaluate:
     input:
-        items="results/tasks/{task}.parquet",
+        task_items="results/tasks/{task}.parquet",
         meta="results/tasks/{task}.meta.json",
         scores="results/scores/{model}/{task}.parquet",
         model="resources/models/{model}/benchval-model.json",

@@ -7,7 +7,7 @@ import pandas as pd
 from benchval.evaluate import evaluate_task, lmeval_results, lmeval_samples, write_outputs
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
-items = pd.read_parquet(snakemake.input.items)
+items = pd.read_parquet(snakemake.input.task_items)
 scores = pd.read_parquet(snakemake.input.scores)
 meta = json.loads(open(snakemake.input.meta).read())
 manifest = json.loads(open(snakemake.input.model).read())

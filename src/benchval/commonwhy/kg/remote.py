@@ -1,0 +1,160 @@
+"""A KG source that sends SPARQL to an HTTP endpoint (the Wikidata Query Service in real use).
+
+Polite by construction: a descriptive User-Agent (required by WDQS), one request at a time with at
+least ``min_interval_s`` between requests, retries with exponential backoff on timeouts, HTTP 429 and
+5xx (honouring ``Retry-After``), and an on-disk cache of answers keyed by endpoint + query text, so a
+rerun never asks twice. ``translate_wdqs`` sends the query through :mod:`..wdqs_dialect` first: keep it
+False for query.wikidata.org (which understands its own dialect), True for a plain SPARQL 1.1 endpoint.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import socket
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from benchval.commonwhy.kg.source import EndpointError, KGSource, QuerySyntaxError, QueryTimeoutError, Term
+from benchval.commonwhy.wdqs_dialect import to_standard_sparql
+
+log = logging.getLogger(__name__)
+XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+RETRY_STATUS = {429, 500, 502, 503, 504}
+DEFAULT_USER_AGENT = "benchval-commonwhy/0.1 (research reproduction; https://github.com/faezemoradik/CommonWhyDataset) python-urllib"
+
+
+def binding_to_term(binding: dict) -> Term:
+    """One value of a SPARQL 1.1 JSON result -> :class:`Term` (same shape as the local source gives)."""
+    kind = binding.get("type")
+    if kind == "uri":
+        return Term(binding["value"], "iri")
+    if kind == "bnode":
+        return Term(binding["value"], "bnode")
+    if kind in ("literal", "typed-literal"):
+        language = binding.get("xml:lang")
+        if language:
+            return Term(binding["value"], "literal", None, language)
+        return Term(binding["value"], "literal", binding.get("datatype", XSD_STRING), None)
+    raise EndpointError(f"unknown binding type {kind!r} in endpoint answer")
+
+
+class RemoteSource(KGSource):
+    """SPARQL over HTTP with timeouts, retries, backoff, a User-Agent and an answer cache."""
+
+    def __init__(self, endpoint: str, *, timeout_s: float = 60.0, max_retries: int = 3, backoff_s: float = 2.0,
+                 min_interval_s: float = 1.0, user_agent: str = DEFAULT_USER_AGENT, cache_dir: Path | str | None = None,
+                 translate_wdqs: bool = False, name: str | None = None, language: str = "en"):
+        if not user_agent.strip():
+            raise ValueError("a remote SPARQL source needs a descriptive user agent")
+        self.endpoint, self.timeout_s, self.max_retries = endpoint, float(timeout_s), int(max_retries)
+        self.backoff_s, self.min_interval_s, self.user_agent = float(backoff_s), float(min_interval_s), user_agent
+        self.cache_dir = Path(cache_dir) if cache_dir else None
+        self.translate_wdqs, self.language = translate_wdqs, language
+        self.name = name or urllib.parse.urlparse(endpoint).netloc
+        self.requests_sent = 0
+        self.cache_hits = 0
+        self._last_request = 0.0
+
+    # ---- cache -------------------------------------------------------------------------------
+    def _cache_path(self, text: str) -> Path | None:
+        if self.cache_dir is None:
+            return None
+        digest = hashlib.sha256(f"{self.endpoint}\n{text}".encode("utf-8")).hexdigest()
+        return self.cache_dir / digest[:2] / f"{digest}.json"
+
+    def _cached(self, text: str) -> dict | None:
+        path = self._cache_path(text)
+        if path is None or not path.is_file():
+            return None
+        self.cache_hits += 1
+        return json.loads(path.read_text(encoding="utf-8"))["answer"]
+
+    def _store(self, text: str, answer: dict) -> None:
+        path = self._cache_path(text)
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"endpoint": self.endpoint, "query": text, "answer": answer}), encoding="utf-8")
+        os.replace(tmp, path)
+
+    # ---- HTTP --------------------------------------------------------------------------------
+    def _wait_politely(self) -> None:
+        pause = self.min_interval_s - (time.monotonic() - self._last_request)
+        if pause > 0:
+            time.sleep(pause)
+        self._last_request = time.monotonic()
+
+    def _post(self, text: str) -> dict:
+        body = urllib.parse.urlencode({"query": text}).encode("utf-8")
+        request = urllib.request.Request(self.endpoint, data=body, method="POST", headers={
+            "Accept": "application/sparql-results+json",
+            "Content-Type": "application/x-www-form-urlencoded",
+            "User-Agent": self.user_agent,
+        })
+        self._wait_politely()
+        self.requests_sent += 1
+        with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
+            return json.loads(response.read().decode("utf-8"))
+
+    def _delay(self, attempt: int, retry_after: str | None) -> float:
+        if retry_after and retry_after.strip().isdigit():
+            return min(float(retry_after), 300.0)
+        return self.backoff_s * (2 ** attempt)
+
+    def _fetch(self, text: str) -> dict:
+        cached = self._cached(text)
+        if cached is not None:
+            return cached
+        last_problem = ""
+        for attempt in range(self.max_retries + 1):
+            retry_after = None
+            try:
+                answer = self._post(text)
+                self._store(text, answer)
+                return answer
+            except urllib.error.HTTPError as error:
+                detail = error.read().decode("utf-8", "replace")[:500]
+                if error.code == 400:
+                    raise QuerySyntaxError(f"{self.endpoint} rejected the query (HTTP 400): {detail}") from error
+                if error.code not in RETRY_STATUS:
+                    raise EndpointError(f"{self.endpoint}: HTTP {error.code}: {detail}") from error
+                retry_after, last_problem = error.headers.get("Retry-After"), f"HTTP {error.code}"
+            except (TimeoutError, socket.timeout) as error:
+                last_problem = f"timeout after {self.timeout_s:g}s"
+            except urllib.error.URLError as error:
+                if not isinstance(error.reason, (TimeoutError, socket.timeout)):
+                    raise EndpointError(f"{self.endpoint}: {error.reason}") from error
+                last_problem = f"timeout after {self.timeout_s:g}s"
+            except (json.JSONDecodeError, UnicodeDecodeError) as error:
+                raise EndpointError(f"{self.endpoint}: answer is not SPARQL JSON: {error}") from error
+            if attempt < self.max_retries:
+                delay = self._delay(attempt, retry_after)
+                log.warning("%s: %s; retry %d/%d in %.1fs", self.endpoint, last_problem, attempt + 1,
+                            self.max_retries, delay)
+                time.sleep(delay)
+        tries = self.max_retries + 1
+        if last_problem.startswith("timeout"):
+            raise QueryTimeoutError(f"{self.endpoint}: {last_problem} ({tries} tries)")
+        raise EndpointError(f"{self.endpoint}: {last_problem} ({tries} tries)")
+
+    def _text(self, sparql: str) -> str:
+        return to_standard_sparql(sparql, self.language) if self.translate_wdqs else sparql
+
+    def _select(self, sparql: str) -> list[dict[str, Term]]:
+        answer = self._fetch(self._text(sparql))
+        if "results" not in answer:
+            raise EndpointError(f"{self.endpoint}: expected SELECT results, got keys {sorted(answer)}")
+        return [{name: binding_to_term(value) for name, value in row.items()} for row in answer["results"]["bindings"]]
+
+    def _ask(self, sparql: str) -> bool:
+        answer = self._fetch(self._text(sparql))
+        if "boolean" not in answer:
+            raise EndpointError(f"{self.endpoint}: expected an ASK answer, got keys {sorted(answer)}")
+        return bool(answer["boolean"])

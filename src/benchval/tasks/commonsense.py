@@ -1,0 +1,338 @@
+"""Adapters for the commonsense benchmarks of "Benchmarking the Benchmarks" (Table 1).
+
+Registered names are the task names: winogrande, winowhat, hellaswag, goldenswag, socialiqa,
+socialiqa_filtered, piqa, piqa_rup. docs/tasks.md describes each prompt format and filter.
+Item ids are ``{task}[-{split}]-{n:05d}`` with ``n`` = ``source_row``: the 1-based line of a
+JSON Lines file, or the 1-based data row of a CSV file (header excluded; errors name the physical line).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, TaskUnavailable, register
+from benchval.tasks.rawfiles import parse_label, read_csv_rows, read_jsonl, read_label_lines, require_fields
+from benchval.tasks.seeding import task_rng
+
+ONE_BASED_TWO = {"1": 0, "2": 1}
+ONE_BASED_THREE = {"1": 0, "2": 1, "3": 2}
+ZERO_BASED_TWO = {"0": 0, "1": 1}
+ZERO_BASED_FOUR = {"0": 0, "1": 1, "2": 2, "3": 3}
+SPREADSHEET_ERROR = "#NAME?"
+
+
+def option(value: str) -> str:
+    """An answer option as appended to the context: one leading space, no surrounding whitespace."""
+    return " " + value.strip()
+
+
+def unknown_option(options: Mapping[str, object], allowed: Sequence[str], task: str) -> None:
+    extra = sorted(set(options) - set(allowed))
+    if extra:
+        raise KeyError(f"task {task!r}: unknown adapter options {extra}; allowed: {sorted(allowed)}")
+
+
+# --------------------------------------------------------------------------- WinoGrande / WinoWhat
+
+
+def split_blank(sentence: str, path: Path | str, line: int) -> tuple[str, str, str, bool]:
+    """``(context, gap, rest, repaired)`` of a sentence with exactly one ``_`` blank.
+
+    ``context`` is the text before the blank without trailing spaces; ``gap`` is " " when any
+    whitespace separated it from the blank ("" at the sentence start); ``rest`` is the text after the
+    blank with its leading whitespace collapsed to one space (as lm-eval's ``" " + rest.strip()``)
+    and no trailing whitespace, so ``context + gap + filler + rest`` is the filled sentence. A blank
+    glued to a preceding word (``is_.``) also gets a one-space gap; ``repaired`` says so.
+    """
+    if sentence.count("_") != 1:
+        raise TaskDataError(path, line, f"expected exactly one '_' blank, found {sentence.count('_')}: {sentence!r}")
+    before, after = sentence.split("_")
+    context = before.rstrip()
+    repaired = bool(context) and before == context and context[-1].isalnum()
+    gap = " " if (before != context or repaired) else ""
+    rest = (" " + after.strip()) if after[:1].isspace() and after.strip() else after.rstrip()
+    return context, gap, rest, repaired
+
+
+def blank_item(item_id: str, sentence: str, fillers: Sequence[str], label: int, mode: str,
+               path: Path, line: int) -> tuple[Item, bool]:
+    """A WinoGrande-style item in ``partial`` mode (options = fillers, target = the shared rest of
+    the sentence) or ``mc`` mode (options = filler + rest, the blank being at the sentence end)."""
+    context, gap, rest, repaired = split_blank(sentence, path, line)
+    fillers = [filler.strip() for filler in fillers]
+    if mode == "partial":
+        item = Item(item_id, context, [gap + filler for filler in fillers], label, line, target=rest)
+    else:
+        item = Item(item_id, context, [gap + filler + rest for filler in fillers], label, line)
+    return item, repaired
+
+
+def note_repairs(report: FilterReport, repaired: int, path: Path) -> None:
+    if repaired:
+        report.note(f"{repaired} sentence(s) in {path.name} had no space before the '_' blank (e.g. 'is_.'); "
+                    "one space was inserted between the context and the option")
+
+
+@register("winogrande")
+def winogrande(source: AdapterInput, report: FilterReport) -> list[Item]:
+    """WinoGrande dev (``data`` = winogrande_dev.jsonl, ``labels`` = dev-labels.lst), partial scoring."""
+    unknown_option(source.options, [], source.task)
+    data_path, label_path = source.file("data"), source.file("labels")
+    rows = read_jsonl(data_path)
+    labels = read_label_lines(label_path, len(rows), data_path)
+    items, repaired = [], 0
+    for (line, row), raw_label in zip(rows, labels):
+        sentence, first, second = require_fields(row, ["sentence", "option1", "option2"], data_path, line)
+        label = parse_label(raw_label, ONE_BASED_TWO, label_path, line)
+        if "answer" in row and parse_label(row["answer"], ONE_BASED_TWO, data_path, line) != label:
+            raise TaskDataError(data_path, line, f"answer {row['answer']!r} disagrees with {label_path.name} ({raw_label!r})")
+        item, fixed = blank_item(f"{source.task}-dev-{line:05d}", sentence, [first, second], label,
+                                 source.scoring_mode or "partial", data_path, line)
+        items.append(item)
+        repaired += fixed
+    note_repairs(report, repaired, data_path)
+    return items
+
+
+WINOWHAT_OPTIONS = ("sentence_column", "only_in_original_experiment")
+
+
+@register("winowhat")
+def winowhat(source: AdapterInput, report: FilterReport) -> list[Item]:
+    """WinoWhat (``data`` = WinoWhat.csv): the paraphrase, whose blank is (nearly always) at the end.
+
+    Scoring mode ``mc`` (default in the catalogue) scores filler + the rest of the sentence after
+    the context; ``partial`` scores the shared rest (mostly just "."), and drops items with an
+    empty rest. Options: ``sentence_column`` (``paraphrased_sentence``; ``sentence`` gives the
+    original WinoGrande sentences of the same rows), ``only_in_original_experiment`` (true: keep
+    rows flagged 1).
+    """
+    unknown_option(source.options, WINOWHAT_OPTIONS, source.task)
+    column = str(source.options.get("sentence_column", "paraphrased_sentence"))
+    only_flagged = bool(source.options.get("only_in_original_experiment", True))
+    mode = source.scoring_mode or "mc"
+    path = source.file("data")
+    rows = read_csv_rows(path, [column, "option1", "option2", "answer", "in_original_experiment"])
+    items, flags, repaired = [], {}, 0
+    for row_number, (line, row) in enumerate(rows, start=1):
+        label = parse_label(row["answer"], ONE_BASED_TWO, path, line)
+        flag = row["in_original_experiment"].strip()
+        if flag not in ("0", "1"):
+            raise TaskDataError(path, line, f"in_original_experiment {flag!r} is not 0 or 1")
+        item, fixed = blank_item(f"{source.task}-{row_number:05d}", row[column], [row["option1"], row["option2"]],
+                                 label, mode, path, line)
+        item.source_row = row_number
+        items.append(item)
+        flags[item.id], repaired = flag, repaired + fixed
+    note_repairs(report, repaired, path)
+    repeats = sum(count - 1 for count in Counter(row["sentence"] for _, row in rows).values() if count > 1)
+    if repeats:
+        report.note(f"{repeats} WinoGrande sentence(s) appear more than once with different paraphrases; all kept")
+    if only_flagged:
+        items = report.apply("in_original_experiment", items,
+                             lambda item: None if flags[item.id] == "1" else "in_original_experiment = 0")
+    if mode == "partial":
+        items = report.apply("partial_target", items,
+                             lambda item: None if item.target else "blank at the very end: no shared continuation to score")
+    return items
+
+
+# --------------------------------------------------------------------------- HellaSwag / GoldenSwag
+
+
+def hellaswag_preprocess(text: str) -> str:
+    """lm-evaluation-harness's HellaSwag cleanup: WikiHow ``[title]`` -> '. ', drop other
+    bracketed markup, collapse double spaces."""
+    text = text.strip()
+    text = text.replace(" [title]", ". ")
+    text = re.sub("\\[.*?\\]", "", text)
+    return text.replace("  ", " ")
+
+
+def hellaswag_item(item_id: str, row: Mapping[str, object], path: Path | str, line: int) -> Item:
+    """lm-eval's hellaswag doc: query = activity_label + ': ' + ctx_a + ' ' + ctx_b.capitalize()."""
+    activity, ctx_a, ctx_b = require_fields(row, ["activity_label", "ctx_a", "ctx_b"], path, line)
+    endings = row.get("endings")
+    if not isinstance(endings, list) or len(endings) != 4 or not all(isinstance(e, str) for e in endings):
+        raise TaskDataError(path, line, f"field 'endings' should be a list of 4 strings, got {endings!r}")
+    if "label" not in row:
+        raise TaskDataError(path, line, "missing field 'label'")
+    label = parse_label(row["label"], ZERO_BASED_FOUR, path, line)
+    context = hellaswag_preprocess(activity + ": " + ctx_a + " " + ctx_b.capitalize()).rstrip()
+    options = [" " + hellaswag_preprocess(ending) for ending in endings]
+    if any(not opt.strip() for opt in options):
+        raise TaskDataError(path, line, "an ending is empty after preprocessing")
+    return Item(item_id, context, options, label, line)
+
+
+@register("hellaswag")
+def hellaswag(source: AdapterInput, report: FilterReport) -> list[Item]:
+    """HellaSwag validation (``data`` = hellaswag_val.jsonl)."""
+    unknown_option(source.options, [], source.task)
+    path = source.file("data")
+    return [hellaswag_item(f"{source.task}-val-{line:05d}", row, path, line) for line, row in read_jsonl(path)]
+
+
+def load_hub_rows(hub_id: str, split: str) -> list[dict]:
+    """Rows of a Hugging Face Hub dataset split; :class:`TaskUnavailable`-worthy errors propagate
+    as ImportError/OSError (``datasets`` raises ConnectionError, an OSError, when offline)."""
+    import datasets  # noqa: PLC0415  (optional dependency, only needed here)
+
+    return [dict(row) for row in datasets.load_dataset(hub_id, split=split)]
+
+
+@register("goldenswag")
+def goldenswag(source: AdapterInput, report: FilterReport) -> list[Item]:
+    """GoldenSwag (Chizhov et al. 2025): Hugging Face dataset ``PleIAs/GoldenSwag`` only.
+
+    Options: ``hub_id`` (PleIAs/GoldenSwag), ``split`` (validation). Without the ``datasets``
+    library or the Hub, raises :class:`TaskUnavailable` (the workflow then records a skip).
+    """
+    unknown_option(source.options, ["hub_id", "split"], source.task)
+    hub_id = str(source.options.get("hub_id", "PleIAs/GoldenSwag"))
+    split = str(source.options.get("split", "validation"))
+    try:
+        rows = load_hub_rows(hub_id, split)
+    except ImportError as error:
+        raise TaskUnavailable(source.task, f"needs the Python package 'datasets' to load {hub_id} from the Hugging Face Hub ({error})") from error
+    except OSError as error:
+        raise TaskUnavailable(source.task, f"needs the Hugging Face Hub (dataset {hub_id}, split {split}), which is unreachable here: {error}") from error
+    where = f"hf://datasets/{hub_id} ({split})"
+    return [hellaswag_item(f"{source.task}-{split}-{index:05d}", row, where, index) for index, row in enumerate(rows, start=1)]
+
+
+# --------------------------------------------------------------------------- Social IQA
+
+
+SIQA_PROMPTS = {"lm_eval": "Q: {context} {question}\nA:", "plain": "{context} {question}"}
+
+
+@register("socialiqa")
+@register("socialiqa_filtered")
+def socialiqa(source: AdapterInput, report: FilterReport) -> list[Item]:
+    """Social IQA dev or its filtered subset (``data`` jsonl + ``labels`` with 1-based labels).
+
+    Options: ``prompt`` (``lm_eval``: "Q: {context} {question}\\nA:"; ``plain``), ``duplicates``
+    (``keep`` or ``drop``: drop rows repeating an earlier row's context, question and answers).
+    """
+    unknown_option(source.options, ["prompt", "duplicates"], source.task)
+    prompt = SIQA_PROMPTS[str(source.options.get("prompt", "lm_eval"))]
+    duplicates = str(source.options.get("duplicates", "keep"))
+    if duplicates not in ("keep", "drop"):
+        raise ValueError(f"task {source.task!r}: options.duplicates must be 'keep' or 'drop', got {duplicates!r}")
+    data_path, label_path = source.file("data"), source.file("labels")
+    rows = read_jsonl(data_path)
+    labels = read_label_lines(label_path, len(rows), data_path)
+    items, keys = [], {}
+    for (line, row), raw_label in zip(rows, labels):
+        context, question, *answers = require_fields(
+            row, ["context", "question", "answerA", "answerB", "answerC"], data_path, line)
+        label = parse_label(raw_label, ONE_BASED_THREE, label_path, line)
+        text = prompt.format(context=context.strip(), question=question.strip())
+        item = Item(f"{source.task}-dev-{line:05d}", text, [option(answer) for answer in answers], label, line)
+        items.append(item)
+        keys[item.id] = (context, question, *answers)
+    return duplicate_step(items, keys, duplicates, report)
+
+
+def duplicate_step(items: list[Item], keys: Mapping[str, tuple], mode: str, report: FilterReport) -> list[Item]:
+    """Find rows that repeat an earlier row exactly; report them, and drop them in ``drop`` mode."""
+    first_label: dict[tuple, int] = {}
+    reasons: dict[str, str] = {}
+    for item in items:
+        key = keys[item.id]
+        if key in first_label:
+            same = first_label[key] == item.label
+            reasons[item.id] = "exact duplicate of an earlier row, " + ("same label" if same else "different label")
+        else:
+            first_label[key] = item.label
+    counts = Counter(reasons.values())
+    if reasons:
+        report.note(f"{len(reasons)} row(s) repeat an earlier row exactly ({dict(counts)}); duplicates: {mode}")
+    if mode == "keep":
+        report.record("duplicates", len(items), len(items), {})
+        return items
+    return report.apply("duplicates", items, lambda item: reasons.get(item.id))
+
+
+# --------------------------------------------------------------------------- PIQA / PIQA-RUP
+
+
+PIQA_PROMPT = "Question: {goal}\nAnswer:"
+
+
+@register("piqa")
+def piqa(source: AdapterInput, report: FilterReport) -> list[Item]:
+    """PIQA validation (``data`` = valid.jsonl, ``labels`` = valid-labels.lst, 0-based)."""
+    unknown_option(source.options, [], source.task)
+    data_path, label_path = source.file("data"), source.file("labels")
+    rows = read_jsonl(data_path)
+    labels = read_label_lines(label_path, len(rows), data_path)
+    items = []
+    for (line, row), raw_label in zip(rows, labels):
+        goal, sol1, sol2 = require_fields(row, ["goal", "sol1", "sol2"], data_path, line)
+        label = parse_label(raw_label, ZERO_BASED_TWO, label_path, line)
+        items.append(Item(f"{source.task}-val-{line:05d}", PIQA_PROMPT.format(goal=goal.strip()),
+                          [option(sol1), option(sol2)], label, line))
+    return items
+
+
+PIQA_RUP_COLUMNS = ("goal_red_herrings", "goal_typos", "goal_HP", "goal_Leet", "goal_It_cleft",
+                    "goal_Wh_cleft", "goal_stress", "goal_checklist", "goal_comp")
+
+
+def unquote(text: str) -> str:
+    """Remove one pair of matching surrounding quotes (the red-herring column wraps most goals)."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1].strip()
+    return text
+
+
+def piqa_rup_problem(goal: str, sol1: str, sol2: str) -> str | None:
+    if SPREADSHEET_ERROR in (sol1.strip(), sol2.strip()):
+        return "solutions corrupted in the CSV ('#NAME?')"
+    if not sol1.strip() or not sol2.strip():
+        return "solution empty"
+    if goal.strip() == SPREADSHEET_ERROR:
+        return "perturbed goal corrupted in the CSV ('#NAME?')"
+    if not goal.strip():
+        return "perturbed goal empty"
+    return None
+
+
+@register("piqa_rup")
+def piqa_rup(source: AdapterInput, report: FilterReport) -> list[Item]:
+    """PIQA-RUP (``data`` = PIQA_RUP.csv): PIQA validation with perturbed goals.
+
+    Options: ``perturbations`` (list of goal_* columns; default all nine) and ``combine``
+    (``random_per_item``: each row uses one of them, drawn with the seed; ``stack``: one item per
+    row and column). Rows whose solutions or chosen goal are corrupted ('#NAME?') or empty are
+    dropped in the ``corrupted_rows`` step.
+    """
+    unknown_option(source.options, ["perturbations", "combine"], source.task)
+    columns = list(source.options.get("perturbations") or PIQA_RUP_COLUMNS)
+    unknown = sorted(set(columns) - set(PIQA_RUP_COLUMNS))
+    if unknown or not columns:
+        raise ValueError(f"task {source.task!r}: options.perturbations {unknown or columns} not among {PIQA_RUP_COLUMNS}")
+    combine = str(source.options.get("combine", "random_per_item"))
+    if combine not in ("random_per_item", "stack"):
+        raise ValueError(f"task {source.task!r}: options.combine must be 'random_per_item' or 'stack', got {combine!r}")
+    path = source.file("data")
+    rows = read_csv_rows(path, ["sol1", "sol2", "answer", *columns])
+    rng = task_rng(source.seed, source.task, "perturbation")
+    items, problems = [], {}
+    for row_number, (line, row) in enumerate(rows, start=1):
+        label = parse_label(row["answer"], ZERO_BASED_TWO, path, line)
+        chosen = columns if combine == "stack" else [columns[int(rng.integers(len(columns)))]]
+        for column in chosen:
+            goal = unquote(row[column])
+            item = Item(f"{source.task}-{row_number:05d}-{column}", PIQA_PROMPT.format(goal=goal),
+                        [option(row["sol1"]), option(row["sol2"])], label, row_number)
+            items.append(item)
+            problems[item.id] = piqa_rup_problem(goal, row["sol1"], row["sol2"])
+    report.note(f"perturbations {columns}, combined by {combine}; surrounding quotes removed from perturbed goals")
+    return report.apply("corrupted_rows", items, lambda item: problems[item.id])

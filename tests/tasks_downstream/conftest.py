@@ -1,0 +1,26 @@
+"""Shared fixtures: the raw-data mirror, the downstream catalogue, and a runner for adapters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+import benchval.tasks.downstream  # noqa: F401  (registers the adapters)
+from benchval.paths import REPO_ROOT, default_mirror
+
+CATALOGUE = REPO_ROOT / "config" / "catalogue" / "downstream.yaml"
+
+
+@pytest.fixture(scope="session")
+def catalogue() -> dict:
+    return yaml.safe_load(CATALOGUE.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def mirror() -> Path:
+    path = default_mirror()
+    if path is None:
+        pytest.skip("raw-data mirror ../shared/data/raw is absent (benchval.paths.default_mirror)")
+    return path

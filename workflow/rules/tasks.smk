@@ -1,0 +1,76 @@
+# Tasks: raw files (mirror or download) -> results/tasks/{task}.parquet (+ .meta.json, .filters.json).
+# Datasets and tasks are declared in config/catalogue/*.yaml; see docs/tasks.md and
+# docs/data-contract.md (section 1). A task whose data is unavailable here (GoldenSwag needs the
+# Hugging Face Hub) still gets its three files: no items, meta "unavailable" = the reason.
+
+import re as _re
+
+from benchval.data import dataset_files as _dataset_files
+from benchval.data import find_declared as _find_declared
+from benchval.data import mirror_from_config as _mirror_from_config
+from benchval.data import resolve as _resolve_data_path
+
+# common.smk defines MIRROR; fall back to the same resolution when this file is used alone.
+_TASKS_MIRROR = MIRROR if "MIRROR" in globals() else _mirror_from_config(config)
+_DECLARED_PATHS = sorted(
+    {f.path for name in config.get("datasets", {}) for f in _dataset_files(config["datasets"], name).values()}
+)
+
+
+def _task_raw_files(wildcards):
+    """{file key: path}: the mirror copy when present, else resources/data/<path> (made by fetch_raw_file)."""
+    spec = config["tasks"][wildcards.task]
+    files = {}
+    if spec.get("dataset") is not None:
+        for key, data_file in _dataset_files(config["datasets"], spec["dataset"]).items():
+            files[key] = str(_resolve_data_path(data_file.path, _TASKS_MIRROR))
+    if spec.get("exclude_ids"):
+        files["exclude_ids"] = spec["exclude_ids"]
+    return files
+
+
+def _task_checksums(wildcards):
+    """{file key: declared sha256}, checked by prepare_task (mirror copies are not fetched, so not checked there)."""
+    dataset = config["tasks"][wildcards.task].get("dataset")
+    if dataset is None:
+        return {}
+    return {key: data_file.sha256 for key, data_file in _dataset_files(config["datasets"], dataset).items()}
+
+
+def _task_sample(wildcards):
+    """Only this task's sample size, so that changing another task's size does not rerun this one."""
+    sample = config.get("sample") or {}
+    per_task = sample.get("per_task") or {}
+    return {"n_items": per_task.get(wildcards.task, sample.get("n_items"))}
+
+
+rule fetch_raw_file:
+    output:
+        "resources/data/{path}",
+    params:
+        entry=lambda w: vars(_find_declared(config["datasets"], w.path)),
+        mirror=str(_TASKS_MIRROR) if _TASKS_MIRROR is not None else None,
+    wildcard_constraints:
+        path="|".join(_re.escape(p) for p in _DECLARED_PATHS) or "(?!x)x",
+    log:
+        "logs/fetch_raw_file/{path}.log",
+    script:
+        "../scripts/fetch_raw_file.py"
+
+
+rule prepare_task:
+    input:
+        unpack(_task_raw_files),
+    output:
+        table="results/tasks/{task}.parquet",
+        meta="results/tasks/{task}.meta.json",
+        filters="results/tasks/{task}.filters.json",
+    params:
+        task_config=lambda w: config["tasks"][w.task],
+        sample=_task_sample,
+        seed=config["seed"],
+        checksums=_task_checksums,
+    log:
+        "logs/prepare_task/{task}.log",
+    script:
+        "../scripts/prepare_task.py"

@@ -1,0 +1,12 @@
+"""Snakemake script: download one declared raw file into resources/data/ and check its sha256."""
+import logging
+from pathlib import Path
+
+from benchval.data import DataFile, fetch_to
+
+logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+data_file = DataFile(**snakemake.params.entry)
+mirror = Path(snakemake.params.mirror) if snakemake.params.mirror else None
+logging.info("fetching %s from %s", data_file.path, data_file.url)
+fetch_to(data_file, snakemake.output[0], mirror)
+logging.info("wrote %s (sha256 %s)", snakemake.output[0], data_file.sha256)
