@@ -1,0 +1,73 @@
+"""Benjamini-Hochberg FDR within each predefined family of comparisons.
+
+Every statistics table that carries a p-value column (``p`` or ``p_boot``) registers its rows
+as tests of one *test kind* (see ``settings.TEST_KINDS``). The config declares families as
+lists of test kinds, optionally split by metric. BH is applied separately within every
+(family[, metric]) group over the tests whose p-value is defined; tests with an undefined
+p-value, or whose kind is in no family, get ``p_fdr = NaN`` and a reason in ``fdr_note``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from benchval.analysis.settings import AnalysisSettings
+
+
+def benjamini_hochberg(p_values: np.ndarray) -> np.ndarray:
+    """BH-adjusted p-values (scipy.stats.false_discovery_control, method 'bh')."""
+    p_values = np.asarray(p_values, dtype=float)
+    if p_values.size == 0:
+        return p_values
+    return stats.false_discovery_control(p_values, method="bh")
+
+
+def family_of(kind: str, settings: AnalysisSettings) -> tuple[str | None, bool]:
+    """The family name of a test kind and whether that family is split by metric."""
+    for family in settings.fdr_families:
+        if kind in family.tests:
+            return family.name, family.per_metric
+    return None, True
+
+
+def register_tests(table: pd.DataFrame, kind: str, p_column: str, key: str) -> pd.DataFrame:
+    """Rows of ``table`` as tests: ``test_id, test_kind, metric, p`` (``test_id`` = key:row)."""
+    return pd.DataFrame({
+        "test_id": [f"{key}:{i}" for i in range(len(table))],
+        "test_kind": kind,
+        "metric": table["metric"].to_numpy() if len(table) else [],
+        "p": table[p_column].to_numpy(dtype=float) if len(table) else [],
+    })
+
+
+def adjust(tests: pd.DataFrame, settings: AnalysisSettings) -> pd.DataFrame:
+    """Add ``fdr_family, p_fdr, reject, fdr_note`` to the registered tests."""
+    tests = tests.copy()
+    families = tests["test_kind"].map(lambda k: family_of(k, settings))
+    tests["fdr_family"] = [name if name is not None else "" for name, _ in families]
+    group_key = [f"{name}|{metric}" if per_metric else f"{name}|all"
+                 for (name, per_metric), metric in zip(families, tests["metric"])]
+    tests["p_fdr"] = np.nan
+    tests["fdr_note"] = ""
+    tests.loc[tests["fdr_family"] == "", "fdr_note"] = "test kind is in no FDR family (config analysis.fdr.families)"
+    defined = tests["p"].notna() & (tests["fdr_family"] != "")
+    tests.loc[tests["p"].isna(), "fdr_note"] = "p-value undefined"
+    keys = pd.Series(group_key, index=tests.index)
+    for _, index in keys[defined].groupby(keys[defined]).groups.items():
+        tests.loc[index, "p_fdr"] = benjamini_hochberg(tests.loc[index, "p"].to_numpy())
+    tests["family_size"] = keys.map(keys[defined].value_counts()).fillna(0).astype(int)
+    tests["reject"] = (tests["p_fdr"] < settings.fdr_alpha).astype("boolean")
+    tests.loc[tests["p_fdr"].isna(), "reject"] = pd.NA
+    return tests
+
+
+def attach(table: pd.DataFrame, adjusted: pd.DataFrame, key: str) -> pd.DataFrame:
+    """Copy ``fdr_family, p_fdr, reject`` of the tests registered under ``key`` onto ``table``."""
+    rows = adjusted[adjusted["test_id"].str.startswith(f"{key}:")]
+    rows = rows.assign(position=rows["test_id"].str.split(":").str[-1].astype(int)).set_index("position")
+    table = table.copy()
+    for column in ("fdr_family", "p_fdr", "reject"):
+        table[column] = rows[column].reindex(range(len(table))).to_numpy()
+    return table

@@ -1,0 +1,242 @@
+"""Figures 1-4 of the paper from the analysis tables (matplotlib, Agg backend).
+
+One panel (heatmaps, Figure 3) or one marker colour (Figure 4) per metric. Missing values are
+drawn as grey "n/a" cells or annotated, never silently dropped.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from benchval.analysis.table import StudyTable  # noqa: E402
+
+METRIC_LABELS = {"accuracy": "Accuracy", "macro_f1": "Macro-F1", "score": "Score (each task's headline metric)"}
+PREDICTOR_SET_LABELS = {"controls+original": "+ original CS composite", "controls+reworked": "+ reworked CS composite",
+                        "controls+both": "+ both CS composites"}
+AXIS_LABELS = {"social": "Social/emotional", "pragmatic": "Pragmatic", "event": "Event/physical",
+               "all": "All axes: matched vs mismatched"}
+
+
+def _number(value: float) -> str:
+    return "n/a" if pd.isna(value) else f"{value:.2f}"
+
+
+def metric_label(metric: str) -> str:
+    return METRIC_LABELS.get(metric, metric.replace("_", " "))
+
+
+def save(figure: plt.Figure, out_dir: Path, stem: str, formats, dpi: int) -> list[Path]:
+    """Write ``stem.<fmt>`` for every format and close the figure."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for fmt in formats:
+        path = out_dir / f"{stem}.{fmt}"
+        figure.savefig(path, dpi=dpi, bbox_inches="tight", metadata={"Date": None} if fmt == "pdf" else None)
+        figure.set_layout_engine("none")  # the layout is settled: later formats reuse it (faster)
+        paths.append(path)
+    plt.close(figure)
+    return paths
+
+
+def _empty_panel(ax: plt.Axes, title: str, reason: str) -> None:
+    ax.set_axis_off()
+    ax.set_title(title)
+    ax.text(0.5, 0.5, f"not available:\n{reason}", ha="center", va="center", wrap=True, fontsize=9)
+
+
+def _heatmap(ax, values: np.ndarray, stars: np.ndarray, rows: list[str], columns: list[str], title: str):
+    masked = np.ma.masked_invalid(values)
+    cmap = plt.get_cmap("RdBu_r").with_extremes(bad="#d9d9d9")
+    image = ax.imshow(masked, cmap=cmap, vmin=-1, vmax=1, aspect="auto")
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            text = "n/a" if not np.isfinite(values[i, j]) else f"{values[i, j]:.2f}{'*' if stars[i, j] else ''}"
+            colour = "white" if np.isfinite(values[i, j]) and abs(values[i, j]) > 0.6 else "black"
+            ax.text(j, i, text, ha="center", va="center", fontsize=7, color=colour)
+    ax.set_xticks(range(len(columns)), columns, rotation=45, ha="right", fontsize=8)
+    ax.set_yticks(range(len(rows)), rows, fontsize=8)
+    ax.set_title(title, fontsize=10)
+    return image
+
+
+def _matrix(long: pd.DataFrame, rows: list[str], columns: list[str], a: str, b: str, symmetric: bool):
+    values = np.full((len(rows), len(columns)), np.nan)
+    stars = np.zeros_like(values, dtype=bool)
+    row_pos, col_pos = {t: i for i, t in enumerate(rows)}, {t: j for j, t in enumerate(columns)}
+    for record in long.itertuples(index=False):
+        cells = [(getattr(record, a), getattr(record, b))]
+        if symmetric:
+            cells.append((getattr(record, b), getattr(record, a)))
+        for r, c in cells:
+            if r in row_pos and c in col_pos:
+                values[row_pos[r], col_pos[c]] = record.rho
+                stars[row_pos[r], col_pos[c]] = bool(record.reject) if pd.notna(record.reject) else False
+    if symmetric:
+        for t in rows:
+            if t in col_pos:
+                values[row_pos[t], col_pos[t]] = 1.0
+    return values, stars
+
+
+def _model_range(table: pd.DataFrame) -> str:
+    low, high = int(table["n_models"].min()), int(table["n_models"].max())
+    return f"n = {high} models" if low == high else f"n = {low}-{high} models per pair"
+
+
+def figure_cs_correlations(table: pd.DataFrame, study: StudyTable, metrics: list[str], out_dir: Path,
+                           formats, dpi: int, alpha: float, study_name: str) -> list[Path]:
+    """Figure 1: Spearman matrix of original and reworked commonsense benchmarks."""
+    fig, axes = plt.subplots(1, len(metrics), figsize=(7.0 * len(metrics) + 1, 6.0), squeeze=False, layout="constrained")
+    image = None
+    for ax, metric in zip(axes[0], metrics):
+        subset = table[table["metric"] == metric]
+        tasks = list(dict.fromkeys(list(subset["task_a"]) + list(subset["task_b"])))
+        tasks = [t for t in study.tasks.index if t in tasks]
+        if not tasks:
+            _empty_panel(ax, metric_label(metric), "fewer than two commonsense benchmarks with this metric")
+            continue
+        values, stars = _matrix(subset, tasks, tasks, "task_a", "task_b", symmetric=True)
+        labels = [f"{study.label(t)}{' (reworked)' if study.tasks.at[t, 'role'] == 'cs_reworked' else ''}" for t in tasks]
+        image = _heatmap(ax, values, stars, labels, labels, f"{metric_label(metric)} ({_model_range(subset)})")
+    if image is not None:
+        fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="Spearman ρ across models")
+    fig.suptitle(f"Figure 1 ({study_name}): rank correlations between commonsense benchmarks", fontsize=11)
+    fig.supxlabel(f"* Benjamini-Hochberg adjusted p < {alpha}; grey 'n/a' = undefined (see tables/correlations_cs_cs.csv)",
+                  fontsize=8)
+    return save(fig, out_dir, "fig1_cs_correlations", formats, dpi)
+
+
+def figure_cs_downstream(table: pd.DataFrame, study: StudyTable, metrics: list[str], out_dir: Path,
+                         formats, dpi: int, alpha: float, study_name: str) -> list[Path]:
+    """Figure 2: commonsense (and control) benchmarks x downstream tasks."""
+    width = 0.7 * max(4, table["downstream"].nunique()) + 3.5
+    fig, axes = plt.subplots(1, len(metrics), figsize=(width * len(metrics) + 1, 6.0), squeeze=False, layout="constrained")
+    image = None
+    for ax, metric in zip(axes[0], metrics):
+        subset = table[table["metric"] == metric]
+        rows = [t for t in study.tasks.index if t in set(subset["benchmark"])]
+        columns = [t for t in study.tasks.index if t in set(subset["downstream"])]
+        if not rows or not columns:
+            _empty_panel(ax, metric_label(metric), "no benchmark or no downstream task with this metric")
+            continue
+        values, stars = _matrix(subset, rows, columns, "benchmark", "downstream", symmetric=False)
+        suffix = {"cs_reworked": " (reworked)", "control": " (control)", "cs_original": ""}
+        image = _heatmap(ax, values, stars, [study.label(t) + suffix[study.tasks.at[t, "role"]] for t in rows],
+                         [study.label(t) for t in columns], f"{metric_label(metric)} ({_model_range(subset)})")
+        ax.set_xlabel("Downstream task")
+    if image is not None:
+        fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="Spearman ρ across models")
+    fig.suptitle(f"Figure 2 ({study_name}): do benchmark rankings transfer to downstream tasks?", fontsize=11)
+    fig.supxlabel(f"* Benjamini-Hochberg adjusted p < {alpha} within the comparison family; "
+                  "grey 'n/a' = undefined (see tables/correlations_cs_downstream.csv)", fontsize=8)
+    return save(fig, out_dir, "fig2_cs_downstream", formats, dpi)
+
+
+def figure_lofo(table: pd.DataFrame, study: StudyTable, metrics: list[str], out_dir: Path,
+                formats, dpi: int, study_name: str) -> list[Path]:
+    """Figure 3: change in leave-one-family-out R^2 when CS composites are added to controls."""
+    fig, axes = plt.subplots(len(metrics), 1, figsize=(max(6.0, 1.1 * table["downstream"].nunique() + 2), 3.4 * len(metrics)),
+                             squeeze=False)
+    sets = list(PREDICTOR_SET_LABELS)
+    width = 0.8 / len(sets)
+    for ax, metric in zip(axes[:, 0], metrics):
+        subset = table[(table["metric"] == metric) & table["predictor_set"].isin(sets)]
+        tasks = [t for t in study.tasks.index if t in set(subset["downstream"])]
+        if not tasks:
+            _empty_panel(ax, metric_label(metric), "no downstream task with this metric")
+            continue
+        for k, name in enumerate(sets):
+            rows = subset[subset["predictor_set"] == name].set_index("downstream").reindex(tasks)
+            x = np.arange(len(tasks)) + (k - (len(sets) - 1) / 2) * width
+            heights = rows["delta_r2"].to_numpy(float)
+            ax.bar(x[np.isfinite(heights)], heights[np.isfinite(heights)], width, color=f"C{k}",
+                   label=PREDICTOR_SET_LABELS[name])
+            for xi in x[~np.isfinite(heights)]:
+                ax.text(xi, 0, "n/a", ha="center", va="bottom", fontsize=6, rotation=90, color="grey")
+        ax.axhline(0, color="black", linewidth=0.8)
+        baseline = table[(table["metric"] == metric) & (table["predictor_set"] == "controls")].set_index("downstream")["r2"]
+        ax.set_xticks(range(len(tasks)), [f"{study.label(t)}\n(controls R² = {_number(baseline.get(t, np.nan))})"
+                                          for t in tasks], rotation=30, ha="right", fontsize=8)
+        ax.set_xlim(-0.6, len(tasks) - 0.4)
+        ax.set_ylabel("Δ out-of-family R²\n(vs log size + control)")
+        ax.set_title(metric_label(metric), fontsize=10)
+        handles = [Patch(color=f"C{k}", label=PREDICTOR_SET_LABELS[name]) for k, name in enumerate(sets)]
+        ax.legend(handles=handles, fontsize=7, loc="best")
+    fig.suptitle(f"Figure 3 ({study_name}): gain in leave-one-family-out R² from commonsense composites", fontsize=11)
+    fig.text(0.01, -0.01, "Positive = better prediction of models from unseen families; "
+             "'n/a' = undefined (reason in tables/lofo_scores.csv)", fontsize=8)
+    fig.tight_layout()
+    return save(fig, out_dir, "fig3_lofo_delta_r2", formats, dpi)
+
+
+def figure_axis_tests(table: pd.DataFrame, metrics: list[str], out_dir: Path, formats, dpi: int,
+                      level: float, study_name: str) -> list[Path]:
+    """Figure 4: same-axis minus cross-axis mean Fisher z with bootstrap CIs."""
+    panels = [("a", "(a) Benchmark's same-axis vs other\ndownstream tasks", ["social", "pragmatic", "event"]),
+              ("b", "(b) Task's same-axis vs other\ncommonsense benchmarks", ["social", "pragmatic", "event"]),
+              ("global", "(c) Global: axis-matched vs\nmismatched pairs", ["all"])]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4.0), layout="constrained")
+    markers = ["o", "s", "^", "D", "v"]
+    for ax, (panel, title, axis_names) in zip(axes, panels):
+        for m, metric in enumerate(metrics):
+            rows = table[(table["metric"] == metric) & (table["panel"] == panel)].set_index("axis").reindex(axis_names)
+            offset = (m - (len(metrics) - 1) / 2) * 0.18
+            for i, axis in enumerate(axis_names):
+                y = i + offset
+                estimate = rows.at[axis, "estimate"] if axis in rows.index else np.nan
+                if pd.notna(estimate):
+                    ax.errorbar(estimate, y, xerr=[[estimate - rows.at[axis, "ci_low"]], [rows.at[axis, "ci_high"] - estimate]],
+                                fmt=markers[m % len(markers)], color=f"C{m}", capsize=3)
+                else:
+                    ax.text(0.5, y, f"{metric_label(metric)}: n/a (see tables/axis_tests.csv)",
+                            transform=ax.get_yaxis_transform(), fontsize=7, color="grey", va="center", ha="center",
+                            bbox={"facecolor": "white", "edgecolor": "none", "pad": 1})
+        ax.axvline(0, color="black", linewidth=0.8)
+        ax.set_yticks(range(len(axis_names)), [AXIS_LABELS[a] for a in axis_names], fontsize=8)
+        ax.set_ylim(-0.6, len(axis_names) - 0.4)
+        ax.invert_yaxis()
+        ax.set_xlabel("Δ mean Fisher z (same-axis − cross-axis)", fontsize=8)
+        ax.set_title(title, fontsize=9)
+    handles = [plt.Line2D([], [], marker=markers[m % len(markers)], color=f"C{m}", linestyle="none",
+                          label=metric_label(metric)) for m, metric in enumerate(metrics)]
+    fig.legend(handles=handles, loc="outside lower center", ncol=len(metrics), fontsize=8)
+    fig.suptitle(f"Figure 4 ({study_name}): is criterion validity axis-specific? "
+                 f"(points: estimate, bars: {int(level * 100)}% bootstrap CI; > 0 = axis alignment)", fontsize=10)
+    return save(fig, out_dir, "fig4_axis_tests", formats, dpi)
+
+
+def figure_table4(table: pd.DataFrame, metrics: list[str], out_dir: Path, formats, dpi: int, top_k: int,
+                  study_name: str) -> list[Path]:
+    """Table 4 rendered as a figure: ranking correspondence per CS benchmark, averaged over downstream tasks."""
+    jaccard = f"mean_top{top_k}_jaccard"
+    rows, row_colours = [], []
+    for metric in metrics:
+        subset = table[table["metric"] == metric]
+        rows.append([metric_label(metric), "", "", "", ""])
+        row_colours.append("#e8e8e8")
+        for record in subset.itertuples(index=False):
+            values = [getattr(record, "mean_rho"), getattr(record, "mean_abs_rank_displacement"), getattr(record, jaccard)]
+            cells = ["n/a" if pd.isna(v) else f"{v:.3f}" if i != 1 else f"{v:.2f}" for i, v in enumerate(values)]
+            label = record.label if isinstance(record.label, str) and record.label else "(none)"
+            rows.append([label] + cells + [str(int(record.n_downstream_tasks))])
+            row_colours.append("white")
+    fig, ax = plt.subplots(figsize=(8.5, 0.26 * len(rows) + 0.6))
+    ax.set_axis_off()
+    header = ["CS benchmark", "mean ρ", "mean |Δ rank|", f"mean top-{top_k} Jaccard", "downstream tasks"]
+    cell_colours = [[colour] * len(header) for colour in row_colours]
+    drawn = ax.table(cellText=rows, colLabels=header, cellColours=cell_colours, loc="upper center", cellLoc="center")
+    drawn.auto_set_font_size(False)
+    drawn.set_fontsize(8)
+    drawn.scale(1, 1.25)
+    ax.set_title(f"Table 4 ({study_name}): how well each commonsense benchmark's model ranking matches the "
+                 "downstream rankings\n(averages over downstream tasks; |Δ rank| = mean absolute rank displacement, "
+                 "rank 1 = best model)", fontsize=9)
+    return save(fig, out_dir, "table4_rank_displacement", formats, dpi)

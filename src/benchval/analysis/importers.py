@@ -1,0 +1,187 @@
+"""Turn existing scores into a study's tidy ``score_table.csv`` + ``tasks.csv``.
+
+Two sources, configured per study under ``studies:`` (schema: workflow/schemas/studies.schema.yaml):
+
+* ``source: csv`` - one row per model; ``columns`` maps model/family/size_b columns, ``tasks``
+  maps each task to its score ``column``, ``role``, ``axes``, ``pairs_with``, ``label`` and
+  optionally ``metric`` (default: the study's ``metric``, default ``accuracy``). ``scale``
+  multiplies the values (e.g. 0.01 for percentages).
+* ``source: lm_eval`` - a directory of lm-evaluation-harness results JSON files
+  (``{"results": {task: {"acc,none": x, ...}}, "config": {"model_args": ...}}``). ``models`` maps
+  the ``model_key`` value of ``model_args`` (default ``pretrained``) to name/family/size_b;
+  ``tasks`` maps each task to its ``harness_task`` and a ``metrics`` mapping
+  {our metric name: harness key, e.g. ``accuracy: "acc,none"``}.
+
+``path`` may contain ``{mirror}``, replaced by the config's raw-data mirror. Every dropped
+row or file is reported (log) with before/after counts and the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from benchval.analysis.table import SCORE_COLUMNS, read_score_table, read_tasks
+from benchval.score_table import TASK_TABLE_COLUMNS, validate_score_table
+
+log = logging.getLogger(__name__)
+
+
+class StudyImportError(ValueError):
+    """Bad import configuration or source file; the message names the study, file and key."""
+
+
+def expand_path(template: str, mirror: str | Path | None) -> Path:
+    """Replace ``{mirror}`` in ``template``; fail clearly when no mirror is configured."""
+    if "{mirror}" in template:
+        if mirror is None:
+            raise StudyImportError(f"path {template!r} uses {{mirror}} but no mirror directory is configured")
+        template = template.replace("{mirror}", str(mirror))
+    return Path(template)
+
+
+def task_table(tasks: dict) -> pd.DataFrame:
+    """``tasks.csv`` frame from a study's task mapping."""
+    records = [{"task": name, "role": spec["role"], "pairs_with": spec.get("pairs_with") or "",
+                "axes": ";".join(spec.get("axes") or []), "label": spec.get("label") or name, "unavailable": ""}
+               for name, spec in tasks.items()]
+    return pd.DataFrame.from_records(records, columns=list(TASK_TABLE_COLUMNS))
+
+
+def _check_values(frame: pd.DataFrame, where: str) -> None:
+    bad = frame[(frame["value"] < 0) | (frame["value"] > 1)]
+    if len(bad):
+        row = bad.iloc[0]
+        raise StudyImportError(f"{where}: value {row['value']} for model {row['model']!r}, task {row['task']!r} is "
+                           f"outside [0, 1] (set 'scale' if the source uses percentages)")
+
+
+def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(score_table, tasks) frames from a one-row-per-model CSV."""
+    path = expand_path(study["path"], mirror)
+    if not path.is_file():
+        raise StudyImportError(f"study {study_name!r}: source CSV {path} not found")
+    raw = pd.read_csv(path)
+    columns = study["columns"]
+    needed = {"columns." + key: columns[key] for key in ("model", "family", "size_b")}
+    needed.update({f"tasks.{task}.column": spec["column"] for task, spec in study["tasks"].items()})
+    missing = {key: column for key, column in needed.items() if column not in raw.columns}
+    if missing:
+        raise StudyImportError(f"study {study_name!r}: {path} has no column(s) {missing}; its columns: {list(raw.columns)}")
+    models = pd.DataFrame({"model": raw[columns["model"]], "family": raw[columns["family"]],
+                           "size_b": pd.to_numeric(raw[columns["size_b"]], errors="coerce")})
+    duplicated = models["model"].duplicated()
+    if duplicated.any():
+        raise StudyImportError(f"{path}: line {duplicated.idxmax() + 2}: model {models.at[duplicated.idxmax(), 'model']!r} "
+                           f"appears twice")
+    usable = models["model"].notna() & models["family"].notna() & (models["size_b"] > 0)
+    log.info("%s: models %d -> %d (dropped %d without name, family or positive size)", path, len(models),
+             int(usable.sum()), int((~usable).sum()))
+    scale = float(study.get("scale", 1.0))
+    frames = []
+    for task, spec in study["tasks"].items():
+        values = pd.to_numeric(raw[spec["column"]], errors="coerce") * scale
+        frame = models.assign(task=task, metric=spec.get("metric", study.get("metric", "accuracy")), value=values)[usable]
+        kept = frame[frame["value"].notna()]
+        log.info("%s: task %s (column %r): %d models -> %d (dropped %d with a missing score)", path, task,
+                 spec["column"], len(frame), len(kept), len(frame) - len(kept))
+        frames.append(kept)
+    scores = pd.concat(frames, ignore_index=True)[list(SCORE_COLUMNS)]
+    _check_values(scores, f"study {study_name!r} ({path})")
+    return scores, task_table(study["tasks"])
+
+
+def _model_args(config: dict | str | None) -> dict:
+    """``model_args`` as a dict (lm-eval writes either ``"k=v,k=v"`` or a dict)."""
+    if isinstance(config, dict):
+        return config
+    if not config:
+        return {}
+    pairs = [item.split("=", 1) for item in str(config).split(",") if "=" in item]
+    return {key.strip(): value.strip() for key, value in pairs}
+
+
+def _result_files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*.json") if p.is_file())
+
+
+def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(score_table, tasks) frames from a directory of lm-evaluation-harness results JSON files.
+
+    When several files hold the same (model, task, metric), the file sorted last (lm-eval names
+    files ``results_<timestamp>.json``) wins; the override is reported.
+    """
+    directory = expand_path(study["path"], mirror)
+    if not directory.is_dir():
+        raise StudyImportError(f"study {study_name!r}: lm-eval results directory {directory} not found")
+    model_key = study.get("model_key", "pretrained")
+    models = study["models"]
+    files = _result_files(directory)
+    records: dict[tuple, dict] = {}
+    skipped: dict[str, int] = {}
+    for path in files:
+        try:
+            payload = json.loads(path.read_text())
+        except json.JSONDecodeError as error:
+            raise StudyImportError(f"{path}: not valid JSON ({error})") from error
+        if not isinstance(payload, dict) or "results" not in payload:
+            skipped["no 'results' key (not a results file)"] = skipped.get("no 'results' key (not a results file)", 0) + 1
+            continue
+        source_model = _model_args((payload.get("config") or {}).get("model_args")).get(model_key)
+        if source_model not in models:
+            reason = f"model_args {model_key}={source_model!r} not in the study's models mapping"
+            skipped[reason] = skipped.get(reason, 0) + 1
+            continue
+        model = models[source_model]
+        for task, spec in study["tasks"].items():
+            result = payload["results"].get(spec["harness_task"])
+            if result is None:
+                continue
+            for metric, harness_key in spec["metrics"].items():
+                if harness_key not in result:
+                    raise StudyImportError(f"{path}: results[{spec['harness_task']!r}] has no key {harness_key!r} "
+                                       f"(tasks.{task}.metrics.{metric}); keys: {sorted(result)}")
+                value = result[harness_key]
+                if value is None or (isinstance(value, float) and math.isnan(value)):
+                    continue
+                key = (model["name"], task, metric)
+                if key in records:
+                    log.info("%s: overrides %s from %s", path, key, records[key]["file"])
+                records[key] = {"model": model["name"], "family": model["family"], "size_b": float(model["size_b"]),
+                                "task": task, "metric": metric, "value": float(value), "file": str(path)}
+    log.info("%s: %d JSON files -> %d used; skipped: %s", directory, len(files),
+             len({r["file"] for r in records.values()}), skipped or "none")
+    if not records:
+        raise StudyImportError(f"study {study_name!r}: no scores found in {directory} ({len(files)} JSON files; skipped: {skipped})")
+    scores = pd.DataFrame.from_records(list(records.values()))[list(SCORE_COLUMNS)]
+    for task in study["tasks"]:
+        log.info("%s: task %s: %d models with scores", directory, task, scores.loc[scores.task == task, "model"].nunique())
+    _check_values(scores, f"study {study_name!r} ({directory})")
+    return scores, task_table(study["tasks"])
+
+
+IMPORTERS = {"csv": import_csv, "lm_eval": import_lm_eval}
+
+
+def import_study(study_name: str, study: dict, mirror: str | Path | None, score_table_csv: str | Path,
+                 tasks_csv: str | Path) -> None:
+    """Import one study and write both files; re-read them with the validating readers."""
+    source = study.get("source")
+    if source not in IMPORTERS:
+        raise StudyImportError(f"study {study_name!r}: source {source!r} is not importable (one of {sorted(IMPORTERS)})")
+    scores, tasks = IMPORTERS[source](study_name, study, mirror)
+    validate_score_table(scores, f"study {study_name!r}")
+    no_scores = [t for t in tasks["task"] if t not in set(scores["task"])]
+    tasks.loc[tasks["task"].isin(no_scores), "unavailable"] = "no score in the imported source"
+    for path in (score_table_csv, tasks_csv):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    scores.sort_values(["model", "task", "metric"]).to_csv(score_table_csv, index=False, float_format="%.10g")
+    tasks.to_csv(tasks_csv, index=False)
+    read_tasks(tasks_csv)
+    read_score_table(score_table_csv)
+    log.info("study %s: wrote %d scores (%d models, %d tasks) to %s", study_name, len(scores),
+             scores["model"].nunique(), scores["task"].nunique(), score_table_csv)

@@ -1,0 +1,185 @@
+"""Original vs reworked commonsense benchmarks (paper sections 3.5 and 3.6, Eq. 2).
+
+* :func:`pair_correlations`: Spearman across models for every matched original/reworked pair.
+* :func:`group_comparisons`: mean Fisher-z of the original-original (OO), reworked-reworked (RR)
+  and original-reworked (OR) pairwise correlations and the differences OO-RR and OO-OR, with
+  percentile bootstrap CIs over models (all pairwise correlations recomputed per resample);
+  repeated with each model family left out.
+* :func:`delta_rho`: rho(original, Y) - rho(reworked, Y) per downstream task Y, paired bootstrap.
+
+All bootstrap statistics use the complete-case models of the tasks involved.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from benchval.analysis import bootstrap
+from benchval.analysis.correlation import fisher_z, spearman
+from benchval.analysis.settings import AnalysisSettings
+from benchval.analysis.table import StudyTable
+from benchval.analysis.undefined import UndefinedStatistic, require
+
+GROUP_STATISTICS = ("mean_z_OO", "mean_z_RR", "mean_z_OR", "diff_OO_minus_RR", "diff_OO_minus_OR")
+ALL_MODELS = "(none)"
+
+
+def revision_pairs(study: StudyTable, available: list[str]) -> list[tuple[str, str]]:
+    """(original, reworked) pairs whose two tasks both have the metric (task-table order)."""
+    available = set(available)
+    return [(study.tasks.at[r, "pairs_with"], r) for r in study.tasks_with_role("cs_reworked")
+            if r in available and study.tasks.at[r, "pairs_with"] in available]
+
+
+def pair_correlations(study: StudyTable, metric: str, wide: pd.DataFrame, settings: AnalysisSettings) -> pd.DataFrame:
+    """Spearman rho (scipy) between each original and its reworked version."""
+    records = []
+    for reworked in study.tasks_with_role("cs_reworked"):
+        original = study.tasks.at[reworked, "pairs_with"]
+        record = {"metric": metric, "original": original, "reworked": reworked}
+        try:
+            require(original in wide and reworked in wide,
+                    f"{original if original not in wide else reworked} has no '{metric}' scores")
+            rho, p, n = spearman(wide[original], wide[reworked], settings.min_models)
+            record.update(rho=rho, p=p, n_models=n, note="")
+        except UndefinedStatistic as undefined:
+            record.update(rho=np.nan, p=np.nan, n_models=0, note=str(undefined))
+        records.append(record)
+    if not records:
+        records.append({"metric": metric, "original": "", "reworked": "", "rho": np.nan, "p": np.nan,
+                        "n_models": 0, "note": "the study has no cs_reworked tasks: no original/reworked pair"})
+    return pd.DataFrame.from_records(records)
+
+
+def group_statistics(corr: np.ndarray, n_original: int, max_abs_rho: float) -> dict[str, np.ndarray]:
+    """OO/RR/OR Fisher-z means and differences from correlation matrices (..., k, k).
+
+    Tasks are ordered originals first (``n_original`` of them), then reworked. Pairs are
+    unordered and distinct; OR uses every original x reworked combination.
+    """
+    k = corr.shape[-1]
+    z = fisher_z(corr, max_abs_rho)
+    upper = np.triu(np.ones((k, k), dtype=bool), 1)
+    is_original = np.arange(k) < n_original
+    masks = {
+        "OO": upper & is_original[:, None] & is_original[None, :],
+        "RR": upper & ~is_original[:, None] & ~is_original[None, :],
+        "OR": is_original[:, None] & ~is_original[None, :],
+    }
+    means = {name: z[..., mask].mean(axis=-1) if mask.any() else np.full(z.shape[:-2], np.nan)
+             for name, mask in masks.items()}
+    return {
+        "mean_z_OO": means["OO"], "mean_z_RR": means["RR"], "mean_z_OR": means["OR"],
+        "diff_OO_minus_RR": means["OO"] - means["RR"], "diff_OO_minus_OR": means["OO"] - means["OR"],
+    }
+
+
+def _group_reason(statistic: str, n_original: int, n_reworked: int) -> str:
+    needs = {"OO": n_original >= 2, "RR": n_reworked >= 2, "OR": n_original >= 1 and n_reworked >= 1}
+    reasons = {"OO": f"needs >= 2 cs_original tasks (has {n_original})",
+               "RR": f"needs >= 2 cs_reworked tasks (has {n_reworked})",
+               "OR": f"needs >= 1 cs_original and >= 1 cs_reworked task (has {n_original}, {n_reworked})"}
+    involved = [g for g in ("OO", "RR", "OR") if g in statistic]
+    return "; ".join(reasons[g] for g in involved if not needs[g])
+
+
+def _group_rows(matrix: np.ndarray, n_original: int, n_reworked: int, settings: AnalysisSettings,
+                key: tuple) -> list[dict]:
+    point = group_statistics(bootstrap.spearman_matrices(matrix), n_original, settings.fisher_z_max_abs_rho)
+    indices = bootstrap.resample_indices(bootstrap.rng_for(settings.seed, *key), len(matrix), settings.n_bootstrap)
+    boot = group_statistics(bootstrap.bootstrap_spearman(matrix, indices), n_original, settings.fisher_z_max_abs_rho)
+    rows = []
+    for statistic in GROUP_STATISTICS:
+        reason = _group_reason(statistic, n_original, n_reworked)
+        if reason:
+            rows.append({"statistic": statistic, "estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan,
+                         "p_boot": np.nan, "n_boot_valid": 0, "note": reason})
+            continue
+        summary = bootstrap.summarise(float(point[statistic]), boot[statistic], settings.ci_level)
+        if not statistic.startswith("diff"):
+            summary["p_boot"] = np.nan  # a mean z is an estimate, not a test
+        note = bootstrap.invalid_note(summary["n_boot_valid"], settings.n_bootstrap)
+        if not np.isfinite(summary["estimate"]):
+            note = "undefined on the full sample (a benchmark has constant scores)"
+        rows.append({"statistic": statistic, **summary, "note": note})
+    return rows
+
+
+def group_comparisons(study: StudyTable, metric: str, wide: pd.DataFrame, settings: AnalysisSettings) -> pd.DataFrame:
+    """OO/RR/OR comparison on all models and with each family left out."""
+    originals = study.tasks_with_role("cs_original", wide.columns)
+    reworked = study.tasks_with_role("cs_reworked", wide.columns)
+    complete = wide[originals + reworked].dropna()
+    families = study.models.loc[complete.index, "family"]
+    records = []
+    left_out_families = sorted(families.unique()) if reworked else []  # nothing to repeat without reworked tasks
+    for left_out in [ALL_MODELS] + left_out_families:
+        kept = complete if left_out == ALL_MODELS else complete[families != left_out]
+        base = {"metric": metric, "left_out_family": left_out, "n_models": len(kept),
+                "n_original": len(originals), "n_reworked": len(reworked)}
+        try:
+            require(len(reworked) > 0, f"the study has no cs_reworked tasks with '{metric}' scores")
+            require(len(originals) + len(reworked) >= 2, "fewer than two commonsense benchmarks")
+            require(len(kept) >= settings.min_models,
+                    f"only {len(kept)} model(s) with every commonsense score (< min_models={settings.min_models})")
+            rows = _group_rows(kept.to_numpy(float), len(originals), len(reworked), settings,
+                               ("revision_groups", metric, left_out))
+        except UndefinedStatistic as undefined:
+            rows = [{"statistic": s, "estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "p_boot": np.nan,
+                     "n_boot_valid": 0, "note": str(undefined)} for s in GROUP_STATISTICS]
+        records.extend({**base, **row} for row in rows)
+    return pd.DataFrame.from_records(records)
+
+
+def _delta_rho_groups(wide: pd.DataFrame, triples: list[tuple[str, str, str]]) -> dict[tuple, list]:
+    """Triples grouped by their complete-case model set (one shared bootstrap per group)."""
+    groups: dict[tuple, list] = {}
+    for triple in triples:
+        models = tuple(wide[list(triple)].dropna().index)
+        groups.setdefault(models, []).append(triple)
+    return groups
+
+
+def delta_rho(study: StudyTable, metric: str, wide: pd.DataFrame, settings: AnalysisSettings) -> pd.DataFrame:
+    """Delta rho = rho(original, Y) - rho(reworked, Y) per pair and downstream task, paired bootstrap.
+
+    Each (original, reworked, Y) uses the models with all three scores. Triples with the same
+    model set share one set of resamples (drawn from a generator keyed by metric and models),
+    so their intervals are paired across tasks too; with no missing scores that is one set.
+    """
+    downstream = study.tasks_with_role("downstream", wide.columns)
+    pairs = revision_pairs(study, list(wide.columns))
+    columns = ["metric", "original", "reworked", "downstream", "rho_original", "rho_reworked", "estimate",
+               "ci_low", "ci_high", "p_boot", "n_boot_valid", "n_models", "note"]
+    if not pairs or not downstream:
+        reason = ("no original/reworked pair with '{m}' scores" if not pairs else "no downstream task with '{m}' scores")
+        return pd.DataFrame.from_records([{
+            "metric": metric, "original": "", "reworked": "", "downstream": "", "n_boot_valid": 0, "n_models": 0,
+            "note": reason.format(m=metric)}], columns=columns)
+    triples = [(o, r, t) for o, r in pairs for t in downstream]
+    results = {}
+    for models, group in _delta_rho_groups(wide, triples).items():
+        tasks = list(dict.fromkeys(t for triple in group for t in triple))
+        complete = wide.loc[list(models), tasks]
+        position = {t: i for i, t in enumerate(tasks)}
+        corr = None
+        if len(complete) >= settings.min_models:
+            indices = bootstrap.resample_indices(
+                bootstrap.rng_for(settings.seed, "delta_rho", metric, *models), len(complete), settings.n_bootstrap)
+            corr = bootstrap.bootstrap_spearman(complete.to_numpy(float), indices)
+        for original, reworked, task in group:
+            record = {"n_models": len(complete)}
+            try:
+                rho_o, _, _ = spearman(complete[original], complete[task], settings.min_models)
+                rho_r, _, _ = spearman(complete[reworked], complete[task], settings.min_models)
+                o, r, y = position[original], position[reworked], position[task]
+                summary = bootstrap.summarise(rho_o - rho_r, corr[:, o, y] - corr[:, r, y], settings.ci_level)
+                record.update(rho_original=rho_o, rho_reworked=rho_r, **summary,
+                              note=bootstrap.invalid_note(summary["n_boot_valid"], settings.n_bootstrap))
+            except UndefinedStatistic as undefined:
+                record.update(n_boot_valid=0, note=str(undefined))
+            results[(original, reworked, task)] = record
+    records = [{"metric": metric, "original": o, "reworked": r, "downstream": t, **results[(o, r, t)]}
+               for o, r, t in triples]
+    return pd.DataFrame.from_records(records, columns=columns)

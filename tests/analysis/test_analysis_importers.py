@@ -1,0 +1,94 @@
+import json
+
+import pandas as pd
+import pytest
+import yaml
+
+from benchval.analysis.importers import StudyImportError, import_study
+from benchval.analysis.table import load_study
+from benchval.paths import REPO_ROOT, default_mirror
+
+CSV_STUDY = {
+    "source": "csv", "path": "{mirror}/scores.csv",
+    "columns": {"model": "Model", "family": "Fam", "size_b": "Size"},
+    "tasks": {
+        "hs": {"column": "HS", "role": "cs_original", "axes": ["event"], "label": "HellaSwag"},
+        "gs": {"column": "GS", "role": "cs_reworked", "pairs_with": "hs"},
+        "trip": {"column": "TRIP", "role": "downstream", "axes": ["event"], "metric": "macro_f1"},
+    },
+}
+
+
+def test_csv_importer(tmp_path):
+    pd.DataFrame({"Model": ["m1", "m2", "m3"], "Fam": ["a", "a", "b"], "Size": [1.0, 7.0, 3.0],
+                  "HS": [0.5, 0.6, None], "GS": [0.4, 0.5, 0.6], "TRIP": [0.3, 0.2, 0.1]}).to_csv(tmp_path / "scores.csv",
+                                                                                                  index=False)
+    import_study("x", CSV_STUDY, tmp_path, tmp_path / "out/score_table.csv", tmp_path / "out/tasks.csv")
+    study = load_study(tmp_path / "out/score_table.csv", tmp_path / "out/tasks.csv")
+    assert study.metrics == ["accuracy", "macro_f1"]
+    assert study.wide("accuracy").shape == (3, 2)
+    assert pd.isna(study.wide("accuracy").at["m3", "hs"])  # missing cell -> no row
+    assert study.wide("macro_f1").at["m2", "trip"] == 0.2
+    assert study.tasks.at["gs", "pairs_with"] == "hs" and study.tasks.at["hs", "label"] == "HellaSwag"
+    assert study.models.at["m2", "size_b"] == 7.0
+
+
+def test_csv_importer_errors_name_the_column(tmp_path):
+    pd.DataFrame({"Model": ["m1"], "Fam": ["a"], "Size": [1.0], "HS": [50.0], "GS": [0.4]}).to_csv(
+        tmp_path / "scores.csv", index=False)
+    with pytest.raises(StudyImportError, match=r"tasks.trip.column"):
+        import_study("x", CSV_STUDY, tmp_path, tmp_path / "s.csv", tmp_path / "t.csv")
+    study = {**CSV_STUDY, "tasks": {k: v for k, v in CSV_STUDY["tasks"].items() if k != "trip"}}
+    with pytest.raises(StudyImportError, match=r"outside \[0, 1\]"):
+        import_study("x", study, tmp_path, tmp_path / "s.csv", tmp_path / "t.csv")
+    with pytest.raises(StudyImportError, match="no mirror"):
+        import_study("x", CSV_STUDY, None, tmp_path / "s.csv", tmp_path / "t.csv")
+
+
+def write_result(path, model_args, results):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"results": results, "config": {"model_args": model_args}}))
+
+
+def test_lm_eval_importer(tmp_path):
+    runs = tmp_path / "runs"
+    write_result(runs / "pythia/results_2024-01-01.json", "pretrained=EleutherAI/pythia-160m,dtype=float32",
+                 {"hellaswag": {"acc,none": 0.30, "acc_norm,none": 0.31}, "arc_challenge": {"acc,none": 0.2}})
+    write_result(runs / "pythia/results_2024-02-01.json", "pretrained=EleutherAI/pythia-160m,dtype=float32",
+                 {"hellaswag": {"acc,none": 0.32, "acc_norm,none": 0.33}})  # later run overrides
+    write_result(runs / "qwen/results.json", {"pretrained": "Qwen/Qwen2.5-0.5B"},
+                 {"hellaswag": {"acc,none": 0.40, "acc_norm,none": 0.5}, "arc_challenge": {"acc,none": 0.3}})
+    write_result(runs / "other/results.json", "pretrained=unknown/model", {"hellaswag": {"acc,none": 0.9}})
+    (runs / "other/samples.json").write_text(json.dumps([1, 2]))
+    study = {
+        "source": "lm_eval", "path": str(runs),
+        "models": {"EleutherAI/pythia-160m": {"name": "pythia-160m", "family": "pythia", "size_b": 0.16},
+                   "Qwen/Qwen2.5-0.5B": {"name": "qwen-0.5b", "family": "qwen", "size_b": 0.5}},
+        "tasks": {"hellaswag": {"harness_task": "hellaswag", "role": "cs_original",
+                                "metrics": {"accuracy": "acc_norm,none"}},
+                  "arc": {"harness_task": "arc_challenge", "role": "downstream", "axes": ["event"],
+                          "metrics": {"accuracy": "acc,none"}}},
+    }
+    import_study("lm", study, None, tmp_path / "out/score_table.csv", tmp_path / "out/tasks.csv")
+    loaded = load_study(tmp_path / "out/score_table.csv", tmp_path / "out/tasks.csv")
+    wide = loaded.wide("accuracy")
+    assert wide.at["pythia-160m", "hellaswag"] == 0.33 and wide.at["qwen-0.5b", "hellaswag"] == 0.5
+    assert wide.at["pythia-160m", "arc"] == 0.2
+    assert set(wide.index) == {"pythia-160m", "qwen-0.5b"}
+    study["tasks"]["arc"]["metrics"] = {"accuracy": "acc_norm,none"}
+    with pytest.raises(StudyImportError, match="has no key 'acc_norm,none'"):
+        import_study("lm", study, None, tmp_path / "s.csv", tmp_path / "t.csv")
+
+
+def test_obsscaling_study_from_config(tmp_path):
+    mirror = default_mirror()
+    if mirror is None or not (mirror / "obsscaling/base_llm_benchmark_eval.csv").is_file():
+        pytest.skip(f"raw-data mirror with obsscaling not found (looked beside {REPO_ROOT})")
+    config = yaml.safe_load((REPO_ROOT / "config/config.yaml").read_text())
+    import_study("obsscaling", config["studies"]["obsscaling"], mirror, tmp_path / "s.csv", tmp_path / "t.csv")
+    study = load_study(tmp_path / "s.csv", tmp_path / "t.csv")
+    assert len(study.models) == 148 and study.models.family.nunique() == 47
+    wide = study.wide("score")
+    assert wide.notna().sum().to_dict() == {"hellaswag": 148, "winogrande": 148, "xwinograd": 132, "mmlu": 148,
+                                            "arc_challenge": 145, "truthfulqa": 148, "gsm8k": 148, "humaneval": 127}
+    assert study.tasks_with_role("downstream") == ["arc_challenge", "truthfulqa", "gsm8k", "humaneval"]

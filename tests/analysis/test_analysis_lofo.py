@@ -1,0 +1,95 @@
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.impute import SimpleImputer
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import LeaveOneGroupOut, cross_val_predict
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from benchval.analysis.composite import standardised_mean
+from benchval.analysis.lofo import family_balanced_errors, lofo_table, predict_out_of_family
+from benchval.analysis.settings import AnalysisSettings
+
+
+class CompositeFeatures(BaseEstimator, TransformerMixin):
+    """Reference: composites with training-fold statistics, as an sklearn transformer."""
+
+    def __init__(self, groups=()):
+        self.groups = groups
+
+    def fit(self, X, y=None):
+        self.reference_ = np.asarray(X, float).copy()
+        return self
+
+    def transform(self, X):
+        X = np.asarray(X, float)
+        return np.column_stack([X[:, 0]] + [standardised_mean(X[:, g], self.reference_[:, g]) for g in self.groups])
+
+
+def sklearn_reference(features, y, families, groups, alpha):
+    pipeline = make_pipeline(CompositeFeatures(groups), SimpleImputer(strategy="mean", keep_empty_features=True),
+                             StandardScaler(), Ridge(alpha=alpha))
+    return cross_val_predict(pipeline, features.to_numpy(float), y.to_numpy(float), groups=families.to_numpy(),
+                             cv=LeaveOneGroupOut())
+
+
+def test_matches_sklearn_pipeline_with_missing_predictors(study):
+    wide = study.wide("accuracy").copy()
+    wide.iloc[[1, 7, 12], wide.columns.get_loc("hellaswag")] = np.nan
+    wide.iloc[[1], wide.columns.get_loc("winogrande")] = np.nan  # winogrande and hellaswag missing for model 1
+    features = pd.DataFrame({"log_size": np.log(study.models.size_b)}, index=wide.index).join(
+        wide[["blimp", "mmlu_redux", "gpqa_diamond", "winogrande", "hellaswag", "siqa", "piqa"]])
+    groups = [["blimp", "mmlu_redux", "gpqa_diamond"], ["winogrande", "hellaswag", "siqa", "piqa"]]
+    families = study.models.family
+    ours = predict_out_of_family(features, wide.trip, families, groups, alpha=1.0)
+    position = {c: i for i, c in enumerate(features.columns)}
+    reference = sklearn_reference(features, wide.trip, families, [[position[c] for c in g] for g in groups], 1.0)
+    np.testing.assert_allclose(ours, reference, rtol=1e-10, atol=1e-12)
+
+
+def test_held_out_family_is_not_used_for_fitting(study):
+    """No leak: a held-out model's prediction ignores its family's targets and its family mates' predictors."""
+    wide = study.wide("accuracy")
+    features = pd.DataFrame({"log_size": np.log(study.models.size_b)}, index=wide.index).join(wide[["blimp", "siqa"]])
+    families = study.models.family
+    groups = [["blimp"], ["siqa"]]
+    base = predict_out_of_family(features, wide.cei, families, groups, 1.0)
+    opt = (families == "OPT").to_numpy()
+    y_changed = wide.cei.copy()
+    y_changed[opt] = 0.0
+    np.testing.assert_allclose(predict_out_of_family(features, y_changed, families, groups, 1.0)[opt], base[opt])
+    changed = features.copy()
+    first_opt = features.index[opt][0]
+    changed.loc[first_opt, "siqa"] += 5.0  # would shift composite statistics if test rows were used
+    moved = predict_out_of_family(changed, wide.cei, families, groups, 1.0)
+    mates = opt & (features.index != first_opt)
+    np.testing.assert_allclose(moved[mates], base[mates])
+    assert moved[features.index == first_opt] != pytest.approx(base[features.index == first_opt])
+
+
+def test_family_balanced_errors_hand_case():
+    y = np.array([0.0, 0.0, 0.0, 0.0])
+    prediction = np.array([1.0, 1.0, 1.0, 3.0])
+    mae, rmse = family_balanced_errors(y, prediction, np.array(["a", "a", "a", "b"]))
+    assert mae == pytest.approx((1 + 3) / 2)  # not the pooled 1.5
+    assert rmse == pytest.approx((1 + 3) / 2)
+
+
+def test_lofo_table_shape_and_delta(study):
+    settings = AnalysisSettings(n_bootstrap=100)
+    scores, predictions = lofo_table(study, "macro_f1", study.wide("macro_f1"), settings)
+    assert len(scores) == 7 * 4  # TimeDial has no macro-F1
+    row = scores[(scores.downstream == "trip")].set_index("predictor_set")
+    assert row.at["controls+both", "delta_r2"] == pytest.approx(row.at["controls+both", "r2"] - row.at["controls", "r2"])
+    assert set(predictions.model) == set(study.models.index)
+    from sklearn.metrics import r2_score
+    subset = predictions[(predictions.downstream == "trip") & (predictions.predictor_set == "controls")]
+    assert row.at["controls", "r2"] == pytest.approx(r2_score(subset.observed, subset.predicted))
+
+
+def test_too_few_families_is_missing(study):
+    settings = AnalysisSettings(min_families_lofo=7)
+    scores, _ = lofo_table(study, "accuracy", study.wide("accuracy"), settings)
+    assert scores["r2"].isna().all() and scores["note"].str.contains("min_families_lofo=7").all()

@@ -1,0 +1,59 @@
+"""The Snakemake rules of workflow/rules/analysis.smk: import a CSV study, then analyse it."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from benchval.paths import REPO_ROOT
+
+SNAKEFILE = """
+import re
+from benchval.config import resolve_mirror
+configfile: "config.yaml"
+MIRROR = resolve_mirror(config["mirror"])
+STUDIES = config["studies"]
+IMPORTED_STUDY_PATTERN = "|".join(re.escape(n) for n, s in STUDIES.items() if s["source"] != "scored")
+include: "{rules}"
+rule all:
+    input: study_figure_files("toy"), study_table_files("toy")
+"""
+
+
+def test_import_and_analyse_rules(tmp_path):
+    snakemake = Path(sys.executable).with_name("snakemake")
+    if not snakemake.exists():
+        pytest.skip(f"snakemake not installed beside {sys.executable}")
+    rng = np.random.default_rng(0)
+    n = 12
+    ability = rng.normal(size=n)
+    raw = pd.DataFrame({"name": [f"m{i}" for i in range(n)], "fam": [f"f{i % 4}" for i in range(n)],
+                        "params": rng.uniform(1, 70, n)})
+    for column in ("A", "B", "C", "D"):
+        raw[column] = 1 / (1 + np.exp(-(ability + rng.normal(size=n))))
+    (tmp_path / "mirror").mkdir()
+    raw.to_csv(tmp_path / "mirror/toy.csv", index=False)
+    config = {
+        "mirror": str(tmp_path / "mirror"), "seed": 3,
+        "studies": {"toy": {"source": "csv", "path": "{mirror}/toy.csv",
+                            "columns": {"model": "name", "family": "fam", "size_b": "params"},
+                            "tasks": {"a": {"column": "A", "role": "cs_original", "axes": ["event"]},
+                                      "b": {"column": "B", "role": "cs_reworked", "pairs_with": "a"},
+                                      "c": {"column": "C", "role": "control"},
+                                      "d": {"column": "D", "role": "downstream", "axes": ["event"]}}}},
+        "analysis": {"n_bootstrap": 100, "figures": {"formats": ["png"], "dpi": 50}},
+    }
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
+    (tmp_path / "Snakefile").write_text(SNAKEFILE.replace("{rules}", str(REPO_ROOT / "workflow/rules/analysis.smk")))
+    result = subprocess.run([str(snakemake), "--cores", "1", "--quiet", "all"], cwd=tmp_path, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-3000:]
+    tables = tmp_path / "results/studies/toy/tables"
+    cs_ds = pd.read_csv(tables / "correlations_cs_downstream.csv")
+    assert set(cs_ds.benchmark) == {"a", "b", "c"} and cs_ds.rho.notna().all()
+    assert (tmp_path / "results/studies/toy/figures/fig4_axis_tests.png").is_file()
+    assert "toy.csv: task d" in (tmp_path / "logs/import_score_table/toy.log").read_text()
