@@ -23,6 +23,19 @@ include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/analysis.smk"
 include: "workflow/rules/commonwhy.smk"
 include: "workflow/rules/publish.smk"
+include: "workflow/rules/report.smk"
+
+
+report: "workflow/report/workflow.rst"
+
+
+# Cheap bookkeeping jobs: on a cluster they run on the submitting node instead of as jobs.
+localrules:
+    task_sizes,
+    publish,
+    score_table,
+    import_score_table,
+    evaluate,
 
 
 rule all:
@@ -31,3 +44,4 @@ rule all:
         "results/figures",
         "results/tables",
         commonwhy_outputs(),
+        rules.report_inputs.input,

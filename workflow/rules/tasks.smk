@@ -25,7 +25,8 @@ def _task_raw_files(wildcards):
         for key, data_file in _dataset_files(config["datasets"], spec["dataset"]).items():
             files[key] = str(_resolve_data_path(data_file.path, _TASKS_MIRROR))
     if spec.get("exclude_ids"):
-        files["exclude_ids"] = spec["exclude_ids"]
+        # Relative exclusion lists live in the workflow's config/ folder, wherever Snakemake runs.
+        files["exclude_ids"] = str(Path(workflow.basedir, spec["exclude_ids"]))
     return files
 
 

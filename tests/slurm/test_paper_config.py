@@ -1,0 +1,78 @@
+"""config/paper.yaml: the paper's 23 models (Table 3) and every task, valid against the schemas."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import yaml
+from snakemake.utils import update_config, validate
+
+from benchval.cluster import ClusterSettings, entry_resources
+from benchval.config import check_references
+
+REPO = Path(__file__).resolve().parents[2]
+SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+
+# Appendix A, Table 3 of "Benchmarking the Benchmarks": family -> Hugging Face checkpoints.
+TABLE_3 = {
+    "pythia": ["EleutherAI/pythia-1b", "EleutherAI/pythia-2.8b", "EleutherAI/pythia-6.9b", "EleutherAI/pythia-12b"],
+    "opt": ["facebook/opt-1.3b", "facebook/opt-2.7b", "facebook/opt-6.7b", "facebook/opt-13b", "facebook/opt-66b"],
+    "qwen": [f"Qwen/Qwen2.5-{s}-Instruct" for s in ("1.5B", "3B", "7B", "14B", "72B")],
+    "llama": ["meta-llama/Llama-3.2-1B-Instruct", "meta-llama/Llama-3.2-3B-Instruct",
+              "meta-llama/Llama-3.1-8B-Instruct", "meta-llama/Llama-3.3-70B-Instruct"],
+    "gemma": ["google/gemma-2-2b-it", "google/gemma-2-9b-it", "google/gemma-2-27b-it"],
+    "mistral": ["mistralai/Mistral-7B-Instruct-v0.3", "mistralai/Mistral-Nemo-Instruct-2407"],
+}
+NOMINAL_SIZES = {"pythia": [1, 2.8, 6.9, 12], "opt": [1.3, 2.7, 6.7, 13, 66], "qwen": [1.5, 3, 7, 14, 72],
+                 "llama": [1, 3, 8, 70], "gemma": [2, 9, 27], "mistral": [7, 12]}
+
+
+def merged_config() -> dict:
+    """config.yaml, then the catalogue, then paper.yaml: what `--configfile config/paper.yaml` gives."""
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    for catalogue in sorted((REPO / "config" / "catalogue").glob("*.yaml")):
+        update_config(config, yaml.safe_load(catalogue.read_text()))
+    update_config(config, yaml.safe_load((REPO / "config" / "paper.yaml").read_text()))
+    return config
+
+
+def test_paper_config_is_valid_and_complete():
+    config = merged_config()
+    validate(copy.deepcopy(config), str(REPO / "workflow" / "schemas" / "config.schema.yaml"))
+    check_references(config)
+    study = config["studies"]["default"]
+    assert study["source"] == "scored"
+    catalogue_tasks = [task for path in sorted((REPO / "config" / "catalogue").glob("*.yaml"))
+                       for task in yaml.safe_load(path.read_text())["tasks"]]
+    assert sorted(study["tasks"]) == sorted(catalogue_tasks)
+    models = {name: config["models"][name] for name in study["models"]}
+    assert len(models) == 23
+    by_family = {family: sorted(m["source"]["id"] for m in models.values() if m["family"] == family) for family in TABLE_3}
+    assert by_family == {family: sorted(ids) for family, ids in TABLE_3.items()}
+    sizes = {family: sorted(m["size_b"] for m in models.values() if m["family"] == family) for family in TABLE_3}
+    assert sizes == {family: sorted(s) for family, s in NOMINAL_SIZES.items()}
+    assert Counter(m["device"] for m in models.values()) == {"cuda": 23}
+    assert config["sample"]["n_items"] is None
+
+
+def test_paper_models_get_gpus_as_in_the_paper():
+    """With the paper's 96 GB GPUs: up to 27B on one GPU, the 66-72B models on two (Appendix A)."""
+    config = merged_config()
+    settings = ClusterSettings(gpu_mem_gb=96)
+    batch_tokens = config["scoring"]["batch_tokens"]
+    for name in config["studies"]["default"]["models"]:
+        entry = config["models"][name]
+        gpus = entry_resources(entry, "score", settings, batch_tokens)["gpu"]
+        assert gpus == (2 if entry["size_b"] > 32 else 1), (name, gpus)
+
+
+def test_paper_config_plans():
+    """`snakemake -n --configfile config/paper.yaml` builds the whole DAG."""
+    result = subprocess.run([SNAKEMAKE, "-n", "--configfile", "config/paper.yaml", "--quiet", "rules"],
+                            cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "score" in result.stdout + result.stderr

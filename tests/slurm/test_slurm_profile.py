@@ -1,0 +1,93 @@
+"""profiles/slurm on a real SLURM cluster: jobs go through sbatch, results equal a local run,
+and a failing job ends the run promptly with the rule's name and log path.
+
+Uses the toy workflow in tests/slurm/toy/ (prepare -> score per model x task -> table -> figure,
+with the score rule's resources from benchval.cluster.rule_resources, as in the real workflow).
+"""
+
+from __future__ import annotations
+
+import filecmp
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+TOY = REPO / "tests" / "slurm" / "toy" / "Snakefile"
+PROFILE = REPO / "profiles" / "slurm"
+# This 2-CPU test node cannot give the profile's 4 threads to score (one each lets two jobs run
+# at once); a faster first status check keeps the test short. Everything else comes from the
+# profile as users get it.
+CLUSTER_ARGS = ["--profile", str(PROFILE), "--max-threads", "1", "--slurm-init-seconds-before-status-checks", "5"]
+SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
+
+
+def snakemake(workdir: Path, *args: str, env=None, timeout=300) -> tuple[subprocess.CompletedProcess, float]:
+    started = time.monotonic()
+    result = subprocess.run(
+        [SNAKEMAKE, "-s", str(TOY), "-d", str(workdir), *args],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, check=False,
+    )
+    return result, time.monotonic() - started
+
+
+def sacct_states(job_ids: list[str], env) -> dict[str, str]:
+    out = subprocess.run(
+        ["sacct", "-X", "-n", "-P", "-o", "JobID,State", "-j", ",".join(job_ids)],
+        env=env, capture_output=True, text=True, check=True,
+    ).stdout
+    return dict(line.split("|", 1) for line in out.strip().splitlines())
+
+
+def result_files(workdir: Path) -> list[str]:
+    return sorted(str(p.relative_to(workdir)) for p in (workdir / "results").rglob("*") if p.is_file())
+
+
+def test_toy_workflow_on_slurm_equals_local_run(slurm_cluster, tmp_path):
+    local, local_s = snakemake(tmp_path / "local", "--cores", "2")
+    assert local.returncode == 0, local.stderr[-3000:]
+
+    cluster, cluster_s = snakemake(tmp_path / "slurm", *CLUSTER_ARGS, env=slurm_cluster)
+    print(f"local run {local_s:.1f} s, SLURM run {cluster_s:.1f} s")
+    assert cluster.returncode == 0, cluster.stderr[-5000:]
+
+    # Every job (8: 2 prepare_task, 4 score, score_table, figure) went through sbatch and
+    # SLURM's accounting saw it complete.
+    job_ids = SUBMITTED.findall(cluster.stderr)
+    assert len(job_ids) == 8, cluster.stderr[-5000:]
+    states = sacct_states(job_ids, slurm_cluster)
+    assert states == {job_id: "COMPLETED" for job_id in job_ids}
+    # The score jobs really ran inside SLURM allocations (their logs record SLURM_JOB_ID) ...
+    score_log = (tmp_path / "slurm" / "logs" / "score" / "tiny-a" / "alpha.log").read_text()
+    assert re.search(r"slurm_job_id=(\d+)", score_log).group(1) in job_ids
+    # ... and asked for the resources computed from the model size (benchval.cluster).
+    accounting = subprocess.run(
+        ["sacct", "-X", "-n", "-P", "-o", "JobID,ReqMem,Timelimit", "-j", ",".join(job_ids)],
+        env=slurm_cluster, capture_output=True, text=True, check=True,
+    ).stdout
+    assert "|4864M|00:31:00" in accounting  # tiny-a: 0.001 B params, fp32, CPU (hand-computed)
+
+    files = result_files(tmp_path / "local")
+    assert files == result_files(tmp_path / "slurm")
+    assert "results/figures/toy/accuracy.png" in files
+    _, mismatch, errors = filecmp.cmpfiles(tmp_path / "local", tmp_path / "slurm", files, shallow=False)
+    assert not mismatch and not errors, f"cluster results differ from local: {mismatch + errors}"
+
+
+def test_failing_job_fails_run_with_rule_and_log(slurm_cluster, tmp_path):
+    result, seconds = snakemake(
+        tmp_path, "results/broken/on_purpose.txt", *CLUSTER_ARGS, "--config", "fail=true",
+        env=slurm_cluster, timeout=240,
+    )
+    print(f"failing run ended after {seconds:.1f} s")
+    assert result.returncode != 0
+    output = result.stdout + result.stderr
+    assert "Error in rule broken:" in output
+    assert "log: logs/broken/on_purpose.log" in output
+    assert re.search(r"\.snakemake/slurm_logs/rule_broken/\d+\.log", output)
+    job_ids = SUBMITTED.findall(output)
+    assert job_ids and set(sacct_states(job_ids, slurm_cluster).values()) == {"FAILED"}
+    assert (tmp_path / "logs" / "broken" / "on_purpose.log").read_text().strip() == "this job fails on purpose"

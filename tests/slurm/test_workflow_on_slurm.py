@@ -1,0 +1,144 @@
+"""The real benchval workflow through profiles/slurm: tiny local models, a few items, to the figures.
+
+Runs the same small configuration twice -- locally and on the test SLURM cluster -- in two
+working directories, and checks that every job of the cluster run went through sbatch and
+that the results (items, scores, metrics, score tables, analysis tables, figure files) are the
+same. Both runs use one thread per job, so even the floating-point sums agree exactly.
+
+Marked slow: 21 jobs take ~2 min locally and ~4 min on the one-node test cluster of a busy
+2-core machine (every SLURM job starts its own Snakemake). The toy-workflow tests beside it
+prove the profile in ~3 minutes.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from benchval.testing.tiny import tiny_workflow_config
+
+REPO = Path(__file__).resolve().parents[2]
+SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+PROFILE = REPO / "profiles" / "slurm"
+SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
+# As small as the whole path allows: 2 models of 2 families, one original/reworked pair, one
+# downstream task, 2 items each.
+MODELS = ["tiny-a1", "tiny-b1"]
+TASKS = ["winogrande", "winowhat", "cei"]
+N_ITEMS = 2
+# A tqdm progress bar with count, elapsed<remaining and rate, e.g. "8/8 [00:00<00:00, 262.69req/s]".
+PROGRESS_BAR = re.compile(r"\d+/\d+ \[\d\d:\d\d<\d\d:\d\d, +[\d.]+\w+/s\]")
+
+pytestmark = pytest.mark.slow
+TARGET = "results/figures"
+
+
+@pytest.fixture(scope="module")
+def tiny_config(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("tiny_workflow")
+    path = tiny_workflow_config(root, n_items=N_ITEMS, n_bootstrap=100)
+    config = yaml.safe_load(path.read_text())
+    config["models"] = {name: config["models"][name] for name in MODELS}
+    config["studies"] = {"tiny": {"source": "scored", "models": MODELS, "tasks": TASKS}}
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return path
+
+
+def workdir_for(tmp_path: Path, name: str) -> Path:
+    """A working directory for a run with the tiny config.
+
+    The rules read some files by paths relative to the working directory (config/exclusions/,
+    config/prompts/), so those are linked in; config/config.yaml is not, so that Snakemake skips
+    the Snakefile's configfile and the tiny config (a complete config) is the only one.
+    """
+    workdir = tmp_path / name
+    (workdir / "config").mkdir(parents=True)
+    for entry in (REPO / "config").iterdir():
+        if entry.name != "config.yaml":
+            (workdir / "config" / entry.name).symlink_to(entry)
+    return workdir
+
+
+def snakemake(workdir: Path, config: Path, *args: str, env=None, timeout=600):
+    started = time.monotonic()
+    result = subprocess.run(
+        [SNAKEMAKE, "-s", str(REPO / "Snakefile"), "-d", str(workdir), "--configfile", str(config),
+         "--max-threads", "1", *args, TARGET],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, check=False,
+    )
+    return result, time.monotonic() - started
+
+
+@pytest.fixture(scope="module")
+def workflow_ready(tiny_config, tmp_path_factory):
+    """Skip (with the reason) while the real workflow cannot even be planned."""
+    workdir = workdir_for(tmp_path_factory.mktemp("dry"), "dry")
+    result, _ = snakemake(workdir, tiny_config, "-n", timeout=300)
+    if result.returncode != 0:
+        pytest.skip(f"the real workflow does not plan yet: {result.stderr.strip().splitlines()[-1][:300]}")
+
+
+JOB_BLOCK = re.compile(r"^(?:local)?rule (\w+):\n((?:    .*\n)+)", re.MULTILINE)
+
+
+def jobs_without_rule_log(output: str) -> list[str]:
+    """Jobs in Snakemake's output whose log is not logs/<rule>/... (or that have no log)."""
+    bad = []
+    for rule, block in JOB_BLOCK.findall(output):
+        if rule == "all" or "output:" not in block:
+            continue
+        logs = re.search(r"^    log: (.*)$", block, re.MULTILINE)
+        if not logs or not logs.group(1).split(", ")[0].startswith(f"logs/{rule}/"):
+            bad.append(f"{rule}: {logs.group(1) if logs else 'no log'}")
+    return bad
+
+
+def frames_equal(left: Path, right: Path) -> None:
+    reader = pd.read_parquet if left.suffix == ".parquet" else pd.read_csv
+    pd.testing.assert_frame_equal(reader(left), reader(right), check_exact=True, obj=str(left.name))
+
+
+def test_real_workflow_on_slurm_equals_local_run(workflow_ready, tiny_config, slurm_cluster, tmp_path):
+    local_dir, slurm_dir = workdir_for(tmp_path, "local"), workdir_for(tmp_path, "slurm")
+    local, local_s = snakemake(local_dir, tiny_config, "--cores", "2")
+    assert local.returncode == 0, local.stderr[-5000:]
+    cluster, cluster_s = snakemake(slurm_dir, tiny_config, "--profile", str(PROFILE),
+                                   "--slurm-init-seconds-before-status-checks", "5", env=slurm_cluster)
+    print(f"real workflow: local {local_s:.1f} s, SLURM {cluster_s:.1f} s")
+    assert cluster.returncode == 0, cluster.stderr[-5000:]
+
+    job_ids = SUBMITTED.findall(cluster.stderr)
+    assert job_ids, "no job was submitted to SLURM"
+    rules = set(re.findall(r"slurm_logs/rule_(\w+?)/", cluster.stderr))
+    assert {"prepare_model", "score", "analyse_study"} <= rules, rules
+    states = subprocess.run(["sacct", "-X", "-n", "-P", "-o", "JobID,State", "-j", ",".join(job_ids)],
+                            env=slurm_cluster, capture_output=True, text=True, check=True).stdout
+    assert {line.split("|")[1] for line in states.split()} == {"COMPLETED"}, states
+
+    # Same outputs, same content.
+    for pattern in ("results/tasks/*.parquet", "results/scores/*/*.parquet", "results/metrics/*/*.csv",
+                    "results/studies/*/score_table.csv", "results/studies/*/tables/*.csv"):
+        local_files = sorted(p.relative_to(local_dir) for p in local_dir.glob(pattern))
+        slurm_files = sorted(p.relative_to(slurm_dir) for p in slurm_dir.glob(pattern))
+        assert local_files and local_files == slurm_files, pattern
+        for relative in local_files:
+            frames_equal(local_dir / relative, slurm_dir / relative)
+    local_figures = sorted(p.relative_to(local_dir) for p in (local_dir / "results" / "figures").rglob("*.png"))
+    assert local_figures, "no figure was made"
+    assert local_figures == sorted(p.relative_to(slurm_dir) for p in (slurm_dir / "results" / "figures").rglob("*.png"))
+    # Every job logged under logs/<rule>/<wildcards>.log; scoring shows a progress bar with rate and ETA.
+    assert JOB_BLOCK.search(local.stderr)
+    assert not jobs_without_rule_log(local.stderr), jobs_without_rule_log(local.stderr)
+    for rule in rules:
+        assert any((slurm_dir / "logs" / rule).rglob("*.log")), f"no log under logs/{rule}/"
+    for model in MODELS:
+        for task in TASKS:
+            log = (slurm_dir / "logs" / "score" / model / f"{task}.log").read_text(errors="replace")
+            assert PROGRESS_BAR.search(log), f"no progress bar in logs/score/{model}/{task}.log"

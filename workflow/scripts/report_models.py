@@ -1,0 +1,11 @@
+"""Snakemake script: model manifests -> models table (CSV) and its HTML page for the report."""
+import logging
+
+from benchval.report_pages import models_frame, write_table_page
+
+logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)
+log = logging.getLogger("report_models")
+frame = models_frame(snakemake.input.manifests)
+frame.to_csv(snakemake.output.table, index=False)
+write_table_page(frame, snakemake.output.page, "Models", "From resources/models/<model>/benchval-model.json.")
+log.info("%d models", len(frame))
