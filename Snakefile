@@ -22,6 +22,7 @@ include: "workflow/rules/scoring.smk"
 include: "workflow/rules/evaluate.smk"
 include: "workflow/rules/analysis.smk"
 include: "workflow/rules/commonwhy.smk"
+include: "workflow/rules/commonwhy_eval.smk"
 include: "workflow/rules/publish.smk"
 include: "workflow/rules/report.smk"
 
@@ -44,4 +45,5 @@ rule all:
         "results/figures",
         "results/tables",
         commonwhy_outputs(),
+        commonwhy_eval_outputs(),
         rules.report_inputs.input,

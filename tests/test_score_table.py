@@ -36,3 +36,26 @@ def test_unknown_model_and_duplicates_are_named():
     )
     with pytest.raises(ValueError, match="imported.csv: 1 duplicate"):
         validate_score_table(doubled, "imported.csv")
+
+
+def test_commonwhy_criteria_enter_the_accuracy_panel_as_their_own_tasks():
+    from benchval.score_table import commonwhy_criterion_tables
+
+    rows = pd.DataFrame(
+        {
+            "model": ["m1", "m1", "m1", "other"],
+            "family": ["f"] * 4,
+            "size_b": [0.5] * 4,
+            "task": ["commonwhy_head"] * 4,
+            "metric": ["judge_correct", "factscore_all", "rougeL", "judge_correct"],
+            "value": [0.5, 0.25, 0.3, 0.9],
+        }
+    )
+    tasks = pd.DataFrame({"task": ["commonwhy_head"], "axes": ["event;social"], "label": ["CommonWhy (head)"]})
+    table, task_table = commonwhy_criterion_tables(rows, tasks, ["m1"])
+    assert table[["task", "metric", "value"]].values.tolist() == [
+        ["commonwhy_head", "accuracy", 0.5],
+        ["commonwhy_head_factscore", "accuracy", 0.25],
+    ]
+    assert task_table["task"].tolist() == ["commonwhy_head", "commonwhy_head_factscore"]
+    assert set(task_table["role"]) == {"downstream"} and set(task_table["axes"]) == {"event;social"}

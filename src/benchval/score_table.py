@@ -47,3 +47,31 @@ def validate_score_table(table: pd.DataFrame, source: str) -> pd.DataFrame:
     if not pd.api.types.is_numeric_dtype(table["value"]):
         raise ValueError(f"{source}: column 'value' is not numeric")
     return table
+
+
+# CommonWhy criterion metrics that enter a scored study, each as its own downstream task in the
+# accuracy panel (the analysis correlates a benchmark's metric with the same metric downstream):
+# metric -> (task-name suffix, label suffix).
+COMMONWHY_CRITERIA = {"judge_correct": ("", "judge-correct"), "factscore_all": ("_factscore", "FActScore")}
+
+
+def commonwhy_criterion_tables(rows: pd.DataFrame, tasks: pd.DataFrame, models: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Score-table and task-table rows for CommonWhy as downstream criteria of the given models."""
+    selected = rows[rows["metric"].isin(COMMONWHY_CRITERIA) & rows["model"].isin(models)].copy()
+    suffix = selected["metric"].map(lambda metric: COMMONWHY_CRITERIA[metric][0])
+    selected["task"] = selected["task"] + suffix
+    selected["metric"] = "accuracy"
+    task_rows = []
+    for task in tasks.itertuples():
+        for metric, (task_suffix, label_suffix) in COMMONWHY_CRITERIA.items():
+            task_rows.append(
+                {
+                    "task": task.task + task_suffix,
+                    "role": "downstream",
+                    "pairs_with": "",
+                    "axes": task.axes if isinstance(task.axes, str) else "",
+                    "label": f"{task.label}, {label_suffix}",
+                    "unavailable": "",
+                }
+            )
+    return selected[SCORE_TABLE_COLUMNS].reset_index(drop=True), pd.DataFrame(task_rows, columns=TASK_TABLE_COLUMNS)

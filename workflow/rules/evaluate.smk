@@ -25,14 +25,23 @@ rule score_table:
             "results/metrics/{model}/{task}.csv", model=study_models(w.study), task=study_tasks(w.study)
         ),
         metas=lambda w: expand("results/tasks/{task}.meta.json", task=study_tasks(w.study)),
+        criteria=lambda w: commonwhy_criterion_inputs(w.study),
     output:
         table="results/studies/{study}/score_table.csv",
         tasks="results/studies/{study}/tasks.csv",
     params:
         models=lambda w: {m: config["models"][m] for m in study_models(w.study)},
+        criteria_files=lambda w: commonwhy_criterion_inputs(w.study),
     wildcard_constraints:
         study=SCORED_STUDY_PATTERN,
     log:
         "logs/score_table/{study}.log",
     script:
         "../scripts/score_table.py"
+
+
+def commonwhy_criterion_inputs(study):
+    """CommonWhy criterion rows and tasks when the study asks for them (see studies.schema.yaml)."""
+    if not STUDIES[study].get("commonwhy_criterion", False):
+        return []
+    return [f"{CWE_DIR}/criterion_rows.csv", f"{CWE_DIR}/criterion_tasks.csv"]

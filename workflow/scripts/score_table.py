@@ -4,12 +4,26 @@ import logging
 
 import pandas as pd
 
-from benchval.score_table import score_table_from_metrics, task_table_from_metas, validate_score_table
+from benchval.score_table import (
+    commonwhy_criterion_tables,
+    score_table_from_metrics,
+    task_table_from_metas,
+    validate_score_table,
+)
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
 metrics = pd.concat([pd.read_csv(path) for path in snakemake.input.metrics], ignore_index=True)
 metas = [json.loads(open(path).read()) for path in snakemake.input.metas]
-table = validate_score_table(score_table_from_metrics(metrics, snakemake.params.models), "score_table")
-table.to_csv(snakemake.output.table, index=False)
-task_table_from_metas(metas).to_csv(snakemake.output.tasks, index=False)
+table = score_table_from_metrics(metrics, snakemake.params.models)
+tasks = task_table_from_metas(metas)
+if snakemake.params.criteria_files:
+    rows_csv, tasks_csv = snakemake.params.criteria_files
+    criterion_rows, criterion_tasks = commonwhy_criterion_tables(
+        pd.read_csv(rows_csv), pd.read_csv(tasks_csv, keep_default_na=False), list(snakemake.params.models)
+    )
+    table = pd.concat([table, criterion_rows], ignore_index=True)
+    tasks = pd.concat([tasks, criterion_tasks], ignore_index=True)
+    logging.info("added CommonWhy criteria: %s", sorted(criterion_tasks.task))
+validate_score_table(table, "score_table").to_csv(snakemake.output.table, index=False)
+tasks.to_csv(snakemake.output.tasks, index=False)
 logging.info("%d rows; tasks without values: %s", len(table), sorted(set(metrics.task) - set(table.task)))

@@ -1,0 +1,16 @@
+"""CommonWhy evaluation (paper section 4): answers, metrics, judge, FActScore, Table 2, baselines, criterion rows.
+
+One concept per module (docs/commonwhy-eval.md):
+
+- :mod:`.settings`   the ``commonwhy_eval:`` config section with its schema defaults and name checks
+- :mod:`.questions`  the seeded evaluation sample from the published and the constructed questions
+- :mod:`.wordnet`    WordNet for METEOR from Debian's ``wordnet-base`` (no download at run time)
+- :mod:`.encoder`    the BERTScore encoder folder extracted from its pinned wheel
+- :mod:`.metrics`    BERTScore, ROUGE-L, BLEU, METEOR, each maximised over the references
+- :mod:`.judge`      the LLM correctness judge and its self-check
+- :mod:`.factscore`  atomic claims checked against the KG source
+- :mod:`.baselines`  KB-Binder-style and KGR-style KGQA baselines
+- :mod:`.table2`     results per system and split in the paper's Table 2 layout, and a figure
+- :mod:`.criterion`  score-table and task rows for the validity analysis
+- :mod:`.run`        one function per workflow rule
+"""

@@ -1,0 +1,172 @@
+"""FActScore against the KG source (Min et al., 2023; CommonWhy §4.2 and Figure 4).
+
+f(answer) = supported atomic claims / atomic claims. This is a KG-only, lexical version:
+
+1. **Claims.** The answer is split into atomic claims: by rule (sentences, then clauses joined by
+   "and", "while", "whereas", "but", ";"; a leading "Because" is dropped) or, optionally, by an LLM
+   with the claim-split prompt (one claim per line starting with "- ").
+2. **Entities.** Candidate mentions are word spans that start and end with a capitalised word or a
+   number (at most 8 words); each is looked up with the KG source's exact-label search
+   (``search_label``); spans inside a longer matched span are dropped.
+3. **Support.** A claim is supported when some statement of a mentioned entity has its value also
+   in the claim: an entity value whose label (or QID) is mentioned, a date whose year occurs, or a
+   number that occurs. The relation itself is not matched (a documented approximation). Claims with
+   no KG entity are unsupported (the paper falls back to Wikipedia, which is not available offline).
+
+Any object with ``search_label(text) -> [(qid, label)]`` and ``entity_facts(qid) -> [Triple]``
+(part 1's :class:`~benchval.commonwhy.kg.KGSource`) can be the source.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import pandas as pd
+
+from benchval.generation.prompts import PromptTemplate, user
+
+log = logging.getLogger(__name__)
+
+MAX_SPAN_WORDS = 8
+_CLAUSE_SPLIT = re.compile(r",?\s+(?:and|while|whereas|but|so)\s+|;\s*", re.IGNORECASE)
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
+_WORD = re.compile(r"[^\W_][\w'’.\-]*", re.UNICODE)
+_LEADING_BECAUSE = re.compile(r"^\s*because\b[,:]?\s*", re.IGNORECASE)
+
+
+def split_claims_by_rule(answer: str) -> list[str]:
+    """Atomic claims of an answer by sentence and clause boundaries (claims of < 2 words are dropped)."""
+    claims = []
+    for sentence in _SENTENCE_SPLIT.split(answer.strip()):
+        for clause in _CLAUSE_SPLIT.split(_LEADING_BECAUSE.sub("", sentence)):
+            clause = _LEADING_BECAUSE.sub("", clause).strip(" .,!?")
+            if len(clause.split()) >= 2:
+                claims.append(clause)
+    return claims
+
+
+class LLMClaimSplitter:
+    """Atomic claims from an LLM with a prompt holding `$answer`; lines starting with '- ' are claims."""
+
+    def __init__(self, generator, template: PromptTemplate, max_new_tokens: int = 96):
+        if "answer" not in template.placeholders:
+            raise ValueError(f"{template.source}: claim-split prompt lacks $answer")
+        self.generator, self.template, self.max_new_tokens = generator, template, max_new_tokens
+
+    def __call__(self, answer: str) -> list[str]:
+        text = self.generator.generate([user(self.template.fill(answer=answer))], self.max_new_tokens,
+                                       first_line=False)[0]
+        claims = [line.strip()[2:].strip() for line in text.splitlines() if line.strip().startswith("- ")]
+        return [c for c in claims if len(c.split()) >= 2] or split_claims_by_rule(answer)
+
+
+def _is_anchor_word(word: str) -> bool:
+    return word[:1].isupper() or word[:1].isdigit()
+
+
+def candidate_spans(text: str) -> list[str]:
+    """Word spans (≤ 8 words) that start and end with a capitalised word or a number, longest first."""
+    words = [w.rstrip(".").removesuffix("'s").removesuffix("’s") for w in _WORD.findall(text)]
+    spans = set()
+    for i, first in enumerate(words):
+        if not first or not _is_anchor_word(first):
+            continue
+        for j in range(i, min(i + MAX_SPAN_WORDS, len(words))):
+            if words[j] and _is_anchor_word(words[j]):
+                spans.add(" ".join(words[i:j + 1]))
+    return sorted(spans, key=lambda s: (-len(s.split()), s))
+
+
+def _contains(text: str, phrase: str) -> bool:
+    return re.search(r"(?<!\w)" + re.escape(phrase.lower()) + r"(?!\w)", text.lower()) is not None
+
+
+@dataclass
+class ClaimCheck:
+    claim: str
+    entities: list[tuple[str, str]]
+    supported: bool
+    evidence: list[str] = field(default_factory=list)
+
+
+class KGFactChecker:
+    """Links claims to KG entities and checks them against the entities' statements (cached)."""
+
+    def __init__(self, source):
+        self.source = source
+        self._search = lru_cache(maxsize=None)(source.search_label)
+        self._facts = lru_cache(maxsize=None)(source.entity_facts)
+
+    def facts(self, qid: str) -> list:
+        """The statements of `qid` (cached)."""
+        return self._facts(qid)
+
+    def mentions(self, claim: str) -> list[tuple[str, str]]:
+        """(qid, label) of KG entities mentioned in the claim; inner spans of a matched span dropped."""
+        found, covered = [], []
+        for span in candidate_spans(claim):
+            if any(_contains(longer, span) for longer in covered):
+                continue
+            hits = self._search(span)
+            if hits:
+                covered.append(span)
+                found.extend((qid, span) for qid, _label in hits)
+        return sorted(set(found))
+
+    def _value_in_claim(self, fact, claim: str, mentioned: set[str]) -> str | None:
+        """The fact's value (or a qualifier value) when the claim mentions it; a statement whose value
+        is its own subject (e.g. Spain -country-> Spain) never counts."""
+        values = [(fact.value, fact.value_label)] + [(q.value, q.value_label) for q in fact.qualifiers]
+        for term, label in values:
+            if term.kind == "iri" and term.qid == fact.subject:
+                continue
+            if term.kind == "iri":
+                if term.qid in mentioned or (label and _contains(claim, label)):
+                    return label or term.qid
+            elif term.datatype and term.datatype.endswith("dateTime"):
+                year = term.value.lstrip("+")[:4]
+                if year.isdigit() and _contains(claim, str(int(year))):
+                    return term.value
+            elif term.value and _contains(claim, term.value.split(".")[0].lstrip("+")):
+                return term.value
+        return None
+
+    def check(self, claim: str) -> ClaimCheck:
+        entities = self.mentions(claim)
+        mentioned = {qid for qid, _ in entities}
+        evidence = []
+        for qid, span in entities:
+            for fact in self._facts(qid):
+                value = self._value_in_claim(fact, claim, mentioned - {qid})
+                if value is not None:
+                    evidence.append(f"{span} [{qid}] {fact.property_label or fact.property} {value}")
+        return ClaimCheck(claim, entities, bool(evidence), evidence[:5])
+
+
+def factscore_answer(answer: str, checker: KGFactChecker, splitter=split_claims_by_rule) -> dict:
+    """n_claims, n_supported, n_unlinked (claims without a KG entity), factscore (NaN without claims), claims."""
+    checks = [checker.check(claim) for claim in splitter(answer)]
+    n = len(checks)
+    supported = sum(c.supported for c in checks)
+    return {
+        "n_claims": n, "n_supported": supported, "n_unlinked": sum(not c.entities for c in checks),
+        "factscore": supported / n if n else float("nan"),
+        "claims": [{"claim": c.claim, "supported": c.supported, "entities": [q for q, _ in c.entities],
+                    "evidence": c.evidence} for c in checks],
+    }  # fmt: skip
+
+
+def factscore_table(answers: pd.DataFrame, judged: pd.DataFrame, checker: KGFactChecker,
+                    splitter=split_claims_by_rule) -> pd.DataFrame:  # fmt: skip
+    """FActScore of every answer, with `correct` from the judge (the paper reports correct ones only)."""
+    merged = answers[["id", "answer"]].merge(judged[["id", "correct"]], on="id", how="left", validate="one_to_one")
+    rows = []
+    for row in merged.itertuples(index=False):
+        result = factscore_answer(row.answer, checker, splitter)
+        result["claims"] = json.dumps(result["claims"], ensure_ascii=False)
+        rows.append({"id": row.id, "correct": bool(row.correct), **result})
+    return pd.DataFrame(rows, columns=["id", "correct", "n_claims", "n_supported", "n_unlinked", "factscore", "claims"])

@@ -1,0 +1,156 @@
+"""LLM judge of answer correctness (CommonWhy §4.2) and the check of the judge itself.
+
+An answer is correct when the judge says it is logically equivalent to at least one reference.
+One judge call per (answer, reference). The prompt is a file with `$question`, `$reference` and
+`$answer`. Two ways to read the verdict:
+
+- ``logprob`` (local models): "Yes" wins when its first token is more probable than "No"'s as the
+  next token after the prompt — no parsing, always a verdict;
+- ``calibrated`` (local models): as ``logprob``, but the Yes-No margin must beat the margin the
+  judge gives the same question and reference with the content-free answer "N/A" (the calibration
+  of the `calibrated` scoring mode, Zhao et al. 2021); this removes a small model's constant lean
+  towards one word;
+- ``generate`` (any generator, e.g. an endpoint): greedy text, the first "yes"/"no" word decides;
+  text with neither counts as "no" and is reported as unparsed.
+
+The judge check (:func:`check_judge`): for every sampled question the judge must accept the
+question's own reference as the answer and reject the reference of a question with another rule.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from benchval.generation.prompts import PromptTemplate, user
+
+log = logging.getLogger(__name__)
+
+JUDGE_PLACEHOLDERS = frozenset({"question", "reference", "answer"})
+DECISIONS = ("logprob", "calibrated", "generate")
+CONTENT_FREE_ANSWER = "N/A"
+_VERDICT = re.compile(r"\b(yes|no)\b", re.IGNORECASE)
+
+
+def parse_verdict(text: str) -> bool | None:
+    """True for yes, False for no, None when the text holds neither word."""
+    match = _VERDICT.search(text)
+    return None if match is None else match.group(1).lower() == "yes"
+
+
+class Judge:
+    """Decides (question, reference, answer) triples with a generator."""
+
+    def __init__(self, generator, template: PromptTemplate, decision: str = "logprob", max_new_tokens: int = 4):
+        missing = JUDGE_PLACEHOLDERS - template.placeholders
+        if missing:
+            raise ValueError(f"{template.source}: judge prompt lacks {sorted('$' + m for m in missing)}")
+        if decision not in DECISIONS:
+            raise ValueError(f"judge decision must be one of {DECISIONS}, not {decision!r}")
+        if decision != "generate" and not hasattr(generator, "first_token_choice"):
+            raise ValueError(f"judge decision {decision!r} needs a local model; {generator.name} has no log-probs")
+        self.generator, self.template, self.decision = generator, template, decision
+        self.max_new_tokens = max_new_tokens
+        self._free_margins: dict[tuple[str, str], float] = {}  # (question, reference) -> content-free margin
+
+    def _margins(self, prompts) -> list[float]:
+        """log p(Yes) - log p(No) as the first answer token, per prompt."""
+        return [s["Yes"] - s["No"] for s in self.generator.first_token_choice(prompts, ["Yes", "No"])]
+
+    def decide(self, triples: Sequence[tuple[str, str, str]]) -> list[dict]:
+        """One verdict per (question, reference, answer): {'yes': bool, 'parsed': bool, 'raw': str}."""
+        prompts = [user(self.template.fill(question=q, reference=r, answer=a)) for q, r, a in triples]
+        if not prompts:
+            return []
+        if self.decision in ("logprob", "calibrated"):
+            margins = self._margins(prompts)
+            baselines = [0.0] * len(prompts)
+            if self.decision == "calibrated":
+                pairs = [p for p in dict.fromkeys((q, r) for q, r, _ in triples) if p not in self._free_margins]
+                free = self._margins([user(self.template.fill(question=q, reference=r, answer=CONTENT_FREE_ANSWER))
+                                      for q, r in pairs])  # fmt: skip
+                self._free_margins.update(zip(pairs, free))
+                baselines = [self._free_margins[(q, r)] for q, r, _ in triples]
+            return [{"yes": m > b, "parsed": True, "raw": f"{m - b:+.3f}"} for m, b in zip(margins, baselines)]
+        texts = self.generator.generate(prompts, self.max_new_tokens)
+        verdicts = [parse_verdict(t) for t in texts]
+        return [{"yes": bool(v), "parsed": v is not None, "raw": t} for v, t in zip(verdicts, texts)]
+
+
+def judge_answers(judge: Judge, questions: pd.DataFrame, answers: pd.DataFrame) -> pd.DataFrame:
+    """id, correct (any reference judged equivalent), n_references, n_yes, n_unparsed for every answer."""
+    merged = answers[["id", "answer"]].merge(questions[["id", "question", "references"]], on="id", how="left",
+                                             validate="one_to_one")  # fmt: skip
+    if merged["question"].isna().any():
+        raise KeyError(f"answers for unknown question ids: {merged.loc[merged['question'].isna(), 'id'].tolist()[:5]}")
+    triples, owners = [], []
+    for row in merged.itertuples(index=False):
+        for reference in row.references:
+            triples.append((row.question, reference, row.answer))
+            owners.append(row.id)
+    verdicts = pd.DataFrame(judge.decide(triples)).assign(id=owners)
+    grouped = verdicts.groupby("id", sort=False).agg(n_references=("yes", "size"), n_yes=("yes", "sum"),
+                                                     n_unparsed=("parsed", lambda s: int((~s).sum())))  # fmt: skip
+    table = merged[["id"]].merge(grouped, on="id", how="left")
+    table["correct"] = table["n_yes"] > 0
+    return table[["id", "correct", "n_references", "n_yes", "n_unparsed"]]
+
+
+def unrelated_partners(questions: pd.DataFrame, seed: int) -> list[int]:
+    """For each row, another row with a different rule (seeded); the row itself if none exists."""
+    rng = np.random.default_rng(seed)
+    rules = questions["rule"].tolist()
+    partners = []
+    for i, rule in enumerate(rules):
+        candidates = [j for j, other in enumerate(rules) if other != rule]
+        partners.append(int(rng.choice(candidates)) if candidates else i)
+    return partners
+
+
+def check_judge(judge: Judge, questions: pd.DataFrame, seed: int) -> tuple[pd.DataFrame, dict]:
+    """Judge each question's own first reference (expect yes) and an unrelated one (expect no).
+
+    Returns the per-case table and a summary with the agreement on both kinds of case.
+    """
+    partners = unrelated_partners(questions, seed)
+    cases = []
+    for i, row in enumerate(questions.itertuples(index=False)):
+        other = questions.iloc[partners[i]]
+        cases.append({"id": row.id, "kind": "own_reference", "expected": True, "question": row.question,
+                      "reference": row.references[0], "answer": row.references[0]})  # fmt: skip
+        if partners[i] != i:
+            cases.append({"id": row.id, "kind": "unrelated_answer", "expected": False, "question": row.question,
+                          "reference": row.references[0], "answer": other["references"][0],
+                          "answer_from": other["id"]})  # fmt: skip
+    table = pd.DataFrame(cases)
+    verdicts = judge.decide(list(zip(table["question"], table["reference"], table["answer"])))
+    table["judged_yes"] = [v["yes"] for v in verdicts]
+    table["parsed"] = [v["parsed"] for v in verdicts]
+    table["raw"] = [v["raw"] for v in verdicts]
+    table["agrees"] = table["judged_yes"] == table["expected"]
+    own, other = table[table["kind"] == "own_reference"], table[table["kind"] == "unrelated_answer"]
+    summary = {
+        "judge": judge.generator.name, "decision": judge.decision, "n_questions": len(questions),
+        "accepts_own_reference": float(own["agrees"].mean()) if len(own) else None,
+        "rejects_unrelated_answer": float(other["agrees"].mean()) if len(other) else None,
+        "balanced_agreement": float(np.mean([own["agrees"].mean(), other["agrees"].mean()]))
+        if len(own) and len(other) else None,
+        "margin_auc": _margin_auc(table) if judge.decision != "generate" else None,
+        "n_own": len(own), "n_unrelated": len(other), "n_unparsed": int((~table["parsed"]).sum()),
+        "share_yes": float(table["judged_yes"].mean()),
+    }  # fmt: skip
+    log.info("judge check: %s", summary)
+    return table, summary
+
+
+def _margin_auc(table: pd.DataFrame) -> float | None:
+    """Threshold-free discrimination: P(margin of an own reference > margin of an unrelated answer)."""
+    from sklearn.metrics import roc_auc_score
+
+    if table["expected"].nunique() < 2:
+        return None
+    return float(roc_auc_score(table["expected"], table["raw"].astype(float)))

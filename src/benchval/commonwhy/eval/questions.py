@@ -1,0 +1,113 @@
+"""The evaluation sample: seeded why-questions from the published splits and from the local-KG construction.
+
+Reads part 1's tables (``results/commonwhy/published.parquet`` via :func:`read_published`,
+``results/commonwhy/constructed.parquet`` via :func:`read_constructed`) and writes one table,
+``questions.parquet``, with the columns of :data:`COLUMNS`:
+
+- ``id`` (``pub-…`` / ``kg-…`` + the source's id), ``source`` (``published`` | ``constructed``),
+  ``split`` (``head`` | ``longtail``), ``question``, ``references`` (list of reference answers),
+  ``rule``, ``reasoning_category``, ``popularity``, ``anchor_qids`` (list).
+
+Per (source, split) ``n_per_split`` questions are drawn without replacement with a seeded
+generator; the report lists, per source, the counts before and after each step and why rows left.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+log = logging.getLogger(__name__)
+
+COLUMNS = ["id", "source", "split", "question", "references", "rule", "reasoning_category", "popularity",
+           "anchor_qids"]
+SPLITS = ("head", "longtail")
+
+
+def _published_view(table: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "id": "pub-" + table["item_id"].astype(str), "source": "published", "split": table["split"],
+        "question": table["question"], "references": table["answers"].map(list), "rule": table["rule"],
+        "reasoning_category": table["reasoning_category"], "popularity": table["popularity"].astype("int64"),
+        "anchor_qids": table["anchor_qids"].map(list),
+    })  # fmt: skip
+
+
+def _constructed_view(table: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "id": "kg-" + table["question_id"].astype(str), "source": "constructed", "split": table["split"],
+        "question": table["question"], "references": table["answers"].map(list), "rule": table["rule"],
+        "reasoning_category": table["reasoning_category"], "popularity": table["popularity"].astype("int64"),
+        "anchor_qids": table["anchor_qids"].map(list),
+    })  # fmt: skip
+
+
+def _filter(view: pd.DataFrame, source: str, report: list) -> pd.DataFrame:
+    """Keep rows with a head/longtail split and at least one non-empty reference; report counts."""
+    before = len(view)
+    in_split = view["split"].isin(SPLITS)
+    has_ref = view["references"].map(lambda refs: any(str(r).strip() for r in refs))
+    removed = {}
+    if (~in_split).sum():
+        removed["split not head/longtail (e.g. middle)"] = int((~in_split).sum())
+    if (in_split & ~has_ref).sum():
+        removed["no reference answer"] = int((in_split & ~has_ref).sum())
+    kept = view[in_split & has_ref]
+    report.append({"filter": f"{source}: usable", "before": before, "after": len(kept), "removed": removed})
+    return kept
+
+
+def _draw(view: pd.DataFrame, source: str, n_per_split: int | None, rng: np.random.Generator,
+          report: list) -> pd.DataFrame:  # fmt: skip
+    parts = []
+    for split in SPLITS:
+        rows = view[view["split"] == split].sort_values("id")
+        n = len(rows) if n_per_split is None else min(n_per_split, len(rows))
+        if n_per_split is not None and len(rows) < n_per_split:
+            log.warning("%s/%s: only %d questions for the %d requested", source, split, len(rows), n_per_split)
+        chosen = rows.iloc[np.sort(rng.choice(len(rows), size=n, replace=False))] if n else rows.iloc[:0]
+        report.append({"filter": f"{source}/{split}: seeded sample", "before": len(rows), "after": n,
+                       "removed": {"not sampled": len(rows) - n} if len(rows) > n else {}})  # fmt: skip
+        parts.append(chosen)
+    return pd.concat(parts, ignore_index=True)
+
+
+def sample_questions(published: pd.DataFrame | None, constructed: pd.DataFrame | None,
+                     n_per_split: dict[str, int | None], seed: int) -> tuple[pd.DataFrame, list[dict]]:  # fmt: skip
+    """The evaluation sample and its filter report. `n_per_split` maps source -> count (None = all)."""
+    rng = np.random.default_rng(seed)
+    report: list[dict] = []
+    parts = []
+    for source, table, view in (("published", published, _published_view),
+                                ("constructed", constructed, _constructed_view)):  # fmt: skip
+        if table is None or n_per_split.get(source, 0) == 0:
+            continue
+        kept = _filter(view(table), source, report)
+        parts.append(_draw(kept, source, n_per_split.get(source), rng, report))
+    if not parts:
+        raise ValueError("no question source selected: set commonwhy_eval.sample.published or .constructed")
+    sample = pd.concat(parts, ignore_index=True)[COLUMNS]
+    if sample["id"].duplicated().any():
+        raise ValueError(f"duplicate question ids: {sample.loc[sample['id'].duplicated(), 'id'].tolist()[:5]}")
+    return sample, report
+
+
+def write_questions(sample: pd.DataFrame, report: list[dict], path: str | Path, report_path: str | Path) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    sample.to_parquet(path, index=False)
+    Path(report_path).write_text(json.dumps(report, indent=2))
+
+
+def read_questions(path: str | Path) -> pd.DataFrame:
+    """questions.parquet, checked for the documented columns."""
+    table = pd.read_parquet(path)
+    missing = [c for c in COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(f"{path}: not a CommonWhy evaluation sample (missing columns {missing})")
+    table["references"] = table["references"].map(list)
+    table["anchor_qids"] = table["anchor_qids"].map(list)
+    return table

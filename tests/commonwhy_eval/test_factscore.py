@@ -1,0 +1,96 @@
+"""FActScore on a tiny graph whose supported claims are known."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+import pytest
+
+from benchval.commonwhy.eval.factscore import (KGFactChecker, candidate_spans, factscore_answer, factscore_table,
+                                               split_claims_by_rule)
+
+from kg_fixture import tiny_source
+
+
+@pytest.fixture(scope="module")
+def checker():
+    return KGFactChecker(tiny_source())
+
+
+def test_rule_based_claim_split():
+    answer = ("Because Anna Berg is a citizen of Germany, and Tour Alpha took place in France, "
+              "and German citizens need no visa.")  # fmt: skip
+    assert split_claims_by_rule(answer) == ["Anna Berg is a citizen of Germany", "Tour Alpha took place in France",
+                                            "German citizens need no visa"]  # fmt: skip
+    assert split_claims_by_rule("Because X died before 2022, while Y occurred in 2022. So what.") == [
+        "X died before 2022", "Y occurred in 2022", "So what"]  # fmt: skip
+    assert split_claims_by_rule("") == []
+
+
+def test_candidate_spans():
+    spans = candidate_spans("Anna Berg's team raced in Tour Alpha in 2022")
+    assert "Anna Berg" in spans and "Tour Alpha" in spans and "2022" in spans
+    assert "Berg's team" not in spans
+
+
+def test_entity_linking(checker):
+    assert checker.mentions("Anna Berg is a citizen of Germany") == [("Q1", "Anna Berg"), ("Q2", "Germany")]
+    assert checker.mentions("german citizens need no visa") == []
+
+
+@pytest.mark.parametrize("claim, supported", [
+    ("Anna Berg is a citizen of Germany", True),      # Q1 P27 Q2
+    ("Anna Berg was born in 1980", True),              # Q1 P569 1980-05-01
+    ("Anna Berg was born in 1975", False),             # wrong year
+    ("Tour Alpha took place in France", True),         # Q3 P17 Q4
+    ("Tour Alpha took place in Germany", False),       # no Q3-Q2 statement
+    ("Tour Alpha was held in 2022", True),             # Q3 P585 2022
+    ("The capital of Germany is Berlin", True),        # Q2 P36 Q5 (value linked by label)
+    ("German citizens need no visa", False),           # no KG entity
+    ("Anna Berg likes France", False),                 # only France's self-statement mentions France
+])  # fmt: skip
+def test_claim_support(checker, claim, supported):
+    assert checker.check(claim).supported is supported
+
+
+def test_factscore_of_an_answer(checker):
+    answer = ("Because Anna Berg is a citizen of Germany, and Tour Alpha took place in France, "
+              "and German citizens need no visa.")  # fmt: skip
+    result = factscore_answer(answer, checker)
+    assert (result["n_claims"], result["n_supported"], result["n_unlinked"]) == (3, 2, 1)
+    assert result["factscore"] == pytest.approx(2 / 3)
+    assert math.isnan(factscore_answer("ok", checker)["factscore"])
+
+
+def test_factscore_table_keeps_judge_verdicts(checker):
+    answers = pd.DataFrame({"id": ["a", "b"], "answer": ["Anna Berg was born in 1980.", "Anna Berg was born in 1975."]})
+    judged = pd.DataFrame({"id": ["a", "b"], "correct": [True, False]})
+    table = factscore_table(answers, judged, checker)
+    assert table["factscore"].tolist() == [1.0, 0.0]
+    assert table["correct"].tolist() == [True, False]
+    assert json.loads(table.loc[0, "claims"])[0]["entities"] == ["Q1"]
+
+
+def test_llm_claim_splitter_reads_dash_lines_and_falls_back(checker):
+    from benchval.commonwhy.eval.factscore import LLMClaimSplitter
+    from benchval.generation.prompts import PromptTemplate
+    from benchval.paths import REPO_ROOT
+
+    class Lines:
+        name = "lines"
+
+        def __init__(self, text):
+            self.text, self.first_line = text, None
+
+        def generate(self, prompts, max_new_tokens, first_line=True):
+            self.first_line = first_line
+            return [self.text]
+
+    template = PromptTemplate.from_file(REPO_ROOT / "config/prompts/commonwhy_claims.txt", required={"answer"})
+    model = Lines("- Anna Berg is a citizen of Germany.\n- Tour Alpha took place in France.\nextra")
+    splitter = LLMClaimSplitter(model, template)
+    assert splitter("whatever") == ["Anna Berg is a citizen of Germany.", "Tour Alpha took place in France."]
+    assert model.first_line is False  # the whole multi-line reply is needed
+    assert LLMClaimSplitter(Lines("no dashes"), template)("Because A is B, and C is D.") == ["A is B", "C is D"]

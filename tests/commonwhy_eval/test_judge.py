@@ -1,0 +1,130 @@
+"""The correctness judge and its self-check."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+
+from benchval.commonwhy.eval.judge import Judge, check_judge, judge_answers, parse_verdict, unrelated_partners
+from benchval.generation.prompts import PromptTemplate
+from benchval.paths import REPO_ROOT
+
+PROMPT = PromptTemplate.from_file(REPO_ROOT / "config/prompts/commonwhy_judge.txt",
+                                  required={"question", "reference", "answer"})  # fmt: skip
+QUESTIONS = pd.DataFrame({
+    "id": ["q1", "q2", "q3"],
+    "question": ["Why couldn't A attend X?", "Why does B need no visa?", "Why is C old?"],
+    "references": [["Because A died before X."], ["Because B is a citizen.", "Because B is a diplomat."],
+                   ["Because C was born in 1900."]],
+    "rule": ["r1", "r2", "r3"],
+})  # fmt: skip
+
+
+class ExactMatchJudgeModel:
+    """Says Yes exactly when the graded answer equals the reference (a perfect judge for the checks)."""
+
+    name = "exact"
+
+    def generate(self, prompts, max_new_tokens):
+        out = []
+        for messages in prompts:
+            text = messages[-1]["content"]
+            ref = re.search(r"Reference answer: (.*)\n", text).group(1)
+            ans = re.search(r"Answer to grade: (.*)\n", text).group(1)
+            out.append("Yes." if ref == ans else "No, it differs.")
+        return out
+
+
+class ConstantModel:
+    name = "constant"
+
+    def __init__(self, text):
+        self.text = text
+
+    def generate(self, prompts, max_new_tokens):
+        return [self.text] * len(prompts)
+
+
+def test_parse_verdict():
+    assert parse_verdict(" Yes, it does") is True
+    assert parse_verdict("no.") is False
+    assert parse_verdict("Not sure") is None
+    assert parse_verdict("I think yes") is True
+
+
+def test_correct_when_any_reference_is_equivalent():
+    judge = Judge(ExactMatchJudgeModel(), PROMPT, decision="generate")
+    answers = pd.DataFrame({"id": ["q1", "q2", "q3"],
+                            "answer": ["Because A died before X.", "Because B is a diplomat.", "Because C is tall."]})
+    table = judge_answers(judge, QUESTIONS, answers)
+    assert table["correct"].tolist() == [True, True, False]
+    assert table["n_references"].tolist() == [1, 2, 1]
+    assert table["n_yes"].tolist() == [1, 1, 0]
+
+
+def test_unknown_answer_id_is_an_error():
+    judge = Judge(ExactMatchJudgeModel(), PROMPT, decision="generate")
+    with pytest.raises(KeyError, match="unknown question ids"):
+        judge_answers(judge, QUESTIONS, pd.DataFrame({"id": ["zz"], "answer": ["x"]}))
+
+
+def test_check_of_a_perfect_judge():
+    _, summary = check_judge(Judge(ExactMatchJudgeModel(), PROMPT, decision="generate"), QUESTIONS, seed=1)
+    assert summary["accepts_own_reference"] == 1.0
+    assert summary["rejects_unrelated_answer"] == 1.0
+    assert summary["n_own"] == summary["n_unrelated"] == 3
+
+
+def test_check_exposes_a_yes_sayer_and_unparsed_text():
+    _, yes = check_judge(Judge(ConstantModel("Yes"), PROMPT, decision="generate"), QUESTIONS, seed=1)
+    assert (yes["accepts_own_reference"], yes["rejects_unrelated_answer"], yes["balanced_agreement"]) == (1.0, 0.0, 0.5)
+    table, mumble = check_judge(Judge(ConstantModel("Hmm"), PROMPT, decision="generate"), QUESTIONS, seed=1)
+    assert mumble["n_unparsed"] == 6 and mumble["accepts_own_reference"] == 0.0
+    assert not table["judged_yes"].any()
+
+
+def test_unrelated_partners_have_another_rule():
+    frame = pd.DataFrame({"rule": ["a", "a", "b", "c"]})
+    partners = unrelated_partners(frame, seed=3)
+    assert all(frame["rule"][p] != frame["rule"][i] for i, p in enumerate(partners))
+    assert partners == unrelated_partners(frame, seed=3)
+
+
+def test_logprob_decision_with_a_local_model(tiny_generator):
+    judge = Judge(tiny_generator, PROMPT, decision="logprob")
+    table, summary = check_judge(judge, QUESTIONS, seed=1)
+    assert len(table) == 6 and summary["n_unparsed"] == 0
+    margins = table["raw"].astype(float)
+    assert ((margins > 0) == table["judged_yes"]).all()
+
+
+def test_logprob_needs_a_local_model():
+    with pytest.raises(ValueError, match="local model"):
+        Judge(ConstantModel("Yes"), PROMPT, decision="logprob")
+
+
+class MarginModel:
+    """A fake local judge: log p(Yes) - log p(No) = bias + 1 when answer == reference, bias - 1 otherwise,
+    and bias + 0.5 for the content-free answer 'N/A' — so it always says No unless calibrated."""
+
+    name = "margin"
+
+    def first_token_choice(self, prompts, options):
+        out = []
+        for messages in prompts:
+            text = messages[-1]["content"]
+            ref = re.search(r"Reference answer: (.*)\n", text).group(1)
+            ans = re.search(r"Answer to grade: (.*)\n", text).group(1)
+            margin = -5 + (0.5 if ans == "N/A" else 1 if ans == ref else -1)
+            out.append({"Yes": margin, "No": 0.0})
+        return out
+
+
+def test_calibration_removes_a_constant_lean():
+    _, raw = check_judge(Judge(MarginModel(), PROMPT, decision="logprob"), QUESTIONS, seed=1)
+    assert (raw["accepts_own_reference"], raw["rejects_unrelated_answer"]) == (0.0, 1.0)
+    assert raw["margin_auc"] == 1.0  # the margins still separate the two kinds perfectly
+    _, cal = check_judge(Judge(MarginModel(), PROMPT, decision="calibrated"), QUESTIONS, seed=1)
+    assert (cal["accepts_own_reference"], cal["rejects_unrelated_answer"]) == (1.0, 1.0)

