@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchval import metrics as metric_functions
+from benchval.scoring.lmeval_format import lmeval_sample_rows
 
 METRICS_COLUMNS = ["model", "task", "metric", "value", "n_items", "normalisation", "note"]
 # lm-evaluation-harness names for our metrics, so that its tooling can read our results JSON.
@@ -45,25 +46,12 @@ def lmeval_results(metrics_rows: pd.DataFrame, meta: dict, model: str, model_man
 
 
 def lmeval_samples(items: pd.DataFrame, scores: pd.DataFrame, predictions: pd.DataFrame) -> list[dict]:
-    """One lm-evaluation-harness-style sample record per item (doc, arguments, resps, target)."""
-    options = scores[scores["kind"] == "option"].sort_values(["item_id", "option_index"])
-    by_item = {item_id: group for item_id, group in options.groupby("item_id", sort=False)}
+    """lm-evaluation-harness sample records (acc = sum, acc_norm = per character, as lm-eval scores
+    them), plus the prediction under this study's normalisation."""
     predicted = dict(zip(predictions["id"], predictions["prediction"]))
-    records = []
-    for doc_id, item in enumerate(items.itertuples()):
-        group = by_item[item.id]
-        records.append(
-            {
-                "doc_id": doc_id,
-                "doc": {"id": item.id, "context": item.context, "options": list(item.options)},
-                "target": int(item.label),
-                "arguments": [[c, o] for c, o in zip(group["context"], group["continuation"])],
-                "resps": [[[float(lp), bool(g)]] for lp, g in zip(group["logprob_sum"], group["is_greedy"])],
-                "filtered_resps": [[float(lp), bool(g)] for lp, g in zip(group["logprob_sum"], group["is_greedy"])],
-                "prediction": int(predicted[item.id]),
-                "acc": float(predicted[item.id] == item.label),
-            }
-        )
+    records = lmeval_sample_rows(scores, items)
+    for record in records:
+        record["benchval_prediction"] = int(predicted[record["doc"]["id"]])
     return records
 
 

@@ -17,6 +17,11 @@ def _alternatives(names):
     return "|".join(re.escape(name) for name in names) or "(?!x)x"
 
 
+# Jobs that run a language model take the whole --cores budget locally, so that they run one at a
+# time and torch threads never oversubscribe the machine (benchval.threads caps them at the real
+# core count). On a cluster workflow.cores is 1; profiles/slurm sets these rules' threads.
+MODEL_JOB_THREADS = workflow.cores
+
 SCORED_STUDY_PATTERN = _alternatives(SCORED_STUDIES)
 IMPORTED_STUDY_PATTERN = _alternatives(IMPORTED_STUDIES)
 

@@ -95,7 +95,7 @@ rule commonwhy_eval_answer:
         system=_cwe_pattern(CWE_DIRECT),
     log:
         "logs/commonwhy_eval_answer/{system}.log",
-    threads: 1
+    threads: MODEL_JOB_THREADS
     script:
         "../scripts/commonwhy_eval_answer.py"
 
@@ -114,7 +114,7 @@ rule commonwhy_eval_kbbinder:
         kg=CWE_KG,
     log:
         "logs/commonwhy_eval_kbbinder/kbbinder.log",
-    threads: 1
+    threads: MODEL_JOB_THREADS
     script:
         "../scripts/commonwhy_eval_kbbinder.py"
 
@@ -134,7 +134,7 @@ rule commonwhy_eval_kgr:
         kg=CWE_KG,
     log:
         "logs/commonwhy_eval_kgr/kgr.log",
-    threads: 1
+    threads: MODEL_JOB_THREADS
     script:
         "../scripts/commonwhy_eval_kgr.py"
 
@@ -153,7 +153,7 @@ rule commonwhy_eval_score:
         systems=CWE_SYSTEMS,
     log:
         "logs/commonwhy_eval_score/score.log",
-    threads: 1
+    threads: MODEL_JOB_THREADS
     script:
         "../scripts/commonwhy_eval_score.py"
 
@@ -174,7 +174,7 @@ rule commonwhy_eval_judge:
         seed=config["seed"],
     log:
         "logs/commonwhy_eval_judge/judge.log",
-    threads: 1
+    threads: MODEL_JOB_THREADS
     script:
         "../scripts/commonwhy_eval_judge.py"
 
@@ -194,7 +194,7 @@ rule commonwhy_eval_factscore:
         systems=CWE_SYSTEMS,
     log:
         "logs/commonwhy_eval_factscore/factscore.log",
-    threads: 1
+    threads: MODEL_JOB_THREADS
     script:
         "../scripts/commonwhy_eval_factscore.py"
 

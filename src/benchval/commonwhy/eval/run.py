@@ -16,6 +16,8 @@ from pathlib import Path
 import pandas as pd
 import torch
 
+from benchval.threads import limit_torch_threads
+
 from benchval.commonwhy.eval import criterion, table2
 from benchval.commonwhy.eval.baselines import KBBinder, KGR
 from benchval.commonwhy.eval.factscore import KGFactChecker, LLMClaimSplitter, factscore_table, split_claims_by_rule
@@ -244,4 +246,4 @@ def stage_criterion(results_csv: str, models_config: Mapping, settings: Mapping,
 
 
 def set_threads(threads: int) -> None:
-    torch.set_num_threads(max(1, int(threads)))
+    limit_torch_threads(threads)

@@ -1,0 +1,228 @@
+"""Benchmark the scoring engines on HellaSwag: fast engine vs lm-evaluation-harness vs naive reference.
+
+One run, same machine, same model object, same (context, continuation) pairs:
+
+- ``fast``: benchval's engine (:mod:`benchval.scoring.engine`);
+- ``lm-eval``: lm-evaluation-harness 0.4.13 ``HFLM.loglikelihood`` (needs ``pip install '.[bench]'``);
+- ``naive``: one pair per forward pass (:mod:`benchval.scoring.reference`), the exactness oracle.
+
+Pairs are built as lm-evaluation-harness's ``hellaswag`` task builds them (its ``preprocess`` of the
+WikiHow markup; context = activity label + ": " + ctx_a + " " + capitalised ctx_b; continuation =
+" " + ending). Items are the first ``--n-items`` rows of the raw validation file.
+
+Reported per method: wall seconds, tokens/s (tokens = context + continuation tokens of every pair,
+the same numerator for every method), fed tokens (positions the model computed, padding included)
+and fed / unique tokens (unique = each distinct context once + each continuation without its last
+token), max |summed log-prob - naive| and accuracy. With ``--repeats N`` the fast engine and
+lm-eval run N times alternately and the best time of each is reported (a shared machine's load
+varies). Usage::
+
+    .venv/bin/python benchmarks/bench_scoring.py --model-dir resources/models/smollm2-135m --n-items 200
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import torch
+
+from benchval.paths import REPO_ROOT, default_mirror
+from benchval.scoring.base import make_scorer, unique_token_count
+from benchval.scoring.requests import build_requests
+from benchval.scoring.run import load_model
+
+DEFAULT_MODEL = REPO_ROOT / "resources" / "models" / "smollm2-135m"
+
+
+# -- HellaSwag as lm-evaluation-harness 0.4.13 builds it (lm_eval/tasks/hellaswag/utils.py) ---------
+
+
+def preprocess(text: str) -> str:
+    text = text.strip()
+    text = text.replace(" [title]", ". ")
+    text = re.sub("\\[.*?\\]", "", text)
+    text = text.replace("  ", " ")
+    return text
+
+
+def hellaswag_items(path: Path, n_items: int) -> pd.DataFrame:
+    rows = []
+    with open(path, encoding="utf-8") as handle:
+        for line_no, line in enumerate(handle, start=1):
+            if len(rows) == n_items:
+                break
+            doc = json.loads(line)
+            ctx = doc["ctx_a"] + " " + doc["ctx_b"].capitalize()
+            rows.append({"id": f"hellaswag-val-{line_no:05d}", "context": preprocess(doc["activity_label"] + ": " + ctx),
+                         "options": [" " + preprocess(e) for e in doc["endings"]], "label": int(doc["label"]),
+                         "source_row": line_no})
+    return pd.DataFrame(rows)
+
+
+# -- measuring -------------------------------------------------------------------------------------
+
+
+class FedTokenCounter:
+    """Counts the positions every forward pass of ``model`` computes (input_ids.numel())."""
+
+    def __init__(self, model):
+        self.fed = 0
+        self.calls = 0
+        self.handle = model.register_forward_pre_hook(self._hook, with_kwargs=True)
+
+    def _hook(self, module, args, kwargs):
+        ids = kwargs.get("input_ids", args[0] if args else None)
+        if ids is not None:
+            self.fed += ids.numel()
+            self.calls += 1
+
+    def reset(self):
+        self.fed, self.calls = 0, 0
+
+    def close(self):
+        self.handle.remove()
+
+
+def run_benchval(engine: str, model, tokenizer, requests: pd.DataFrame, batch_tokens: int) -> tuple[np.ndarray, float, dict]:
+    scorer = make_scorer(engine, model, tokenizer, batch_tokens=batch_tokens, progress=False)
+    start = time.perf_counter()
+    scores = scorer.score(requests)
+    seconds = time.perf_counter() - start
+    return scores["logprob_sum"].to_numpy(), seconds, scorer.stats.as_dict()
+
+
+def run_lmeval(model, tokenizer, requests: pd.DataFrame, batch_size: int) -> tuple[np.ndarray, float] | None:
+    try:
+        from lm_eval.api.instance import Instance
+        from lm_eval.models.huggingface import HFLM
+    except ImportError:
+        return None
+    lm = HFLM(pretrained=model, tokenizer=tokenizer, batch_size=batch_size, device=str(model.device))
+    instances = [Instance(request_type="loglikelihood", doc={}, arguments=(c, o), idx=i)
+                 for i, (c, o) in enumerate(zip(requests["context"], requests["continuation"]))]
+    start = time.perf_counter()
+    out = lm.loglikelihood(instances, disable_tqdm=True)
+    seconds = time.perf_counter() - start
+    return np.array([lp for lp, _ in out], dtype=np.float64), seconds
+
+
+def accuracy(requests: pd.DataFrame, logprobs: np.ndarray, labels: dict) -> float:
+    frame = requests.assign(lp=logprobs)
+    best = frame.loc[frame.groupby("item_id")["lp"].idxmax(), ["item_id", "option_index"]]
+    return float(np.mean([labels[i] == o for i, o in zip(best["item_id"], best["option_index"])]))
+
+
+def tiny_model_dir() -> Path:
+    """A random-weight llama with a byte-level BPE tokenizer (used when no prepared model exists)."""
+    sys.path.insert(0, str(REPO_ROOT / "tests" / "scoring"))
+    from scoring_fixtures import make_llama, make_tokenizer, save_model  # noqa: E402
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-tiny-"))
+    tok = make_tokenizer(False)
+    return save_model(make_llama(len(tok)), tok, folder)
+
+
+def main(argv=None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model-dir", type=Path, default=None, help=f"prepared HF folder (default {DEFAULT_MODEL})")
+    parser.add_argument("--data", type=Path, default=None, help="hellaswag_val.jsonl (default: the mirror's)")
+    parser.add_argument("--n-items", type=int, default=200)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--batch-tokens", type=int, default=1024, help="fast engine token budget (1024 is fastest on a 2-core CPU)")
+    parser.add_argument("--lmeval-batch-size", type=int, default=16)
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--skip-naive", action="store_true", help="skip the slow one-pair-per-forward reference")
+    parser.add_argument("--repeats", type=int, default=1, help="alternate fast and lm-eval this often; best time kept")
+    parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    args = parser.parse_args(argv)
+
+    torch.set_num_threads(args.threads)
+    model_dir = args.model_dir or (DEFAULT_MODEL if (DEFAULT_MODEL / "config.json").exists() else None)
+    if model_dir is None:
+        model_dir = tiny_model_dir()
+        print(f"NOTE: no prepared model at {DEFAULT_MODEL}; using a tiny RANDOM model in {model_dir}")
+    data = args.data or (default_mirror() or Path("/nonexistent")) / "hellaswag" / "hellaswag_val.jsonl"
+    if not data.exists():
+        raise SystemExit(f"HellaSwag validation file not found: {data} (pass --data)")
+    model, tokenizer = load_model(model_dir, args.device, "float32")
+    model.eval()
+    items = hellaswag_items(data, args.n_items)
+    requests = build_requests(items, "mc")
+    labels = dict(zip(items["id"], items["label"]))
+    scorer = make_scorer("reference", model, tokenizer)
+    encoded = scorer.encoder.encode_frame(requests)
+    request_tokens = sum(e.length for e in encoded)
+    unique = unique_token_count(encoded)
+    print(f"model {model_dir} ({type(model).__name__}, {sum(p.numel() for p in model.parameters()) / 1e6:.0f}M), "
+          f"{len(items)} items, {len(requests)} pairs, {request_tokens} pair tokens, {unique} unique tokens, "
+          f"{sum(e.boundary_fallback for e in encoded)} boundary fallbacks, threads {args.threads}")
+
+    counter = FedTokenCounter(model)
+    with torch.inference_mode():
+        model(input_ids=torch.tensor([encoded[0].context_ids], device=model.device))  # warm-up
+    lm_key = f"lm-eval bs={args.lmeval_batch_size}"
+    runners = {
+        "fast": lambda: run_benchval("fast", model, tokenizer, requests, args.batch_tokens)[:2],
+        lm_key: lambda: run_lmeval(model, tokenizer, requests, args.lmeval_batch_size),
+    }
+    if not args.skip_naive:
+        runners["naive"] = lambda: run_benchval("reference", model, tokenizer, requests, args.batch_tokens)[:2]
+    results: dict[str, dict] = {}
+    for repeat in range(args.repeats):  # methods alternate, so that a change in machine load hits all of them
+        for name, runner in runners.items():
+            if name == "naive" and repeat > 0:
+                continue  # the oracle is slow; its speed matters least
+            counter.reset()
+            got = runner()
+            if got is None:
+                print("!! lm-evaluation-harness is NOT installed: no lm-eval column and no ratio. Install it with: "
+                      ".venv/bin/pip install lm-eval==0.4.13 accelerate==1.15.0  (pyproject extra 'bench')", flush=True)
+                runners = {k: v for k, v in runners.items() if k != lm_key}
+                continue
+            logprobs, seconds = got
+            print(f"  [{repeat + 1}/{args.repeats}] {name}: {seconds:.1f}s, {request_tokens / seconds:.0f} tok/s, "
+                  f"{counter.calls} forwards, {counter.fed} fed tokens", flush=True)
+            best = results.setdefault(name, {"logprobs": logprobs, "seconds": seconds, "fed": counter.fed,
+                                             "forwards": counter.calls, "all_seconds": []})
+            best["all_seconds"].append(seconds)
+            best["seconds"] = min(best["all_seconds"])
+    counter.close()
+    if lm_key not in results:
+        lm_key = None
+
+    oracle = results.get("naive", {}).get("logprobs")
+    report = {"model": str(model_dir), "n_items": len(items), "n_pairs": len(requests), "request_tokens": request_tokens,
+              "unique_tokens": unique, "threads": args.threads, "batch_tokens": args.batch_tokens, "methods": {}}
+    print(f"\n{'method':<16}{'seconds':>9}{'tok/s':>9}{'vs lm-eval':>12}{'forwards':>10}{'fed/unique':>12}"
+          f"{'max|d| vs naive':>17}{'acc':>7}")
+    for name, r in results.items():
+        tok_s = request_tokens / r["seconds"]
+        ratio = tok_s / (request_tokens / results[lm_key]["seconds"]) if lm_key else float("nan")
+        diff = float(np.max(np.abs(r["logprobs"] - oracle))) if oracle is not None else float("nan")
+        acc = accuracy(requests, r["logprobs"], labels)
+        report["methods"][name] = {"seconds": r["seconds"], "all_seconds": r["all_seconds"], "tokens_per_s": tok_s, "ratio_vs_lmeval": ratio,
+                                   "forwards": r["forwards"], "fed_tokens": r["fed"], "fed_over_unique": r["fed"] / unique,
+                                   "max_abs_diff_vs_naive": diff, "accuracy": acc}
+        print(f"{name:<16}{r['seconds']:>9.1f}{tok_s:>9.0f}{ratio:>11.2f}x{r['forwards']:>10}{r['fed'] / unique:>12.2f}"
+              f"{diff:>17.2e}{acc:>7.3f}")
+    fast = report["methods"]["fast"]
+    if lm_key:
+        verdict = "MET" if fast["ratio_vs_lmeval"] >= 3 and fast["max_abs_diff_vs_naive"] <= 1e-4 else "NOT MET"
+        print(f"\ntarget (>= 3x lm-eval tok/s and max|d| <= 1e-4 nats): {verdict} "
+              f"({fast['ratio_vs_lmeval']:.2f}x, {fast['max_abs_diff_vs_naive']:.1e})")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(report, indent=2))
+    return report
+
+
+if __name__ == "__main__":
+    main()

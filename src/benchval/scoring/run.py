@@ -1,0 +1,199 @@
+"""Score one task with one model: items parquet + prepared model -> scores parquet (resumable).
+
+:func:`score_task` is what the ``score`` rule calls. Items are split into shards of
+``scoring.shard_items`` items (prior requests of calibrated tasks form their own shards); each shard
+is written under ``shard_dir`` as soon as it is done, and a rerun reuses every shard whose cache key
+(weights sha256, tokenizer, prompt template, engine + version, dtype) and requests are unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+from pathlib import Path
+
+import pandas as pd
+import torch
+
+from benchval.threads import limit_torch_threads
+
+from benchval.scoring.base import make_scorer
+from benchval.scoring.requests import build_requests
+from benchval.scoring.store import ShardStore, requests_fingerprint, write_scores
+
+log = logging.getLogger(__name__)
+
+SCORING_DEFAULTS = {
+    "engine": "reference",
+    "normalisation": "per_token",
+    "batch_tokens": 1024,
+    "shard_items": 256,
+    "prior_context": "N/A",
+    "progress": True,
+}
+ITEM_COLUMNS = ("id", "context", "options", "label", "target", "task", "source_row")
+
+
+def _sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def model_manifest(model_dir: str | Path) -> dict:
+    """``benchval-model.json`` of a prepared model, or {} for a plain HF folder."""
+    path = Path(model_dir) / "benchval-model.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def weights_sha256(model_dir: str | Path) -> str:
+    """The prepared model's ``weights_sha256``; for a plain folder, a hash over its weight files."""
+    manifest = model_manifest(model_dir)
+    if manifest.get("weights_sha256"):
+        return manifest["weights_sha256"]
+    files = sorted(Path(model_dir).glob("*.safetensors")) + sorted(Path(model_dir).glob("*.bin"))
+    if not files:
+        raise FileNotFoundError(f"{model_dir}: no benchval-model.json weights_sha256 and no weight files")
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.name.encode() + _sha256_file(f).encode())
+    return h.hexdigest()
+
+
+def tokenizer_sha256(tokenizer) -> str:
+    """Hash of the loaded tokenizer: its full serialised spec (fast tokenizers) or vocabulary, plus
+    class, special tokens and whether it adds BOS."""
+    backend = getattr(tokenizer, "backend_tokenizer", None)
+    spec = backend.to_str() if backend is not None else json.dumps(sorted(tokenizer.get_vocab().items()))
+    extra = {"class": type(tokenizer).__name__, "special": {k: str(v) for k, v in tokenizer.special_tokens_map.items()},
+             "bos_prefix": tokenizer.encode("a")}
+    return hashlib.sha256((spec + json.dumps(extra, sort_keys=True)).encode()).hexdigest()
+
+
+def load_model(model_dir: str | Path, device: str, dtype: str):
+    """(model, tokenizer) of a model folder: ``benchval.models.load_prepared`` for a prepared one
+    (with ``benchval-model.json``), else a plain Hugging Face folder (tests, benchmarks)."""
+    if (Path(model_dir) / "benchval-model.json").exists():
+        from benchval.models import load_prepared
+
+        return load_prepared(model_dir, device, dtype)
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from benchval.scoring.base import resolve_dtype
+
+    model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=resolve_dtype(dtype))
+    tokenizer = AutoTokenizer.from_pretrained(model_dir)
+    return model.to(device).eval(), tokenizer
+
+
+def read_items(items_parquet: str | Path) -> pd.DataFrame:
+    """The items table, checked for the columns scoring needs."""
+    items = pd.read_parquet(items_parquet)
+    missing = [c for c in ("id", "context", "options", "label") if c not in items.columns]
+    if missing:
+        raise ValueError(f"{items_parquet}: items table lacks columns {missing}")
+    return items
+
+
+def task_scoring_mode(items_parquet: str | Path) -> str:
+    """``scoring_mode`` of the task: from ``{task}.meta.json`` beside the items, else the file metadata."""
+    items_parquet = Path(items_parquet)
+    meta_json = items_parquet.with_name(items_parquet.stem + ".meta.json")
+    if meta_json.exists():
+        meta = json.loads(meta_json.read_text())
+    else:
+        try:
+            from benchval.tasks.items import read_task_meta
+        except ImportError as exc:
+            raise FileNotFoundError(f"{meta_json} missing and benchval.tasks.items unavailable") from exc
+        meta = read_task_meta(items_parquet)
+    if "scoring_mode" not in meta:
+        raise KeyError(f"{meta_json}: no 'scoring_mode' in task metadata")
+    return meta["scoring_mode"]
+
+
+def cache_key(*, weights: str, tokenizer: str, scoring_mode: str, prior_context: str, engine: str,
+              engine_version: str, dtype: str) -> str:
+    """sha256 of everything a score depends on besides the request text."""
+    parts = {"weights_sha256": weights, "tokenizer_sha256": tokenizer,
+             "template": {"scoring_mode": scoring_mode, "prior_context": prior_context},
+             "engine": engine, "engine_version": engine_version, "dtype": dtype}
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def shard_requests(requests: pd.DataFrame, shard_items: int) -> list[pd.DataFrame]:
+    """Option requests grouped by item, ``shard_items`` items a shard; then priors, ``shard_items`` a shard."""
+    options = requests[requests["kind"] == "option"]
+    priors = requests[requests["kind"] == "prior"]
+    item_ids = list(dict.fromkeys(options["item_id"]))
+    shards = []
+    for start in range(0, len(item_ids), shard_items):
+        keep = set(item_ids[start : start + shard_items])
+        shards.append(options[options["item_id"].isin(keep)])
+    for start in range(0, len(priors), shard_items):
+        shards.append(priors.iloc[start : start + shard_items])
+    return [s.reset_index(drop=True) for s in shards]
+
+
+def score_task(items_parquet, model_dir, out_parquet, scoring_config: dict, model_config: dict, shard_dir,
+               *, model_name: str | None = None, threads: int | None = None, scorer=None) -> dict:
+    """Score every request of a task; write ``out_parquet``; return a summary (also logged).
+
+    ``scorer`` (optional) is a ready :class:`~benchval.scoring.base.Scorer` (tests, benchmarks);
+    otherwise the model is loaded from ``model_dir`` with the config's device and dtype.
+    """
+    cfg = {**SCORING_DEFAULTS, **(scoring_config or {})}
+    device = model_config.get("device", "cpu")
+    dtype = model_config.get("dtype", "float32")
+    model_name = model_name or Path(model_dir).name
+    if threads:
+        limit_torch_threads(threads)
+    items = read_items(items_parquet)
+    mode = task_scoring_mode(items_parquet)
+    requests = build_requests(items, mode, cfg["prior_context"])
+    if scorer is None:
+        model, tokenizer = load_model(model_dir, device, dtype)
+        scorer = make_scorer(cfg["engine"], model, tokenizer, batch_tokens=cfg["batch_tokens"], device=device,
+                             dtype=dtype, progress=cfg["progress"])
+    tok_hash, weights = tokenizer_sha256(scorer.tokenizer), weights_sha256(model_dir)
+    key = cache_key(weights=weights, tokenizer=tok_hash, scoring_mode=mode,
+                    prior_context=cfg["prior_context"], engine=scorer.engine_name,
+                    engine_version=scorer.engine_version, dtype=dtype)
+    metadata = {"model": model_name, "weights_sha256": weights,
+                "tokenizer": type(scorer.tokenizer).__name__, "tokenizer_sha256": tok_hash,
+                "tokenizer_name": getattr(scorer.tokenizer, "name_or_path", ""), "engine": scorer.engine_name,
+                "engine_version": scorer.engine_version, "dtype": dtype, "device": device, "scoring_mode": mode,
+                "prior_context": cfg["prior_context"], "cache_key": key}
+    store = ShardStore(shard_dir, key)
+    shards = shard_requests(requests, int(cfg["shard_items"]))
+    store.remove_stale(len(shards))
+    parts, summary = [], {"n_shards": len(shards), "reused_shards": 0, "scored_shards": 0, "boundary_fallbacks": 0,
+                          "n_requests": len(requests), "n_items": len(items), "seconds": 0.0}
+    for index, shard in enumerate(shards):
+        fingerprint = requests_fingerprint(shard)
+        done = store.load(index, fingerprint)
+        if done is None:
+            start = time.perf_counter()
+            done = scorer.score(shard)
+            store.save(index, done, fingerprint, dict(metadata, stats=scorer.stats.as_dict()))
+            summary["scored_shards"] += 1
+            summary["boundary_fallbacks"] += scorer.stats.boundary_fallbacks
+            summary["seconds"] += time.perf_counter() - start
+            log.info("shard %d/%d: %d requests scored in %.1fs (%s)", index + 1, len(shards), len(shard),
+                     time.perf_counter() - start, scorer.stats.as_dict())
+        else:
+            summary["reused_shards"] += 1
+            summary["boundary_fallbacks"] += store.stats(index).get("boundary_fallbacks", 0)
+            log.info("shard %d/%d: reused %s", index + 1, len(shards), store.path(index))
+        parts.append(done)
+    scores = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=requests.columns)
+    order = {rid: i for i, rid in enumerate(requests["request_id"])}
+    scores = scores.sort_values("request_id", key=lambda s: s.map(order)).reset_index(drop=True)
+    write_scores(scores, out_parquet, dict(metadata, summary=summary))
+    log.info("wrote %s: %s", out_parquet, summary)
+    return summary
