@@ -95,6 +95,11 @@ def tiny_workflow_config(root: Path, n_items: int = 4, n_bootstrap: int = 50) ->
             "source": {"type": "local", "path": str(folder)},
         }
     config["studies"] = {"tiny": {"source": "scored", "models": list(TINY_MODELS), "tasks": TINY_TASKS}}
+    # CommonWhy evaluation stays declared (the config must validate) but outside the tiny study.
+    first = next(iter(TINY_MODELS))
+    config["commonwhy_eval"] = dict(
+        config.get("commonwhy_eval", {}), models=[first], judge={"system": first, "decision": "calibrated"}, baselines={"backbone": None}
+    )
     if "analysis" in config and isinstance(config["analysis"], dict):
         config["analysis"]["n_bootstrap"] = n_bootstrap
     path = root / "tiny-config.yaml"

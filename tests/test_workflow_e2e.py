@@ -1,0 +1,91 @@
+"""The whole workflow on tiny local models and a few real items: raw data -> figures, and
+'a change to one config value reruns only what lies downstream of it'."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+import yaml
+
+from benchval.paths import REPO_ROOT, default_mirror
+from benchval.testing.tiny import TINY_MODELS, TINY_TASKS, tiny_workflow_config
+
+TARGETS = ("results/figures", "results/tables")
+pytestmark = pytest.mark.skipif(default_mirror() is None, reason="needs the shared raw-data mirror")
+
+
+def snakemake(workdir, configfile, *args, timeout=900):
+    command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO_ROOT / "Snakefile"),
+               "--directory", str(workdir), "--configfile", str(configfile), "--cores", "2", *args]
+    env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def planned_jobs(workdir, configfile) -> dict[str, int]:
+    """Rule -> job count of a dry run (empty when nothing is to be done)."""
+    result = snakemake(workdir, configfile, "-n", *TARGETS)
+    assert result.returncode == 0, result.stderr[-3000:]
+    output = result.stdout + result.stderr
+    if "Job stats:" not in output:
+        return {}
+    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    return {rule: int(count) for rule, count in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE) if rule != "total"}
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("workflow")
+    configfile = tiny_workflow_config(workdir, n_items=4, n_bootstrap=100)
+    result = snakemake(workdir, configfile, *TARGETS)
+    assert result.returncode == 0, result.stderr[-5000:]
+    return workdir, configfile
+
+
+def test_raw_data_to_figures(finished_run):
+    workdir, _ = finished_run
+    table = pd.read_csv(workdir / "results/studies/tiny/score_table.csv")
+    assert set(table["model"]) == set(TINY_MODELS)
+    assert set(table["task"]) == set(TINY_TASKS)
+    assert table["value"].between(0, 1).all()
+    assert {"accuracy", "macro_f1"} <= set(table["metric"])
+    figures = {path.name for path in (workdir / "results/figures/tiny").iterdir()}
+    assert any(name.endswith(".png") for name in figures) and any(name.endswith(".pdf") for name in figures)
+    sizes = pd.read_csv(workdir / "results/tables/task_sizes.csv")
+    assert (sizes.set_index("task").loc[TINY_TASKS, "n_final"] == 4).all()
+
+
+def test_finished_run_has_nothing_left_to_do(finished_run):
+    assert planned_jobs(*finished_run) == {}
+
+
+def edited_config(finished_run, name, edit):
+    workdir, configfile = finished_run
+    config = yaml.safe_load(configfile.read_text())
+    edit(config)
+    path = workdir / name
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return workdir, path
+
+
+def test_changing_the_normalisation_reruns_only_evaluation_and_analysis(finished_run):
+    workdir, path = edited_config(finished_run, "edit-norm.yaml", lambda c: c["scoring"].update(normalisation="sum"))
+    jobs = planned_jobs(workdir, path)
+    n_pairs = len(TINY_MODELS) * len(TINY_TASKS)
+    assert jobs.get("evaluate") == n_pairs
+    assert not {"prepare_model", "prepare_task", "score"} & set(jobs), jobs
+
+
+def test_changing_one_tasks_sample_size_reruns_only_that_task(finished_run):
+    def edit(config):
+        config["sample"]["per_task"] = {"hellaswag": 3}
+
+    workdir, path = edited_config(finished_run, "edit-sample.yaml", edit)
+    jobs = planned_jobs(workdir, path)
+    assert jobs.get("prepare_task") == 1
+    assert jobs.get("score") == len(TINY_MODELS) and jobs.get("evaluate") == len(TINY_MODELS)
+    assert "prepare_model" not in jobs
