@@ -22,6 +22,7 @@ from benchval.threads import limit_torch_threads
 
 from benchval.scoring.base import make_scorer
 from benchval.scoring.requests import build_requests
+from benchval.scoring.store import COLUMNS as STORE_COLUMNS
 from benchval.scoring.store import ShardStore, requests_fingerprint, write_scores
 
 log = logging.getLogger(__name__)
@@ -156,6 +157,11 @@ def score_task(items_parquet, model_dir, out_parquet, scoring_config: dict, mode
     items = read_items(items_parquet)
     mode = task_scoring_mode(items_parquet)
     requests = build_requests(items, mode, cfg["prior_context"])
+    if requests.empty:  # e.g. a task unavailable here: an empty scores file, and no model loaded
+        summary = {"n_requests": 0, "n_items": len(items), "note": "no items to score"}
+        write_scores(pd.DataFrame(columns=STORE_COLUMNS), out_parquet, {"model": model_name, "summary": summary})
+        log.info("wrote %s: %s", out_parquet, summary)
+        return summary
     if scorer is None:
         model, tokenizer = load_model(model_dir, device, dtype)
         scorer = make_scorer(cfg["engine"], model, tokenizer, batch_tokens=cfg["batch_tokens"], device=device,
