@@ -19,3 +19,10 @@ def test_ci_runs_the_readme_test_command():
     readme = (REPO_ROOT / "README.md").read_text()
     ci_command = (REPO_ROOT / ".ci" / "run").read_text().strip().splitlines()[-1]
     assert ci_command in readme
+
+
+def test_test_file_names_are_unique():
+    # pytest's default import mode puts each test folder on sys.path, so two test files with the
+    # same name in different folders fail at collection on a clean checkout.
+    names = [path.name for path in (REPO_ROOT / "tests").rglob("test_*.py")]
+    assert sorted(name for name in set(names) if names.count(name) > 1) == []
