@@ -1,6 +1,8 @@
 # Shared definitions: config validation, the studies' models and tasks, wildcard constraints.
 import re
 
+from snakemake.exceptions import WorkflowError
+
 from benchval.config import check_references, resolve_mirror
 
 validate(config, "../schemas/config.schema.yaml")
@@ -20,7 +22,14 @@ def _alternatives(names):
 # Jobs that run a language model take the whole --cores budget locally, so that they run one at a
 # time and torch threads never oversubscribe the machine (benchval.threads caps them at the real
 # core count). On a cluster workflow.cores is 1; profiles/slurm sets these rules' threads.
-MODEL_JOB_THREADS = workflow.cores
+def _model_job_threads():
+    try:
+        return workflow.cores
+    except WorkflowError:  # cluster execution without --cores: profiles/slurm sets the threads
+        return 1
+
+
+MODEL_JOB_THREADS = _model_job_threads()
 
 SCORED_STUDY_PATTERN = _alternatives(SCORED_STUDIES)
 IMPORTED_STUDY_PATTERN = _alternatives(IMPORTED_STUDIES)

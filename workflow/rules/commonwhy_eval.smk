@@ -5,6 +5,10 @@
 # Config: the `commonwhy_eval:` block (workflow/schemas/commonwhy_eval.schema.yaml); docs/commonwhy-eval.md.
 # Inputs from the CommonWhy part: results/commonwhy/{published,constructed}.parquet and the KG store.
 
+
+# common.smk's MODEL_JOB_THREADS (one model job at a time locally); 1 when this file is used alone.
+_MODEL_THREADS = globals().get("MODEL_JOB_THREADS", 1)
+
 import re as _cwe_re
 
 from benchval.commonwhy.eval.settings import all_systems as _cwe_all_systems
@@ -95,7 +99,7 @@ rule commonwhy_eval_answer:
         system=_cwe_pattern(CWE_DIRECT),
     log:
         "logs/commonwhy_eval_answer/{system}.log",
-    threads: MODEL_JOB_THREADS
+    threads: _MODEL_THREADS
     script:
         "../scripts/commonwhy_eval_answer.py"
 
@@ -114,7 +118,7 @@ rule commonwhy_eval_kbbinder:
         kg=CWE_KG,
     log:
         "logs/commonwhy_eval_kbbinder/kbbinder.log",
-    threads: MODEL_JOB_THREADS
+    threads: _MODEL_THREADS
     script:
         "../scripts/commonwhy_eval_kbbinder.py"
 
@@ -134,7 +138,7 @@ rule commonwhy_eval_kgr:
         kg=CWE_KG,
     log:
         "logs/commonwhy_eval_kgr/kgr.log",
-    threads: MODEL_JOB_THREADS
+    threads: _MODEL_THREADS
     script:
         "../scripts/commonwhy_eval_kgr.py"
 
@@ -153,7 +157,7 @@ rule commonwhy_eval_score:
         systems=CWE_SYSTEMS,
     log:
         "logs/commonwhy_eval_score/score.log",
-    threads: MODEL_JOB_THREADS
+    threads: _MODEL_THREADS
     script:
         "../scripts/commonwhy_eval_score.py"
 
@@ -174,7 +178,7 @@ rule commonwhy_eval_judge:
         seed=config["seed"],
     log:
         "logs/commonwhy_eval_judge/judge.log",
-    threads: MODEL_JOB_THREADS
+    threads: _MODEL_THREADS
     script:
         "../scripts/commonwhy_eval_judge.py"
 
@@ -194,7 +198,7 @@ rule commonwhy_eval_factscore:
         systems=CWE_SYSTEMS,
     log:
         "logs/commonwhy_eval_factscore/factscore.log",
-    threads: MODEL_JOB_THREADS
+    threads: _MODEL_THREADS
     script:
         "../scripts/commonwhy_eval_factscore.py"
 

@@ -9,6 +9,10 @@ from benchval.scoring.resources import job_resources as _scoring_job_resources
 _SCORING_PARAMS = {key: value for key, value in config["scoring"].items() if key != "normalisation"}
 
 
+# common.smk's MODEL_JOB_THREADS (one model job at a time locally); 1 when this file is used alone.
+_MODEL_THREADS = globals().get("MODEL_JOB_THREADS", 1)
+
+
 def _scoring_resources(wildcards):
     entry = config["models"][wildcards.model]
     return _scoring_job_resources(
@@ -29,7 +33,7 @@ rule score:
         shard_dir=lambda wildcards: f"results/scores/{wildcards.model}/{wildcards.task}.shards",
     log:
         "logs/score/{model}/{task}.log",
-    threads: MODEL_JOB_THREADS
+    threads: _MODEL_THREADS
     resources:
         mem_mb=lambda wildcards: _scoring_resources(wildcards)["mem_mb"],
         runtime=lambda wildcards: _scoring_resources(wildcards)["runtime"],
