@@ -20,14 +20,6 @@ def catalogue() -> dict:
 
 
 @pytest.fixture(scope="session")
-def mirror() -> Path:
-    found = default_mirror()
-    if found is None:
-        pytest.skip("raw-data mirror ../shared/data/raw is absent (benchval.paths.default_mirror())")
-    return found
-
-
-@pytest.fixture(scope="session")
 def task_files(catalogue, mirror):
     """task name -> {file key: mirror path}, as the workflow resolves them."""
 

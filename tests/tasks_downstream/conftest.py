@@ -16,11 +16,3 @@ CATALOGUE = REPO_ROOT / "config" / "catalogue" / "downstream.yaml"
 @pytest.fixture(scope="session")
 def catalogue() -> dict:
     return yaml.safe_load(CATALOGUE.read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="session")
-def mirror() -> Path:
-    path = default_mirror()
-    if path is None:
-        pytest.skip("raw-data mirror ../shared/data/raw is absent (benchval.paths.default_mirror)")
-    return path
