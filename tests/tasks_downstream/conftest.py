@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 import benchval.tasks.downstream  # noqa: F401  (registers the adapters)
-from benchval.paths import REPO_ROOT, default_mirror
+from benchval.paths import REPO_ROOT
 
 CATALOGUE = REPO_ROOT / "config" / "catalogue" / "downstream.yaml"
 
