@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from benchval.paths import REPO_ROOT, default_mirror
+from benchval.scoring.store import read_scores
 from benchval.testing.tiny import TINY_MODELS, TINY_TASKS, tiny_workflow_config
 
 TARGETS = ("results/figures", "results/tables")
@@ -92,3 +93,27 @@ def test_changing_one_tasks_sample_size_reruns_only_that_task(finished_run):
     assert jobs.get("prepare_task") == 1
     assert jobs.get("score") == len(TINY_MODELS) and jobs.get("evaluate") == len(TINY_MODELS)
     assert "prepare_model" not in jobs
+
+
+def test_per_model_jobs_write_the_same_scores_and_rerun_per_model(finished_run, tmp_path):
+    """scoring.jobs: per_model (the default config's) gives the per-task run's scores, one job per model."""
+    workdir, path = edited_config(finished_run, "per-model.yaml", lambda c: c["scoring"].update(jobs="per_model"))
+    per_model_dir = tmp_path / "per-model"
+    per_model_dir.mkdir()
+    targets = [f"results/scores/{model}/{task}.parquet" for model in TINY_MODELS for task in TINY_TASKS]
+    result = snakemake(per_model_dir, path, *targets)
+    assert result.returncode == 0, result.stderr[-5000:]
+    ran = re.findall(r"^Finished jobid: \d+ \(Rule: (\w+)\)", result.stdout + result.stderr, re.MULTILINE)
+    assert sorted(name for name in ran if name.startswith("score")) == sorted(
+        "score_model_" + re.sub(r"\W", "_", model) for model in TINY_MODELS)
+    for target in targets:
+        ours, theirs = read_scores(per_model_dir / target), read_scores(workdir / target)
+        assert ours.drop(columns="token_logprobs").equals(theirs.drop(columns="token_logprobs")), target
+    config = yaml.safe_load(path.read_text())
+    config["sample"]["per_task"] = {"hellaswag": 3}
+    edited = per_model_dir / "edit-sample.yaml"
+    edited.write_text(yaml.safe_dump(config, sort_keys=False))
+    dry = snakemake(per_model_dir, edited, "-n", *targets)
+    table = (dry.stdout + dry.stderr).split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    jobs = {rule: int(n) for rule, n in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE) if rule != "total"}
+    assert jobs == {"prepare_task": 1, **{"score_model_" + re.sub(r"\W", "_", m): 1 for m in TINY_MODELS}}

@@ -111,12 +111,14 @@ def model_resources(
     source_type: str | None = None,
     batch_tokens: int = 4096,
     attempt: int = 1,
+    n_tasks: int = 1,
 ) -> dict[str, int]:
     """Resources of one job of `kind` (prepare, score, generate) for a model of `size_b` billion.
 
     Returns {"mem_mb": host RAM in MB, "runtime": minutes, "gpu": number of GPUs}; mem_mb and
     runtime are scaled by `attempt`. `gpu` is 0 when `on_gpu` is false and always 0 for prepare
-    (a CPU job). `batch_tokens` is config scoring.batch_tokens.
+    (a CPU job). `batch_tokens` is config scoring.batch_tokens. A score job of `n_tasks` tasks
+    (scoring.jobs: per_model) gets the per-billion part of the runtime once per task.
     """
     if kind not in KINDS:
         raise ValueError(f"unknown job kind {kind!r}; known: {list(KINDS)}")
@@ -136,11 +138,11 @@ def model_resources(
         base_min, per_b_min = GPU_RUNTIME_MIN[kind]
         base = {
             "mem_mb": BASE_MEM_MB + _mb(weights),
-            "runtime": math.ceil(base_min + per_b_min * size_b),
+            "runtime": math.ceil(base_min + per_b_min * size_b * (n_tasks if kind == "score" else 1)),
         }
         gpu = gpus_needed(size_b, dtype, gpu_mem_gb, batch_tokens)
     else:
-        base = score_cpu_resources(size_b, dtype, batch_tokens)
+        base = score_cpu_resources(size_b, dtype, batch_tokens, n_tasks if kind == "score" else 1)
         if kind == "generate":
             base = {**base, "runtime": base["runtime"] * CPU_GENERATE_RUNTIME_FACTOR}
     return {"mem_mb": attempt * base["mem_mb"], "runtime": attempt * base["runtime"], "gpu": gpu}
@@ -152,6 +154,7 @@ def entry_resources(
     settings: ClusterSettings,
     batch_tokens: int = 4096,
     attempt: int = 1,
+    n_tasks: int = 1,
 ) -> dict[str, int]:
     """model_resources for one `models:` config entry (defaults as in models.schema.yaml)."""
     return model_resources(
@@ -163,6 +166,7 @@ def entry_resources(
         source_type=(entry.get("source") or {}).get("type"),
         batch_tokens=batch_tokens,
         attempt=attempt,
+        n_tasks=n_tasks,
     )
 
 
@@ -171,7 +175,7 @@ ENDPOINT_RESOURCES = {"mem_mb": 2000, "runtime": 120, "gpu": 0}
 
 
 def rule_resources(
-    config: Mapping[str, Any], kind: str, wildcard: str = "model", model: str | None = None
+    config: Mapping[str, Any], kind: str, wildcard: str = "model", model: str | None = None, n_tasks: int = 1
 ) -> dict[str, Callable[..., int]]:
     """Snakemake `resources:` callables (mem_mb, runtime, gpu) of a rule that runs one model.
 
@@ -179,7 +183,8 @@ def rule_resources(
     `wildcard="system"` where the model name is in another wildcard, or `model=<name>` for a
     rule that always runs the same model. Reads config `models`, `scoring.batch_tokens` and the
     optional `cluster` section. For kind "generate", a name that is not a configured model is a
-    remote endpoint and gets ENDPOINT_RESOURCES. Each callable takes (wildcards, attempt).
+    remote endpoint and gets ENDPOINT_RESOURCES. `n_tasks`: tasks one score job scores (per-model
+    jobs). Each callable takes (wildcards, attempt).
     """
     if kind not in KINDS:
         raise ValueError(f"unknown job kind {kind!r}; known: {list(KINDS)}")
@@ -194,7 +199,7 @@ def rule_resources(
                 if kind == "generate":
                     return ENDPOINT_RESOURCES[name] * (attempt if name != "gpu" else 1)
                 raise KeyError(f"model {chosen!r} is not in config models: {sorted(models)}")
-            return entry_resources(models[chosen], kind, settings, batch_tokens, attempt)[name]
+            return entry_resources(models[chosen], kind, settings, batch_tokens, attempt, n_tasks)[name]
 
         value.__name__ = f"{kind}_{name}"
         return value

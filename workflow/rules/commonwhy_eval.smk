@@ -11,6 +11,8 @@ _MODEL_THREADS = globals().get("MODEL_JOB_THREADS", 1)
 
 import re as _cwe_re
 
+from benchval.cluster import rule_resources as _cwe_rule_resources
+
 from benchval.commonwhy.eval.settings import all_systems as _cwe_all_systems
 from benchval.commonwhy.eval.settings import check_names as _cwe_check_names
 from benchval.commonwhy.eval.settings import resolve as _cwe_resolve
@@ -100,6 +102,8 @@ rule commonwhy_eval_answer:
     log:
         "logs/commonwhy_eval_answer/{system}.log",
     threads: _MODEL_THREADS
+    resources:
+        **_cwe_rule_resources(config, "generate", wildcard="system"),
     script:
         "../scripts/commonwhy_eval_answer.py"
 
@@ -119,6 +123,8 @@ rule commonwhy_eval_kbbinder:
     log:
         "logs/commonwhy_eval_kbbinder/kbbinder.log",
     threads: _MODEL_THREADS
+    resources:
+        **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     script:
         "../scripts/commonwhy_eval_kbbinder.py"
 
@@ -139,6 +145,8 @@ rule commonwhy_eval_kgr:
     log:
         "logs/commonwhy_eval_kgr/kgr.log",
     threads: _MODEL_THREADS
+    resources:
+        **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     script:
         "../scripts/commonwhy_eval_kgr.py"
 
@@ -179,6 +187,8 @@ rule commonwhy_eval_judge:
     log:
         "logs/commonwhy_eval_judge/judge.log",
     threads: _MODEL_THREADS
+    resources:
+        **_cwe_rule_resources(config, "generate", model=CWE["judge"]["system"]),
     script:
         "../scripts/commonwhy_eval_judge.py"
 

@@ -5,16 +5,12 @@
 
 from pathlib import Path
 
-from benchval.models.registry import job_resources as _model_job_resources
+from benchval.cluster import rule_resources as _rule_resources
 
 
 def _model_entry(wildcards):
     """The model's config entry: a params value, so editing it reruns the preparation."""
     return config["models"][wildcards.model]
-
-
-def _model_size_b(wildcards):
-    return float(config["models"][wildcards.model]["size_b"])
 
 
 def _local_model_files(wildcards):
@@ -38,7 +34,6 @@ rule prepare_model:
         "logs/prepare_model/{model}.log",
     threads: 2
     resources:
-        mem_mb=lambda wildcards: _model_job_resources(_model_size_b(wildcards))["mem_mb"],
-        runtime=lambda wildcards: _model_job_resources(_model_size_b(wildcards))["runtime"],
+        **_rule_resources(config, "prepare"),
     script:
         "../scripts/prepare_model.py"

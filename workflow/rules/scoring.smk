@@ -1,41 +1,74 @@
 # Scoring: items x prepared model -> results/scores/{model}/{task}.parquet (benchval.scoring).
+#
+# `scoring.jobs` sets how the work is cut into jobs; the files written are the same either way:
+#   per_task   rule `score`, one job per (model, task): a change to one task reruns only its jobs.
+#   per_model  rules `score_model_<model>`, one job per model over all its tasks: the model loads
+#              once, not once per task (8-15 s a task on a 2-core laptop, minutes for a 70B model on
+#              a cluster). After a change to one task the model's job reruns, reuses the finished
+#              shards of every other task and rescores only that task.
 # Finished shards stay in results/scores/{model}/{task}.shards/ so that an interrupted job resumes.
 
-from benchval.scoring.resources import job_resources as _scoring_job_resources
+import re as _score_re
+
+from benchval.cluster import rule_resources as _rule_resources
 
 
-# Everything in `scoring:` but the normalisation, which only rule evaluate uses: editing it must not
-# rerun the scoring (Snakemake reruns a job whose params changed).
-_SCORING_PARAMS = {key: value for key, value in config["scoring"].items() if key != "normalisation"}
+# Everything in `scoring:` but the normalisation, which only rule evaluate uses, and the job layout:
+# editing them must not rerun the scoring (Snakemake reruns a job whose params changed).
+_SCORING_PARAMS = {key: value for key, value in config["scoring"].items() if key not in ("normalisation", "jobs")}
 
 
-# common.smk's MODEL_JOB_THREADS (one model job at a time locally); 1 when this file is used alone.
-_MODEL_THREADS = globals().get("MODEL_JOB_THREADS", 1)
+# common.smk's MODEL_JOB_THREADS: one model job at a time locally.
+_MODEL_THREADS = MODEL_JOB_THREADS
 
 
-def _scoring_resources(wildcards):
-    entry = config["models"][wildcards.model]
-    return _scoring_job_resources(
-        float(entry["size_b"]), entry.get("dtype", "float32"), int(config["scoring"]["batch_tokens"])
-    )
+def _tasks_scored_with(model):
+    return sorted({task for scored_model, task in scored_pairs() if scored_model == model})
 
 
-rule score:
-    input:
-        table="results/tasks/{task}.parquet",  # ("items" is reserved by Snakemake)
-        meta="results/tasks/{task}.meta.json",  # scoring_mode
-        model="resources/models/{model}/benchval-model.json",
-    output:
-        "results/scores/{model}/{task}.parquet",
-    params:
-        scoring=_SCORING_PARAMS,
-        model=lambda wildcards: config["models"][wildcards.model],
-        shard_dir=lambda wildcards: f"results/scores/{wildcards.model}/{wildcards.task}.shards",
-    log:
-        "logs/score/{model}/{task}.log",
-    threads: _MODEL_THREADS
-    resources:
-        mem_mb=lambda wildcards: _scoring_resources(wildcards)["mem_mb"],
-        runtime=lambda wildcards: _scoring_resources(wildcards)["runtime"],
-    script:
-        "../scripts/score.py"
+if config["scoring"].get("jobs", "per_task") == "per_task":
+
+    rule score:
+        input:
+            table="results/tasks/{task}.parquet",  # ("items" is reserved by Snakemake)
+            meta="results/tasks/{task}.meta.json",  # scoring_mode
+            model="resources/models/{model}/benchval-model.json",
+        output:
+            "results/scores/{model}/{task}.parquet",
+        params:
+            scoring=_SCORING_PARAMS,
+            model=lambda wildcards: config["models"][wildcards.model],
+            shard_dir=lambda wildcards: f"results/scores/{wildcards.model}/{wildcards.task}.shards",
+        log:
+            "logs/score/{model}/{task}.log",
+        threads: _MODEL_THREADS
+        resources:
+            **_rule_resources(config, "score"),
+        script:
+            "../scripts/score.py"
+
+else:
+    for _model in sorted({model for model, _ in scored_pairs()}):
+        _tasks = _tasks_scored_with(_model)
+
+        rule:
+            name:
+                "score_model_" + _score_re.sub(r"\W", "_", _model)
+            input:
+                tables=expand("results/tasks/{task}.parquet", task=_tasks),
+                metas=expand("results/tasks/{task}.meta.json", task=_tasks),
+                model=f"resources/models/{_model}/benchval-model.json",
+            output:
+                expand("results/scores/{model}/{task}.parquet", model=_model, task=_tasks),
+            params:
+                scoring=_SCORING_PARAMS,
+                model=config["models"][_model],
+                model_name=_model,
+                shard_dirs=expand("results/scores/{model}/{task}.shards", model=_model, task=_tasks),
+            log:
+                f"logs/score/{_model}.log",
+            threads: _MODEL_THREADS
+            resources:
+                **_rule_resources(config, "score", model=_model, n_tasks=len(_tasks)),
+            script:
+                "../scripts/score_model.py"

@@ -8,11 +8,14 @@ is written under ``shard_dir`` as soon as it is done, and a rerun reuses every s
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
 import os
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -141,12 +144,31 @@ def shard_requests(requests: pd.DataFrame, shard_items: int) -> list[pd.DataFram
     return [s.reset_index(drop=True) for s in shards]
 
 
+def load_scorer(model_dir, scoring_config: dict, model_config: dict):
+    """The configured engine's scorer over the model in ``model_dir`` (device and dtype from ``model_config``)."""
+    cfg = {**SCORING_DEFAULTS, **(scoring_config or {})}
+    device, dtype = model_config.get("device", "cpu"), model_config.get("dtype", "float32")
+    model, tokenizer = load_model(model_dir, device, dtype)
+    return make_scorer(cfg["engine"], model, tokenizer, batch_tokens=cfg["batch_tokens"], device=device,
+                       dtype=dtype, progress=cfg["progress"])
+
+
+def _scorer_tokenizer_sha256(scorer) -> str:
+    """tokenizer_sha256 of the scorer's tokenizer, computed once per scorer (a large vocabulary takes ~0.4 s)."""
+    cached = getattr(scorer, "_benchval_tokenizer_sha256", None)
+    if cached is None:
+        cached = tokenizer_sha256(scorer.tokenizer)
+        scorer._benchval_tokenizer_sha256 = cached
+    return cached
+
+
 def score_task(items_parquet, model_dir, out_parquet, scoring_config: dict, model_config: dict, shard_dir,
                *, model_name: str | None = None, threads: int | None = None, scorer=None) -> dict:
     """Score every request of a task; write ``out_parquet``; return a summary (also logged).
 
-    ``scorer`` (optional) is a ready :class:`~benchval.scoring.base.Scorer` (tests, benchmarks);
-    otherwise the model is loaded from ``model_dir`` with the config's device and dtype.
+    ``scorer`` (optional) is a ready :class:`~benchval.scoring.base.Scorer` (tests, benchmarks) or a
+    function returning one, called only if there is something to score; by default the model is
+    loaded from ``model_dir`` with the config's device and dtype.
     """
     cfg = {**SCORING_DEFAULTS, **(scoring_config or {})}
     device = model_config.get("device", "cpu")
@@ -163,10 +185,10 @@ def score_task(items_parquet, model_dir, out_parquet, scoring_config: dict, mode
         log.info("wrote %s: %s", out_parquet, summary)
         return summary
     if scorer is None:
-        model, tokenizer = load_model(model_dir, device, dtype)
-        scorer = make_scorer(cfg["engine"], model, tokenizer, batch_tokens=cfg["batch_tokens"], device=device,
-                             dtype=dtype, progress=cfg["progress"])
-    tok_hash, weights = tokenizer_sha256(scorer.tokenizer), weights_sha256(model_dir)
+        scorer = load_scorer(model_dir, cfg, model_config)
+    elif callable(scorer):
+        scorer = scorer()
+    tok_hash, weights = _scorer_tokenizer_sha256(scorer), weights_sha256(model_dir)
     key = cache_key(weights=weights, tokenizer=tok_hash, scoring_mode=mode,
                     prior_context=cfg["prior_context"], engine=scorer.engine_name,
                     engine_version=scorer.engine_version, dtype=dtype)
@@ -203,3 +225,34 @@ def score_task(items_parquet, model_dir, out_parquet, scoring_config: dict, mode
     write_scores(scores, out_parquet, dict(metadata, summary=summary))
     log.info("wrote %s: %s", out_parquet, summary)
     return summary
+
+
+@dataclass(frozen=True)
+class TaskFiles:
+    """Where one task's items are read and its scores and shards are written."""
+
+    items_parquet: str
+    out_parquet: str
+    shard_dir: str
+
+
+def score_tasks(tasks: Sequence[TaskFiles], model_dir, scoring_config: dict, model_config: dict, *,
+                model_name: str | None = None, threads: int | None = None) -> dict[str, dict]:
+    """Score several tasks with one model, loaded once (rule ``score_model``); {out_parquet: summary}.
+
+    Each task goes through :func:`score_task`, so its output, shards and resume are exactly those of
+    a per-task job. The model is loaded only when some task has requests to score.
+    """
+    if threads:
+        limit_torch_threads(threads)
+
+    @functools.cache
+    def shared_scorer():
+        start = time.perf_counter()
+        scorer = load_scorer(model_dir, scoring_config, model_config)
+        log.info("loaded %s in %.1fs", model_dir, time.perf_counter() - start)
+        return scorer
+
+    return {task.out_parquet: score_task(task.items_parquet, model_dir, task.out_parquet, scoring_config, model_config,
+                                         task.shard_dir, model_name=model_name, scorer=shared_scorer)
+            for task in tasks}

@@ -77,12 +77,16 @@ TINY_MODELS = {
 TINY_TASKS = ["winogrande", "winowhat", "hellaswag", "goldenswag", "false_beliefs", "cei", "blimp"]
 
 
-def tiny_workflow_config(root: Path, n_items: int = 4, n_bootstrap: int = 50) -> Path:
-    """Write a config for a small scored study on tiny models (built under ``root``) and return it."""
+def tiny_workflow_config(root: Path, n_items: int = 4, n_bootstrap: int = 50, scoring_jobs: str = "per_task") -> Path:
+    """Write a config for a small scored study on tiny models (built under ``root``) and return it.
+
+    ``scoring_jobs``: config scoring.jobs; per_task by default, so that tests see one job per (model, task).
+    """
     root = Path(root)
     config = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
     config["mirror"] = str(default_mirror())
     config["sample"] = {"n_items": n_items, "per_task": {}}
+    config["scoring"]["jobs"] = scoring_jobs
     config["models"] = {}
     for name, (family, size_b, seed, add_bos) in TINY_MODELS.items():
         folder = root / "tiny-models" / name
