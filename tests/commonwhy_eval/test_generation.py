@@ -102,3 +102,14 @@ def test_runner_resumes_after_an_interruption(tmp_path):
 def test_runner_rejects_duplicate_ids(tmp_path):
     with pytest.raises(ValueError, match="unique"):
         generate_resumable(CountingGenerator(), ["a", "a"], [user("x"), user("y")], tmp_path / "c", 4)
+
+
+def test_shipped_prompts_are_found_from_any_working_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # as under `snakemake --directory elsewhere`
+    template = PromptTemplate.from_file("config/prompts/commonwhy_answer.txt", required={"question"})
+    assert "$question" in template.text
+    (tmp_path / "config" / "prompts").mkdir(parents=True)
+    (tmp_path / "config" / "prompts" / "commonwhy_answer.txt").write_text("Mine: $question")
+    assert PromptTemplate.from_file("config/prompts/commonwhy_answer.txt").text == "Mine: $question"
+    with pytest.raises(FileNotFoundError, match=r"missing\.txt or .*config/prompts/missing\.txt"):
+        PromptTemplate.from_file("config/prompts/missing.txt")

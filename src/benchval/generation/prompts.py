@@ -6,6 +6,8 @@ import string
 from pathlib import Path
 from typing import TypedDict
 
+from benchval.paths import REPO_ROOT
+
 
 class Message(TypedDict):
     role: str  # "system" | "user" | "assistant"
@@ -53,9 +55,14 @@ class PromptTemplate:
 
     @classmethod
     def from_file(cls, path: str | Path, required: set[str] | frozenset[str] = frozenset()) -> "PromptTemplate":
+        """A relative path is looked up in the working directory, then in the repository (config/prompts
+        ships there), so that a run with `snakemake --directory elsewhere` finds the shipped prompts."""
         path = Path(path)
+        if not path.is_file() and not path.is_absolute() and (REPO_ROOT / path).is_file():
+            path = REPO_ROOT / path
         if not path.is_file():
-            raise FileNotFoundError(f"prompt file not found: {path}")
+            where = f"{path.resolve()}" if path.is_absolute() else f"{Path.cwd() / path} or {REPO_ROOT / path}"
+            raise FileNotFoundError(f"prompt file not found: {where}")
         template = cls(path.read_text(encoding="utf-8"), str(path))
         missing = set(required) - template.placeholders
         if missing:

@@ -1,0 +1,100 @@
+"""Benchmark: the README's default run, `snakemake --cores 8 results/figures`, timed end to end.
+
+Runs the repository's Snakefile with config/config.yaml in a fresh working directory (nothing
+computed, models prepared inside the run unless --models-from is given) and prints the total wall
+time, the peak memory of the largest job and, per rule, its jobs and time taken from Snakemake's log.
+Target (issue 2): at most 20 minutes on 2 cores, models included, after ./install.sh.
+
+    .venv/bin/python benchmarks/bench_default_run.py [--workdir DIR] [--cores 8] [--models-from DIR]
+
+Wheels already in pip's cache are not downloaded again; --models-from links the prepared models of
+an earlier run (its resources/models) to time everything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import datetime
+from pathlib import Path
+
+from benchval.paths import REPO_ROOT
+
+TARGET_MINUTES = 20
+STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ [\d:]+ \d{4})\]$")
+RULE = re.compile(r"^(?:local)?rule (\w+):$")
+JOBID = re.compile(r"^\s+jobid: (\d+)$")
+FINISHED = re.compile(r"^Finished jobid: (\d+) ")
+
+
+def job_times(log_text: str) -> dict[str, list[float]]:
+    """Rule -> seconds of each job, from the start and finish stamps of a Snakemake log."""
+    started, seconds = {}, defaultdict(list)
+    stamp = rule = None
+    for line in log_text.splitlines():
+        if match := STAMP.match(line):
+            stamp = datetime.strptime(" ".join(match.group(1).split()), "%a %b %d %H:%M:%S %Y")
+        elif match := RULE.match(line):
+            rule = match.group(1)
+        elif (match := JOBID.match(line)) and rule:
+            started[match.group(1)] = (rule, stamp)
+            rule = None
+        elif (match := FINISHED.match(line)) and match.group(1) in started:
+            name, start = started.pop(match.group(1))
+            seconds[name].append((stamp - start).total_seconds())
+    return dict(seconds)
+
+
+def run(workdir: Path, cores: int) -> float:
+    command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO_ROOT / "Snakefile"), "--configfile",
+               str(REPO_ROOT / "config" / "config.yaml"), "--directory", str(workdir), "--cores", str(cores),
+               "results/figures"]
+    start = time.perf_counter()
+    with open(workdir / "bench-snakemake.out", "w") as out:
+        result = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT)
+    wall = time.perf_counter() - start
+    if result.returncode != 0:
+        sys.exit(f"snakemake failed (exit {result.returncode}); see {workdir / 'bench-snakemake.out'}")
+    return wall
+
+
+def report(workdir: Path, wall: float, cores: int, models_from: Path | None) -> None:
+    logs = sorted((workdir / ".snakemake" / "log").glob("*.snakemake.log"))
+    times = job_times(logs[-1].read_text())
+    peak_gb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024**2
+    models = f"models linked from {models_from}" if models_from else "models prepared in the run"
+    print(f"bench_default_run: snakemake --cores {cores} results/figures in {workdir} ({models})")
+    print(f"  total: {wall / 60:.1f} min wall (target <= {TARGET_MINUTES} min on 2 cores), "
+          f"{sum(map(len, times.values()))} jobs, largest job peak RSS {peak_gb:.1f} GB")
+    print(f"  {'rule':32s} {'jobs':>4s} {'job-seconds':>11s} {'longest':>8s}")
+    for rule, seconds in sorted(times.items(), key=lambda item: -sum(item[1])):
+        print(f"  {rule:32s} {len(seconds):4d} {sum(seconds):11.0f} {max(seconds):8.0f}")
+    print("  (job-seconds add up jobs that ran side by side; the total is the wall time)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--workdir", type=Path, help="run here (must be empty) instead of a temporary directory")
+    parser.add_argument("--cores", type=int, default=8, help="snakemake --cores (the README says 8)")
+    parser.add_argument("--models-from", type=Path, help="an earlier run's resources/models to link")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-default-run-") as scratch:
+        workdir = (args.workdir or Path(scratch)).resolve()
+        workdir.mkdir(parents=True, exist_ok=True)
+        if any(workdir.iterdir()):
+            sys.exit(f"{workdir} is not empty: the benchmark times a run from nothing")
+        if args.models_from:
+            (workdir / "resources").mkdir()
+            (workdir / "resources" / "models").symlink_to(args.models_from.resolve())
+        wall = run(workdir, args.cores)
+        report(workdir, wall, args.cores, args.models_from)
+
+
+if __name__ == "__main__":
+    main()
