@@ -22,6 +22,13 @@ QUESTIONS = pd.DataFrame({
 })  # fmt: skip
 
 
+def reference_and_answer(messages) -> tuple[str, str]:
+    """The reference and the graded answer as the judge prompt states them."""
+    text = messages[-1]["content"]
+    return (re.search(r"Reference answer: (.*)\n", text).group(1),
+            re.search(r"Answer to grade: (.*)\n", text).group(1))
+
+
 class ExactMatchJudgeModel:
     """Says Yes exactly when the graded answer equals the reference (a perfect judge for the checks)."""
 
@@ -30,9 +37,7 @@ class ExactMatchJudgeModel:
     def generate(self, prompts, max_new_tokens):
         out = []
         for messages in prompts:
-            text = messages[-1]["content"]
-            ref = re.search(r"Reference answer: (.*)\n", text).group(1)
-            ans = re.search(r"Answer to grade: (.*)\n", text).group(1)
+            ref, ans = reference_and_answer(messages)
             out.append("Yes." if ref == ans else "No, it differs.")
         return out
 
@@ -114,9 +119,7 @@ class MarginModel:
     def first_token_choice(self, prompts, options):
         out = []
         for messages in prompts:
-            text = messages[-1]["content"]
-            ref = re.search(r"Reference answer: (.*)\n", text).group(1)
-            ans = re.search(r"Answer to grade: (.*)\n", text).group(1)
+            ref, ans = reference_and_answer(messages)
             margin = -5 + (0.5 if ans == "N/A" else 1 if ans == ref else -1)
             out.append({"Yes": margin, "No": 0.0})
         return out

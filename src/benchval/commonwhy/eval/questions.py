@@ -28,18 +28,10 @@ COLUMNS = ["id", "source", "split", "question", "references", "rule", "reasoning
 SPLITS = ("head", "longtail")
 
 
-def _published_view(table: pd.DataFrame) -> pd.DataFrame:
+def _question_view(table: pd.DataFrame, source: str, id_prefix: str, id_column: str) -> pd.DataFrame:
+    """One source's questions in the COLUMNS layout."""
     return pd.DataFrame({
-        "id": "pub-" + table["item_id"].astype(str), "source": "published", "split": table["split"],
-        "question": table["question"], "references": table["answers"].map(list), "rule": table["rule"],
-        "reasoning_category": table["reasoning_category"], "popularity": table["popularity"].astype("int64"),
-        "anchor_qids": table["anchor_qids"].map(list),
-    })  # fmt: skip
-
-
-def _constructed_view(table: pd.DataFrame) -> pd.DataFrame:
-    return pd.DataFrame({
-        "id": "kg-" + table["question_id"].astype(str), "source": "constructed", "split": table["split"],
+        "id": id_prefix + table[id_column].astype(str), "source": source, "split": table["split"],
         "question": table["question"], "references": table["answers"].map(list), "rule": table["rule"],
         "reasoning_category": table["reasoning_category"], "popularity": table["popularity"].astype("int64"),
         "anchor_qids": table["anchor_qids"].map(list),
@@ -82,11 +74,11 @@ def sample_questions(published: pd.DataFrame | None, constructed: pd.DataFrame |
     rng = np.random.default_rng(seed)
     report: list[dict] = []
     parts = []
-    for source, table, view in (("published", published, _published_view),
-                                ("constructed", constructed, _constructed_view)):  # fmt: skip
+    for source, table, id_prefix, id_column in (("published", published, "pub-", "item_id"),
+                                                ("constructed", constructed, "kg-", "question_id")):  # fmt: skip
         if table is None or n_per_split.get(source, 0) == 0:
             continue
-        kept = _filter(view(table), source, report)
+        kept = _filter(_question_view(table, source, id_prefix, id_column), source, report)
         parts.append(_draw(kept, source, n_per_split.get(source), rng, report))
     if not parts:
         raise ValueError("no question source selected: set commonwhy_eval.sample.published or .constructed")
