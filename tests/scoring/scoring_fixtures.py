@@ -86,7 +86,8 @@ def load(path):
 
 
 def make_items(mode: str) -> pd.DataFrame:
-    """A few items of each scoring mode; varied lengths so that batches need padding."""
+    """A few items of each scoring mode; varied lengths so that batches need padding. ``mc_suffix``:
+    the ``mc`` items and two with a ``target`` (a shared suffix scored after each option, mode ``mc``)."""
     if mode == "minimal_pair":
         rows = [("mp-0", "", ["The cats are sleeping.", "The cats is sleeping."], 0, None),
                 ("mp-1", "", ["The dogs play outside.", "The dogs plays outside."], 0, None)]
@@ -100,6 +101,9 @@ def make_items(mode: str) -> pd.DataFrame:
             ("i-2", "We watched the sunset from the hill and talked about the future while the dogs", [" barked.", " played outside in the warm park.", " yes", " no"], 2, None),
             ("i-3", "He put the books", [" on the shelf", " under the bed", " good"], 0, None),
         ]
+        if mode == "mc_suffix":  # mc items plus ones with a shared suffix (TimeDial's mid-sentence mask)
+            rows += [("s-0", "She opened", [" the window", " the books", " a door"], 0, " to let the fresh air into the room."),
+                     ("s-1", "The dogs barked at", [" the mailman", " the sun"], 1, ", and the cats hid under the bed.")]
         if mode == "calibrated":
             rows = [(i, c, o + [" yes"] if " yes" not in o else o, l, t) for i, c, o, l, t in rows]
     return pd.DataFrame(

@@ -39,10 +39,13 @@ def test_reference_matches_a_hand_computation(name, loaded):
 
 
 @pytest.mark.parametrize("name", MODELS)
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", MODES + ["mc_suffix"])
 def test_fast_equals_reference(name, mode, loaded):
+    """``mc_suffix``: mc items, two of them with a shared suffix scored after each option."""
     model, tok = loaded[name]
-    requests = build_requests(make_items(mode), mode)
+    requests = build_requests(make_items(mode), "mc" if mode == "mc_suffix" else mode)
+    if mode == "mc_suffix":
+        assert requests["continuation"].str.endswith(" to let the fresh air into the room.").sum() == 3
     ref = make_scorer("reference", model, tok).score(requests)
     fast_scorer = make_scorer("fast", model, tok, batch_tokens=4096)
     fast = fast_scorer.score(requests)

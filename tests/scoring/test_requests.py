@@ -19,6 +19,15 @@ def test_mc_one_request_per_option():
         ["a", 0, "option", "Ctx", " x"], ["a", 1, "option", "Ctx", " y"], ["b", 0, "option", "C2", " z"]]
 
 
+def test_mc_with_a_shared_suffix_scores_each_option_in_place():
+    """An mc item's target (e.g. the rest of a TimeDial sentence after the mask) follows every option;
+    items without one (None or NaN from a parquet column) are plain mc."""
+    req = build_requests(_items([("t", "B: It took", [" ten minutes", " a century"], " to cook"),
+                                 ("u", "B: It took", [" an hour"], None), ("v", "C", [" x"], float("nan"))]), "mc")
+    assert req["context"].tolist() == ["B: It took"] * 3 + ["C"]
+    assert req["continuation"].tolist() == [" ten minutes to cook", " a century to cook", " an hour", " x"]
+
+
 def test_partial_scores_the_shared_target_after_each_option():
     req = build_requests(_items([("w", "The trophy did not fit because", [" it", " the case"], " was too big.")]),
                          "partial")

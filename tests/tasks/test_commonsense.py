@@ -52,8 +52,10 @@ def test_winogrande_partial_requests_equal_lm_eval(run_adapter, task_files):
 
 def test_winowhat_default_mc_filter_and_known_item(run_adapter, task_files):
     items, report = run_adapter("winowhat", task_files("winowhat"))
-    assert report.to_dict()["steps"] == [{"filter": "in_original_experiment", "before": 1177, "after": 1161,
-                                          "removed": {"in_original_experiment = 0": 16}}]
+    (step,) = report.to_dict()["steps"]
+    assert {key: step[key] for key in ("filter", "before", "after", "removed")} == {
+        "filter": "in_original_experiment", "before": 1177, "after": 1161, "removed": {"in_original_experiment = 0": 16}}
+    assert step["removed_rows"]["count"] == 16 and all("id" in row and "line" in row for row in step["removed_rows"]["first"])
     assert len(items) == 1161
     item = by_id(items)["winowhat-00003"]
     assert item.context == ("Lindsey liked to read graphic novels but Natalie preferred classic literature. "
@@ -116,7 +118,9 @@ def test_socialiqa_counts_labels_duplicates_and_known_item(run_adapter, task_fil
     items, report = run_adapter("socialiqa", task_files("socialiqa"))
     assert len(items) == 1954
     assert Counter(item.label for item in items) == {0: 643, 1: 654, 2: 657}
-    assert report.to_dict()["steps"] == [{"filter": "duplicates", "before": 1954, "after": 1954, "removed": {}}]
+    assert report.to_dict()["steps"] == [{"filter": "duplicates", "before": 1954, "after": 1954, "removed": {},
+                                          "removed_rows": {"count": 0, "first": []},
+                                          "changed_rows": {"count": 0, "first": []}}]
     assert "24 row(s) repeat an earlier row" in report.notes[0] and "different label': 5" in report.notes[0]
     item = by_id(items)["socialiqa-dev-00001"]
     assert item.context == ("Q: Tracy didn't go home that evening and resisted Riley's attacks. "

@@ -49,7 +49,8 @@ def test_roundtrip_columns_types_and_metadata(tmp_path):
     assert meta_path.name == "toy.meta.json" and filters_path.name == "toy.filters.json"
     assert read_task_meta(path) == read_task_meta(meta_path) == meta(2)
     steps = read_filter_report(filters_path)["steps"]
-    assert steps == [{"filter": "subsample", "before": 5, "after": 2, "removed": {"sampled 2 of 5 (seed 1)": 3}}]
+    assert steps == [{"filter": "subsample", "before": 5, "after": 2, "removed": {"sampled 2 of 5 (seed 1)": 3},
+                      "removed_rows": {"count": 3, "first": []}, "changed_rows": {"count": 0, "first": []}}]
 
 
 def test_empty_items_file_keeps_schema(tmp_path):
@@ -83,7 +84,8 @@ def test_meta_must_match_item_count(tmp_path):
     [
         (Item("a", "ends in space ", [" x", " y"], 0, 1), "mc", "ends in a space"),
         (Item("a", "ctx", [" x", " y"], 0, 1), "partial", "needs a non-empty target"),
-        (Item("a", "ctx", [" x", " y"], 0, 1, target=" t"), "mc", "only used in 'partial'"),
+        (Item("a", "ctx", [" x", " y"], 0, 1, target=" t"), "calibrated", "only used in 'partial' and 'mc'"),
+        (Item("a", "ctx", [" x", " y"], 0, 1, target=""), "mc", "must be non-empty or None"),
         (Item("a", "ctx", [" x", ""], 0, 1), "mc", "non-empty strings"),
     ],
 )
@@ -104,6 +106,8 @@ def test_filter_report_json_is_contract_layout():
     assert kept == [1, 22]
     assert json.loads(json.dumps(report.to_dict())) == {
         "task": "toy",
-        "steps": [{"filter": "length", "before": 3, "after": 2, "removed": {"too long": 1}}],
+        "steps": [{"filter": "length", "before": 3, "after": 2, "removed": {"too long": 1},
+                   "removed_rows": {"count": 1, "first": [{"position": 2, "reason": "too long"}]},
+                   "changed_rows": {"count": 0, "first": []}}],
         "notes": ["a repair"],
     }

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from benchval.data import ChecksumMismatch
-from benchval.tasks.base import Item, TaskUnavailable, register
+from benchval.tasks.base import Item, TaskDataError, TaskUnavailable, register
 from benchval.tasks.items import read_filter_report, read_items, read_task_meta
 from benchval.tasks.prepare import prepare_task, read_exclusion_list
 
@@ -42,8 +42,14 @@ def test_exclusions_then_subsample_recorded_in_order(tmp_path):
     meta = prepare_task("toy", config("_test_toy", n=20), {}, {"n_items": 5}, 7, exclude_ids_file=ids, output=out)
     steps = read_filter_report(tmp_path / "toy.filters.json")["steps"]
     assert [s["filter"] for s in steps] == ["odd_length", "excluded_by_hand", "subsample"]
-    assert steps[1] == {"filter": "excluded_by_hand", "before": 19, "after": 17, "removed": {"listed in exclude.txt": 2}}
+    assert steps[1] == {"filter": "excluded_by_hand", "before": 19, "after": 17, "removed": {"listed in exclude.txt": 2},
+                        "removed_rows": {"count": 2, "first": [
+                            {"line": 1, "id": "toy-001", "reason": "listed in exclude.txt"},
+                            {"line": 2, "id": "toy-002", "reason": "listed in exclude.txt"}]},
+                        "changed_rows": {"count": 0, "first": []}}
+    assert steps[0]["removed_rows"]["first"] == [{"line": 3, "id": "toy-003", "reason": "hand-made drop"}]
     assert steps[2]["removed"] == {"sampled 5 of 17 (seed 7)": 12}
+    assert steps[2]["removed_rows"]["count"] == 12 and len(steps[2]["removed_rows"]["first"]) == 12
     assert (meta["n_raw"], meta["n_final"]) == (20, 5)
     frame = read_items(out)
     assert len(frame) == 5 and not {"toy-001", "toy-002", "toy-003"} & set(frame["id"])
@@ -65,7 +71,8 @@ def test_per_task_sample_size_and_all_items(tmp_path):
     meta = prepare_task("toy", config("_test_toy", n=10), {}, {"n_items": 2, "per_task": {"toy": None}}, 1, output=out)
     assert meta["n_final"] == 9
     assert read_filter_report(tmp_path / "t.filters.json")["steps"][-1] == {
-        "filter": "subsample", "before": 9, "after": 9, "removed": {}}
+        "filter": "subsample", "before": 9, "after": 9, "removed": {},
+        "removed_rows": {"count": 0, "first": []}, "changed_rows": {"count": 0, "first": []}}
 
 
 def test_exclusion_list_parsing_and_unknown_ids(tmp_path):
@@ -105,3 +112,19 @@ def test_declared_checksum_is_verified(tmp_path):
     meta = prepare_task("toy", config("_test_toy"), {"data": raw}, {}, 1, output=tmp_path / "t.parquet",
                         checksums={"data": hashlib.sha256(b"content").hexdigest()})
     assert meta["source_files"]["data"]["sha256"] == hashlib.sha256(b"content").hexdigest()
+
+
+def test_empty_raw_file_fails_with_file_and_line(tmp_path):
+    """A 0-byte raw file is an error even when its declared checksum matches (that of an empty file)."""
+    empty = tmp_path / "data.jsonl"
+    empty.write_bytes(b"")
+    with pytest.raises(TaskDataError, match=r"data.jsonl, line 1: raw file 'data' is empty, 0 bytes \(its declared "
+                                             r"sha256 is that of an empty file\)"):
+        prepare_task("toy", config("_test_toy"), {"data": empty}, {}, 1, output=tmp_path / "t.parquet",
+                     checksums={"data": hashlib.sha256(b"").hexdigest()})
+    assert not (tmp_path / "t.parquet").exists()
+
+
+def test_a_task_left_without_items_is_an_error(tmp_path):
+    with pytest.raises(TaskDataError, match=r"task 'toy': no items \(0 rows read"):
+        prepare_task("toy", config("_test_toy", n=0), {}, {}, 1, output=tmp_path / "t.parquet")

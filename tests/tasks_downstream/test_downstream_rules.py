@@ -14,7 +14,7 @@ from benchval.paths import REPO_ROOT
 from benchval.tasks.base import known_adapters
 from benchval.tasks.downstream.common import answer_statements, read_csv, shuffle_options
 from benchval.tasks.downstream.near_duplicates import jaccard, near_duplicate_of
-from benchval.tasks.sizes import task_sizes_table
+from benchval.tasks.sizes import deviates, task_sizes_table
 
 
 def brute_force(texts, threshold, seed):
@@ -117,7 +117,7 @@ def _task_files(folder, task, role, axes, n_raw, steps, n_final, unavailable=Non
     return folder / f"{task}.meta.json"
 
 
-def test_task_sizes_table(tmp_path):
+def test_task_sizes_table(tmp_path, caplog):
     cei = _task_files(tmp_path, "cei", "downstream", ["social"], 300, [
         {"filter": "read", "before": 300, "after": 300, "removed": {}},
         {"filter": "ambiguous_labels", "before": 300, "after": 39, "removed": {"agreement<1": 261}},
@@ -126,16 +126,66 @@ def test_task_sizes_table(tmp_path):
     blimp = _task_files(tmp_path, "blimp", "control", [], 4000, [
         {"filter": "read", "before": 4000, "after": 4000, "removed": {}}], 4000)
     gone = _task_files(tmp_path, "goldenswag", "cs_reworked", ["event"], 0, [], 0, unavailable="needs the Hub")
-    table = task_sizes_table([cei, blimp, gone], {"tasks": {"cei": {"paper_n": 31}, "blimp": {"paper_n": None}}})
-    assert list(table.columns) == ["task", "role", "axes", "n_raw", "n_after_filters", "n_final", "paper_n", "notes"]
+    trip = _task_files(tmp_path, "trip", "downstream", ["event"], 161, [
+        {"filter": "read", "before": 161, "after": 161, "removed": {}},
+        {"filter": "near_duplicates", "before": 161, "after": 109, "removed": {"near_duplicate": 52}}], 109)
+    sarc = _task_files(tmp_path, "sarc7", "downstream", ["social"], 690, [
+        {"filter": "read", "before": 690, "after": 690, "removed": {}},
+        {"filter": "insufficient_context", "before": 690, "after": 240, "removed": {"context_turns<2": 450}}], 240)
+    config = {"tasks": {"cei": {"paper_n": 31}, "blimp": {"paper_n": None}, "goldenswag": {"paper_n": 1500},
+                        "trip": {"paper_n": 100}, "sarc7": {"paper_n": 100}},
+              "paper_n_deviations": {"cei": "Rule gives more.", "trip": "Not shown: within 10 %."}}
+    table = task_sizes_table([cei, blimp, gone, trip, sarc], config)
+    assert list(table.columns) == ["task", "role", "axes", "n_raw", "n_after_filters", "n_final", "paper_n",
+                                   "deviation", "notes"]
     assert table.to_dict("records")[0] == {"task": "cei", "role": "downstream", "axes": "social", "n_raw": 300,
                                            "n_after_filters": 39, "n_final": 24, "paper_n": 31,
+                                           "deviation": "Rule gives more.",
                                            "notes": "ambiguous_labels: agreement<1 -261"}
     assert table.loc[1, "n_after_filters"] == 4000 and pd.isna(table.loc[1, "paper_n"])
+    assert table.loc[1, "deviation"] == ""  # no paper n to compare with
     assert table.loc[2, "notes"] == "unavailable: needs the Hub"
+    assert table.loc[2, "deviation"] == "not built here: needs the Hub"
+    assert table.loc[3, "deviation"] == ""  # 109 vs 100: within 10 %, no reason shown
+    assert table.loc[4, "deviation"] == "no reason recorded (paper_n_deviations.sarc7) for n 240 vs the paper's 100"
+    assert "task sarc7: n=240 differs" in caplog.text
+    explicit = task_sizes_table([sarc], config, {"sarc7": "Rule gives more."})
+    assert explicit.loc[0, "deviation"] == "Rule gives more."
     with pytest.raises(KeyError, match="missing key 'n_raw'"):
         (tmp_path / "bad.meta.json").write_text(json.dumps({"task": "bad", "role": "control", "n_final": 1}))
         task_sizes_table([tmp_path / "bad.meta.json"], {})
+
+
+def test_deviation_limit_hand_computed():
+    assert not deviates(110, 100) and deviates(111, 100) and deviates(89, 100) and not deviates(90, 100)
+    assert not deviates(5, None)
+
+
+def test_every_deviating_task_has_a_reason(catalogue, mirror):
+    """Every catalogue task whose n (after its filters, on the mirror) differs from the paper's n by more
+    than 10 % has a sentence in config/catalogue/paper_n_deviations.yaml, and no task has a stale one."""
+    from benchval.tasks.base import FilterReport
+    from benchval.tasks.prepare import build_items
+
+    merged = {"tasks": {}, "datasets": {}}
+    for name in ("commonsense", "downstream"):
+        part = yaml.safe_load((REPO_ROOT / "config" / "catalogue" / f"{name}.yaml").read_text())
+        merged["tasks"].update(part["tasks"])
+        merged["datasets"].update(part["datasets"])
+    reasons = yaml.safe_load((REPO_ROOT / "config" / "catalogue" / "paper_n_deviations.yaml").read_text())
+    reasons = reasons["paper_n_deviations"]
+    deviating = set()
+    for task, spec in merged["tasks"].items():
+        if spec.get("paper_n") is None or spec["dataset"] is None:
+            continue  # controls; GoldenSwag (the Hub) is reported as not built
+        files = {key: mirror / f.path for key, f in dataset_files(merged["datasets"], spec["dataset"]).items()}
+        if not all(path.is_file() for path in files.values()):
+            pytest.skip(f"mirror lacks files of {task}")
+        n = len(build_items(task, spec, files, 20261130, FilterReport(task)))
+        if deviates(n, spec["paper_n"]):
+            deviating.add(task)
+    assert deviating <= set(reasons), sorted(deviating - set(reasons))
+    assert set(reasons) <= set(merged["tasks"])
 
 
 def test_every_task_prepares_through_the_items_writer(tmp_path, catalogue, mirror):

@@ -47,6 +47,14 @@ def test_indirect_requests_real(catalogue, mirror):
     items, report = run_adapter(catalogue, "indirect_requests", mirror=mirror)
     # SOURCE.md: items 7-16 (40 rows) lack the critical utterance and question
     assert steps(report)["unusable_rows"] == (64, 24, {"missing_critical_utterance": 40})
+    # every one of the 40 is named by file and line (the CSV has multi-line passages: rows 25-64
+    # start on lines well past 26); the list stops at 50, the count is complete
+    removed = next(step for step in report["steps"] if step["filter"] == "unusable_rows")["removed_rows"]
+    assert removed["count"] == 40 and len(removed["first"]) == 40
+    assert {row["file"] for row in removed["first"]} == {"indirect_request_ir.csv"}
+    assert {row["reason"] for row in removed["first"]} == {"missing_critical_utterance"}
+    lines = [row["line"] for row in removed["first"]]
+    assert lines == sorted(set(lines)) and min(lines) > max(item.source_row for item in items)
     assert Counter(item.label for item in items) == {0: 12, 1: 12}
     item = items[0]
     assert item.id == "epitome_ir-1-aware-explicit"
@@ -125,7 +133,10 @@ def test_sarc7_real(catalogue, mirror):
     # SOURCE.md: 343 "not sarcasm" rows after normalising case; 23 typed rows MUStARD calls non-sarcastic
     assert by_step["label_set"] == (690, 347, {"label:not sarcasm": 343})
     assert by_step["label_conflicts"] == (347, 324, {"typed_sarcasm_but_mustard_not_sarcastic": 23})
-    assert by_step["insufficient_context"][:2] == (324, 92)
+    assert by_step["insufficient_context"] == (324, 240, {"context_turns<2": 84})
+    removed = next(step for step in report["steps"] if step["filter"] == "insufficient_context")["removed_rows"]
+    assert removed["count"] == 84 and len(removed["first"]) == 50
+    assert all(row["file"] == "sarcasmdata.json" and "id" in row and "position" in row for row in removed["first"])
     item = next(i for i in items if i.id == "sarc7-1_70")
     assert item.context.startswith("Howard: This is one of my favorite places to kick back after a quest.")
     assert item.context.endswith("Howard: You'll think about it?\n"
@@ -149,11 +160,31 @@ def test_sarc7_hand_made_filters(tmp_path, catalogue):
         "e": _sarc_record("polite sarcasm", turns=2, words_per_turn=10),  # 20 words only
     }), encoding="utf-8")
     items, report = run_adapter(catalogue, "sarc7", raw={"sarcasm": path})
-    assert [(i.id, i.options[i.label]) for i in items] == [("sarc7-a", " The speaker is using deadpan sarcasm.")]
+    assert (items[0].id, items[0].options[items[0].label]) == ("sarc7-a", " The speaker is using deadpan sarcasm.")
     assert items[0].context.splitlines()[-1] == "Sheldon: Oh, great."
     assert steps(report)["label_set"][2] == {"label:not sarcasm": 1}
     assert steps(report)["label_conflicts"][2] == {"typed_sarcasm_but_mustard_not_sarcastic": 1}
+    assert steps(report)["insufficient_context"][2] == {"context_turns<2": 1}
+    assert [i.id for i in items] == ["sarc7-a", "sarc7-e"]  # 2 turns of 10 words: enough (no word minimum)
+    worded, report = run_adapter(catalogue, "sarc7", raw={"sarcasm": path}, min_context_words=40)
+    assert [i.id for i in worded] == ["sarc7-a"]
     assert steps(report)["insufficient_context"][2] == {"context_turns<2": 1, "context_words<40": 1}
+    removed = report["steps"][-1]["removed_rows"]["first"]
+    assert [(row["id"], row["position"], row["reason"]) for row in removed] == [
+        ("d", 4, "context_turns<2"), ("e", 5, "context_words<40")]
+    again, _ = run_adapter(catalogue, "sarc7", raw={"sarcasm": path})
+    assert [i.id for i in again] == ["sarc7-a", "sarc7-e"]  # no randomness: the same items every run
     path.write_text(json.dumps({"a": {**_sarc_record("polite sarcasm"), "context_speakers": []}}))
     with pytest.raises(TaskDataError, match="record 'a': context and context_speakers differ in length"):
         run_adapter(catalogue, "sarc7", raw={"sarcasm": path})
+
+
+# docs/downstream-tasks.md lists these: n under neighbouring context thresholds (label filters as configured)
+SARC7_NEIGHBOURS = {(1, 0): 324, (1, 20): 191, (1, 40): 96, (2, 0): 240, (2, 20): 176, (2, 40): 92,
+                    (3, 0): 177, (3, 20): 155, (3, 40): 92, (4, 0): 122, (4, 20): 116, (4, 40): 85}
+
+
+def test_sarc7_neighbouring_thresholds_as_documented(catalogue, mirror):
+    for (turns, words), n in SARC7_NEIGHBOURS.items():
+        items, _ = run_adapter(catalogue, "sarc7", mirror=mirror, min_context_turns=turns, min_context_words=words)
+        assert len(items) == n, (turns, words)

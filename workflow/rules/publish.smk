@@ -10,6 +10,8 @@ rule task_sizes:
         "results/summary/task_sizes.csv",
     params:
         tasks={task: config["tasks"][task] for task in scored_tasks()},
+        deviations={task: reason for task, reason in (config.get("paper_n_deviations") or {}).items()
+                    if task in scored_tasks()},
     log:
         "logs/task_sizes/task_sizes.log",
     script:

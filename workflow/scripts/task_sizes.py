@@ -1,4 +1,9 @@
-"""Snakemake script: every scored task's final n beside the paper's n, with filter counts."""
+"""Snakemake script: every scored task's final n beside the paper's n, with filter counts and the
+reason for any n far from the paper's (config/catalogue/paper_n_deviations.yaml)."""
+import logging
+
 from benchval.tasks.sizes import task_sizes_table
 
-task_sizes_table(snakemake.input.metas, snakemake.params.tasks).to_csv(snakemake.output[0], index=False)
+logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)
+table = task_sizes_table(snakemake.input.metas, snakemake.params.tasks, snakemake.params.deviations)
+table.to_csv(snakemake.output[0], index=False)

@@ -2,7 +2,8 @@
 
 The scoring modes are those of docs/data-contract.md, section 1:
 
-- ``mc``: (context, options[i]);
+- ``mc``: (context, options[i]), or (context, options[i] + target) where the item has a ``target``:
+  a shared suffix (e.g. the rest of the sentence after a TimeDial mask) scored with each option in place;
 - ``partial``: (context + options[i], target): the shared ending after the substituted option is scored;
 - ``minimal_pair``: ("", options[i]); the scorer conditions an empty context on BOS (else EOS);
 - ``calibrated``: (context, options[i]) plus, once per distinct option text over the whole task, a
@@ -47,6 +48,12 @@ def _check_item(item, scoring_mode: str) -> list[str]:
     return options
 
 
+def _suffix(item) -> str:
+    """An ``mc`` item's shared suffix: its ``target`` when that is text, else ""."""
+    target = getattr(item, "target", None)
+    return target if isinstance(target, str) else ""
+
+
 def _option_rows(item, scoring_mode: str, options: list[str]) -> list[dict]:
     rows = []
     for i, option in enumerate(options):
@@ -54,6 +61,8 @@ def _option_rows(item, scoring_mode: str, options: list[str]) -> list[dict]:
             context, continuation = item.context + option, item.target
         elif scoring_mode == "minimal_pair":
             context, continuation = "", option
+        elif scoring_mode == "mc":
+            context, continuation = item.context, option + _suffix(item)
         else:
             context, continuation = item.context, option
         rows.append(

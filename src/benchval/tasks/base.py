@@ -55,50 +55,153 @@ class Item:
             raise ValueError(f"item {self.id}: label {self.label} outside 0..{len(self.options) - 1}")
 
 
+LISTED_ROWS = 50  # rows named per step in filters.json (the count is always complete)
+LABEL_SHARE_TOLERANCE = 5.0  # percentage points a step may move a label's share before it is flagged
+
+
+def source(path: Path | str | None = None, line: int | None = None, id: object = None, **extra) -> dict:
+    """Where a raw row came from, as filters.json lists it: the file's name and the 1-based line,
+    and/or the row's id (e.g. a record key or item id); ``extra`` adds keys (e.g. ``position``)."""
+    ref = {}
+    if path is not None:
+        ref["file"] = Path(str(path)).name
+    if line is not None:
+        ref["line"] = int(line)
+    if id is not None:
+        ref["id"] = str(id)
+    ref.update(extra)
+    return ref
+
+
+def default_source(record: object) -> dict | None:
+    """The source of a record when the caller names none: a raw row with ``path`` and ``line``
+    (e.g. downstream ``Row``), an :class:`Item` (id and source row), or the first of those inside
+    a tuple or list. None when the record's shape is not one of these."""
+    if hasattr(record, "path") and hasattr(record, "line"):
+        return source(record.path, record.line)
+    if isinstance(record, Item):
+        return source(line=record.source_row, id=record.id)
+    if isinstance(record, (tuple, list)):
+        for part in record:
+            if not isinstance(part, (tuple, list)) and (found := default_source(part)) is not None:
+                return found
+    return None
+
+
 @dataclass
 class FilterStep:
     name: str
     before: int
     after: int
     removed: dict[str, int]
+    removed_rows: list[dict] = field(default_factory=list)  # the first LISTED_ROWS, each with its reason
+    changed_rows: list[dict] = field(default_factory=list)  # the first LISTED_ROWS, each with its change
+    n_changed: int = 0
+    label_shares: dict | None = None
+
+
+def listed(rows: Iterable[tuple[Mapping, str]], key: str) -> tuple[list[dict], int]:
+    """The first LISTED_ROWS of (source, text) pairs as ``{**source, key: text}`` and their count."""
+    out, count = [], 0
+    for ref, text in rows:
+        if count < LISTED_ROWS:
+            out.append({**ref, key: text})
+        count += 1
+    return out, count
+
+
+def label_shares(labels: Iterable[object]) -> dict[str, float]:
+    """Each label's share of ``labels`` in percent (label names as text, sorted)."""
+    counts = Counter(str(label) for label in labels)
+    total = sum(counts.values())
+    return {label: 100.0 * counts[label] / total for label in sorted(counts)} if total else {}
+
+
+def share_shift(before: Mapping[str, float], after: Mapping[str, float]) -> float:
+    """The largest change of any label's share, in percentage points (a label gone counts as 0%)."""
+    labels = set(before) | set(after)
+    return max((abs(after.get(label, 0.0) - before.get(label, 0.0)) for label in labels), default=0.0)
 
 
 @dataclass
 class FilterReport:
-    """Ordered record of every filter applied to a task: counts before/after and per reason."""
+    """Ordered record of every filter applied to a task: counts before/after and per reason, and
+    where each removed or changed row came from (file and line, or id; the first LISTED_ROWS)."""
 
     task: str
     steps: list[FilterStep] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
-    def apply(self, name: str, items: list, reason_of: Callable[[object], str | None]) -> list:
-        """Keep the items for which ``reason_of`` returns None; count the others by reason."""
-        kept, removed = [], Counter()
-        for item in items:
+    def apply(self, name: str, items: list, reason_of: Callable[[object], str | None],
+              source_of: Callable[[object], Mapping] | None = None,
+              label_of: Callable[[object], object] | None = None,
+              tolerance: float = LABEL_SHARE_TOLERANCE) -> list:
+        """Keep the items for which ``reason_of`` returns None; count the others by reason and list
+        where they came from (``source_of(item)``, default :func:`default_source`, else the item's
+        position in this step's input). ``label_of``: also record the label shares before and after
+        the step and flag a shift of more than ``tolerance`` percentage points."""
+        kept, removed, removed_at = [], Counter(), []
+        for position, item in enumerate(items):
             reason = reason_of(item)
             if reason is None:
                 kept.append(item)
-            else:
-                removed[reason] += 1
-        self.record(name, len(items), len(kept), removed)
+                continue
+            removed[reason] += 1
+            if len(removed_at) < LISTED_ROWS:
+                ref = (source_of or default_source)(item)
+                removed_at.append((dict(ref) if ref is not None else {"position": position}, reason))
+        self.record(name, len(items), len(kept), removed, removed_at=removed_at)
+        if label_of is not None:
+            self.check_label_shares(name, [label_of(item) for item in items], [label_of(item) for item in kept],
+                                    tolerance)
         return kept
 
-    def record(self, name: str, before: int, after: int, removed: Mapping[str, int]) -> None:
+    def record(self, name: str, before: int, after: int, removed: Mapping[str, int],
+               removed_at: Iterable[tuple[Mapping, str]] = (), changed: Iterable[tuple[Mapping, str]] = ()) -> None:
+        """Add a step. ``removed_at``: (source, reason) of removed rows (only the first LISTED_ROWS are
+        kept, the count is ``before - after``); ``changed``: (source, what was changed) of rows the step
+        altered but kept (a repair, a shortened context), all of them, so that they are counted."""
         if before - after != sum(removed.values()):
             raise ValueError(f"{self.task}/{name}: {before}->{after} but reasons sum to {sum(removed.values())}")
-        self.steps.append(FilterStep(name, before, after, dict(removed)))
+        removed_rows, _ = listed(removed_at, "reason")
+        changed_rows, n_changed = listed(changed, "change")
+        self.steps.append(FilterStep(name, before, after, dict(removed), removed_rows, changed_rows, n_changed))
+
+    def check_label_shares(self, name: str, before: Iterable[object], after: Iterable[object],
+                           tolerance: float = LABEL_SHARE_TOLERANCE) -> bool:
+        """Record the label shares around step ``name`` (its last occurrence); a step that moves any
+        label's share by more than ``tolerance`` points is flagged there and in the notes. True if flagged."""
+        step = next(step for step in reversed(self.steps) if step.name == name)
+        shares_before, shares_after = label_shares(before), label_shares(after)
+        shift = share_shift(shares_before, shares_after)
+        flagged = shift > tolerance
+        step.label_shares = {"before": _rounded(shares_before), "after": _rounded(shares_after),
+                             "max_shift_points": round(shift, 2), "tolerance_points": tolerance, "flagged": flagged}
+        if flagged:
+            self.note(f"step {name!r} moved a label share by {shift:.1f} points (more than {tolerance:g}): "
+                      f"{_rounded(shares_before)} -> {_rounded(shares_after)}")
+        return flagged
 
     def note(self, text: str) -> None:
         """Record something done to the data that is not a removal (a repair, a kept duplicate)."""
         self.notes.append(text)
 
     def to_dict(self) -> dict:
-        """The filters.json layout of docs/data-contract.md: steps as {filter, before, after, removed}."""
-        steps = [
-            {"filter": step.name, "before": step.before, "after": step.after, "removed": dict(step.removed)}
-            for step in self.steps
-        ]
+        """The filters.json layout of docs/data-contract.md: steps as {filter, before, after, removed,
+        removed_rows: {count, first}, changed_rows: {count, first}} (+ label_shares where checked)."""
+        steps = []
+        for step in self.steps:
+            entry = {"filter": step.name, "before": step.before, "after": step.after, "removed": dict(step.removed),
+                     "removed_rows": {"count": step.before - step.after, "first": list(step.removed_rows)},
+                     "changed_rows": {"count": step.n_changed, "first": list(step.changed_rows)}}
+            if step.label_shares is not None:
+                entry["label_shares"] = step.label_shares
+            steps.append(entry)
         return {"task": self.task, "steps": steps, "notes": list(self.notes)}
+
+
+def _rounded(shares: Mapping[str, float]) -> dict[str, float]:
+    return {label: round(share, 2) for label, share in shares.items()}
 
 
 @dataclass(frozen=True)

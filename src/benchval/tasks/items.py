@@ -47,7 +47,8 @@ def companion_paths(items_path: Path | str) -> tuple[Path, Path]:
 
 def check_items(items: Iterable[Item], task: str, scoring_mode: str) -> list[Item]:
     """Contract checks that apply to every adapter: unique ids, contexts that do not end in a
-    space, non-empty options, and a ``target`` exactly when the scoring mode is ``partial``."""
+    space, non-empty options, a ``target`` in every ``partial`` item, and otherwise a target only in
+    ``mc`` items (an optional shared suffix scored after each option)."""
     items, seen = list(items), {}
     for item in items:
         if item.id in seen:
@@ -60,8 +61,10 @@ def check_items(items: Iterable[Item], task: str, scoring_mode: str) -> list[Ite
             raise ItemsError(f"{where}: options must be non-empty strings, got {item.options!r}")
         if scoring_mode == "partial" and not item.target:
             raise ItemsError(f"{where}: scoring mode 'partial' needs a non-empty target")
-        if scoring_mode != "partial" and item.target is not None:
-            raise ItemsError(f"{where}: target is only used in 'partial' mode (task mode {scoring_mode!r})")
+        if scoring_mode not in ("partial", "mc") and item.target is not None:
+            raise ItemsError(f"{where}: target is only used in 'partial' and 'mc' modes (task mode {scoring_mode!r})")
+        if scoring_mode == "mc" and item.target is not None and not item.target:
+            raise ItemsError(f"{where}: an 'mc' target (shared suffix) must be non-empty or None")
     return items
 
 

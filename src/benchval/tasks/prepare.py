@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Mapping
 
 from benchval.data import ChecksumMismatch, sha256_of
-from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskUnavailable, get_adapter
+from benchval.tasks.base import (
+    AdapterInput, FilterReport, Item, TaskDataError, TaskUnavailable, default_source, get_adapter,
+)
 from benchval.tasks.items import check_items, write_items
 from benchval.tasks.seeding import task_rng
 
@@ -59,7 +61,9 @@ def subsample(items: list[Item], n_items: int | None, seed: int, report: FilterR
         return items
     chosen = set(task_rng(seed, report.task).choice(total, size=n_items, replace=False).tolist())
     kept = [item for index, item in enumerate(items) if index in chosen]
-    report.record("subsample", total, len(kept), {f"sampled {n_items} of {total} (seed {seed})": total - n_items})
+    reason = f"sampled {n_items} of {total} (seed {seed})"
+    left_out = [(default_source(item), reason) for index, item in enumerate(items) if index not in chosen]
+    report.record("subsample", total, len(kept), {reason: total - n_items}, removed_at=left_out)
     return kept
 
 
@@ -72,13 +76,18 @@ def sample_size(sample_config: Mapping[str, object] | None, task: str) -> int | 
 
 def source_files(files: Mapping[str, Path], checksums: Mapping[str, str] | None) -> dict:
     """Path and sha256 of every raw file read; a file whose hash differs from ``checksums[key]``
-    (the declared sha256) raises :class:`~benchval.data.ChecksumMismatch`."""
+    (the declared sha256) raises :class:`~benchval.data.ChecksumMismatch`, and an empty file raises
+    :class:`~benchval.tasks.base.TaskDataError` (even when its declared checksum is that of an empty
+    file: a task built from it would have no items and NaN metrics)."""
     recorded = {}
     for key, path in files.items():
         actual = sha256_of(path)
         expected = (checksums or {}).get(key)
         if expected is not None and actual != expected.lower():
             raise ChecksumMismatch(path, expected.lower(), actual)
+        if Path(path).stat().st_size == 0:
+            declared = " (its declared sha256 is that of an empty file)" if expected is not None else ""
+            raise TaskDataError(path, 1, f"raw file {key!r} is empty, 0 bytes{declared}; re-stage the data")
         recorded[key] = {"path": str(path), "sha256": actual}
     return recorded
 
@@ -143,6 +152,11 @@ def prepare_task(
         write_items([], meta, report, output)
         return meta
     n_raw = report.steps[0].before if report.steps else len(items)
+    if not items:
+        read = ", ".join(str(path) for path in files.values()) or "no raw files"
+        raise TaskDataError(read, None, f"task {task_name!r}: no items ({n_raw} rows read, all removed by the "
+                                        f"filters {[step.name for step in report.steps]}); an empty task would "
+                                        "give NaN metrics")
     if exclude_ids_file is not None:
         items = exclude_by_hand(items, read_exclusion_list(exclude_ids_file), report, str(exclude_ids_file))
     items = subsample(items, n_items, seed, report)

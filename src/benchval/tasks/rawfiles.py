@@ -17,20 +17,31 @@ from benchval.tasks.base import TaskDataError
 
 
 def _lines(path: Path) -> list[str]:
+    """The file's lines, split on "\n" only (a "\r" before it is dropped), trailing blank lines
+    removed. ``str.splitlines`` is not used: it also splits on U+2028, U+0085 and other characters
+    that are valid inside a JSON string or a label."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
         raise TaskDataError(path, None, f"not UTF-8 text: {error}") from None
-    lines = text.splitlines()
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
     while lines and not lines[-1].strip():
         lines.pop()
     return lines
 
 
 def read_jsonl(path: Path | str) -> list[tuple[int, dict]]:
-    """Every line of a JSON Lines file as an object; blank lines inside the file are errors."""
+    """Every line of a JSON Lines file as an object, with its 1-based line number.
+
+    Lines are split on "\n" only (a U+2028 inside a JSON string is valid JSON). An empty file, a
+    blank line inside the file, invalid JSON or a value that is not an object raise
+    :class:`TaskDataError` naming the file and line. The one JSON Lines reader of the package
+    (``benchval.tasks.downstream.common.read_jsonl`` wraps it)."""
+    lines = _lines(Path(path))
+    if not lines:
+        raise TaskDataError(path, 1, "empty JSON Lines file (no records)")
     rows = []
-    for number, line in enumerate(_lines(Path(path)), start=1):
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             raise TaskDataError(path, number, "blank line inside a JSON Lines file")
         try:
@@ -55,7 +66,7 @@ def read_csv_rows(path: Path | str, required: Iterable[str] = ()) -> list[tuple[
         try:
             header = next(reader)
         except StopIteration:
-            raise TaskDataError(path, None, "empty CSV file (no header)") from None
+            raise TaskDataError(path, 1, "empty CSV file (no header)") from None
         except csv.Error as error:
             raise TaskDataError(path, 1, f"unreadable CSV header: {error}") from None
         missing = [column for column in required if column not in header]

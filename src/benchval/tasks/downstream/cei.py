@@ -16,7 +16,7 @@ Options: ``labels``, ``label_words``, ``answer_template``, ``context_template``,
 
 from __future__ import annotations
 
-from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, register
+from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, register, source
 from benchval.tasks.downstream.common import answer_statements, check_options, option, read_json
 
 DEFAULT_CONTEXT = '{context}\nThe {speaker_role} says to the {listener_role}: "{utterance}"'
@@ -67,11 +67,13 @@ def cei(inp: AdapterInput, report: FilterReport) -> list[Item]:
     min_agreement = float(option(inp, "min_agreement", 1.0))
     path = inp.file("scenarios")
     rows = scenarios(path)
+    where = lambda row: source(path, id=row[1].get("scenario_id"), position=row[0])  # noqa: E731
     report.record("read", len(rows), len(rows), {})
-    rows = report.apply("missing_text", rows, lambda row: missing_text(row[1]))
+    rows = report.apply("missing_text", rows, lambda row: missing_text(row[1]), source_of=where)
     graded = [(position, scenario, *gold(path, position, scenario, labels)) for position, scenario in rows]
     graded = report.apply(
         "ambiguous_labels", graded,
         lambda row: None if row[3] >= min_agreement - 1e-6 else f"agreement<{min_agreement:g}",
+        source_of=where,
     )
     return [cei_item(pos, scen, labels.index(emotion), template, statements) for pos, scen, emotion, _ in graded]

@@ -10,6 +10,7 @@ counts and reasons are recorded. (Hand-decision exclusion lists are applied by
 from __future__ import annotations
 
 import csv
+import io
 import json
 import random
 import re
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
+from benchval.tasks import rawfiles
 from benchval.tasks.base import AdapterInput, FilterReport, TaskDataError
 from benchval.tasks.downstream.near_duplicates import near_duplicate_of
 
@@ -46,23 +48,17 @@ class Row:
 
 
 def read_jsonl(path: Path) -> Iterator[Row]:
-    """Rows of a JSON Lines file; blank lines are skipped, a broken line raises TaskDataError."""
-    with open(path, encoding="utf-8") as handle:
-        for line_number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise TaskDataError(path, line_number, f"invalid JSON: {error.msg}") from None
-            if not isinstance(data, dict):
-                raise TaskDataError(path, line_number, f"expected a JSON object, got {type(data).__name__}")
-            yield Row(path, line_number, data)
+    """Rows of a JSON Lines file (:func:`benchval.tasks.rawfiles.read_jsonl`: lines split on "\n"
+    only; an empty file, a blank line inside it or broken JSON raise TaskDataError with the line)."""
+    for line_number, data in rawfiles.read_jsonl(path):
+        yield Row(Path(path), line_number, data)
 
 
 def read_json(path: Path) -> Any:
-    """A whole JSON document; a parse error raises TaskDataError with the line."""
+    """A whole JSON document; an empty file or a parse error raises TaskDataError with the line."""
     text = Path(path).read_text(encoding="utf-8")
+    if not text.strip():
+        raise TaskDataError(path, 1, "empty JSON file")
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
@@ -74,19 +70,30 @@ def read_csv(path: Path, required: Sequence[str] = (), text: str | None = None) 
 
     ``line`` is the physical line on which the record starts. ``required`` header columns must
     all be present. ``text`` lets a caller pass the decoded content (e.g. from a zip member).
+    An empty file, or a row with more or fewer fields than the header (e.g. a truncated last
+    row), raises :class:`TaskDataError` naming the file and line; blank lines are skipped.
     """
     content = Path(path).read_text(encoding="utf-8-sig") if text is None else text.lstrip("\ufeff")
-    reader = csv.DictReader(content.splitlines(keepends=True))
-    header = reader.fieldnames or []
-    missing = [column for column in required if column not in header]
-    if missing:
-        raise TaskDataError(path, 1, f"missing column(s) {missing} (header: {header})")
-    start = reader.line_num + 1
-    for record in reader:
-        if None in record:
-            width = len(header) + len(record[None])
-            raise TaskDataError(path, start, f"row has {width} fields, header has {len(header)}")
-        yield Row(Path(path), start, dict(record))
+    if not content.strip():
+        raise TaskDataError(path, 1, "empty CSV file (no header)")
+    reader = csv.reader(io.StringIO(content, newline=""))
+    start = 1
+    while True:
+        try:
+            fields = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise TaskDataError(path, start, f"unreadable CSV row: {error}") from None
+        if start == 1:
+            header = fields
+            missing = [column for column in required if column not in header]
+            if missing:
+                raise TaskDataError(path, 1, f"missing column(s) {missing} (header: {header})")
+        elif fields:  # a blank line is an empty list
+            if len(fields) != len(header):
+                raise TaskDataError(path, start, f"row has {len(fields)} fields, header has {len(header)}")
+            yield Row(Path(path), start, dict(zip(header, fields)))
         start = reader.line_num + 1
 
 

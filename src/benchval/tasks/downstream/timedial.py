@@ -2,8 +2,10 @@
 
 Each dialog has one "<MASK>" for a temporal span, two correct spans (``correct1`` = the
 original, ``correct2`` = annotator-added) and two distractors. An item's options are
-``use_correct`` (default ``correct1``) plus the two distractors, in a seeded per-item order;
-accuracy is the only metric (as in the paper, macro-F1 is not reported for TimeDial).
+``use_correct`` (default ``correct1``) and the two distractors, always in that order: the correct
+option is option 0 in every item (paper: "the correct answer always occupies the same position";
+log-likelihood scoring scores each option on its own, so the position cannot favour it, and
+accuracy is the only metric: macro-F1 over positions would be uninformative).
 
 Filters, in order:
 
@@ -12,12 +14,14 @@ Filters, in order:
 * ``unusable_rows``: no or several "<MASK>" (``mask_count``), or an empty span
   (``empty_option``), or duplicate options (``duplicate_options``).
 * ``mask_sentence_final`` (paper: "TimeDial contexts were shortened to place MASK
-  sentence-finally where possible"): the context is cut right before the mask, and everything
-  after the sentence that holds the mask (later sentences of that turn and later turns) is
-  dropped. That is possible when at most ``max_words_after_mask`` words stand between the mask
-  and the end of its sentence (default 0: the mask already ends its sentence, only punctuation
-  follows); those words are then also dropped. Other dialogs are dropped with reason
-  ``mask_not_sentence_final``.
+  sentence-finally where possible"): the context is the dialog up to the mask; every later
+  sentence and turn is cut. The sentence holding the mask ends at the first ``.``, ``?`` or ``!``
+  after it. Where words stand between the mask and that end, ``mid_sentence_masks`` decides:
+  ``suffix`` (default) keeps the dialog and gives the item those words (without the closing
+  mark) as ``target``, a suffix shared by all options: each option is scored in place, as
+  ``option + suffix`` after the context (docs/scoring.md); ``drop`` removes the dialog (reason
+  ``mask_not_sentence_final``). The step lists the dialogs it gave a suffix as changed rows.
+  Where only punctuation follows the mask, the item has no suffix and the mark is cut.
 
 The dialog turns keep their speaker tags ("A: ...", a missing space after the colon is added)
 and, with ``detokenize`` (default true), the source's tokenised spacing is undone for
@@ -28,12 +32,13 @@ from __future__ import annotations
 
 import re
 
-from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, register
-from benchval.tasks.downstream.common import check_options, option, option_text, read_json, shuffle_options
+from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, register, source
+from benchval.tasks.downstream.common import check_options, option, option_text, read_json
 
 MASK = "<MASK>"
 FIELDS = ("id", "conversation", "correct1", "correct2", "incorrect1", "incorrect2")
 SENTENCE_END = re.compile(r"[.?!]")
+MID_SENTENCE = ("suffix", "drop")
 
 
 def detokenize(text: str) -> str:
@@ -49,10 +54,26 @@ def speaker_turn(turn: str) -> str:
     return re.sub(r"^([AB]):\s*", r"\1: ", turn.strip())
 
 
+def rest_of_sentence(turn: str) -> str:
+    """The text between the mask and the end of its sentence (the closing mark excluded)."""
+    return SENTENCE_END.split(turn.split(MASK, 1)[1], maxsplit=1)[0]
+
+
 def words_after_mask(turn: str) -> int:
     """Words between the mask and the end of its sentence (punctuation marks are not words)."""
-    rest = SENTENCE_END.split(turn.split(MASK, 1)[1], maxsplit=1)[0]
-    return len(re.findall(r"\w+", rest))
+    return len(re.findall(r"\w+", rest_of_sentence(turn)))
+
+
+def mask_suffix(turn: str, tidy: bool) -> str | None:
+    """The rest of the mask's sentence as the text that follows an option ("" -> None): one leading
+    space before a word, none before punctuation (" , so we" -> ", so we" when ``tidy``)."""
+    if not words_after_mask(turn):
+        return None
+    rest = rest_of_sentence(turn)
+    text = detokenize("_" + rest)[1:] if tidy else " ".join(rest.split())
+    if not tidy and rest[:1].isspace():
+        text = " " + text
+    return text.rstrip()
 
 
 def context_before_mask(turns: list[str], tidy: bool) -> str:
@@ -89,30 +110,43 @@ def validated(path, document) -> list[tuple[int, dict]]:
     return rows
 
 
+def mask_turn(record: dict) -> str:
+    return next(turn for turn in record["conversation"] if MASK in turn)
+
+
+def dialog_source(path, position: int, record: dict) -> dict:
+    return source(path, id=record["id"], position=position)
+
+
 @register("timedial")
 def timedial(inp: AdapterInput, report: FilterReport) -> list[Item]:
-    check_options(inp, ["use_correct", "max_words_after_mask", "detokenize", "shuffle_options"])
+    check_options(inp, ["use_correct", "mid_sentence_masks", "detokenize"])
     use_correct = option(inp, "use_correct", "correct1")
     if use_correct not in ("correct1", "correct2"):
         raise KeyError(f"task {inp.task!r}: use_correct must be correct1 or correct2, got {use_correct!r}")
-    max_after, tidy = int(option(inp, "max_words_after_mask", 0)), bool(option(inp, "detokenize", True))
+    mid_sentence = option(inp, "mid_sentence_masks", "suffix")
+    if mid_sentence not in MID_SENTENCE:
+        raise KeyError(f"task {inp.task!r}: mid_sentence_masks must be one of {MID_SENTENCE}, got {mid_sentence!r}")
+    tidy = bool(option(inp, "detokenize", True))
     path = inp.file("test")
     rows = validated(path, read_json(path))
+    where = lambda row: dialog_source(path, *row)  # noqa: E731
     report.record("read", len(rows), len(rows), {})
-    rows = report.apply("four_options", rows,
-                        lambda row: "correct2_none" if str(row[1]["correct2"]).strip().lower() == "none" else None)
-    rows = report.apply("unusable_rows", rows, lambda row: record_problem(row[1]))
-    mask_turn = lambda record: next(turn for turn in record["conversation"] if MASK in turn)  # noqa: E731
-    rows = report.apply("mask_sentence_final", rows, lambda row: "mask_not_sentence_final"
-                        if words_after_mask(mask_turn(row[1])) > max_after else None)
+    rows = report.apply("four_options", rows, source_of=where, reason_of=lambda row: "correct2_none"
+                        if str(row[1]["correct2"]).strip().lower() == "none" else None)
+    rows = report.apply("unusable_rows", rows, lambda row: record_problem(row[1]), source_of=where)
+    suffixes = {row[0]: mask_suffix(mask_turn(row[1]), tidy) for row in rows}
+    if mid_sentence == "drop":
+        rows = report.apply("mask_sentence_final", rows, source_of=where,
+                            reason_of=lambda row: "mask_not_sentence_final" if suffixes[row[0]] else None)
+    else:
+        changed = [(where(row), f"rest of the mask's sentence scored as a shared suffix: {suffixes[row[0]]!r}")
+                   for row in rows if suffixes[row[0]]]
+        report.record("mask_sentence_final", len(rows), len(rows), {}, changed=changed)
     items = []
     for position, record in rows:
-        item_id = f"timedial-{record['id']}"
         spans = [record[use_correct], record["incorrect1"], record["incorrect2"]]
-        options = [option_text(detokenize(s) if tidy else s) for s in spans]
-        label = 0
-        if option(inp, "shuffle_options", True):
-            options, label = shuffle_options(options, 0, inp.seed, item_id)
-        items.append(Item(id=item_id, context=context_before_mask(record["conversation"], tidy),
-                          options=options, label=label, source_row=position))
+        items.append(Item(id=f"timedial-{record['id']}", context=context_before_mask(record["conversation"], tidy),
+                          options=[option_text(detokenize(s) if tidy else s) for s in spans], label=0,
+                          source_row=position, target=suffixes[position]))
     return items
