@@ -10,6 +10,8 @@ False for query.wikidata.org (which understands its own dialect), True for a pla
 from __future__ import annotations
 
 import hashlib
+import http.client
+import io
 import json
 import logging
 import os
@@ -27,6 +29,10 @@ log = logging.getLogger(__name__)
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 RETRY_STATUS = {429, 500, 502, 503, 504}
 DEFAULT_USER_AGENT = "benchval-commonwhy/0.1 (research reproduction; https://github.com/faezemoradik/CommonWhyDataset) python-urllib"
+
+
+class _DeadlinePassed(Exception):
+    """The request's overall deadline passed before its answer was complete."""
 
 
 def binding_to_term(binding: dict) -> Term:
@@ -47,12 +53,14 @@ def binding_to_term(binding: dict) -> Term:
 class RemoteSource(KGSource):
     """SPARQL over HTTP with timeouts, retries, backoff, a User-Agent and an answer cache."""
 
-    def __init__(self, endpoint: str, *, timeout_s: float = 60.0, max_retries: int = 3, backoff_s: float = 2.0,
-                 min_interval_s: float = 1.0, user_agent: str = DEFAULT_USER_AGENT, cache_dir: Path | str | None = None,
-                 translate_wdqs: bool = False, name: str | None = None, language: str = "en"):
+    def __init__(self, endpoint: str, *, timeout_s: float = 60.0, deadline_s: float = 120.0, max_retries: int = 3,
+                 backoff_s: float = 2.0, min_interval_s: float = 1.0, user_agent: str = DEFAULT_USER_AGENT,
+                 cache_dir: Path | str | None = None, translate_wdqs: bool = False, name: str | None = None,
+                 language: str = "en"):
         if not user_agent.strip():
             raise ValueError("a remote SPARQL source needs a descriptive user agent")
         self.endpoint, self.timeout_s, self.max_retries = endpoint, float(timeout_s), int(max_retries)
+        self.deadline_s = float(deadline_s)
         self.backoff_s, self.min_interval_s, self.user_agent = float(backoff_s), float(min_interval_s), user_agent
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.translate_wdqs, self.language = translate_wdqs, language
@@ -92,16 +100,48 @@ class RemoteSource(KGSource):
         self._last_request = time.monotonic()
 
     def _post(self, text: str) -> dict:
+        """One request; the whole exchange (connect, send, every read) must end within ``deadline_s``."""
+        url = urllib.parse.urlsplit(self.endpoint)
         body = urllib.parse.urlencode({"query": text}).encode("utf-8")
-        request = urllib.request.Request(self.endpoint, data=body, method="POST", headers={
-            "Accept": "application/sparql-results+json",
-            "Content-Type": "application/x-www-form-urlencoded",
-            "User-Agent": self.user_agent,
-        })
+        headers = {"Accept": "application/sparql-results+json", "Content-Type": "application/x-www-form-urlencoded",
+                   "User-Agent": self.user_agent, "Connection": "close"}
         self._wait_politely()
         self.requests_sent += 1
-        with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
-            return json.loads(response.read().decode("utf-8"))
+        deadline = time.monotonic() + self.deadline_s
+        connection_type = http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
+        connection = connection_type(url.hostname, url.port, timeout=self._time_left(deadline))
+        try:
+            connection.request("POST", url.path or "/", body=body, headers=headers)
+            sock = connection.sock  # kept: http.client hands it to the response and forgets it
+            sock.settimeout(self._time_left(deadline))
+            response = connection.getresponse()
+            data = self._read_body(response, sock, deadline)
+        except (TimeoutError, socket.timeout) as error:
+            if time.monotonic() >= deadline:
+                raise _DeadlinePassed from error
+            raise
+        finally:
+            connection.close()
+        if response.status >= 400:
+            raise urllib.error.HTTPError(self.endpoint, response.status, response.reason, response.headers,
+                                         io.BytesIO(data))
+        return json.loads(data.decode("utf-8"))
+
+    def _time_left(self, deadline: float) -> float:
+        """The socket timeout for the next step: the per-read timeout, never past the deadline."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise _DeadlinePassed
+        return min(self.timeout_s, left)
+
+    def _read_body(self, response: http.client.HTTPResponse, sock: socket.socket, deadline: float) -> bytes:
+        chunks = []
+        while True:
+            sock.settimeout(self._time_left(deadline))
+            chunk = response.read1(65536)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
 
     def _delay(self, attempt: int, retry_after: str | None) -> float:
         if retry_after and retry_after.strip().isdigit():
@@ -126,7 +166,9 @@ class RemoteSource(KGSource):
                 if error.code not in RETRY_STATUS:
                     raise EndpointError(f"{self.endpoint}: HTTP {error.code}: {detail}") from error
                 retry_after, last_problem = error.headers.get("Retry-After"), f"HTTP {error.code}"
-            except (TimeoutError, socket.timeout) as error:
+            except _DeadlinePassed:
+                last_problem = f"timeout: no complete answer within the deadline of {self.deadline_s:g}s"
+            except (TimeoutError, socket.timeout):
                 last_problem = f"timeout after {self.timeout_s:g}s"
             except urllib.error.URLError as error:
                 if not isinstance(error.reason, (TimeoutError, socket.timeout)):
