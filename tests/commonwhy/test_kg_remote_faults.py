@@ -12,7 +12,7 @@ import time
 import pytest
 from faulty_endpoint import FaultyEndpoint
 
-from benchval.commonwhy.kg import QueryTimeoutError, RemoteSource
+from benchval.commonwhy.kg import EndpointError, QueryTimeoutError, RemoteSource
 
 QUERY = "SELECT ?x WHERE { ?x ?p ?o }"
 
@@ -34,3 +34,29 @@ def test_a_request_is_cut_at_its_overall_deadline(behaviour, tmp_path):
         with pytest.raises(QueryTimeoutError, match=r"deadline of 0.6s"):
             remote.query(QUERY)
         assert time.monotonic() - started < 1.2
+
+
+@pytest.mark.parametrize("failures", [["reset"], ["disconnect"], ["reset", "disconnect", "reset"]])
+def test_connection_errors_are_retried_like_server_errors(failures, tmp_path):
+    with FaultyEndpoint(failures, then="ok") as endpoint:
+        remote = _source(endpoint, tmp_path, max_retries=3)
+        assert remote.query(QUERY)[0]["x"].value == "fine"
+        assert remote.requests_sent == len(failures) + 1
+
+
+def test_a_refused_connection_is_retried_then_an_endpoint_error(tmp_path):
+    with FaultyEndpoint() as endpoint:
+        url = endpoint.url
+    time.sleep(0.1)  # the listener is closed: connections to its port are refused
+    remote = RemoteSource(url, timeout_s=1, deadline_s=1, max_retries=2, backoff_s=0.01, min_interval_s=0,
+                          cache_dir=None, user_agent="benchval-tests/0.1 (test suite; nobody@example.org)")
+    with pytest.raises(EndpointError, match=r"refused.*\(3 tries\)"):
+        remote.query(QUERY)
+    assert remote.requests_sent == 3
+
+
+def test_status_500_and_429_are_retried(tmp_path):
+    with FaultyEndpoint(["500", "429", "500"], then="ok") as endpoint:
+        remote = _source(endpoint, tmp_path, max_retries=3)
+        assert remote.query(QUERY)[0]["x"].value == "fine"
+        assert len(endpoint.queries) == 4
