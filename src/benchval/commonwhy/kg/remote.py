@@ -170,10 +170,8 @@ class RemoteSource(KGSource):
                 last_problem = f"timeout: no complete answer within the deadline of {self.deadline_s:g}s"
             except (TimeoutError, socket.timeout):
                 last_problem = f"timeout after {self.timeout_s:g}s"
-            except urllib.error.URLError as error:
-                if not isinstance(error.reason, (TimeoutError, socket.timeout)):
-                    raise EndpointError(f"{self.endpoint}: {error.reason}") from error
-                last_problem = f"timeout after {self.timeout_s:g}s"
+            except (OSError, http.client.HTTPException) as error:  # reset, refused, disconnected, cut short
+                last_problem = f"connection failed: {type(error).__name__}: {error}"
             except (json.JSONDecodeError, UnicodeDecodeError) as error:
                 raise EndpointError(f"{self.endpoint}: answer is not SPARQL JSON: {error}") from error
             if attempt < self.max_retries:
