@@ -60,3 +60,41 @@ def test_status_500_and_429_are_retried(tmp_path):
         remote = _source(endpoint, tmp_path, max_retries=3)
         assert remote.query(QUERY)[0]["x"].value == "fine"
         assert len(endpoint.queries) == 4
+
+
+@pytest.mark.parametrize("bad", ["garbage", "not_object", "error_in_200"])
+def test_a_bad_answer_is_an_endpoint_error_and_is_not_cached(bad, tmp_path):
+    with FaultyEndpoint([bad], then="ok") as endpoint:
+        with pytest.raises(EndpointError, match="not a SPARQL JSON answer"):
+            _source(endpoint, tmp_path).query(QUERY)
+        assert not list((tmp_path / "cache").rglob("*.json"))  # nothing cached from the bad answer
+        recovered = _source(endpoint, tmp_path)  # the endpoint has recovered: the query is asked again
+        assert recovered.query(QUERY)[0]["x"].value == "fine"
+        assert recovered.requests_sent == 1 and recovered.cache_hits == 0
+
+
+@pytest.mark.parametrize("bad", ["garbage", "not_object", "error_in_200"])
+def test_a_bad_answer_is_retried(bad, tmp_path):
+    with FaultyEndpoint([bad, bad], then="ok") as endpoint:
+        remote = _source(endpoint, tmp_path, max_retries=2)
+        assert remote.query(QUERY)[0]["x"].value == "fine"
+        assert remote.requests_sent == 3
+
+
+def test_a_select_answer_is_not_accepted_for_an_ask_query(tmp_path):
+    with FaultyEndpoint(then="ok") as endpoint:
+        remote = _source(endpoint, tmp_path)
+        with pytest.raises(EndpointError, match="expected an ASK answer"):
+            remote.ask("SELECT ?x WHERE { ?x ?p ?o }")  # the endpoint answers SELECT results
+        assert not list((tmp_path / "cache").rglob("*.json"))
+
+
+def test_a_corrupt_cache_file_is_asked_again(tmp_path):
+    with FaultyEndpoint(then="ok") as endpoint:
+        first = _source(endpoint, tmp_path)
+        first.query(QUERY)
+        [cached] = (tmp_path / "cache").rglob("*.json")
+        cached.write_text('{"answer": {"error": "from an older version"}}', encoding="utf-8")
+        second = _source(endpoint, tmp_path)
+        assert second.query(QUERY)[0]["x"].value == "fine"
+        assert second.requests_sent == 1 and second.cache_hits == 0

@@ -35,6 +35,29 @@ class _DeadlinePassed(Exception):
     """The request's overall deadline passed before its answer was complete."""
 
 
+class _BadAnswer(Exception):
+    """HTTP 200, but the body is not the SPARQL JSON answer the query asked for."""
+
+
+def check_answer(answer: object, kind: str) -> None:
+    """Raise :class:`_BadAnswer` unless ``answer`` is a SPARQL JSON result of ``kind`` (select or ask)."""
+    if not isinstance(answer, dict):
+        raise _BadAnswer(f"expected a JSON object, got {type(answer).__name__}")
+    if kind == "ask":
+        if not isinstance(answer.get("boolean"), bool):
+            raise _BadAnswer(f"expected an ASK answer (boolean), got keys {sorted(answer)}")
+        return
+    bindings = answer.get("results", {}).get("bindings") if isinstance(answer.get("results"), dict) else None
+    if not isinstance(bindings, list) or not all(isinstance(row, dict) for row in bindings):
+        raise _BadAnswer(f"expected SELECT results (results.bindings), got keys {sorted(answer)}")
+    try:
+        for row in bindings:
+            for value in row.values():
+                binding_to_term(value)
+    except (EndpointError, AttributeError, KeyError, TypeError) as error:
+        raise _BadAnswer(f"malformed binding: {error!r}") from error
+
+
 def binding_to_term(binding: dict) -> Term:
     """One value of a SPARQL 1.1 JSON result -> :class:`Term` (same shape as the local source gives)."""
     kind = binding.get("type")
@@ -76,12 +99,19 @@ class RemoteSource(KGSource):
         digest = hashlib.sha256(f"{self.endpoint}\n{text}".encode("utf-8")).hexdigest()
         return self.cache_dir / digest[:2] / f"{digest}.json"
 
-    def _cached(self, text: str) -> dict | None:
+    def _cached(self, text: str, kind: str) -> dict | None:
+        """The cached answer, if there is one that is valid (an invalid one is asked again)."""
         path = self._cache_path(text)
         if path is None or not path.is_file():
             return None
+        try:
+            answer = json.loads(path.read_text(encoding="utf-8"))["answer"]
+            check_answer(answer, kind)
+        except (ValueError, KeyError, TypeError, _BadAnswer) as error:
+            log.warning("%s: cached answer is not valid (%s); asking the endpoint again", path, error)
+            return None
         self.cache_hits += 1
-        return json.loads(path.read_text(encoding="utf-8"))["answer"]
+        return answer
 
     def _store(self, text: str, answer: dict) -> None:
         path = self._cache_path(text)
@@ -148,8 +178,9 @@ class RemoteSource(KGSource):
             return min(float(retry_after), 300.0)
         return self.backoff_s * (2 ** attempt)
 
-    def _fetch(self, text: str) -> dict:
-        cached = self._cached(text)
+    def _fetch(self, text: str, kind: str) -> dict:
+        """The answer to ``text``, checked to be a SPARQL JSON ``kind`` answer (select or ask) before caching."""
+        cached = self._cached(text, kind)
         if cached is not None:
             return cached
         last_problem = ""
@@ -157,6 +188,7 @@ class RemoteSource(KGSource):
             retry_after = None
             try:
                 answer = self._post(text)
+                check_answer(answer, kind)
                 self._store(text, answer)
                 return answer
             except urllib.error.HTTPError as error:
@@ -172,8 +204,8 @@ class RemoteSource(KGSource):
                 last_problem = f"timeout after {self.timeout_s:g}s"
             except (OSError, http.client.HTTPException) as error:  # reset, refused, disconnected, cut short
                 last_problem = f"connection failed: {type(error).__name__}: {error}"
-            except (json.JSONDecodeError, UnicodeDecodeError) as error:
-                raise EndpointError(f"{self.endpoint}: answer is not SPARQL JSON: {error}") from error
+            except (ValueError, _BadAnswer) as error:  # JSON or UTF-8 that does not decode, or the wrong shape
+                last_problem = f"not a SPARQL JSON answer: {error}"
             if attempt < self.max_retries:
                 delay = self._delay(attempt, retry_after)
                 log.warning("%s: %s; retry %d/%d in %.1fs", self.endpoint, last_problem, attempt + 1,
@@ -188,13 +220,8 @@ class RemoteSource(KGSource):
         return to_standard_sparql(sparql, self.language) if self.translate_wdqs else sparql
 
     def _select(self, sparql: str) -> list[dict[str, Term]]:
-        answer = self._fetch(self._text(sparql))
-        if "results" not in answer:
-            raise EndpointError(f"{self.endpoint}: expected SELECT results, got keys {sorted(answer)}")
+        answer = self._fetch(self._text(sparql), "select")
         return [{name: binding_to_term(value) for name, value in row.items()} for row in answer["results"]["bindings"]]
 
     def _ask(self, sparql: str) -> bool:
-        answer = self._fetch(self._text(sparql))
-        if "boolean" not in answer:
-            raise EndpointError(f"{self.endpoint}: expected an ASK answer, got keys {sorted(answer)}")
-        return bool(answer["boolean"])
+        return self._fetch(self._text(sparql), "ask")["boolean"]
