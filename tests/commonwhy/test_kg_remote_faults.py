@@ -7,12 +7,16 @@ grounding written as a valid empty table. Small timeouts keep each test to about
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
 from faulty_endpoint import FaultyEndpoint
 
-from benchval.commonwhy.kg import EndpointError, QueryTimeoutError, RemoteSource
+from benchval.commonwhy.grounding import ground_rules
+from benchval.commonwhy.kg import EndpointError, EndpointUnreachable, QueryTimeoutError, RemoteSource
+from benchval.commonwhy.pipeline import construct
+from benchval.commonwhy.rules import LiftedRule
 
 QUERY = "SELECT ?x WHERE { ?x ?p ?o }"
 
@@ -98,3 +102,49 @@ def test_a_corrupt_cache_file_is_asked_again(tmp_path):
         second = _source(endpoint, tmp_path)
         assert second.query(QUERY)[0]["x"].value == "fine"
         assert second.requests_sent == 1 and second.cache_hits == 0
+
+
+def _rules(sparql: str, n: int) -> list[LiftedRule]:
+    return [LiftedRule(f"r{i:03d}", f"rule {i}", f"{sparql}\n# rule {i}", "Why couldn't person A have voted?",
+                       "Because person A is too young.", {"person A": "item"}) for i in range(n)]
+
+
+def test_a_dead_endpoint_trips_the_breaker_and_fails_the_job(tmp_path, tiny_rule_sparql):
+    with FaultyEndpoint(then="reset") as endpoint:
+        remote = _source(endpoint, tmp_path, max_retries=2, max_consecutive_failures=5)
+        started = time.monotonic()
+        expected = rf"endpoint unreachable: {re.escape(endpoint.url)}, last error: connection failed: ConnectionResetError"
+        with pytest.raises(EndpointUnreachable, match=expected):
+            construct(_rules(tiny_rule_sparql, 50), remote)  # the grounding job's code path
+        assert remote.requests_sent == 5 and time.monotonic() - started < 2
+        with pytest.raises(EndpointUnreachable):  # once open, the breaker fails without sending
+            remote.query(QUERY)
+        assert remote.requests_sent == 5
+
+
+def test_a_hanging_endpoint_trips_the_breaker(tmp_path, tiny_rule_sparql):
+    with FaultyEndpoint(then="hang") as endpoint:
+        remote = _source(endpoint, tmp_path, deadline_s=0.2, max_retries=1, max_consecutive_failures=3)
+        with pytest.raises(EndpointUnreachable, match="last error: timeout: no complete answer within the deadline"):
+            ground_rules(_rules(tiny_rule_sparql, 50), remote)
+        assert remote.requests_sent == 3
+
+
+def test_a_success_resets_the_count_of_consecutive_failures(tmp_path):
+    with FaultyEndpoint(["500", "ok", "reset", "ok", "429", "ok"], then="reset") as endpoint:
+        remote = _source(endpoint, tmp_path, max_retries=1, max_consecutive_failures=2)
+        assert [remote.query(f"{QUERY} # {i}")[0]["x"].value for i in range(3)] == ["fine"] * 3
+
+
+def test_a_rerun_resumes_from_the_answers_cached_before_the_breaker_tripped(tmp_path):
+    queries = [f"{QUERY} # {i}" for i in range(4)]
+    with FaultyEndpoint(["ok", "ok"], then="reset") as endpoint:
+        first = _source(endpoint, tmp_path, max_retries=1, max_consecutive_failures=2)
+        with pytest.raises(EndpointUnreachable):
+            for query in queries:
+                first.query(query)
+        endpoint.then = "ok"  # the endpoint is back; a fresh run (a fresh client) resumes
+        second = _source(endpoint, tmp_path, max_retries=1, max_consecutive_failures=2)
+        assert all(second.query(query)[0]["x"].value == "fine" for query in queries)
+        assert second.cache_hits == 2 and second.requests_sent == 2
+        assert endpoint.queries[-2:] == queries[2:]
