@@ -23,7 +23,7 @@ QUERY = "SELECT ?x WHERE { ?x ?p ?o }"
 
 def _source(endpoint: FaultyEndpoint, tmp_path, **options) -> RemoteSource:
     settings = dict(timeout_s=2, deadline_s=5, max_retries=0, backoff_s=0.01, min_interval_s=0,
-                    cache_dir=tmp_path / "cache", translate_wdqs=False,
+                    max_consecutive_failures=100, cache_dir=tmp_path / "cache", translate_wdqs=False,
                     user_agent="benchval-tests/0.1 (test suite; nobody@example.org)")
     settings.update(options)
     return RemoteSource(endpoint.url, **settings)
@@ -53,7 +53,7 @@ def test_a_refused_connection_is_retried_then_an_endpoint_error(tmp_path):
         url = endpoint.url
     time.sleep(0.1)  # the listener is closed: connections to its port are refused
     remote = RemoteSource(url, timeout_s=1, deadline_s=1, max_retries=2, backoff_s=0.01, min_interval_s=0,
-                          cache_dir=None, user_agent="benchval-tests/0.1 (test suite; nobody@example.org)")
+                          max_consecutive_failures=100, translate_wdqs=False, cache_dir=None, user_agent="benchval-tests/0.1 (test suite; nobody@example.org)")
     with pytest.raises(EndpointError, match=r"refused.*\(3 tries\)"):
         remote.query(QUERY)
     assert remote.requests_sent == 3

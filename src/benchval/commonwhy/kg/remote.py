@@ -22,13 +22,13 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from benchval.commonwhy.kg.source import EndpointError, KGSource, QuerySyntaxError, QueryTimeoutError, Term
+from benchval.commonwhy.kg.source import (EndpointError, EndpointUnreachable, KGSource, QuerySyntaxError,
+                                           QueryTimeoutError, Term)
 from benchval.commonwhy.wdqs_dialect import to_standard_sparql
 
 log = logging.getLogger(__name__)
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 RETRY_STATUS = {429, 500, 502, 503, 504}
-DEFAULT_USER_AGENT = "benchval-commonwhy/0.1 (research reproduction; https://github.com/faezemoradik/CommonWhyDataset) python-urllib"
 
 
 class _DeadlinePassed(Exception):
@@ -74,16 +74,20 @@ def binding_to_term(binding: dict) -> Term:
 
 
 class RemoteSource(KGSource):
-    """SPARQL over HTTP with timeouts, retries, backoff, a User-Agent and an answer cache."""
+    """SPARQL over HTTP with a deadline, retries, backoff, a circuit breaker, a User-Agent and an answer cache.
 
-    def __init__(self, endpoint: str, *, timeout_s: float = 60.0, deadline_s: float = 120.0, max_retries: int = 3,
-                 backoff_s: float = 2.0, min_interval_s: float = 1.0, user_agent: str = DEFAULT_USER_AGENT,
-                 cache_dir: Path | str | None = None, translate_wdqs: bool = False, name: str | None = None,
-                 language: str = "en"):
+    The settings have no defaults here: :func:`benchval.commonwhy.kg.open_source` fills them from
+    workflow/schemas/commonwhy.schema.yaml (``commonwhy.kg.remote``).
+    """
+
+    def __init__(self, endpoint: str, *, timeout_s: float, deadline_s: float, max_retries: int, backoff_s: float,
+                 min_interval_s: float, max_consecutive_failures: int, user_agent: str, cache_dir: Path | str | None,
+                 translate_wdqs: bool, name: str | None = None, language: str = "en"):
         if not user_agent.strip():
             raise ValueError("a remote SPARQL source needs a descriptive user agent")
         self.endpoint, self.timeout_s, self.max_retries = endpoint, float(timeout_s), int(max_retries)
-        self.deadline_s = float(deadline_s)
+        self.deadline_s, self.max_consecutive_failures = float(deadline_s), int(max_consecutive_failures)
+        self.consecutive_failures, self.last_problem = 0, ""
         self.backoff_s, self.min_interval_s, self.user_agent = float(backoff_s), float(min_interval_s), user_agent
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.translate_wdqs, self.language = translate_wdqs, language
@@ -185,17 +189,21 @@ class RemoteSource(KGSource):
             return cached
         last_problem = ""
         for attempt in range(self.max_retries + 1):
+            self._check_breaker()
             retry_after = None
             try:
                 answer = self._post(text)
                 check_answer(answer, kind)
                 self._store(text, answer)
+                self.consecutive_failures = 0
                 return answer
             except urllib.error.HTTPError as error:
                 detail = error.read().decode("utf-8", "replace")[:500]
                 if error.code == 400:
+                    self.consecutive_failures = 0  # the endpoint is up; the query is wrong
                     raise QuerySyntaxError(f"{self.endpoint} rejected the query (HTTP 400): {detail}") from error
                 if error.code not in RETRY_STATUS:
+                    self._count_failure(f"HTTP {error.code}: {detail}")
                     raise EndpointError(f"{self.endpoint}: HTTP {error.code}: {detail}") from error
                 retry_after, last_problem = error.headers.get("Retry-After"), f"HTTP {error.code}"
             except _DeadlinePassed:
@@ -206,6 +214,7 @@ class RemoteSource(KGSource):
                 last_problem = f"connection failed: {type(error).__name__}: {error}"
             except (ValueError, _BadAnswer) as error:  # JSON or UTF-8 that does not decode, or the wrong shape
                 last_problem = f"not a SPARQL JSON answer: {error}"
+            self._count_failure(last_problem)
             if attempt < self.max_retries:
                 delay = self._delay(attempt, retry_after)
                 log.warning("%s: %s; retry %d/%d in %.1fs", self.endpoint, last_problem, attempt + 1,
@@ -215,6 +224,20 @@ class RemoteSource(KGSource):
         if last_problem.startswith("timeout"):
             raise QueryTimeoutError(f"{self.endpoint}: {last_problem} ({tries} tries)")
         raise EndpointError(f"{self.endpoint}: {last_problem} ({tries} tries)")
+
+    # ---- circuit breaker ---------------------------------------------------------------------
+    def _count_failure(self, problem: str) -> None:
+        self.consecutive_failures += 1
+        self.last_problem = problem
+        self._check_breaker()
+
+    def _check_breaker(self) -> None:
+        """Fail the job once ``max_consecutive_failures`` requests in a row have failed (the cache stays)."""
+        if self.consecutive_failures >= self.max_consecutive_failures:
+            raise EndpointUnreachable(
+                f"endpoint unreachable: {self.endpoint}, last error: {self.last_problem} "
+                f"({self.consecutive_failures} consecutive failed requests; the answers cached so far in "
+                f"{self.cache_dir} are kept, so a rerun resumes from them)")
 
     def _text(self, sparql: str) -> str:
         return to_standard_sparql(sparql, self.language) if self.translate_wdqs else sparql
