@@ -148,3 +148,16 @@ def test_a_rerun_resumes_from_the_answers_cached_before_the_breaker_tripped(tmp_
         assert all(second.query(query)[0]["x"].value == "fine" for query in queries)
         assert second.cache_hits == 2 and second.requests_sent == 2
         assert endpoint.queries[-2:] == queries[2:]
+
+
+def test_an_empty_grounding_is_written_as_a_valid_empty_table(tiny_source, tmp_path):
+    from benchval.commonwhy.pipeline import CONSTRUCTED_SCHEMA, read_constructed, write_outputs
+
+    nothing = LiftedRule("r-none", "rule", "SELECT ?item WHERE { ?item wdt:P27 wd:Q999 . }", "Why person A?",
+                         "Because person A.", {"person A": "item"})
+    table, report, summary = construct([nothing], tiny_source)
+    paths = [tmp_path / "constructed.parquet", tmp_path / "report.csv", tmp_path / "summary.json"]
+    write_outputs(table, report, summary, *paths)
+    written = read_constructed(paths[0])
+    assert len(written) == 0 and list(written.columns) == CONSTRUCTED_SCHEMA.names
+    assert summary["questions_built"] == 0 and summary["rules_by_status"]["missing_entity"] == 1
