@@ -161,3 +161,16 @@ def test_an_empty_grounding_is_written_as_a_valid_empty_table(tiny_source, tmp_p
     written = read_constructed(paths[0])
     assert len(written) == 0 and list(written.columns) == CONSTRUCTED_SCHEMA.names
     assert summary["questions_built"] == 0 and summary["rules_by_status"]["missing_entity"] == 1
+
+
+def test_open_source_takes_the_remote_defaults_from_the_schema():
+    import yaml
+
+    from benchval.commonwhy.kg import SCHEMA_PATH, open_source
+
+    spec = yaml.safe_load(SCHEMA_PATH.read_text())["properties"]["kg"]["properties"]["remote"]["properties"]
+    remote = open_source({"source": "remote", "remote": {"endpoint": "http://127.0.0.1:9/sparql", "max_retries": 1}})
+    assert remote.max_retries == 1
+    assert remote.deadline_s == spec["deadline_s"]["default"] and remote.timeout_s == spec["timeout_s"]["default"]
+    assert remote.max_consecutive_failures == spec["max_consecutive_failures"]["default"]
+    assert remote.user_agent == spec["user_agent"]["default"]

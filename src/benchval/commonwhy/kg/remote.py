@@ -1,11 +1,15 @@
 """A KG source that sends SPARQL to an HTTP endpoint (the Wikidata Query Service in real use).
 
 Polite by construction: a descriptive User-Agent (required by WDQS), one request at a time with at
-least ``min_interval_s`` between requests, retries with exponential backoff on timeouts, HTTP 429 and
-5xx (honouring ``Retry-After``), and an on-disk cache of answers keyed by endpoint + query text, so a
-rerun never asks twice. ``translate_wdqs`` sends the query through :mod:`..wdqs_dialect` first: keep it
-False for query.wikidata.org (which understands its own dialect), True for a plain SPARQL 1.1 endpoint.
-"""
+least ``min_interval_s`` between requests. Robust: every request has an overall deadline
+(``deadline_s``, connect to last byte) on top of the per-read ``timeout_s``; timeouts, connection
+errors, HTTP 429/5xx and answers that are not SPARQL JSON are retried with exponential backoff
+(honouring ``Retry-After``); answers are checked before they enter the on-disk cache (keyed by
+endpoint + query, so a rerun never asks twice); and a circuit breaker raises
+:class:`EndpointUnreachable` after ``max_consecutive_failures`` failed requests in a row.
+``translate_wdqs`` sends the query through :mod:`..wdqs_dialect` first: keep it False for
+query.wikidata.org (which understands its own dialect), True for a plain SPARQL 1.1 endpoint.
+Defaults: workflow/schemas/commonwhy.schema.yaml (``commonwhy.kg.remote``), filled in by ``open_source``."""
 
 from __future__ import annotations
 
@@ -19,7 +23,6 @@ import socket
 import time
 import urllib.error
 import urllib.parse
-import urllib.request
 from pathlib import Path
 
 from benchval.commonwhy.kg.source import (EndpointError, EndpointUnreachable, KGSource, QuerySyntaxError,
