@@ -16,7 +16,10 @@ import pytest
 import yaml
 from snakemake.utils import update_config, validate
 
-from benchval.config import ConfigError, check_references, check_sections_are_mappings, resolve_mirror
+from snakemake.cli import parse_config
+
+from benchval.config import (ConfigError, check_command_line, check_references, check_sections_are_mappings,
+                             resolve_mirror)
 from benchval.paths import REPO_ROOT
 
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
@@ -86,9 +89,18 @@ def test_a_duplicate_in_a_study_is_caught_at_start_up(config, key):
         check_references(config)
 
 
+def test_a_mapping_on_the_command_line_says_to_use_a_configfile():
+    overrides = parse_config(["sample={n_items: 8}"])  # Snakemake's own parsing: {'sample': {'n_items': '8'}}
+    with pytest.raises(ConfigError, match=r"sample: a nested mapping given with --config.*--configfile"):
+        check_command_line(overrides)
+    with pytest.raises(ConfigError, match=r"mirror: --config mirror=null gives the text 'null'.*--configfile"):
+        check_command_line(parse_config(["mirror=null"]))
+    check_command_line(parse_config(["seed=3", "mirror=../elsewhere"]))  # plain values pass
+
+
 def test_a_mapping_given_as_a_string_says_to_use_a_configfile(config):
-    config["sample"] = "{n_items: 8}"  # what `--config sample='{n_items: 8}'` gives
-    with pytest.raises(ConfigError, match=r"sample: .*a string.*--configfile"):
+    config["sample"] = "{n_items: 8"  # not YAML: --config keeps it as text
+    with pytest.raises(ConfigError, match=r"sample: expected a mapping, got a string.*--configfile"):
         check_sections_are_mappings(config)
 
 
@@ -107,8 +119,9 @@ def _dry_run(*args: str) -> subprocess.CompletedProcess:
 
 def test_workflow_start_up_error_for_a_mapping_on_the_command_line():
     result = _dry_run("--config", "sample={n_items: 8}")
+    output = result.stdout + result.stderr
     assert result.returncode != 0
-    assert "--configfile" in result.stderr and "sample" in result.stderr
+    assert "sample: a nested mapping given with --config" in output and "--configfile" in output
 
 
 def test_workflow_loads_and_plans_with_mirror_null(tmp_path):
