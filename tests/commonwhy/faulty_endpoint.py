@@ -31,6 +31,7 @@ class FaultyEndpoint:
                 raise ValueError(f"unknown behaviour {behaviour!r}; known: {BEHAVIOURS}")
         self.script, self.then, self.drip_s, self.lifetime_s = list(script), then, drip_s, lifetime_s
         self.queries: list[str] = []
+        self.targets: list[str] = []  # request targets (path, or absolute URL when used as a proxy)
         self._stopped = threading.Event()
         self._lock = threading.Lock()
         self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -73,9 +74,11 @@ class FaultyEndpoint:
     def _serve(self, connection: socket.socket) -> None:
         connection.settimeout(self.lifetime_s)
         try:
-            query = _read_query(connection)
-            if query is None:
+            request = _read_request(connection)
+            if request is None:
                 return
+            target, query = request
+            self.targets.append(target)
             behaviour = self._next(query)
             getattr(self, "_" + behaviour if not behaviour[0].isdigit() else "_status")(connection, query, behaviour)
         except OSError:
@@ -116,7 +119,8 @@ class FaultyEndpoint:
         _send(connection, 200, json.dumps({"error": "java.util.concurrent.TimeoutException"}))
 
 
-def _read_query(connection: socket.socket) -> str | None:
+def _read_request(connection: socket.socket) -> tuple[str, str] | None:
+    """(request target, SPARQL query) of one POST, or None when the client closed first."""
     data = b""
     while b"\r\n\r\n" not in data:
         chunk = connection.recv(65536)
@@ -124,6 +128,7 @@ def _read_query(connection: socket.socket) -> str | None:
             return None
         data += chunk
     head, _, body = data.partition(b"\r\n\r\n")
+    target = head.decode("latin-1").split("\r\n")[0].split(" ")[1]
     length = 0
     for line in head.decode("latin-1").split("\r\n")[1:]:
         name, _, value = line.partition(":")
@@ -134,7 +139,7 @@ def _read_query(connection: socket.socket) -> str | None:
         if not chunk:
             break
         body += chunk
-    return urllib.parse.parse_qs(body.decode("utf-8")).get("query", [""])[0]
+    return target, urllib.parse.parse_qs(body.decode("utf-8")).get("query", [""])[0]
 
 
 def _head(status: int, length: int, content_type: str = "application/sparql-results+json") -> bytes:

@@ -174,3 +174,14 @@ def test_open_source_takes_the_remote_defaults_from_the_schema():
     assert remote.deadline_s == spec["deadline_s"]["default"] and remote.timeout_s == spec["timeout_s"]["default"]
     assert remote.max_consecutive_failures == spec["max_consecutive_failures"]["default"]
     assert remote.user_agent == spec["user_agent"]["default"]
+
+
+def test_the_proxy_of_the_environment_is_used(tmp_path, monkeypatch):
+    with FaultyEndpoint(then="ok") as proxy:  # answers whatever it is asked, like a forwarding proxy
+        monkeypatch.setenv("http_proxy", f"http://127.0.0.1:{proxy.port}")
+        monkeypatch.setenv("no_proxy", "")
+        remote = RemoteSource("http://sparql.example.invalid/sparql?format=json", timeout_s=2, deadline_s=5,
+                              max_retries=0, backoff_s=0, min_interval_s=0, max_consecutive_failures=1,
+                              cache_dir=None, translate_wdqs=False, user_agent="benchval-tests/0.1 (nobody@example.org)")
+        assert remote.query(QUERY)[0]["x"].value == "fine"
+        assert proxy.targets == ["http://sparql.example.invalid/sparql?format=json"]  # absolute URL, query kept

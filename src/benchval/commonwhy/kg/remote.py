@@ -23,6 +23,7 @@ import socket
 import time
 import urllib.error
 import urllib.parse
+import urllib.request
 from pathlib import Path
 
 from benchval.commonwhy.kg.source import (EndpointError, EndpointUnreachable, KGSource, QuerySyntaxError,
@@ -59,6 +60,22 @@ def check_answer(answer: object, kind: str) -> None:
                 binding_to_term(value)
     except (EndpointError, AttributeError, KeyError, TypeError) as error:
         raise _BadAnswer(f"malformed binding: {error!r}") from error
+
+
+def _connection(url: urllib.parse.SplitResult, timeout: float) -> tuple[http.client.HTTPConnection, str]:
+    """A connection for ``url`` and the request target, through the proxy of the environment
+    (``http_proxy``/``https_proxy``, ``no_proxy`` honoured) as urllib would use."""
+    path = (url.path or "/") + (f"?{url.query}" if url.query else "")
+    proxy = urllib.request.getproxies().get(url.scheme)
+    if not proxy or urllib.request.proxy_bypass(url.hostname or ""):
+        kind = http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
+        return kind(url.hostname, url.port, timeout=timeout), path
+    via = urllib.parse.urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+    if url.scheme == "https":  # CONNECT tunnel through the proxy
+        connection = http.client.HTTPSConnection(via.hostname, via.port, timeout=timeout)
+        connection.set_tunnel(url.hostname, url.port)
+        return connection, path
+    return http.client.HTTPConnection(via.hostname, via.port, timeout=timeout), url.geturl()
 
 
 def binding_to_term(binding: dict) -> Term:
@@ -145,16 +162,15 @@ class RemoteSource(KGSource):
         self._wait_politely()
         self.requests_sent += 1
         deadline = time.monotonic() + self.deadline_s
-        connection_type = http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
-        connection = connection_type(url.hostname, url.port, timeout=self._time_left(deadline))
+        connection, target = _connection(url, self._time_left(deadline))
         try:
-            connection.request("POST", url.path or "/", body=body, headers=headers)
+            connection.request("POST", target, body=body, headers=headers)
             sock = connection.sock  # kept: http.client hands it to the response and forgets it
             sock.settimeout(self._time_left(deadline))
             response = connection.getresponse()
             data = self._read_body(response, sock, deadline)
         except (TimeoutError, socket.timeout) as error:
-            if time.monotonic() >= deadline:
+            if time.monotonic() >= deadline - 0.01:  # the socket timeout was the time left, not timeout_s
                 raise _DeadlinePassed from error
             raise
         finally:
