@@ -1,10 +1,24 @@
-"""Checks on the merged configuration that a JSON schema cannot express (cross-references)."""
+"""Start-up checks on the merged configuration that a JSON schema cannot express.
+
+``workflow/rules/common.smk`` calls :func:`check_command_line` and :func:`check_sections_are_mappings`
+before the schema validation (so a mapping typed on the command line gets the remedy, not a type
+error) and :func:`check_references` after it; :func:`resolve_mirror` turns ``mirror:`` into a folder or None.
+docs/configuration.md ("Start-up errors") lists every message and what to do about it.
+"""
 
 from __future__ import annotations
 
+import difflib
+from collections import Counter
+from functools import lru_cache
 from pathlib import Path
+from typing import Mapping
+
+import yaml
 
 from benchval.paths import REPO_ROOT
+
+SCHEMA_DIR = REPO_ROOT / "workflow" / "schemas"
 
 
 class ConfigError(ValueError):
@@ -12,28 +26,128 @@ class ConfigError(ValueError):
 
 
 def resolve_mirror(mirror: str | None) -> Path | None:
-    """The mirror directory as an absolute path (relative paths are taken from the repo root), or None."""
+    """The mirror folder as an absolute path (relative paths are taken from the repo root), or None.
+
+    ``mirror: null`` means no mirror: every raw file is downloaded. A folder that does not exist is an
+    error, not a silent fall-back to downloads.
+    """
     if mirror is None:
         return None
-    path = Path(mirror)
-    return path if path.is_absolute() else (REPO_ROOT / path).resolve()
+    path = Path(mirror).expanduser()
+    path = path if path.is_absolute() else (REPO_ROOT / path).resolve()
+    if not path.is_dir():
+        raise ConfigError(f"mirror: folder {path} does not exist (config value {mirror!r}); point it at the "
+                          f"raw-data mirror, or set `mirror: null` to download every raw file from upstream")
+    return path
+
+
+def raw_root(mirror: Path | None) -> Path:
+    """Where raw files are read: the mirror, or (``mirror: null``) the download cache that rule
+    fetch_raw_file fills from the files declared in config/catalogue/*.yaml."""
+    from benchval.data import DOWNLOAD_DIR
+
+    return mirror if mirror is not None else DOWNLOAD_DIR
+
+
+@lru_cache(maxsize=1)
+def _mapping_sections() -> tuple[str, ...]:
+    """Top-level keys whose schema is an object (followed through each section's ``$ref`` file)."""
+    top = yaml.safe_load((SCHEMA_DIR / "config.schema.yaml").read_text(encoding="utf-8"))
+    sections = []
+    for key, spec in top["properties"].items():
+        if "$ref" in spec:
+            spec = yaml.safe_load((SCHEMA_DIR / spec["$ref"]).read_text(encoding="utf-8"))
+        if spec.get("type") == "object":
+            sections.append(key)
+    return tuple(sections)
+
+
+_CONFIGFILE_REMEDY = ("write the keys you change in a small YAML file (e.g. override.yaml) and pass it with "
+                      "--configfile override.yaml: it is merged key by key into config/config.yaml "
+                      "(docs/configuration.md, 'Overriding nested keys')")
+
+
+def check_command_line(overrides: Mapping) -> None:
+    """What ``--config key=value`` gave (Snakemake's ``workflow.config_settings.config``).
+
+    Snakemake reads a nested value there as YAML with every leaf as text (``{n_items: 8}`` gives
+    ``{'n_items': '8'}``) and ``null`` as the text ``'null'``; both would fail later with a type error or
+    a folder called ``null``. Say so, with the remedy.
+    """
+    for key, value in overrides.items():
+        if isinstance(value, Mapping):
+            raise ConfigError(f"{key}: a nested mapping given with --config ({key}={dict(value)!r}); --config reads "
+                              f"every nested value as text, so numbers and null do not survive. Instead, "
+                              + _CONFIGFILE_REMEDY)
+        if value == "null":
+            raise ConfigError(f"{key}: --config {key}=null gives the text 'null', not null. Instead, put "
+                              f"`{key}: null` in a small YAML file and pass it with --configfile")
+
+
+def check_sections_are_mappings(config: Mapping) -> None:
+    """A section that must be a mapping but is a string (e.g. ``--config sample='{n_items: 8'``)."""
+    for key in _mapping_sections():
+        value = config.get(key)
+        if isinstance(value, str):
+            raise ConfigError(f"{key}: expected a mapping, got a string ({value!r}); a nested section cannot be "
+                              f"given as text on the command line. Instead, " + _CONFIGFILE_REMEDY)
+
+
+def _unknown(kind: str, where: str, name: str, known) -> ConfigError:
+    close = difflib.get_close_matches(name, list(known), n=1)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return ConfigError(f"{where}: unknown {kind} {name!r}{hint} (known: {sorted(known)})")
+
+
+def _check_study(study: str, spec: dict, models: dict, tasks: dict) -> None:
+    for key, known in (("models", models), ("tasks", tasks)):
+        for name, times in Counter(spec[key]).items():
+            if times > 1:
+                raise ConfigError(f"studies.{study}.{key}: {name!r} is listed {times} times; list each once")
+        for name in spec[key]:
+            if name not in known:
+                raise _unknown(key[:-1], f"studies.{study}.{key}", name, known)
+
+
+def _study_metrics(config: dict) -> set[str]:
+    """Every metric some study's score table can hold (scored: the tasks' metrics; imported: declared)."""
+    metrics: set[str] = set()
+    for spec in config["studies"].values():
+        if spec["source"] == "scored":
+            metrics.update(m for task in spec["tasks"] for m in config["tasks"][task]["metrics"])
+            if spec.get("commonwhy_criterion"):
+                metrics.add("accuracy")  # the CommonWhy criterion rows enter as accuracy (benchval.score_table)
+        elif spec["source"] == "csv":
+            metrics.add(spec.get("metric", "accuracy"))
+            metrics.update(task.get("metric", spec.get("metric", "accuracy")) for task in spec["tasks"].values())
+        else:
+            metrics.update(m for task in spec["tasks"].values() for m in task["metrics"])
+    return metrics
+
+
+def _check_metrics(config: dict) -> None:
+    """analysis.metrics must be metrics some study produces (tasks' metrics: an enum in tasks.schema.yaml)."""
+    wanted = (config.get("analysis") or {}).get("metrics") or []
+    produced = _study_metrics(config)
+    for metric in wanted:
+        if metric not in produced:
+            raise _unknown("metric", "analysis.metrics", metric, produced)
 
 
 def check_references(config: dict) -> None:
-    """Every study names known models and tasks; every task names a known dataset and pair."""
+    """Names that must refer to something declared do: study models and tasks (each listed once),
+    task datasets and pairs, ``sample.per_task`` keys, analysis metrics."""
     models, tasks, datasets = config["models"], config["tasks"], config["datasets"]
     for study, spec in config["studies"].items():
-        if spec["source"] != "scored":
-            continue
-        for key, known in (("models", models), ("tasks", tasks)):
-            for name in spec[key]:
-                if name not in known:
-                    raise ConfigError(
-                        f"studies.{study}.{key}: unknown name {name!r}; declared {key}: {sorted(known)}"
-                    )
+        if spec["source"] == "scored":
+            _check_study(study, spec, models, tasks)
     for task, spec in tasks.items():
         if spec.get("dataset") is not None and spec["dataset"] not in datasets:
             raise ConfigError(f"tasks.{task}.dataset: unknown dataset {spec['dataset']!r}")
         partner = spec.get("pairs_with")
         if partner is not None and partner not in tasks:
             raise ConfigError(f"tasks.{task}.pairs_with: unknown task {partner!r}")
+    for task in ((config.get("sample") or {}).get("per_task") or {}):
+        if task not in tasks:
+            raise _unknown("task", f"sample.per_task.{task}", task, tasks)
+    _check_metrics(config)

@@ -1,10 +1,11 @@
 import json
+from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
-from benchval.analysis.importers import StudyImportError, import_study
+from benchval.analysis.importers import StudyImportError, expand_path, import_study
 from benchval.analysis.table import load_study
 from benchval.paths import REPO_ROOT, default_mirror
 
@@ -41,8 +42,8 @@ def test_csv_importer_errors_name_the_column(tmp_path):
     study = {**CSV_STUDY, "tasks": {k: v for k, v in CSV_STUDY["tasks"].items() if k != "trip"}}
     with pytest.raises(StudyImportError, match=r"outside \[0, 1\]"):
         import_study("x", study, tmp_path, tmp_path / "s.csv", tmp_path / "t.csv")
-    with pytest.raises(StudyImportError, match="no mirror"):
-        import_study("x", CSV_STUDY, None, tmp_path / "s.csv", tmp_path / "t.csv")
+    # mirror: null -> {mirror} is the download cache that rule fetch_raw_file fills (issue 15)
+    assert expand_path("{mirror}/obsscaling/a.csv", None) == Path("resources/data/obsscaling/a.csv")
 
 
 def write_result(path, model_args, results):

@@ -12,7 +12,8 @@ from benchval.commonwhy.rules import LiftedRule
 
 
 def _remote(server, tmp_path, **options) -> RemoteSource:
-    settings = dict(timeout_s=5, max_retries=2, backoff_s=0.01, min_interval_s=0, translate_wdqs=True,
+    settings = dict(timeout_s=5, deadline_s=10, max_retries=2, backoff_s=0.01, min_interval_s=0, translate_wdqs=True,
+                    max_consecutive_failures=100,
                     cache_dir=tmp_path / "cache", user_agent="benchval-tests/0.1 (test suite; nobody@example.org)")
     settings.update(options)
     return RemoteSource(server.url, **settings)

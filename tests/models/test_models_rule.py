@@ -8,6 +8,7 @@ import sys
 import yaml
 
 from benchval.models import read_manifest
+from benchval.models.lock import read_lock
 from benchval.paths import REPO_ROOT
 
 RULES = REPO_ROOT / "workflow" / "rules" / "models.smk"
@@ -25,7 +26,7 @@ def test_rule_prepares_a_local_model_and_reruns_on_config_change(tiny_model_dir,
     workdir.mkdir()
     (workdir / "Snakefile").write_text(f'configfile: "config.yaml"\ninclude: "{RULES}"\n')
     entry = {"family": "tiny", "size_b": 0.0001, "source": {"type": "local", "path": str(tiny_model_dir)}}
-    (workdir / "config.yaml").write_text(yaml.safe_dump({"models": {"tiny": entry}}))
+    (workdir / "config.yaml").write_text(yaml.safe_dump({"models": {"tiny": entry}, "model_lock": "locks/models.lock.yaml"}))
     target = "resources/models/tiny/benchval-model.json"
 
     result = run_snakemake(workdir, target)
@@ -34,6 +35,8 @@ def test_rule_prepares_a_local_model_and_reruns_on_config_change(tiny_model_dir,
     assert manifest["name"] == "tiny" and manifest["family"] == "tiny"
     log = (workdir / "logs" / "prepare_model" / "tiny.log").read_text()
     assert "prepared 'tiny'" in log
+    # the rule records the model in the lock file named by config `model_lock` (benchval.models.lock)
+    assert read_lock(workdir / "locks" / "models.lock.yaml")["tiny"]["weights_sha256"] == manifest["weights_sha256"]
 
     # Editing the model's config entry (a params value) makes the rule run again.
     entry["family"] = "tiny2"

@@ -3,8 +3,10 @@ import re
 
 from snakemake.exceptions import WorkflowError
 
-from benchval.config import check_references, resolve_mirror
+from benchval.config import check_command_line, check_references, check_sections_are_mappings, resolve_mirror
 
+check_command_line(workflow.config_settings.config)
+check_sections_are_mappings(config)
 validate(config, "../schemas/config.schema.yaml")
 check_references(config)
 

@@ -3,13 +3,12 @@
 # workflow/schemas/commonwhy.schema.yaml); docs/commonwhy.md explains every output.
 
 from benchval.commonwhy.rdf_convert import INPUT_FILES as CW_LITWD1K_FILES
-from benchval.config import resolve_mirror
+from benchval.config import raw_root, resolve_mirror
 
 CW_CONFIG = config.get("commonwhy") or {}
 CW_KG = CW_CONFIG.get("kg") or {}
-CW_MIRROR = resolve_mirror(config.get("mirror"))
-if CW_MIRROR is None:
-    raise ValueError("commonwhy: the raw files have no download source; set `mirror:` to the raw-data mirror")
+# mirror: null -> resources/data, filled by rule fetch_raw_file (config/catalogue/raw_sources.yaml)
+CW_MIRROR = raw_root(resolve_mirror(config.get("mirror")))
 CW_RAW = f"{CW_MIRROR}/commonwhy"
 CW_LITWD1K = f"{CW_MIRROR}/wikidata_litwd1k"
 CW_STORE = CW_KG.get("store", "resources/kg/litwd1k.oxigraph")

@@ -30,6 +30,7 @@ rule prepare_model:
         manifest="resources/models/{model}/benchval-model.json",
     params:
         entry=_model_entry,
+        model_lock=config.get("model_lock"),  # benchval.models.lock; None when the schema was not applied
     log:
         "logs/prepare_model/{model}.log",
     threads: 2

@@ -20,7 +20,8 @@ with (
         force=True,
     )
     try:
-        prepare_model(model, dict(snakemake.params.entry), Path(snakemake.output.manifest).parent)
+        prepare_model(model, dict(snakemake.params.entry), Path(snakemake.output.manifest).parent,
+                      lock_path=snakemake.params.model_lock)
     except Exception:
         logging.getLogger("prepare_model").exception("preparing model %r failed", model)
         raise

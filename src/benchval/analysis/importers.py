@@ -36,11 +36,12 @@ class StudyImportError(ValueError):
 
 
 def expand_path(template: str, mirror: str | Path | None) -> Path:
-    """Replace ``{mirror}`` in ``template``; fail clearly when no mirror is configured."""
+    """Replace ``{mirror}`` in ``template`` by the mirror, or with ``mirror: null`` by the download cache
+    resources/data (rule fetch_raw_file downloads a file declared in config/catalogue/*.yaml there)."""
+    from benchval.config import raw_root
+
     if "{mirror}" in template:
-        if mirror is None:
-            raise StudyImportError(f"path {template!r} uses {{mirror}} but no mirror directory is configured")
-        template = template.replace("{mirror}", str(mirror))
+        template = template.replace("{mirror}", str(raw_root(Path(mirror) if mirror is not None else None)))
     return Path(template)
 
 

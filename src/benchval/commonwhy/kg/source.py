@@ -37,6 +37,10 @@ class EndpointError(KGQueryError):
     """The remote endpoint failed for another reason (HTTP error, bad answer)."""
 
 
+class EndpointUnreachable(KGQueryError):
+    """The circuit breaker opened: too many consecutive failed requests. Not absorbed per rule; the job fails."""
+
+
 @dataclass(frozen=True)
 class Term:
     """An RDF term in a query answer. ``datatype`` is None for language-tagged strings and IRIs."""
@@ -198,4 +202,4 @@ def _group_facts(qid: str, rows: list[dict[str, Term]]) -> list[Triple]:
 
 
 __all__ = ["KGSource", "Term", "Triple", "Qualifier", "KGQueryError", "QuerySyntaxError", "QueryTimeoutError",
-           "EndpointError", "literal", "RDFS", "WD", "WIKIBASE"]
+           "EndpointError", "EndpointUnreachable", "literal", "RDFS", "WD", "WIKIBASE"]
