@@ -25,6 +25,13 @@ def test_install_sh_installs_the_test_and_bench_extras():
     assert installs and {"test", "bench"} <= set(installs[0].split(",")), installs
 
 
+def test_pytest_summary_lists_every_skip_with_its_reason():
+    """CI runs `pytest -q`; the -r option with 's' in pyproject's addopts makes its closing summary
+    list each skipped test and why."""
+    options = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert any(re.fullmatch(r"-r\w*[sa]\w*", option) for option in options["addopts"].split()), options
+
+
 def test_ci_runs_the_readme_test_command():
     readme = (REPO_ROOT / "README.md").read_text()
     ci_command = (REPO_ROOT / ".ci" / "run").read_text().strip().splitlines()[-1]
