@@ -1,5 +1,6 @@
-"""environment.yml and pyproject.toml must pin the same packages."""
+"""environment.yml and pyproject.toml must pin the same packages; install.sh installs what the tests need."""
 
+import re
 import tomllib
 
 import yaml
@@ -9,10 +10,26 @@ from benchval.paths import REPO_ROOT
 
 def test_environment_yml_pins_match_pyproject():
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]
-    wanted = set(project["dependencies"]) | set(project["optional-dependencies"]["test"])
+    extras = project["optional-dependencies"]
+    wanted = set(project["dependencies"]) | set(extras["test"]) | set(extras["bench"])
     environment = yaml.safe_load((REPO_ROOT / "environment.yml").read_text())
     pip_section = next(entry["pip"] for entry in environment["dependencies"] if isinstance(entry, dict))
     assert set(pip_section) - {"-e ."} == wanted
+
+
+def test_install_sh_installs_the_test_and_bench_extras():
+    """The README's test command runs install.sh: it must bring pytest and lm-evaluation-harness, or the
+    lm-eval agreement tests would skip on every CI run."""
+    install = (REPO_ROOT / "install.sh").read_text()
+    installs = re.findall(r"pip install .*-e \"?\.\[([\w,]+)\]", install)
+    assert installs and {"test", "bench"} <= set(installs[0].split(",")), installs
+
+
+def test_pytest_summary_lists_every_skip_with_its_reason():
+    """CI runs `pytest -q`; the -r option with 's' in pyproject's addopts makes its closing summary
+    list each skipped test and why."""
+    options = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert any(re.fullmatch(r"-r\w*[sa]\w*", option) for option in options["addopts"].split()), options
 
 
 def test_ci_runs_the_readme_test_command():

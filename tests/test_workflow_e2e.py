@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -27,15 +28,22 @@ def snakemake(workdir, configfile, *args, timeout=900):
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
 
 
+NOTHING_TO_DO = "Nothing to be done (all requested files are present and up to date)."
+
+
 def planned_jobs(workdir, configfile) -> dict[str, int]:
-    """Rule -> job count of a dry run (empty when nothing is to be done)."""
+    """Rule -> job count of a dry run: {} only where Snakemake says there is nothing to be done; a
+    dry run that prints neither that nor a job table (or a table that does not add up) is an error."""
     result = snakemake(workdir, configfile, "-n", *TARGETS)
     assert result.returncode == 0, result.stderr[-3000:]
     output = result.stdout + result.stderr
     if "Job stats:" not in output:
+        assert NOTHING_TO_DO in output, f"dry run printed no job stats:\n{output[-3000:]}"
         return {}
     table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
-    return {rule: int(count) for rule, count in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE) if rule != "total"}
+    jobs = {rule: int(count) for rule, count in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE)}
+    assert jobs and jobs.pop("total") == sum(jobs.values()), table
+    return jobs
 
 
 @pytest.fixture(scope="module")
@@ -106,9 +114,14 @@ def test_per_model_jobs_write_the_same_scores_and_rerun_per_model(finished_run, 
     ran = re.findall(r"^Finished jobid: \d+ \(Rule: (\w+)\)", result.stdout + result.stderr, re.MULTILINE)
     assert sorted(name for name in ran if name.startswith("score")) == sorted(
         "score_model_" + re.sub(r"\W", "_", model) for model in TINY_MODELS)
+    compared = 0
     for target in targets:
         ours, theirs = read_scores(per_model_dir / target), read_scores(workdir / target)
         assert ours.drop(columns="token_logprobs").equals(theirs.drop(columns="token_logprobs")), target
+        for mine, other in zip(ours["token_logprobs"], theirs["token_logprobs"], strict=True):
+            np.testing.assert_array_equal(mine, other, err_msg=target)  # the per-token log-probs too
+            compared += len(mine)
+    assert compared > 0
     config = yaml.safe_load(path.read_text())
     config["sample"]["per_task"] = {"hellaswag": 3}
     edited = per_model_dir / "edit-sample.yaml"

@@ -1,3 +1,5 @@
+import zlib
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -5,10 +7,26 @@ from scipy import stats
 from benchval.analysis import bootstrap
 
 
+def test_resample_indices_are_numpys_draws_with_replacement():
+    """B x n rows of numpy's integers(0, n) from the given Generator, drawn here by hand."""
+    indices = bootstrap.resample_indices(np.random.default_rng(11), 7, 500)
+    expected = np.random.default_rng(11).integers(0, 7, size=(500, 7))
+    np.testing.assert_array_equal(indices, expected)
+    assert indices.shape == (500, 7) and set(np.unique(indices)) == set(range(7))
+    assert len({tuple(row) for row in indices}) > 450  # resamples differ from each other
+
+
+def test_rng_for_seeds_numpy_with_the_seed_and_the_crc32_of_the_key():
+    """Documented seeding (docs/analysis.md): default_rng([seed, CRC32("part/part/...")])."""
+    ours = bootstrap.rng_for(5, "delta_rho", "accuracy", "m1").integers(0, 10**9, 20)
+    by_hand = np.random.default_rng([5, zlib.crc32(b"delta_rho/accuracy/m1")]).integers(0, 10**9, 20)
+    np.testing.assert_array_equal(ours, by_hand)
+
+
 def test_vectorised_spearman_equals_scipy_on_every_resample():
     rng = np.random.default_rng(0)
     matrix = np.round(rng.random((15, 4)), 1)  # rounding creates ties
-    indices = bootstrap.resample_indices(rng, 15, 50)
+    indices = rng.integers(0, 15, size=(50, 15))
     stack = bootstrap.bootstrap_spearman(matrix, indices)
     for b in range(50):
         reference = stats.spearmanr(matrix[indices[b]]).statistic
@@ -38,7 +56,7 @@ def test_percentile_ci_agrees_with_scipy_bootstrap():
         return corr[..., 0, 2] - corr[..., 1, 2]
 
     n_boot = 20000
-    indices = bootstrap.resample_indices(np.random.default_rng(2), n, n_boot)
+    indices = np.random.default_rng(2).integers(0, n, size=(n_boot, n))
     ours = bootstrap.summarise(float(delta(x1, x2, y)), delta(x1[indices], x2[indices], y[indices]), 0.95)
     reference = stats.bootstrap((x1, x2, y), delta, paired=True, vectorized=True, n_resamples=n_boot,
                                 method="percentile", confidence_level=0.95, rng=np.random.default_rng(3))

@@ -8,24 +8,34 @@ from sklearn.model_selection import LeaveOneGroupOut, cross_val_predict
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from benchval.analysis.composite import standardised_mean
 from benchval.analysis.lofo import family_balanced_errors, lofo_table, predict_out_of_family
 from benchval.analysis.settings import AnalysisSettings
 
 
 class CompositeFeatures(BaseEstimator, TransformerMixin):
-    """Reference: composites with training-fold statistics, as an sklearn transformer."""
+    """Reference: composites with training-fold statistics, as an sklearn transformer.
+
+    A composite is the mean of the available z-scores of its tasks, each task standardised with the
+    training fold's mean and sample SD (ddof=1, docs/analysis.md). sklearn's StandardScaler (which
+    ignores NaN when fitting) gives the mean and the population SD; z * sqrt((n - 1) / n) turns its
+    z-scores into sample-SD ones, n being the task's non-missing training values.
+    """
 
     def __init__(self, groups=()):
         self.groups = groups
 
     def fit(self, X, y=None):
-        self.reference_ = np.asarray(X, float).copy()
+        X = np.asarray(X, float)
+        self.scalers_ = [StandardScaler().fit(X[:, g]) for g in self.groups]
         return self
 
     def transform(self, X):
         X = np.asarray(X, float)
-        return np.column_stack([X[:, 0]] + [standardised_mean(X[:, g], self.reference_[:, g]) for g in self.groups])
+        composites = []
+        for scaler, g in zip(self.scalers_, self.groups):
+            n = scaler.n_samples_seen_
+            composites.append(np.nanmean(scaler.transform(X[:, g]) * np.sqrt((n - 1) / n), axis=1))
+        return np.column_stack([X[:, 0], *composites])
 
 
 def sklearn_reference(features, y, families, groups, alpha):

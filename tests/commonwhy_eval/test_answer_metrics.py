@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+import sacrebleu
 
 from benchval.commonwhy.eval import metrics, wordnet
 
@@ -50,7 +51,10 @@ def test_lexical_scores_take_the_max_over_references_per_metric():
     refs = ["the cat sat on the mat", "alpha beta gamma delta epsilon"]
     got = metrics.lexical_scores("alpha beta gamma delta zeta", refs)
     assert got["rougeL"] == pytest.approx(0.8)  # LCS 4 of 5 and 5 -> F = 0.8
-    assert got["bleu"] == pytest.approx(metrics.bleu("alpha beta gamma delta zeta", refs[1]))
+    # the second reference: n-gram precisions 4/5, 3/4, 2/3, 1/2 (the first shares no word)
+    assert got["bleu"] == pytest.approx(100 * (4 / 5 * 3 / 4 * 2 / 3 * 1 / 2) ** 0.25, rel=1e-6)
+    by_sacrebleu = [sacrebleu.sentence_bleu("alpha beta gamma delta zeta", [ref]).score for ref in refs]
+    assert got["bleu"] == pytest.approx(max(by_sacrebleu)) and by_sacrebleu[0] < by_sacrebleu[1]
 
 
 def test_no_reference_is_an_error():

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
+import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from benchval.generation.hf import HFGenerator, cut_answer, decide_chat
@@ -43,8 +45,24 @@ def test_greedy_is_deterministic_batched_equals_single_and_respects_length(tiny_
 
 
 def test_first_token_choice_matches_the_argmax_of_generation(tiny_generator):
-    scores = tiny_generator.first_token_choice(PROMPTS, ["yes", "no"])
-    assert all(set(s) == {"yes", "no"} and max(s.values()) < 0 for s in scores)
+    """The chosen option is what greedy generation writes when it may only write an option's first
+    token, and each score is the log-softmax of the model's next-token logits, unbatched."""
+    model, tok = tiny_generator.model, tiny_generator.tokenizer
+    options = ["correct", "paris", "no"]  # the tiny random model prefers paris after one prompt only
+    option_ids = [tok.convert_tokens_to_ids(option) for option in options]  # one word, one token
+    scores = tiny_generator.first_token_choice(PROMPTS, options)
+    assert [set(s) for s in scores] == [set(options)] * len(PROMPTS)
+    generated = []
+    for prompt, score in zip(PROMPTS, scores):
+        ids = tok(tiny_generator.render(prompt), add_special_tokens=False, return_tensors="pt")["input_ids"]
+        with torch.no_grad():  # one prompt, no padding: the reference the batched scores must equal
+            expected = torch.log_softmax(model(input_ids=ids).logits[0, -1].double(), dim=-1)[option_ids]
+        np.testing.assert_allclose([score[o] for o in options], expected.numpy(), atol=1e-5)
+        out = model.generate(ids, max_new_tokens=1, do_sample=False, pad_token_id=tok.pad_token_id,
+                             prefix_allowed_tokens_fn=lambda batch, sent: option_ids)
+        generated.append(tok.decode(out[0, ids.shape[1]:]))
+    assert [max(score, key=score.get) for score in scores] == generated
+    assert len(set(generated)) > 1  # the prompts disagree, so a constant choice would not pass
     with pytest.raises(ValueError, match="share a first token"):
         tiny_generator.first_token_choice(PROMPTS, ["yes", "yes no"])
 

@@ -24,14 +24,26 @@ def _manual_logprobs(model, context_ids, continuation_ids):
     return np.array([logprobs[n - 1 + j, t].item() for j, t in enumerate(continuation_ids)])
 
 
+def lm_eval_token_split(tok, context, continuation):
+    """lm-evaluation-harness 0.4.13's context/continuation split, written out with the tokenizer
+    itself (not our encoder): trailing context whitespace moves to the continuation; the continuation
+    tokens are encode(context + continuation) after the len(encode(context)) context tokens.
+    For non-empty contexts whose last token does not merge across the boundary."""
+    stripped = context.rstrip()
+    continuation = context[len(stripped):] + continuation
+    whole, ctx = tok.encode(stripped + continuation), tok.encode(stripped)
+    assert stripped and whole[: len(ctx)] == ctx, (context, continuation)
+    return ctx, whole[len(ctx):]
+
+
 @pytest.mark.parametrize("name", MODELS)
 def test_reference_matches_a_hand_computation(name, loaded):
     model, tok = loaded[name]
-    requests = build_requests(make_items("mc"), "mc").head(3)
-    scorer = make_scorer("reference", model, tok)
-    scores = scorer.score(requests)
-    for row, e in zip(scores.itertuples(), scorer.encoder.encode_frame(requests)):
-        expected = _manual_logprobs(model, e.context_ids, e.continuation_ids)
+    requests = build_requests(make_items("mc"), "mc")
+    scores = make_scorer("reference", model, tok).score(requests)
+    for row in scores.itertuples():
+        context_ids, continuation_ids = lm_eval_token_split(tok, row.context, row.continuation)
+        expected = _manual_logprobs(model, context_ids, continuation_ids)
         np.testing.assert_allclose(row.token_logprobs, expected, atol=1e-5)
         assert row.logprob_sum == pytest.approx(expected.sum(), abs=1e-4)
         assert row.n_tokens == len(tok.encode(row.continuation, add_special_tokens=False))
@@ -59,21 +71,34 @@ def test_fast_equals_reference(name, mode, loaded):
     assert fast_scorer.stats.n_forward < len(requests)
 
 
-def test_greedy_flags_vary(loaded):
-    """The toy model is sharp enough that some continuations are greedy and some are not."""
-    model, tok = loaded["llama_nobos"]
-    requests = build_requests(pd.DataFrame([{"id": "g", "context": "The cats are sleeping on the warm mat while the",
-                                             "options": [" dogs", " x"], "label": 0}]), "mc")
-    scores = make_scorer("reference", model, tok).score(requests)
-    expected = []
-    e = make_scorer("reference", model, tok).encoder
-    for ctx, cont in zip(requests["context"], requests["continuation"]):
-        enc = e.encode(ctx, cont)
+def _greedy_tokens(model, ids, n):
+    """n tokens of greedy decoding after ``ids``, by hand (argmax of each next-token distribution)."""
+    ids = list(ids)
+    for _ in range(n):
         with torch.no_grad():
-            logits = model(input_ids=torch.tensor([list(enc.context_ids + enc.continuation_ids)])).logits[0]
-        n = len(enc.context_ids)
-        expected.append(all(logits[n - 1 + j].argmax().item() == t for j, t in enumerate(enc.continuation_ids)))
+            ids.append(int(model(input_ids=torch.tensor([ids])).logits[0, -1].argmax()))
+    return ids[-n:]
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_greedy_flags_vary(engine, loaded):
+    """is_greedy is true for the model's own greedy continuation (found by hand) and false otherwise."""
+    model, tok = loaded["llama_nobos"]
+    context = "The cats are sleeping on the warm mat while the"
+    greedy = tok.decode(_greedy_tokens(model, tok.encode(context), 2))
+    assert lm_eval_token_split(tok, context, greedy)[1] == _greedy_tokens(model, tok.encode(context), 2)
+    options = [greedy, " dogs", " x"] if greedy != " dogs" else [greedy, " x"]
+    requests = build_requests(pd.DataFrame([{"id": "g", "context": context, "options": options, "label": 0}]), "mc")
+    scores = make_scorer(engine, model, tok).score(requests)
+    expected = []
+    for ctx, cont in zip(requests["context"], requests["continuation"]):
+        context_ids, continuation_ids = lm_eval_token_split(tok, ctx, cont)
+        with torch.no_grad():
+            logits = model(input_ids=torch.tensor([context_ids + continuation_ids])).logits[0]
+        n = len(context_ids)
+        expected.append(all(logits[n - 1 + j].argmax().item() == t for j, t in enumerate(continuation_ids)))
     assert scores["is_greedy"].tolist() == expected
+    assert expected[0] and not expected[-1]  # the greedy continuation is flagged, " x" is not
 
 
 @pytest.mark.parametrize("name", MODELS)
@@ -142,16 +167,30 @@ def test_unknown_engine():
 
 @pytest.mark.parametrize("name", MODELS)
 def test_reference_agrees_with_lm_evaluation_harness(name, loaded):
-    """Same token boundaries and scores as lm-evaluation-harness 0.4.13's HFLM (when installed)."""
-    pytest.importorskip("lm_eval", reason="lm-evaluation-harness not installed (pyproject extra 'bench')")
+    """Same token boundaries and scores as lm-evaluation-harness 0.4.13's HFLM (the pyproject extra
+    'bench', which install.sh installs: a missing lm_eval fails here instead of skipping)."""
     from lm_eval.api.instance import Instance
     from lm_eval.models.huggingface import HFLM
 
     model, tok = loaded[name]
-    requests = pd.concat([build_requests(make_items("mc"), "mc"), build_requests(make_items("minimal_pair"), "minimal_pair")])
-    ours = make_scorer("reference", model, tok).score(requests)
+    context = "The cats are sleeping on the warm mat while the"
+    greedy = pd.DataFrame([{"id": "g", "context": context, "label": 0,
+                            "options": [tok.decode(_greedy_tokens(model, tok.encode(context), 2)), " x"]}])
+    requests = pd.concat([build_requests(make_items("mc"), "mc"), build_requests(make_items("minimal_pair"), "minimal_pair"),
+                          build_requests(greedy, "mc")])
+    scorer = make_scorer("reference", model, tok)
+    ours = scorer.score(requests)
     lm = HFLM(pretrained=model, tokenizer=tok, batch_size=4, device="cpu")
-    instances = [Instance("loglikelihood", {}, (c, o), i) for i, (c, o) in enumerate(zip(requests["context"], requests["continuation"]))]
-    theirs = lm.loglikelihood(instances, disable_tqdm=True)
+    their_tokens, score_tokens = [], lm._loglikelihood_tokens
+
+    def recording(new_requests, **kwargs):  # lm-eval's own (context ids, continuation ids) per request
+        their_tokens.extend((tuple(ctx), tuple(cont)) for _, ctx, cont in new_requests)
+        return score_tokens(new_requests, **kwargs)
+
+    lm._loglikelihood_tokens = recording
+    pairs = list(zip(requests["context"], requests["continuation"]))
+    theirs = lm.loglikelihood([Instance("loglikelihood", {}, pair, i) for i, pair in enumerate(pairs)], disable_tqdm=True)
+    assert [(e.context_ids, e.continuation_ids) for e in scorer.encoder.encode_frame(requests)] == their_tokens
     np.testing.assert_allclose(ours["logprob_sum"], [lp for lp, _ in theirs], atol=1e-4, rtol=0)
     assert ours["is_greedy"].tolist() == [g for _, g in theirs]
+    assert ours["is_greedy"].any() and not ours["is_greedy"].all()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -73,9 +74,24 @@ def test_paper_models_get_gpus_as_in_the_paper():
         assert gpus == (2 if entry["size_b"] > 32 else 1), (name, gpus)
 
 
+def planned_job_counts(output: str) -> dict[str, int]:
+    """Rule -> job count from the first "Job stats:" table of a dry run (missing table: an error)."""
+    assert "Job stats:" in output, output[-3000:]
+    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    counts = {rule: int(n) for rule, n in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE)}
+    assert counts.pop("total") == sum(counts.values()), table
+    return counts
+
+
 def test_paper_config_plans():
-    """`snakemake -n --configfile config/paper.yaml` builds the whole DAG."""
+    """`snakemake -n --configfile config/paper.yaml` builds the whole DAG: one score job and one
+    evaluate job for each of the 23 models x 19 tasks = 437 pairs, one prepare_task job per task."""
     result = subprocess.run([SNAKEMAKE, "-n", "--configfile", "config/paper.yaml", "--quiet", "rules"],
                             cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
     assert result.returncode == 0, result.stderr[-3000:]
-    assert "score" in result.stdout + result.stderr
+    jobs = planned_job_counts(result.stdout + result.stderr)
+    study = merged_config()["studies"]["default"]
+    assert (len(study["models"]), len(study["tasks"])) == (23, 19)
+    assert jobs["score"] == jobs["evaluate"] == 23 * 19 == 437, jobs
+    assert not [rule for rule in jobs if rule.startswith("score_model_")], jobs  # per-task scoring jobs
+    assert jobs["prepare_task"] == 19, jobs

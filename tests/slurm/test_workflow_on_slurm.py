@@ -28,6 +28,7 @@ REPO = Path(__file__).resolve().parents[2]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 PROFILE = REPO / "profiles" / "slurm"
 SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
+SUBMITTED_JOB = re.compile(r"^Job (\d+) has been submitted with SLURM jobid \d+", re.MULTILINE)
 # As small as the whole path allows: 2 models of 2 families, one original/reworked pair, one
 # downstream task, 2 items each.
 MODELS = ["tiny-a1", "tiny-b1"]
@@ -78,14 +79,51 @@ def snakemake(workdir: Path, config: Path, *args: str, env=None, timeout=600):
 
 @pytest.fixture(scope="module")
 def workflow_ready(tiny_config, tmp_path_factory):
-    """Skip (with the reason) while the real workflow cannot even be planned."""
+    """Fail early, with Snakemake's reason, when the real workflow cannot even be planned (a
+    workflow that does not plan is broken, not something to skip)."""
     workdir = workdir_for(tmp_path_factory.mktemp("dry"), "dry")
     result, _ = snakemake(workdir, tiny_config, "-n", timeout=300)
     if result.returncode != 0:
-        pytest.skip(f"the real workflow does not plan yet: {result.stderr.strip().splitlines()[-1][:300]}")
+        pytest.fail(f"the real workflow does not plan: {result.stderr.strip()[-3000:]}")
 
 
 JOB_BLOCK = re.compile(r"^(?:local)?rule (\w+):\n((?:    .*\n)+)", re.MULTILINE)
+LOCAL_JOB_BLOCK = re.compile(r"^localrule (\w+):\n(?:    .*\n)*?    jobid: (\d+)$", re.MULTILINE)
+REMOTE_JOB_BLOCK = re.compile(r"^rule (\w+):\n(?:    .*\n)*?    jobid: (\d+)$", re.MULTILINE)
+LOCALRULES = re.compile(r"^localrules:\n((?:    \w+,?\n)+)", re.MULTILINE)
+
+
+def declared_localrules() -> set[str]:
+    """The rules the Snakefile and workflow/rules/*.smk run on the submitting node (``localrules:``)."""
+    names = set()
+    for path in [REPO / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]:
+        for block in LOCALRULES.findall(path.read_text()):
+            names |= {name.strip(" ,") for name in block.split()}
+    return names
+
+
+def job_counts(output: str) -> dict[str, int]:
+    """Rule -> planned job count from Snakemake's first "Job stats:" table."""
+    assert "Job stats:" in output, "Snakemake printed no job stats"
+    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    counts = {rule: int(n) for rule, n in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE)}
+    assert counts.pop("total") == sum(counts.values()) > 0, table
+    return counts
+
+
+def check_every_job_went_through_sbatch(output: str) -> None:
+    """docs/cluster.md: every job goes through sbatch except the declared localrules (and the
+    target rule ``all``). Each planned job is found in the output, as local or as submitted."""
+    local = dict((int(jobid), rule) for rule, jobid in LOCAL_JOB_BLOCK.findall(output))
+    remote = dict((int(jobid), rule) for rule, jobid in REMOTE_JOB_BLOCK.findall(output))
+    planned = job_counts(output)
+    found = sorted([*local.values(), *remote.values()])
+    assert found == sorted(rule for rule, n in planned.items() for _ in range(n)), (planned, local, remote)
+    assert set(local.values()) <= declared_localrules() | {"all"}, set(local.values()) - declared_localrules()
+    submitted = {int(job) for job in SUBMITTED_JOB.findall(output)}
+    not_submitted = {job: rule for job, rule in remote.items() if job not in submitted}
+    assert remote and not not_submitted, f"jobs never submitted to SLURM: {not_submitted}"
+    assert submitted <= set(remote), submitted - set(remote)
 
 
 def jobs_without_rule_log(output: str) -> list[str]:
@@ -115,7 +153,7 @@ def test_real_workflow_on_slurm_equals_local_run(workflow_ready, tiny_config, sl
     assert cluster.returncode == 0, cluster.stderr[-5000:]
 
     job_ids = SUBMITTED.findall(cluster.stderr)
-    assert job_ids, "no job was submitted to SLURM"
+    check_every_job_went_through_sbatch(cluster.stderr)
     rules = set(re.findall(r"slurm_logs/rule_(\w+?)/", cluster.stderr))
     assert {"prepare_model", "score", "analyse_study"} <= rules, rules
     states = subprocess.run(["sacct", "-X", "-n", "-P", "-o", "JobID,State", "-j", ",".join(job_ids)],

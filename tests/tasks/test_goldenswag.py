@@ -58,7 +58,7 @@ def test_prepare_records_skip_when_offline(monkeypatch, tmp_path, catalogue):
 
 def test_real_datasets_call_in_offline_mode_is_a_skip(tmp_path):
     """The real `datasets.load_dataset` path (HF_HUB_OFFLINE=1 keeps it fast and network-free)."""
-    pytest.importorskip("datasets")
+    import datasets  # noqa: F401  (a pinned dependency: if it is missing this test fails, it does not skip)
     script = textwrap.dedent("""
         from benchval.tasks.base import AdapterInput, FilterReport, TaskUnavailable, get_adapter
         try:

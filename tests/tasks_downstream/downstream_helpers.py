@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 import benchval.tasks.downstream  # noqa: F401  (registers the adapters)
 from benchval.data import dataset_files
 from benchval.tasks.base import AdapterInput, FilterReport, get_adapter
@@ -26,8 +24,7 @@ def run_adapter(catalogue: dict, task: str, raw: dict | None = None, mirror: Pat
     if files is None:
         files = {key: mirror / f.path for key, f in dataset_files(catalogue["datasets"], spec["dataset"]).items()}
         missing = [str(path) for path in files.values() if not path.is_file()]
-        if missing:
-            pytest.skip(f"mirror lacks {missing}")
+        assert not missing, f"{task}: the mirror {mirror} lacks declared files {missing}"
     options = {**(spec.get("options") or {}), **option_overrides}
     report = FilterReport(task)
     items = list(get_adapter(spec["adapter"])(AdapterInput(task, files, options, seed), report))
