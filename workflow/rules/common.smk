@@ -4,8 +4,10 @@ import re
 from snakemake.exceptions import WorkflowError
 
 from benchval.config import check_references, resolve_mirror
+from benchval.tasks.variants import add_task_variants
 
 validate(config, "../schemas/config.schema.yaml")
+add_task_variants(config)  # catalogue `variants` -> tasks <task>__<value>; studies with sensitivity_variants list them
 check_references(config)
 
 MIRROR = resolve_mirror(config["mirror"])
