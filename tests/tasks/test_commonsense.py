@@ -213,7 +213,7 @@ def test_piqa_rup_drops_unrepairable_goals_and_names_their_lines(run_adapter, ta
 
 def test_piqa_rup_stack_counts_and_alignment_with_piqa(run_adapter, task_files):
     items, report = run_adapter("piqa_rup", task_files("piqa_rup"), {"combine": "stack", "perturbations": list(PIQA_RUP_COLUMNS)})
-    assert report.steps[1].before == 9 * 1838
+    assert report.steps[0].before == report.steps[1].before == 9 * 1838  # n_raw counts items
     assert report.steps[1].removed == {"perturbed goal empty": 5, "perturbed goal corrupted in the CSV ('#NAME?')": 8}
     [note] = notes_of(report, "corrupted_rows")
     assert sorted(int(n) for n in re.findall(r"line (\d+) \(", note)) == sorted(sum(CORRUPT_GOAL_LINES.values(), []))

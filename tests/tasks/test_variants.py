@@ -54,6 +54,12 @@ def test_variants_only_on_reworked_tasks(config):
         add_task_variants(config)
 
 
+def test_variants_with_hand_exclusions_are_refused(config):
+    config["tasks"]["piqa_rup"]["exclude_ids"] = "config/exclusions/piqa_rup.txt"
+    with pytest.raises(ConfigError, match="not supported with exclude_ids"):
+        add_task_variants(config)
+
+
 def test_variant_names_round_trip():
     assert split_variant_name(variant_name("piqa_rup", "goal_HP")) == ("piqa_rup", "goal_HP")
     with pytest.raises(ValueError, match="not a variant name"):

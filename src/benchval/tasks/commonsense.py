@@ -332,13 +332,12 @@ def piqa_rup_options(source: AdapterInput) -> tuple[list[str], str]:
     return columns, combine
 
 
-def repair_solutions(rows: list[tuple[int, dict[str, str]]], rup_path: Path, piqa_path: Path,
-                     report: FilterReport) -> None:
-    """Replace solutions corrupted to '#NAME?' by those of the row-aligned PIQA valid.jsonl (in place).
+def repair_solutions(rows: list[tuple[int, dict[str, str]]], rup_path: Path, piqa_path: Path) -> list[tuple[int, str]]:
+    """Replace solutions corrupted to '#NAME?' by those of the row-aligned PIQA valid.jsonl (in place);
+    return (line, what) of every repaired row.
 
     RUPBench did not perturb the solutions, so PIQA's are the original text. The two files must be
     row-aligned: the same number of rows and, on every row, the same goal (else TaskDataError).
-    Step ``repaired_solutions`` (nothing removed) and a note naming both files' lines record it.
     """
     piqa_rows = read_jsonl(piqa_path)
     if len(piqa_rows) != len(rows):
@@ -354,8 +353,7 @@ def repair_solutions(rows: list[tuple[int, dict[str, str]]], rup_path: Path, piq
             row[key] = {"sol1": sol1, "sol2": sol2}[key]
         if corrupted:
             repaired.append((line, f"{', '.join(corrupted)} '#NAME?' taken from {piqa_path.name} line {piqa_line}"))
-    report.record("repaired_solutions", len(rows), len(rows), {})
-    record_lines(report, "repaired_solutions", rup_path, repaired, verb="changed")
+    return repaired
 
 
 def unused_corrupt_goals(rows: list[tuple[int, dict[str, str]]], used: set[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -371,13 +369,13 @@ def piqa_rup(source: AdapterInput, report: FilterReport) -> list[Item]:
     Options: ``perturbations`` (goal_* columns; default :data:`PIQA_RUP_PARAPHRASE_LIKE`) and
     ``combine`` (``random_per_item``: each row uses one of them, drawn with the seed; ``stack``: one
     item per row and column). Solutions corrupted to '#NAME?' are repaired from ``piqa`` (step
-    ``repaired_solutions``); items whose perturbed goal is '#NAME?' or empty are dropped (step
+    ``repaired_solutions``, which counts items, so ``n_raw`` is the number of items built); items whose perturbed goal is '#NAME?' or empty are dropped (step
     ``corrupted_rows``). docs/tasks.md states the rules.
     """
     columns, combine = piqa_rup_options(source)
     path = source.file("data")
     rows = read_csv_rows(path, ["goal", "sol1", "sol2", "answer", *PIQA_RUP_COLUMNS])
-    repair_solutions(rows, path, source.file("piqa"), report)
+    repaired = repair_solutions(rows, path, source.file("piqa"))
     rng = task_rng(source.seed, source.task, "perturbation")
     items, problems, lines, used, unchanged = [], {}, {}, set(), 0
     for row_number, (line, row) in enumerate(rows, start=1):
@@ -391,6 +389,8 @@ def piqa_rup(source: AdapterInput, report: FilterReport) -> list[Item]:
             problems[item.id], lines[item.id] = goal_problem(row[column]), line
             used.add((line, column))
             unchanged += goal == unquote(row["goal"])
+    report.record("repaired_solutions", len(items), len(items), {})  # a repair removes nothing
+    record_lines(report, "repaired_solutions", path, repaired, verb="changed")
     report.note(f"perturbations {columns}, combined by {combine}; surrounding quotes removed from perturbed goals; "
                 f"{unchanged} of {len(items)} perturbed goals are identical to the PIQA goal")
     kept = report.apply("corrupted_rows", items, lambda item: problems[item.id])

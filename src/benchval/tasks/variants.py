@@ -4,7 +4,8 @@ A catalogue task may declare ``variants: {option: perturbations, values: [goal_L
 (PIQA-RUP does, one value per RUPBench perturbation). :func:`add_task_variants` then adds to the
 config one task per value, named ``<task>__<value>`` (:data:`SEPARATOR`): a copy of the task with
 role ``cs_variant``, the same ``pairs_with`` (its original), ``options.<option> = [value]`` and no
-``paper_n``. A scored study with ``sensitivity_variants: true`` also lists the variants of its
+``paper_n`` (a task with ``exclude_ids`` cannot have variants: their item ids differ). A scored
+study with ``sensitivity_variants: true`` also lists the variants of its
 tasks, so they are built, scored and analysed (benchval.analysis.revisions.variant_sensitivity);
 other studies do not score them. The workflow calls :func:`add_task_variants` right after
 validating the config (workflow/rules/common.smk).
@@ -40,6 +41,8 @@ def variant_specs(task: str, spec: Mapping[str, object]) -> dict[str, dict]:
         return {}
     if spec.get("role") != "cs_reworked":
         raise ConfigError(f"tasks.{task}.variants: only a cs_reworked task can have variants (role {spec.get('role')!r})")
+    if spec.get("exclude_ids"):
+        raise ConfigError(f"tasks.{task}.variants: not supported with exclude_ids (each variant's item ids differ)")
     option = declared["option"]
     base = {key: copy.deepcopy(value) for key, value in spec.items() if key != "variants"}
     variants = {}
