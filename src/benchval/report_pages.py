@@ -158,6 +158,7 @@ STUDY_TABLE_TITLES = {
     "revision_pairs": "Original vs reworked benchmark",
     "revision_groups": "Original/reworked correlation structure",
     "delta_rho": "Does the revision transfer better? (delta rho)",
+    "revision_sensitivity": "Revision analysis per sensitivity variant (PIQA-RUP perturbations)",
     "partial_spearman": "Partial correlations",
     "axis_tests": "Axis tests (Figure 4)",
     "lofo_scores": "Leave-one-family-out prediction (Figure 3)",

@@ -1,6 +1,7 @@
 import zlib
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -75,3 +76,95 @@ def test_no_reworked_tasks_is_missing_with_reason(tmp_path, synthetic_frames, se
     assert groups["estimate"].isna().all() and groups["note"].str.contains("no cs_reworked").all()
     assert delta_rho(study, "accuracy", wide, settings)["note"].iloc[0].startswith("no original/reworked pair")
     assert "no cs_reworked" in pair_correlations(study, "accuracy", wide, settings)["note"].iloc[0]
+
+
+# ------------------------------------------------------------------ sensitivity variants (cs_variant)
+
+VARIANTS = ["goal_Leet", "goal_typos", "goal_It_cleft"]
+
+
+def _variant_study(tmp_path, variants=VARIANTS, replace_base=False):
+    """The synthetic paper study plus PIQA-RUP variants (or, with replace_base, one variant as the
+    cs_reworked piqa_rup itself: the reference for the substitution)."""
+    from benchval.analysis.synthetic import PAPER_TASKS, write_synthetic_study
+    from benchval.analysis.table import load_study
+
+    extra = [(f"piqa_rup__{v}", "cs_variant", "piqa", "event", f"PIQA-RUP [{v}]") for v in variants]
+    paths = write_synthetic_study(tmp_path / "variants", seed=3, tasks=PAPER_TASKS + extra)
+    study = load_study(*paths)
+    if not replace_base:
+        return study
+    (variant,) = variants
+    scores = study.scores[study.scores.task != "piqa_rup"].replace({"task": {f"piqa_rup__{variant}": "piqa_rup"}})
+    tasks = study.tasks.drop(index=f"piqa_rup__{variant}")
+    return type(study)(scores=scores, tasks=tasks, models=study.models)
+
+
+def test_variant_sensitivity_one_row_per_variant_against_references(tmp_path):
+    from benchval.analysis.revisions import variant_sensitivity
+
+    settings = AnalysisSettings(seed=5, n_bootstrap=100)
+    study = _variant_study(tmp_path)
+    wide = study.wide("accuracy")
+    table = variant_sensitivity(study, "accuracy", wide, settings).set_index("variant_value")
+    assert list(table.index) == VARIANTS and (table.reworked == "piqa_rup").all() and (table.original == "piqa").all()
+    downstream = study.tasks_with_role("downstream")
+    row = table.loc["goal_Leet"]
+    variant = wide["piqa_rup__goal_Leet"]
+    assert row.rho_pair == pytest.approx(stats.spearmanr(wide.piqa, variant).statistic)
+    assert row.n_models_pair == 23 and row.n_downstream == len(downstream) == 8 and row.note == ""
+    # OO/RR/OR: exactly group_comparisons with the variant as the study's piqa_rup
+    reference_study = _variant_study(tmp_path / "ref", ["goal_Leet"], replace_base=True)
+    reference = group_comparisons(reference_study, "accuracy", reference_study.wide("accuracy"), settings)
+    overall = reference[reference.left_out_family == "(none)"].set_index("statistic")
+    assert row.diff_OO_minus_RR == pytest.approx(overall.at["diff_OO_minus_RR", "estimate"])
+    assert row.diff_OO_minus_OR == pytest.approx(overall.at["diff_OO_minus_OR", "estimate"])
+    assert row.diff_OO_minus_RR_ci_low <= row.diff_OO_minus_RR <= row.diff_OO_minus_RR_ci_high
+    # mean delta rho: scipy per downstream task, and a loop over the same resamples for the interval
+    deltas = [stats.spearmanr(wide.piqa, wide[t]).statistic - stats.spearmanr(variant, wide[t]).statistic
+              for t in downstream]
+    assert row.mean_delta_rho == pytest.approx(np.mean(deltas))
+    matrix = wide[["piqa", "piqa_rup__goal_Leet"] + downstream].to_numpy()
+    indices = bootstrap.resample_indices(
+        bootstrap.rng_for(5, "revision_sensitivity_delta_rho", "accuracy", "piqa_rup__goal_Leet"), 23, 100)
+    samples = [np.mean([stats.spearmanr(matrix[i, 0], matrix[i, 2 + k]).statistic
+                        - stats.spearmanr(matrix[i, 1], matrix[i, 2 + k]).statistic for k in range(len(downstream))])
+               for i in indices]
+    assert row.mean_delta_rho_ci_low == pytest.approx(np.quantile(samples, 0.025))
+    assert row.mean_delta_rho_ci_high == pytest.approx(np.quantile(samples, 0.975))
+    # same seed, same table
+    again = variant_sensitivity(study, "accuracy", wide, settings).set_index("variant_value")
+    pd.testing.assert_frame_equal(again, table)
+
+
+def test_variants_leave_the_main_revision_analysis_unchanged(tmp_path, study, settings):
+    with_variants = _variant_study(tmp_path)
+    for function in (group_comparisons, pair_correlations, delta_rho):
+        ours = function(with_variants, "accuracy", with_variants.wide("accuracy"), settings)
+        pd.testing.assert_frame_equal(ours, function(study, "accuracy", study.wide("accuracy"), settings))
+
+
+def test_variant_sensitivity_missing_with_reasons(study, settings, tmp_path):
+    from benchval.analysis.revisions import variant_sensitivity
+
+    table = variant_sensitivity(study, "accuracy", study.wide("accuracy"), settings)
+    assert len(table) == 1 and "no cs_variant tasks" in table.note.iloc[0]
+    few = _variant_study(tmp_path, ["goal_HP"])
+    wide = few.wide("accuracy").iloc[:4]
+    row = variant_sensitivity(few, "accuracy", wide, settings).iloc[0]
+    assert np.isnan(row.rho_pair) and np.isnan(row.diff_OO_minus_RR) and np.isnan(row.mean_delta_rho)
+    assert "rho_pair: only 4 model(s)" in row.note and "(< min_models=5)" in row.note
+
+
+def test_task_table_checks_variant_rows(tmp_path):
+    from benchval.analysis.table import TableError, read_tasks
+
+    path = tmp_path / "tasks.csv"
+    path.write_text("task,role,pairs_with,axes,label\npiqa,cs_original,,event,P\npiqa_rup__goal_HP,cs_variant,piqa,event,V\n")
+    assert read_tasks(path).at["piqa_rup__goal_HP", "role"] == "cs_variant"
+    path.write_text("task,role,pairs_with,axes,label\npiqa,cs_original,,event,P\nrup_hp,cs_variant,piqa,event,V\n")
+    with pytest.raises(TableError, match=r"line 3 \(task 'rup_hp'\): 'rup_hp' is not a variant name"):
+        read_tasks(path)
+    path.write_text("task,role,pairs_with,axes,label\npiqa,cs_original,,event,P\npiqa_rup__goal_HP,cs_variant,,event,V\n")
+    with pytest.raises(TableError, match="a cs_variant task needs 'pairs_with'"):
+        read_tasks(path)

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from benchval.tasks.base import TaskDataError
-from benchval.tasks.commonsense import hellaswag_preprocess, split_blank
+from benchval.tasks.commonsense import PIQA_RUP_COLUMNS, hellaswag_preprocess, split_blank
 
 
 def by_id(items):
@@ -160,27 +160,70 @@ def test_piqa_counts_labels_and_known_item(run_adapter, task_files):
     assert item.label == 1
 
 
-def test_piqa_rup_default_random_column_drops_corrupted_row(run_adapter, task_files):
+RUP_LINE_OF_ROW_1457 = 1474  # physical line of data row 1458 (0-based row 1457): earlier rows span several lines
+CORRUPT_GOAL_LINES = {"goal_Leet": [681, 998, 1439], "goal_typos": [1187, 1207, 1417, 1620, 1789],
+                      "goal_red_herrings": [129, 677, 1014, 1052, 1089]}
+
+
+def notes_of(report, step):
+    return [note for note in report.notes if note.startswith(step + ":")]
+
+
+def test_piqa_rup_default_is_a_seeded_choice_between_the_two_cleft_rewrites(run_adapter, task_files, catalogue):
+    assert catalogue["tasks"]["piqa_rup"]["options"] == {"perturbations": ["goal_It_cleft", "goal_Wh_cleft"],
+                                                         "combine": "random_per_item"}
     items, report = run_adapter("piqa_rup", task_files("piqa_rup"))
-    step = report.to_dict()["steps"][0]
-    assert step["filter"] == "corrupted_rows" and step["before"] == 1838
-    assert step["removed"]["solutions corrupted in the CSV ('#NAME?')"] == 1
-    assert not any(item.source_row == 1458 for item in items)  # row 1457 (0-based) of DATA.md
+    assert len(items) == 1838  # neither cleft column has a corrupt cell: nothing dropped
     columns = Counter(item.id.split("-", 2)[2] for item in items)
-    assert len(columns) == 9
+    assert set(columns) == {"goal_It_cleft", "goal_Wh_cleft"} and min(columns.values()) > 800
     again, _ = run_adapter("piqa_rup", task_files("piqa_rup"))
     other_seed, _ = run_adapter("piqa_rup", task_files("piqa_rup"), seed=1)
-    assert [i.id for i in again] == [i.id for i in items] != [i.id for i in other_seed]
+    assert [(i.id, i.context) for i in again] == [(i.id, i.context) for i in items]
+    assert [i.id for i in other_seed] != [i.id for i in items]
+    assert any("1160 of 1838 perturbed goals are identical to the PIQA goal" in note for note in report.notes)
+    # the 13 corrupt cells of other columns are still reported by line
+    unused = notes_of(report, "corrupted_rows (cells no item of this task uses)")[0]
+    for column, lines in CORRUPT_GOAL_LINES.items():
+        assert all(f"line {line} ({column}: perturbed goal" in unused for line in lines)
+
+
+def test_piqa_rup_repairs_row_1457_from_piqa_and_reports_the_lines(run_adapter, task_files):
+    items, report = run_adapter("piqa_rup", task_files("piqa_rup"))
+    steps = report.to_dict()["steps"]
+    assert steps[0]["filter"] == "repaired_solutions" and (steps[0]["before"], steps[0]["after"]) == (1838, 1838)
+    assert steps[0]["removed"] == {} and steps[0]["removed_rows"]["count"] == 0
+    assert steps[0]["changed_rows"] == {"count": 1, "first": [
+        {"file": "PIQA_RUP.csv", "line": RUP_LINE_OF_ROW_1457,
+         "change": "sol1, sol2 '#NAME?' taken from valid.jsonl line 1458"}]}
+    piqa_rows = [json.loads(line) for line in task_files("piqa")["data"].read_text(encoding="utf-8").splitlines()]
+    repaired = next(item for item in items if item.source_row == 1458)
+    assert repaired.options == [" " + piqa_rows[1457]["sol1"].strip(), " " + piqa_rows[1457]["sol2"].strip()]
+    assert repaired.options[0].startswith(" - Wood box") and "Glass bubble" in repaired.options[0]
+    piqa = {item.source_row: item for item in run_adapter("piqa", task_files("piqa"))[0]}
+    assert all(item.options == piqa[item.source_row].options and item.label == piqa[item.source_row].label
+               for item in items)
+
+
+@pytest.mark.parametrize("column", ["goal_Leet", "goal_typos", "goal_red_herrings"])
+def test_piqa_rup_drops_unrepairable_goals_and_names_their_lines(run_adapter, task_files, column):
+    items, report = run_adapter("piqa_rup", task_files("piqa_rup"), {"perturbations": [column]})
+    expected = CORRUPT_GOAL_LINES[column]
+    reason = "perturbed goal empty" if column == "goal_red_herrings" else "perturbed goal corrupted in the CSV ('#NAME?')"
+    assert report.steps[1].name == "corrupted_rows" and report.steps[1].removed == {reason: len(expected)}
+    assert len(items) == 1838 - len(expected) and any(item.source_row == 1458 for item in items)
+    listed = report.to_dict()["steps"][1]["removed_rows"]
+    assert listed["count"] == len(expected)
+    assert [row["line"] for row in listed["first"]] == expected
+    assert all(row["file"] == "PIQA_RUP.csv" and row["reason"] == reason for row in listed["first"])
 
 
 def test_piqa_rup_stack_counts_and_alignment_with_piqa(run_adapter, task_files):
-    items, report = run_adapter("piqa_rup", task_files("piqa_rup"), {"combine": "stack"})
-    assert report.steps[0].before == 9 * 1838
-    assert report.steps[0].removed == {"perturbed goal empty": 5, "perturbed goal corrupted in the CSV ('#NAME?')": 8,
-                                       "solutions corrupted in the CSV ('#NAME?')": 9}
-    piqa = {item.source_row: item for item in run_adapter("piqa", task_files("piqa"))[0]}
-    for item in items:
-        assert item.options == piqa[item.source_row].options and item.label == piqa[item.source_row].label
+    items, report = run_adapter("piqa_rup", task_files("piqa_rup"), {"combine": "stack", "perturbations": list(PIQA_RUP_COLUMNS)})
+    assert report.steps[0].before == report.steps[1].before == 9 * 1838  # n_raw counts items
+    assert report.steps[1].removed == {"perturbed goal empty": 5, "perturbed goal corrupted in the CSV ('#NAME?')": 8}
+    listed = report.to_dict()["steps"][1]["removed_rows"]
+    assert sorted(row["line"] for row in listed["first"]) == sorted(sum(CORRUPT_GOAL_LINES.values(), []))
+    assert not notes_of(report, "corrupted_rows (cells no item of this task uses)")
     known = by_id(items)["piqa_rup-00001-goal_red_herrings"]
     assert known.context == ("Question: After returning from an adventurous trip from the Andes mountains, you start "
                              "pondering on the question - How do I ready a guinea pig cage for its new occupants?\nAnswer:")
@@ -189,6 +232,15 @@ def test_piqa_rup_stack_counts_and_alignment_with_piqa(run_adapter, task_files):
 def test_piqa_rup_rejects_unknown_column(run_adapter, task_files):
     with pytest.raises(ValueError, match="goal_nope"):
         run_adapter("piqa_rup", task_files("piqa_rup"), {"perturbations": ["goal_nope"]})
+
+
+def test_piqa_rup_repair_needs_row_aligned_piqa_file(run_adapter, task_files, tmp_path):
+    files = broken_copy(tmp_path, task_files("piqa_rup"), "piqa", lambda ls: ls[:5] + [ls[6], ls[5]] + ls[7:])
+    with pytest.raises(TaskDataError, match=r"PIQA_RUP.csv, line 7: goal .* differs from valid.jsonl line 6"):
+        run_adapter("piqa_rup", files)
+    files = broken_copy(tmp_path, task_files("piqa_rup"), "piqa", lambda ls: ls[:-1])
+    with pytest.raises(TaskDataError, match="valid.jsonl: 1837 rows but PIQA_RUP.csv has 1838"):
+        run_adapter("piqa_rup", files)
 
 
 # ------------------------------------------------------------------ broken files

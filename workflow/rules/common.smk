@@ -4,10 +4,12 @@ import re
 from snakemake.exceptions import WorkflowError
 
 from benchval.config import check_command_line, check_references, check_sections_are_mappings, resolve_mirror
+from benchval.tasks.variants import add_task_variants
 
 check_command_line(workflow.config_settings.config)
 check_sections_are_mappings(config)
 validate(config, "../schemas/config.schema.yaml")
+add_task_variants(config)  # catalogue `variants` -> tasks <task>__<value>; studies with sensitivity_variants list them
 check_references(config)
 
 MIRROR = resolve_mirror(config["mirror"])

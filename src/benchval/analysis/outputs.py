@@ -23,6 +23,7 @@ TABLE_NAMES = (
     "revision_pairs",
     "revision_groups",
     "delta_rho",
+    "revision_sensitivity",
     "partial_spearman",
     "axis_tests",
     "lofo_scores",

@@ -6,6 +6,9 @@
   percentile bootstrap CIs over models (all pairwise correlations recomputed per resample);
   repeated with each model family left out.
 * :func:`delta_rho`: rho(original, Y) - rho(reworked, Y) per downstream task Y, paired bootstrap.
+* :func:`variant_sensitivity`: the same statistics once per sensitivity variant (``cs_variant``
+  tasks, e.g. one per PIQA-RUP perturbation), the variant standing in for the reworked task it
+  varies; one row per variant.
 
 All bootstrap statistics use the complete-case models of the tasks involved.
 """
@@ -20,6 +23,7 @@ from benchval.analysis.correlation import fisher_z, spearman
 from benchval.analysis.settings import AnalysisSettings
 from benchval.analysis.table import StudyTable
 from benchval.analysis.undefined import UndefinedStatistic, require
+from benchval.tasks.variants import split_variant_name
 
 GROUP_STATISTICS = ("mean_z_OO", "mean_z_RR", "mean_z_OR", "diff_OO_minus_RR", "diff_OO_minus_OR")
 ALL_MODELS = "(none)"
@@ -183,3 +187,119 @@ def delta_rho(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Anal
     records = [{"metric": metric, "original": o, "reworked": r, "downstream": t, **results[(o, r, t)]}
                for o, r, t in triples]
     return pd.DataFrame.from_records(records, columns=columns)
+
+
+# --------------------------------------------------------------------------- sensitivity variants
+
+SENSITIVITY_STATISTICS = ("diff_OO_minus_RR", "diff_OO_minus_OR", "mean_delta_rho")
+
+
+def substituted_benchmarks(study: StudyTable, variant: str, available) -> tuple[list[str], list[str], str]:
+    """(originals, reworked, note): the study's commonsense tasks with ``variant`` in place of the
+    reworked task it varies (appended as one more reworked task, with a note, when that is absent)."""
+    base, _ = split_variant_name(variant)
+    originals = study.tasks_with_role("cs_original", available)
+    reworked = study.tasks_with_role("cs_reworked", available)
+    if base in reworked:
+        return originals, [variant if task == base else task for task in reworked], ""
+    return originals, reworked + [variant], f"{base} has no scores here: the variant is one more reworked task"
+
+
+def _missing(statistic: str, reason: str) -> dict:
+    return {statistic: np.nan, f"{statistic}_ci_low": np.nan, f"{statistic}_ci_high": np.nan,
+            f"{statistic}_p_boot": np.nan, "note": reason}
+
+
+def _variant_groups(wide: pd.DataFrame, originals: list[str], reworked: list[str], settings: AnalysisSettings,
+                    key: tuple) -> tuple[dict, int]:
+    """diff_OO_minus_RR and diff_OO_minus_OR (estimate, CI, p) on the complete-case models."""
+    complete = wide[originals + reworked].dropna()
+    try:
+        require(len(complete) >= settings.min_models,
+                f"only {len(complete)} model(s) with every commonsense score (< min_models={settings.min_models})")
+        rows = {row["statistic"]: row for row in _group_rows(complete.to_numpy(float), len(originals),
+                                                             len(reworked), settings, key)}
+    except UndefinedStatistic as undefined:
+        rows = {s: {"estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "p_boot": np.nan, "note": str(undefined)}
+                for s in GROUP_STATISTICS}
+    record, notes = {}, []
+    for statistic in SENSITIVITY_STATISTICS[:2]:
+        row = rows[statistic]
+        record.update({statistic: row["estimate"], f"{statistic}_ci_low": row["ci_low"],
+                       f"{statistic}_ci_high": row["ci_high"], f"{statistic}_p_boot": row["p_boot"]})
+        notes += [f"{statistic}: {row['note']}"] if row["note"] else []
+    return dict(record, note="; ".join(dict.fromkeys(notes))), len(complete)
+
+
+def _variant_mean_delta_rho(wide: pd.DataFrame, original: str, variant: str, downstream: list[str],
+                            settings: AnalysisSettings, key: tuple) -> tuple[dict, int]:
+    """Mean over downstream tasks Y of rho(original, Y) - rho(variant, Y), paired bootstrap over the
+    models with every one of these scores."""
+    statistic = "mean_delta_rho"
+    complete = wide[[original, variant] + downstream].dropna()
+    try:
+        require(bool(downstream), "no downstream task with scores")
+        deltas = [spearman(complete[original], complete[task], settings.min_models)[0]
+                  - spearman(complete[variant], complete[task], settings.min_models)[0] for task in downstream]
+    except UndefinedStatistic as undefined:
+        return _missing(statistic, f"{statistic}: {undefined}"), len(complete)
+    indices = bootstrap.resample_indices(bootstrap.rng_for(settings.seed, *key), len(complete), settings.n_bootstrap)
+    corr = bootstrap.bootstrap_spearman(complete.to_numpy(float), indices)
+    samples = (corr[:, 0, 2:] - corr[:, 1, 2:]).mean(axis=1)
+    summary = bootstrap.summarise(float(np.mean(deltas)), samples, settings.ci_level)
+    note = bootstrap.invalid_note(summary["n_boot_valid"], settings.n_bootstrap)
+    return {statistic: summary["estimate"], f"{statistic}_ci_low": summary["ci_low"],
+            f"{statistic}_ci_high": summary["ci_high"], f"{statistic}_p_boot": summary["p_boot"],
+            "note": f"{statistic}: {note}" if note else ""}, len(complete)
+
+
+def variant_sensitivity(study: StudyTable, metric: str, wide: pd.DataFrame, settings: AnalysisSettings) -> pd.DataFrame:
+    """One row per sensitivity variant (``cs_variant`` task, e.g. ``piqa_rup__goal_Leet``).
+
+    For each variant V of reworked task R paired with original O: ``rho_pair`` = Spearman(O, V)
+    (scipy); ``diff_OO_minus_RR`` and ``diff_OO_minus_OR`` as in :func:`group_comparisons` (all
+    models) with V in place of R among the reworked benchmarks; ``mean_delta_rho`` = the mean over
+    the study's downstream tasks Y of rho(O, Y) - rho(V, Y). Intervals are percentile bootstraps
+    over models (seeded per metric and variant); the p values are not FDR-adjusted (a sensitivity
+    display, not a family of tests). Undefined statistics are NaN with the reason in ``note``.
+    """
+    variants = study.tasks_with_role("cs_variant", wide.columns)
+    downstream = study.tasks_with_role("downstream", wide.columns)
+    records = []
+    for variant in variants:
+        reworked, value = split_variant_name(variant)
+        original = study.tasks.at[variant, "pairs_with"]
+        record = {"metric": metric, "variant": variant, "variant_value": value, "reworked": reworked,
+                  "original": original}
+        notes = []
+        try:
+            require(original in wide, f"{original} has no '{metric}' scores")
+            rho, p, n = spearman(wide[original], wide[variant], settings.min_models)
+            record.update(rho_pair=rho, p_pair=p, n_models_pair=n)
+        except UndefinedStatistic as undefined:
+            pair_n = int(wide[[original, variant]].notna().all(axis=1).sum()) if original in wide else 0
+            record.update(rho_pair=np.nan, p_pair=np.nan, n_models_pair=pair_n)
+            notes.append(f"rho_pair: {undefined}")
+        originals, substituted, substitution_note = substituted_benchmarks(study, variant, wide.columns)
+        groups, n_groups = _variant_groups(wide, originals, substituted, settings,
+                                           ("revision_sensitivity", metric, variant))
+        if original in wide:
+            delta, n_delta = _variant_mean_delta_rho(wide, original, variant, downstream, settings,
+                                                     ("revision_sensitivity_delta_rho", metric, variant))
+        else:
+            delta, n_delta = _missing("mean_delta_rho", f"mean_delta_rho: {original} has no '{metric}' scores"), 0
+        notes += [substitution_note, groups.pop("note"), delta.pop("note")]
+        record.update(groups, **delta, n_models_groups=n_groups, n_models_delta=n_delta,
+                      n_downstream=len(downstream), note="; ".join(filter(None, notes)))
+        records.append(record)
+    if not records:
+        records.append({"metric": metric, "note": "the study has no cs_variant tasks with "
+                        f"'{metric}' scores (sensitivity mode: studies.<study>.sensitivity_variants: true)"})
+    return pd.DataFrame.from_records(records, columns=SENSITIVITY_COLUMNS)
+
+
+SENSITIVITY_COLUMNS = (["metric", "variant", "variant_value", "reworked", "original", "rho_pair", "p_pair",
+                        "n_models_pair"]
+                       + [f"{s}{suffix}" for s in SENSITIVITY_STATISTICS
+                          for suffix in ("", "_ci_low", "_ci_high", "_p_boot")]
+                       + ["n_models_groups", "n_models_delta", "n_downstream", "note"])

@@ -63,6 +63,7 @@ def compute_tables(study: StudyTable, metrics: list[str], settings: AnalysisSett
         parts["revision_pairs"].append(revisions.pair_correlations(study, metric, wide, settings))
         parts["revision_groups"].append(revisions.group_comparisons(study, metric, wide, settings))
         parts["delta_rho"].append(revisions.delta_rho(study, metric, wide, settings))
+        parts["revision_sensitivity"].append(revisions.variant_sensitivity(study, metric, wide, settings))
         parts["partial_spearman"].append(partial.partial_table(study, metric, wide, settings))
         parts["axis_tests"].append(axes.axis_tests(study, metric, wide, settings))
         scores, predictions = lofo.lofo_table(study, metric, wide, settings)

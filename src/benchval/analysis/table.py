@@ -15,9 +15,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchval.tasks.variants import split_variant_name
+
 log = logging.getLogger(__name__)
 
-ROLES = ("cs_original", "cs_reworked", "downstream", "control")
+#: cs_variant: a sensitivity variant of a cs_reworked task (benchval.tasks.variants), named
+#: ``<reworked>__<value>``; only the per-variant revision table (revisions.variant_sensitivity) reads it
+ROLES = ("cs_original", "cs_reworked", "cs_variant", "downstream", "control")
+PAIRED_ROLES = ("cs_reworked", "cs_variant")
 CS_ROLES = ("cs_original", "cs_reworked")
 AXES = ("social", "pragmatic", "event")
 SCORE_COLUMNS = ("model", "family", "size_b", "task", "metric", "value")
@@ -94,7 +99,7 @@ def read_tasks(path: str | Path) -> pd.DataFrame:
     """Read and validate ``tasks.csv``; return it indexed by task, ``axes`` as tuples.
 
     Checks: required columns; unique task names; known roles and axes; ``pairs_with`` set
-    exactly for ``cs_reworked`` rows and, if that task is in the file, naming a ``cs_original``
+    exactly for ``cs_reworked`` and ``cs_variant`` rows and, if that task is in the file, naming a ``cs_original``
     task (an original outside the study only makes the pair's statistics missing); empty ``label``
     falls back to the task name; the optional ``unavailable`` column (why a task has no scores)
     is kept; other extra columns are an error.
@@ -125,9 +130,14 @@ def read_tasks(path: str | Path) -> pd.DataFrame:
         unknown = [a for a in record['axes'] if a not in AXES]
         if unknown:
             raise TableError(f"{where}: unknown axis {unknown}; allowed: {list(AXES)}")
-        if record['role'] == "cs_reworked":
+        if record['role'] in PAIRED_ROLES:
             if record['pairs_with'] is None:
-                raise TableError(f"{where}: a cs_reworked task needs 'pairs_with' (its original)")
+                raise TableError(f"{where}: a {record['role']} task needs 'pairs_with' (its original)")
+            if record['role'] == "cs_variant":
+                try:
+                    split_variant_name(record['task'])
+                except ValueError as error:
+                    raise TableError(f"{where}: {error}") from None
             if record["pairs_with"] in roles and roles[record["pairs_with"]] != "cs_original":
                 raise TableError(f"{where}: pairs_with {record['pairs_with']!r} has role "
                                  f"{roles[record['pairs_with']]!r}, not cs_original")
@@ -135,7 +145,8 @@ def read_tasks(path: str | Path) -> pd.DataFrame:
                 log.warning("%s: pairs_with %r is not in this study: its pair statistics will be missing",
                             where, record["pairs_with"])
         elif record['pairs_with'] is not None:
-            raise TableError(f"{where}: only cs_reworked tasks may set 'pairs_with' (got {record['pairs_with']!r})")
+            raise TableError(f"{where}: only cs_reworked and cs_variant tasks may set 'pairs_with' "
+                             f"(got {record['pairs_with']!r})")
     frame["label"] = frame["label"].fillna(frame["task"])
     frame["unavailable"] = frame["unavailable"].fillna("")
     return frame.set_index("task")[["role", "pairs_with", "axes", "label", "unavailable"]]

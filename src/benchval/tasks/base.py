@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 SCORING_MODES = ("mc", "partial", "minimal_pair", "calibrated")
-ROLES = ("cs_original", "cs_reworked", "downstream", "control")
+ROLES = ("cs_original", "cs_reworked", "cs_variant", "downstream", "control")
 AXES = ("social", "pragmatic", "event")
 
 

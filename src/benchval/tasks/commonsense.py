@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, TaskUnavailable, register
+from benchval.tasks.base import source as source_ref
 from benchval.tasks.rawfiles import parse_label, read_csv_rows, read_jsonl, read_label_lines, require_fields
 from benchval.tasks.seeding import task_rng
 
@@ -282,6 +283,10 @@ def piqa(source: AdapterInput, report: FilterReport) -> list[Item]:
 
 PIQA_RUP_COLUMNS = ("goal_red_herrings", "goal_typos", "goal_HP", "goal_Leet", "goal_It_cleft",
                     "goal_Wh_cleft", "goal_stress", "goal_checklist", "goal_comp")
+#: RUPBench's meaning-preserving syntactic rewrites of the goal, the closest it has to the paper's
+#: "Paraphrased" revision; the adapter's columns when ``perturbations`` is not given.
+PIQA_RUP_PARAPHRASE_LIKE = ("goal_It_cleft", "goal_Wh_cleft")
+PIQA_RUP_COMBINE = ("random_per_item", "stack")
 
 
 def unquote(text: str) -> str:
@@ -292,11 +297,8 @@ def unquote(text: str) -> str:
     return text
 
 
-def piqa_rup_problem(goal: str, sol1: str, sol2: str) -> str | None:
-    if SPREADSHEET_ERROR in (sol1.strip(), sol2.strip()):
-        return "solutions corrupted in the CSV ('#NAME?')"
-    if not sol1.strip() or not sol2.strip():
-        return "solution empty"
+def goal_problem(goal: str) -> str | None:
+    """Why a perturbed goal cannot be used (it cannot be repaired: the perturbation's text is lost)."""
     if goal.strip() == SPREADSHEET_ERROR:
         return "perturbed goal corrupted in the CSV ('#NAME?')"
     if not goal.strip():
@@ -304,27 +306,65 @@ def piqa_rup_problem(goal: str, sol1: str, sol2: str) -> str | None:
     return None
 
 
+def piqa_rup_options(source: AdapterInput) -> tuple[list[str], str]:
+    """The checked ``perturbations`` and ``combine`` options of a PIQA-RUP task."""
+    unknown_option(source.options, ["perturbations", "combine"], source.task)
+    columns = list(source.options.get("perturbations") or PIQA_RUP_PARAPHRASE_LIKE)
+    unknown = sorted(set(columns) - set(PIQA_RUP_COLUMNS))
+    if unknown or len(set(columns)) != len(columns):
+        raise ValueError(f"task {source.task!r}: options.perturbations {columns}: each once, among {PIQA_RUP_COLUMNS}")
+    combine = str(source.options.get("combine", "random_per_item"))
+    if combine not in PIQA_RUP_COMBINE:
+        raise ValueError(f"task {source.task!r}: options.combine must be one of {PIQA_RUP_COMBINE}, got {combine!r}")
+    return columns, combine
+
+
+def repair_solutions(rows: list[tuple[int, dict[str, str]]], rup_path: Path, piqa_path: Path) -> list[tuple[int, str]]:
+    """Replace solutions corrupted to '#NAME?' by those of the row-aligned PIQA valid.jsonl (in place);
+    return (line, what) of every repaired row.
+
+    RUPBench did not perturb the solutions, so PIQA's are the original text. The two files must be
+    row-aligned: the same number of rows and, on every row, the same goal (else TaskDataError).
+    """
+    piqa_rows = read_jsonl(piqa_path)
+    if len(piqa_rows) != len(rows):
+        raise TaskDataError(piqa_path, None, f"{len(piqa_rows)} rows but {rup_path.name} has {len(rows)}: not row-aligned")
+    repaired = []
+    for (line, row), (piqa_line, piqa_row) in zip(rows, piqa_rows):
+        goal, sol1, sol2 = require_fields(piqa_row, ["goal", "sol1", "sol2"], piqa_path, piqa_line)
+        if row["goal"].strip() != goal.strip():
+            raise TaskDataError(rup_path, line, f"goal {row['goal']!r} differs from {piqa_path.name} line "
+                                                f"{piqa_line} ({goal!r}): the files are not row-aligned")
+        corrupted = [key for key in ("sol1", "sol2") if row[key].strip() == SPREADSHEET_ERROR]
+        for key in corrupted:
+            row[key] = {"sol1": sol1, "sol2": sol2}[key]
+        if corrupted:
+            repaired.append((line, f"{', '.join(corrupted)} '#NAME?' taken from {piqa_path.name} line {piqa_line}"))
+    return repaired
+
+
+def unused_corrupt_goals(rows: list[tuple[int, dict[str, str]]], used: set[tuple[int, str]]) -> list[tuple[int, str]]:
+    """(line, what) of the unusable perturbed goals that no item of this task uses (``used``: (line, column))."""
+    return [(line, f"{column}: {goal_problem(row[column])}") for line, row in rows
+            for column in PIQA_RUP_COLUMNS if (line, column) not in used and goal_problem(row[column])]
+
+
 @register("piqa_rup")
 def piqa_rup(source: AdapterInput, report: FilterReport) -> list[Item]:
-    """PIQA-RUP (``data`` = PIQA_RUP.csv): PIQA validation with perturbed goals.
+    """PIQA-RUP (``data`` = PIQA_RUP.csv, ``piqa`` = PIQA's valid.jsonl): PIQA validation with perturbed goals.
 
-    Options: ``perturbations`` (list of goal_* columns; default all nine) and ``combine``
-    (``random_per_item``: each row uses one of them, drawn with the seed; ``stack``: one item per
-    row and column). Rows whose solutions or chosen goal are corrupted ('#NAME?') or empty are
-    dropped in the ``corrupted_rows`` step.
+    Options: ``perturbations`` (goal_* columns; default :data:`PIQA_RUP_PARAPHRASE_LIKE`) and
+    ``combine`` (``random_per_item``: each row uses one of them, drawn with the seed; ``stack``: one
+    item per row and column). Solutions corrupted to '#NAME?' are repaired from ``piqa`` (step
+    ``repaired_solutions``, which counts items, so ``n_raw`` is the number of items built); items whose perturbed goal is '#NAME?' or empty are dropped (step
+    ``corrupted_rows``). docs/tasks.md states the rules.
     """
-    unknown_option(source.options, ["perturbations", "combine"], source.task)
-    columns = list(source.options.get("perturbations") or PIQA_RUP_COLUMNS)
-    unknown = sorted(set(columns) - set(PIQA_RUP_COLUMNS))
-    if unknown or not columns:
-        raise ValueError(f"task {source.task!r}: options.perturbations {unknown or columns} not among {PIQA_RUP_COLUMNS}")
-    combine = str(source.options.get("combine", "random_per_item"))
-    if combine not in ("random_per_item", "stack"):
-        raise ValueError(f"task {source.task!r}: options.combine must be 'random_per_item' or 'stack', got {combine!r}")
+    columns, combine = piqa_rup_options(source)
     path = source.file("data")
-    rows = read_csv_rows(path, ["sol1", "sol2", "answer", *columns])
+    rows = read_csv_rows(path, ["goal", "sol1", "sol2", "answer", *PIQA_RUP_COLUMNS])
+    repaired = repair_solutions(rows, path, source.file("piqa"))
     rng = task_rng(source.seed, source.task, "perturbation")
-    items, problems = [], {}
+    items, problems, lines, used, unchanged = [], {}, {}, set(), 0
     for row_number, (line, row) in enumerate(rows, start=1):
         label = parse_label(row["answer"], ZERO_BASED_TWO, path, line)
         chosen = columns if combine == "stack" else [columns[int(rng.integers(len(columns)))]]
@@ -333,6 +373,18 @@ def piqa_rup(source: AdapterInput, report: FilterReport) -> list[Item]:
             item = Item(f"{source.task}-{row_number:05d}-{column}", PIQA_PROMPT.format(goal=goal),
                         [option(row["sol1"]), option(row["sol2"])], label, row_number)
             items.append(item)
-            problems[item.id] = piqa_rup_problem(goal, row["sol1"], row["sol2"])
-    report.note(f"perturbations {columns}, combined by {combine}; surrounding quotes removed from perturbed goals")
-    return report.apply("corrupted_rows", items, lambda item: problems[item.id])
+            problems[item.id], lines[item.id] = goal_problem(row[column]), line
+            used.add((line, column))
+            unchanged += goal == unquote(row["goal"])
+    report.record("repaired_solutions", len(items), len(items), {},  # a repair removes nothing
+                  changed=[(source_ref(path, line), what) for line, what in repaired])
+    report.note(f"perturbations {columns}, combined by {combine}; surrounding quotes removed from perturbed goals; "
+                f"{unchanged} of {len(items)} perturbed goals are identical to the PIQA goal")
+    kept = report.apply("corrupted_rows", items, lambda item: problems[item.id],
+                        source_of=lambda item: source_ref(path, lines[item.id], item.id))
+    unused = unused_corrupt_goals(rows, used)
+    if unused:
+        shown = "; ".join(f"line {line} ({what})" for line, what in unused)
+        report.note(f"corrupted_rows (cells no item of this task uses): did not need to remove {len(unused)} "
+                    f"row(s) of {path.name}: {shown}")
+    return kept
