@@ -1,7 +1,8 @@
 # The scoreboard of every scored study (docs/analysis.md, "Scoreboard"): per model and task, accuracy
 # and macro-F1 with item-bootstrap CIs and chance levels, as a table and a figure. It reads the items,
 # scores and metrics files that scoring and evaluation already wrote: no model reruns.
-# Needs from common.smk: SCORED_STUDIES, SCORED_STUDY_PATTERN, study_models, study_tasks.
+# Also the partial-Spearman sensitivity table of every study (docs/analysis.md, "Partial Spearman").
+# Needs from common.smk: STUDIES, SCORED_STUDIES, SCORED_STUDY_PATTERN, study_models, study_tasks.
 
 
 def _scoreboard_formats():
@@ -16,11 +17,18 @@ def scoreboard_table_file(study):
     return f"results/studies/{study}/tables/scoreboard.csv"
 
 
+def partial_sensitivity_table_file(study):
+    return f"results/studies/{study}/tables/partial_spearman_sensitivity.csv"
+
+
 def scoreboard_publish_files(kind):
-    """Every scored study's scoreboard figures (kind 'figures') or tables (kind 'tables'), for publish."""
+    """Every scored study's scoreboard figures (kind 'figures') or tables (kind 'tables': the
+    scoreboards and every study's partial-Spearman sensitivity table), for publish."""
     if kind == "figures":
         return [path for study in SCORED_STUDIES for path in scoreboard_figure_files(study)]
-    return [scoreboard_table_file(study) for study in SCORED_STUDIES]
+    return [scoreboard_table_file(study) for study in SCORED_STUDIES] + [
+        partial_sensitivity_table_file(study) for study in STUDIES
+    ]
 
 
 def scoreboard_report_files():
@@ -32,7 +40,7 @@ def scoreboard_report_files():
             f"results/report/{study}/figures/scoreboard.png",
             f"results/report/{study}/tables/scoreboard.html",
         )
-    ]
+    ] + [f"results/report/{study}/tables/partial_spearman_sensitivity.html" for study in STUDIES]
 
 
 def _scoreboard_pairs(study):
@@ -102,3 +110,49 @@ rule report_scoreboard:
         "logs/report_scoreboard/{study}.log",
     script:
         "../scripts/report_scoreboard.py"
+
+
+def _partial_sensitivity_params():
+    """Only the analysis settings the sensitivity table uses."""
+    analysis = config.get("analysis") or {}
+    keep = ("min_models", "metrics", "control_composite")
+    params = {key: analysis[key] for key in keep if key in analysis}
+    params["fdr"] = {"alpha": (analysis.get("fdr") or {}).get("alpha", 0.05)}
+    return params
+
+
+rule partial_sensitivity:
+    input:
+        table="results/studies/{study}/score_table.csv",
+        tasks="results/studies/{study}/tasks.csv",
+    output:
+        table=partial_sensitivity_table_file("{study}"),
+    params:
+        analysis=_partial_sensitivity_params(),
+    wildcard_constraints:
+        study="[^/]+",
+    log:
+        "logs/partial_sensitivity/{study}.log",
+    benchmark:
+        "benchmarks/results/rules/partial_sensitivity/{study}.tsv"
+    script:
+        "../scripts/partial_sensitivity.py"
+
+
+rule report_partial_sensitivity:
+    input:
+        partial_sensitivity_table_file("{study}"),
+    output:
+        report(
+            "results/report/{study}/tables/partial_spearman_sensitivity.html",
+            caption="../report/table_partial_spearman_sensitivity.rst",
+            category="Tables",
+            subcategory="{study}",
+            labels={"study": "{study}", "table": "partial_spearman_sensitivity"},
+        ),
+    params:
+        name="partial_spearman_sensitivity",
+    log:
+        "logs/report_partial_sensitivity/{study}.log",
+    script:
+        "../scripts/report_table_page.py"
