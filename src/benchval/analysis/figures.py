@@ -241,6 +241,7 @@ def figure_table4(table: pd.DataFrame, metrics: list[str], out_dir: Path, format
     drawn = ax.table(cellText=rows, colLabels=header, cellColours=cell_colours, loc="upper center", cellLoc="center")
     drawn.auto_set_font_size(False)
     drawn.set_fontsize(8)
+    drawn.auto_set_column_width(range(len(header)))  # long metric or benchmark labels are not cut off
     drawn.scale(1, 1.25)
     ax.set_title(f"Table 4 ({study_name}): how well each commonsense benchmark's model ranking matches the "
                  "downstream rankings\n(averages over downstream tasks; |Δ rank| = mean absolute rank displacement, "
