@@ -9,6 +9,12 @@ def _scoreboard_formats():
     return ((config.get("analysis") or {}).get("figures") or {}).get("formats") or ["png", "pdf"]
 
 
+def _scoreboard_dpi():
+    from benchval.analysis.settings import settings_from_config
+
+    return settings_from_config(config.get("analysis") or {}).figure_dpi
+
+
 def scoreboard_figure_files(study):
     return [f"results/studies/{study}/figures/scoreboard.{fmt}" for fmt in _scoreboard_formats()]
 
@@ -49,12 +55,10 @@ def _scoreboard_pairs(study):
 
 def _scoreboard_bootstrap():
     """Only what the scoreboard uses, so that other analysis settings do not rerun it."""
-    analysis = config.get("analysis") or {}
-    return {
-        "seed": analysis.get("seed", config["seed"]),
-        "n_bootstrap": analysis["n_bootstrap"],
-        "ci_level": analysis["ci_level"],
-    }
+    from benchval.analysis.settings import settings_from_config
+
+    settings = settings_from_config({"seed": config["seed"], **(config.get("analysis") or {})})
+    return {"seed": settings.seed, "n_bootstrap": settings.n_bootstrap, "ci_level": settings.ci_level}
 
 
 rule scoreboard:
@@ -74,7 +78,7 @@ rule scoreboard:
         normalisation=config["scoring"]["normalisation"],
         bootstrap=_scoreboard_bootstrap(),
         figure_formats=_scoreboard_formats(),
-        figure_dpi=((config.get("analysis") or {}).get("figures") or {}).get("dpi", 150),
+        figure_dpi=_scoreboard_dpi(),
     wildcard_constraints:
         study=SCORED_STUDY_PATTERN,
     log:
@@ -117,7 +121,8 @@ def _partial_sensitivity_params():
     analysis = config.get("analysis") or {}
     keep = ("min_models", "metrics", "control_composite")
     params = {key: analysis[key] for key in keep if key in analysis}
-    params["fdr"] = {"alpha": (analysis.get("fdr") or {}).get("alpha", 0.05)}
+    if "alpha" in (analysis.get("fdr") or {}):
+        params["fdr"] = {"alpha": analysis["fdr"]["alpha"]}
     return params
 
 
