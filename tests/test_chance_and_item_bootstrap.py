@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import accuracy_score, f1_score
 
-from benchval.chance import chance_accuracy, chance_macro_f1, poisson_binomial_pmf
+from benchval.chance import chance_accuracy, chance_macro_f1, macro_f1_of_guesses, poisson_binomial_pmf
 from benchval.item_bootstrap import bootstrap_metric, item_rng, resample_counts
 
 
@@ -99,3 +99,16 @@ def test_bootstrap_is_seeded():
     b = bootstrap_metric("macro_f1", labels, predictions, item_rng(1, "x"), 100)
     c = bootstrap_metric("macro_f1", labels, predictions, item_rng(2, "x"), 100)
     assert np.array_equal(a, b) and not np.array_equal(a, c)
+
+
+def test_loose_closed_form_falls_back_to_seeded_simulation():
+    # 6 items, 8 options, labels cover 3 positions: the closed form's bound is useless (1.0)
+    labels, n_options = np.array([0, 1, 2, 0, 1, 2]), np.full(6, 8)
+    assert chance_macro_f1(labels, n_options)[1] == 1.0
+    value, tolerance = chance_macro_f1(labels, n_options, np.random.default_rng(0))
+    again = chance_macro_f1(labels, n_options, np.random.default_rng(0))
+    assert again == (value, tolerance) and 0 < tolerance < 0.01
+    guesses = np.stack([g.ravel() for g in np.meshgrid(*[np.arange(8)] * 6, indexing="ij")], axis=1)
+    exact = macro_f1_rows(labels, guesses).mean()  # all 8^6 guess vectors
+    assert abs(exact - value) < tolerance
+    np.testing.assert_allclose(macro_f1_of_guesses(labels, guesses[:500]), macro_f1_rows(labels, guesses[:500]))

@@ -11,7 +11,8 @@ value (else a clear error: the inputs are out of step). Then:
   is resampled with the same items (paired across models).
 * chance: a uniform random guesser over each item's options (:mod:`benchval.chance`): accuracy =
   mean of 1 / n_options, macro-F1 = its exact expected macro-F1 (with an error bound where some
-  option index is never a label).
+  option index is never a label; simulated, seeded by ``seed`` and the task, with 3 standard
+  errors as the bound where that bound is loose).
 
 No model is rerun: the job costs a few milliseconds per (model, task).
 """
@@ -47,11 +48,12 @@ class ModelInfo:
     size_b: float
 
 
-def chance_level(metric: str, labels: np.ndarray, n_options: np.ndarray) -> tuple[float, float]:
-    """(chance level, bound on its error) of ``metric`` for uniform guessing."""
+def chance_level(metric: str, labels: np.ndarray, n_options: np.ndarray, rng: np.random.Generator) -> tuple[float, float]:
+    """(chance level, bound on its error) of ``metric`` for uniform guessing (``rng``: for a simulated
+    macro-F1 where the closed form's bound is loose, see :mod:`benchval.chance`)."""
     if metric == "accuracy":
         return chance_accuracy(n_options), 0.0
-    return chance_macro_f1(labels, n_options)
+    return chance_macro_f1(labels, n_options, rng)
 
 
 def percentile_interval(replicates: np.ndarray, level: float) -> tuple[float, float, int]:
@@ -103,7 +105,7 @@ def model_task_rows(model: ModelInfo, task: dict, items: pd.DataFrame, scores: p
         replicates = bootstrap_metric(metric, labels, predicted, item_rng(settings.seed, "scoreboard", task["name"]),
                                       settings.n_bootstrap)
         low, high, n_valid = percentile_interval(replicates, settings.ci_level)
-        chance, bound = chance_level(metric, labels, n_options)
+        chance, bound = chance_level(metric, labels, n_options, item_rng(settings.seed, "chance", task["name"]))
         rows.append({**base, "metric": metric, "value": value, "ci_low": low, "ci_high": high, "chance": chance,
                      "chance_error_bound": bound, "ci_above_chance": bool(low > chance + bound),
                      "n_items": len(labels), "n_boot_valid": n_valid, "note": note})
