@@ -31,7 +31,7 @@ def _panel(ax, rows: pd.DataFrame, models: list[str], tasks: list[str], labels: 
                     color=f"C{m}", markersize=4, capsize=2, linewidth=1, label=model, zorder=2)
     ax.set_xticks(range(len(tasks)), [labels.get(t, t) for t in tasks], rotation=40, ha="right", fontsize=7)
     ax.set_xlim(-0.6, len(tasks) - 0.4)
-    ax.set_ylim(0, 1)
+    ax.set_ylim(-0.03, 1.03)
     ax.grid(axis="y", alpha=0.3)
 
 
