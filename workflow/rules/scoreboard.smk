@@ -84,7 +84,7 @@ rule scoreboard:
     log:
         "logs/scoreboard/{study}.log",
     benchmark:
-        "benchmarks/results/rules/scoreboard/{study}.tsv"
+        "logs/benchmarks/scoreboard/{study}.tsv"
     script:
         "../scripts/scoreboard.py"
 
@@ -112,6 +112,8 @@ rule report_scoreboard:
         study=SCORED_STUDY_PATTERN,
     log:
         "logs/report_scoreboard/{study}.log",
+    benchmark:
+        "logs/benchmarks/report_scoreboard/{study}.tsv"
     script:
         "../scripts/report_scoreboard.py"
 
@@ -139,7 +141,7 @@ rule partial_sensitivity:
     log:
         "logs/partial_sensitivity/{study}.log",
     benchmark:
-        "benchmarks/results/rules/partial_sensitivity/{study}.tsv"
+        "logs/benchmarks/partial_sensitivity/{study}.tsv"
     script:
         "../scripts/partial_sensitivity.py"
 
@@ -159,5 +161,7 @@ rule report_partial_sensitivity:
         name="partial_spearman_sensitivity",
     log:
         "logs/report_partial_sensitivity/{study}.log",
+    benchmark:
+        "logs/benchmarks/report_partial_sensitivity/{study}.tsv"
     script:
         "../scripts/report_table_page.py"
