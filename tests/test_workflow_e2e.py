@@ -71,6 +71,24 @@ def test_raw_data_to_figures(finished_run):
     assert n_final["goldenswag"] == 0 and (n_final.drop("goldenswag").loc[table["task"].unique()] == 4).all()
 
 
+
+def test_scoreboard_and_lmeval_stderr(finished_run):
+    """The scoreboard reproduces the score table, with intervals and chance; results.json has stderr."""
+    workdir, _ = finished_run
+    board = pd.read_csv(workdir / "results/tables/tiny/scoreboard.csv")
+    assert (workdir / "results/figures/tiny/scoreboard.png").is_file()
+    table = pd.read_csv(workdir / "results/studies/tiny/score_table.csv")
+    merged = table.merge(board, on=["model", "task", "metric"], suffixes=("", "_board"))
+    assert len(merged) == len(table) and (merged["value"] - merged["value_board"]).abs().max() < 1e-12
+    scored = board.dropna(subset=["value"])
+    assert (scored["ci_low"] <= scored["value"]).all() and (scored["value"] <= scored["ci_high"]).all()
+    assert scored["chance"].between(0, 1).all()
+    assert board.loc[board["task"] == "goldenswag", "note"].str.startswith("task unavailable").all()
+    model = next(iter(TINY_MODELS))
+    results = yaml.safe_load((workdir / f"results/lmeval/{model}/hellaswag/results.json").read_text())
+    assert isinstance(results["results"]["hellaswag"]["acc_stderr,none"], float)
+
+
 def test_finished_run_has_nothing_left_to_do(finished_run):
     assert planned_jobs(*finished_run) == {}
 

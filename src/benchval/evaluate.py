@@ -8,7 +8,8 @@ from pathlib import Path
 import pandas as pd
 
 from benchval import metrics as metric_functions
-from benchval.scoring.lmeval_format import lmeval_sample_rows
+from benchval.item_bootstrap import item_rng
+from benchval.scoring.lmeval_format import STDERR_NOT_AVAILABLE, lmeval_sample_rows, lmeval_stderr, stderr_key
 
 METRICS_COLUMNS = ["model", "task", "metric", "value", "n_items", "normalisation", "note"]
 # lm-evaluation-harness names for our metrics, so that its tooling can read our results JSON.
@@ -30,12 +31,23 @@ def evaluate_task(
     return pd.DataFrame(rows, columns=METRICS_COLUMNS), predictions
 
 
-def lmeval_results(metrics_rows: pd.DataFrame, meta: dict, model: str, model_manifest: dict) -> dict:
-    """A results JSON in lm-evaluation-harness's layout (results / configs / n-samples)."""
+def lmeval_results(metrics_rows: pd.DataFrame, meta: dict, model: str, model_manifest: dict,
+                   predictions: pd.DataFrame | None = None, stderr: dict | None = None) -> dict:
+    """A results JSON in lm-evaluation-harness's layout (results / configs / n-samples).
+
+    With ``predictions`` (of :func:`evaluate_task`) and ``stderr`` = {seed, bootstrap_iters}, every
+    metric gets its lm-eval standard error beside it (``acc_stderr,none``, ...;
+    :func:`benchval.scoring.lmeval_format.lmeval_stderr`).
+    """
     task = meta["task"]
     results = {"alias": task}
     for row in metrics_rows.itertuples():
-        results[LMEVAL_METRIC_NAMES.get(row.metric, f"{row.metric},none")] = None if pd.isna(row.value) else row.value
+        key = LMEVAL_METRIC_NAMES.get(row.metric, f"{row.metric},none")
+        results[key] = None if pd.isna(row.value) else row.value
+        if predictions is not None and stderr is not None:
+            results[stderr_key(key)] = STDERR_NOT_AVAILABLE if pd.isna(row.value) else lmeval_stderr(
+                row.metric, predictions["label"].to_numpy(int), predictions["prediction"].to_numpy(int),
+                item_rng(stderr["seed"], "lmeval_stderr", model, task, row.metric), stderr["bootstrap_iters"])
     return {
         "results": {task: results},
         "configs": {task: {"task": task, "output_type": "multiple_choice", "scoring_mode": meta["scoring_mode"]}},

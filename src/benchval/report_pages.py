@@ -166,6 +166,8 @@ STUDY_TABLE_TITLES = {
     "rank_displacement_pairs": "Rank displacement per benchmark-task pair",
     "table4_rank_displacement": "Table 4: ranking correspondence",
     "fdr": "False discovery rate control",
+    "scoreboard": "Scoreboard: every model on every task, with CIs and chance levels",
+    "partial_spearman_sensitivity": "Partial correlations under three conventions",
 }
 
 

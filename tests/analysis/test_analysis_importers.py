@@ -34,6 +34,24 @@ def test_csv_importer(tmp_path):
     assert study.models.at["m2", "size_b"] == 7.0
 
 
+def test_csv_importer_keeps_near_duplicates_distinct_unless_rounding_is_asked(tmp_path, caplog):
+    """%.10g used to write 0.6 and 0.6 + 1e-12 as the same number: a tie that changes the ranks."""
+    near = [0.6, 0.6 + 1e-12, 0.6 + 3e-12]
+    pd.DataFrame({"Model": ["m1", "m2", "m3"], "Fam": ["a", "a", "b"], "Size": [1.0, 7.0, 3.0],
+                  "HS": near, "GS": [0.4, 0.5, 0.6], "TRIP": [0.3, 0.2, 0.1]}).to_csv(tmp_path / "scores.csv",
+                                                                                     index=False)
+    import_study("x", CSV_STUDY, tmp_path, tmp_path / "full/score_table.csv", tmp_path / "full/tasks.csv")
+    hs = load_study(tmp_path / "full/score_table.csv", tmp_path / "full/tasks.csv").wide("accuracy")["hs"]
+    assert hs.tolist() == pd.read_csv(tmp_path / "scores.csv")["HS"].tolist()  # bit-identical round trip
+    assert hs.rank().tolist() == [1.0, 2.0, 3.0]
+    with caplog.at_level("INFO"):
+        import_study("x", {**CSV_STUDY, "round_digits": 10}, tmp_path, tmp_path / "r/score_table.csv",
+                     tmp_path / "r/tasks.csv")
+    rounded = load_study(tmp_path / "r/score_table.csv", tmp_path / "r/tasks.csv").wide("accuracy")["hs"]
+    assert rounded.rank().tolist() == [2.0, 2.0, 2.0]
+    assert "tied scores 0 -> 3" in caplog.text
+
+
 def test_csv_importer_errors_name_the_column(tmp_path):
     pd.DataFrame({"Model": ["m1"], "Fam": ["a"], "Size": [1.0], "HS": [50.0], "GS": [0.4]}).to_csv(
         tmp_path / "scores.csv", index=False)

@@ -8,7 +8,7 @@ from sklearn.model_selection import LeaveOneGroupOut, cross_val_predict
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from benchval.analysis.lofo import family_balanced_errors, lofo_table, predict_out_of_family
+from benchval.analysis.lofo import bootstrap_delta_r2, family_balanced_errors, lofo_table, predict_out_of_family
 from benchval.analysis.settings import AnalysisSettings
 
 
@@ -97,6 +97,26 @@ def test_lofo_table_shape_and_delta(study):
     from sklearn.metrics import r2_score
     subset = predictions[(predictions.downstream == "trip") & (predictions.predictor_set == "controls")]
     assert row.at["controls", "r2"] == pytest.approx(r2_score(subset.observed, subset.predicted))
+
+
+def test_bootstrap_delta_r2_recomputes_sklearn_r2_on_each_resample():
+    from sklearn.metrics import r2_score
+    rng = np.random.default_rng(1)
+    y, a, b = rng.normal(size=12), rng.normal(size=12), rng.normal(size=12)
+    indices = np.vstack([np.arange(12), rng.integers(0, 12, size=(4, 12)), np.zeros((1, 12), int)])
+    got = bootstrap_delta_r2(y, a, b, indices)
+    for row, value in zip(indices[:-1], got[:-1]):
+        assert value == pytest.approx(r2_score(y[row], a[row]) - r2_score(y[row], b[row]), abs=1e-12)
+    assert np.isnan(got[-1])  # one model drawn 12 times: constant scores, undefined
+
+
+def test_delta_r2_interval_brackets_the_estimate(study):
+    scores, _ = lofo_table(study, "accuracy", study.wide("accuracy"), AnalysisSettings(n_bootstrap=300, seed=2))
+    gains = scores[scores.predictor_set != "controls"].dropna(subset=["delta_r2"])
+    assert len(gains) and (gains.delta_r2_ci_low <= gains.delta_r2_ci_high).all()
+    assert ((gains.delta_r2_ci_low <= gains.delta_r2) & (gains.delta_r2 <= gains.delta_r2_ci_high)).mean() > 0.8
+    assert (gains.delta_r2_n_boot_valid == 300).all()
+    assert scores.loc[scores.predictor_set == "controls", "delta_r2_ci_low"].isna().all()
 
 
 def test_too_few_families_is_missing(study):

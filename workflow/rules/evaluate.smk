@@ -13,6 +13,7 @@ rule evaluate:
         lmeval_samples="results/lmeval/{model}/{task}/samples.jsonl",
     params:
         normalisation=config["scoring"]["normalisation"],
+        lmeval_stderr={"seed": config["seed"], "bootstrap_iters": config["scoring"].get("lmeval_bootstrap_iters", 1000)},
     log:
         "logs/evaluate/{model}/{task}.log",
     script:

@@ -20,8 +20,8 @@ rule task_sizes:
 
 rule publish:
     input:
-        figures=[path for study in STUDIES for path in study_figure_files(study)],
-        tables=[path for study in STUDIES for path in study_table_files(study)],
+        figures=[path for study in STUDIES for path in study_figure_files(study)] + scoreboard_publish_files("figures"),
+        tables=[path for study in STUDIES for path in study_table_files(study)] + scoreboard_publish_files("tables"),
         task_sizes="results/summary/task_sizes.csv",
     output:
         figures=directory("results/figures"),

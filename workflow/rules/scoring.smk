@@ -13,9 +13,14 @@ import re as _score_re
 from benchval.cluster import rule_resources as _rule_resources
 
 
-# Everything in `scoring:` but the normalisation, which only rule evaluate uses, and the job layout:
-# editing them must not rerun the scoring (Snakemake reruns a job whose params changed).
-_SCORING_PARAMS = {key: value for key, value in config["scoring"].items() if key not in ("normalisation", "jobs")}
+# Everything in `scoring:` but the normalisation and lm-eval bootstrap iterations, which only rule
+# evaluate uses, and the job layout: editing them must not rerun the scoring (Snakemake reruns a job
+# whose params changed).
+_SCORING_PARAMS = {
+    key: value
+    for key, value in config["scoring"].items()
+    if key not in ("normalisation", "lmeval_bootstrap_iters", "jobs")
+}
 
 
 # common.smk's MODEL_JOB_THREADS: one model job at a time locally.

@@ -19,7 +19,7 @@ write_outputs(
     snakemake.output.metrics,
     snakemake.output.lmeval_results.rsplit("/", 1)[0],
     rows,
-    lmeval_results(rows, meta, model, manifest),
+    lmeval_results(rows, meta, model, manifest, predictions, snakemake.params.lmeval_stderr),
     samples,
 )
 logging.info("%s on %s:\n%s", model, meta["task"], rows.to_string(index=False))

@@ -12,6 +12,13 @@ rho -> Fisher z. A benchmark's axes are its own plus ``axes_for_every_cs`` (defa
 
 Positive = axis alignment. CIs: paired percentile bootstrap over models (one set of resamples
 for the whole grid), on the models with every score of the grid.
+
+Model sets differ from Figure 2 on purpose: Figure 2 (``correlations_cs_downstream``) uses each
+pair's own models (pairwise complete), while the axis tests use the models having *every* score
+of the grid (``n_models``), because the same-axis and cross-axis means are differences of
+correlations that must come from the same models and the same resamples to be paired. With
+missing scores the z values behind an axis test can therefore differ from Figure 2's; compare
+``n_models`` here with ``n`` there.
 """
 
 from __future__ import annotations

@@ -1,8 +1,14 @@
 """Composites: the mean of z-standardised constituent task scores.
 
-Standardisation statistics (mean, sample SD with ddof=1) come from the *reference* models
+Standardisation statistics (mean, population SD with ddof=0) come from the *reference* models
 only (all models for the correlation analyses; the training families in LOFO). A model's
 composite is the mean of its available standardised constituents (NaN if it has none).
+
+One SD convention for the whole analysis: the population SD (ddof = 0), as
+``scipy.stats.zscore`` and sklearn's ``StandardScaler`` (the LOFO feature scaling) use it. The
+choice cannot change a rank-based or scale-free result when every constituent is observed for
+the same models (all z-scores scale by one common factor); with missing constituents the
+per-constituent factors sqrt(n_j / (n_j - 1)) differ slightly.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ def standardised_mean(values: np.ndarray, reference: np.ndarray) -> np.ndarray:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", category=RuntimeWarning)
         mean = np.nanmean(reference, axis=0)
-        sd = np.nanstd(reference, axis=0, ddof=1)
+        sd = np.nanstd(reference, axis=0, ddof=0)
         usable = np.isfinite(sd) & (sd > 0)
         if not usable.any():
             return np.full(values.shape[0], np.nan)

@@ -6,12 +6,18 @@ Per (benchmark, downstream task) pair, on the models with both scores:
 * mean absolute rank displacement: models ranked 1..n on each (rank 1 = best score, average
   ranks for ties), mean over models of |rank_benchmark - rank_task|;
 * top-k Jaccard: |top_k(benchmark) & top_k(task)| / |top_k(benchmark) | top_k(task)|, where
-  top_k is the k best scores, ties broken by model name (documented, deterministic).
+  top_k is the k best scores. Ties at the cut are resolved by expectation: when the k-th best
+  score is shared, every order of the tied models is equally likely, so the top-k takes a
+  uniformly random subset of them; the value reported is the exact expected Jaccard over both
+  rankings' tie orders (:func:`expected_top_k_jaccard`). Without ties at the cut it is the plain
+  Jaccard; it never depends on model names.
 
 Table 4 averages each measure (plain means) over the downstream tasks with a defined value.
 """
 
 from __future__ import annotations
+
+from math import comb
 
 import numpy as np
 import pandas as pd
@@ -28,15 +34,42 @@ def mean_abs_rank_displacement(x: pd.Series, y: pd.Series) -> float:
     return float(np.mean(np.abs(stats.rankdata(-np.asarray(x, float)) - stats.rankdata(-np.asarray(y, float)))))
 
 
-def top_k(scores: pd.Series, k: int) -> set:
-    """The ``k`` models with the highest score; ties broken by model name (ascending)."""
-    ranked = sorted(zip(scores.to_numpy(float), scores.index), key=lambda item: (-item[0], item[1]))
-    return {model for _, model in ranked[:k]}
+def top_k_cut(scores: pd.Series, k: int) -> tuple[set, set, int]:
+    """(models surely in the top k, models tied at the cut, how many of those the top k takes)."""
+    values = scores.to_numpy(float)
+    kth = np.sort(values)[::-1][k - 1]
+    sure = set(scores.index[values > kth])
+    tied = set(scores.index[values == kth])
+    return sure, tied, k - len(sure)
 
 
-def top_k_jaccard(x: pd.Series, y: pd.Series, k: int) -> float:
-    a, b = top_k(x, k), top_k(y, k)
-    return len(a & b) / len(a | b)
+def expected_top_k_jaccard(x: pd.Series, y: pd.Series, k: int) -> float:
+    """Expected top-k Jaccard over uniformly random orders of the models tied at each cut.
+
+    Top-k(x) = A0 plus a random ``ra``-subset SA of the tied set GA; likewise B0, SB, GB for y, the
+    two independent. Both sets have k models, so J = I / (2k - I) with I = |A & B|. SA is summarised
+    by how many models it takes from GA & B0 (a1), GA & GB (a2) and the rest of GA
+    (multivariate hypergeometric); given SA, |A & SB| is hypergeometric (|GB| models, |A & GB|
+    of them in A, ``rb`` drawn). Summing over both gives the exact expectation (tested against
+    enumerating every tie order).
+    """
+    a0, ga, ra = top_k_cut(x, k)
+    b0, gb, rb = top_k_cut(y, k)
+    cells = [len(ga & b0), len(ga & gb), len(ga - b0 - gb)]
+    expected = 0.0
+    for a1 in range(min(cells[0], ra) + 1):
+        for a2 in range(min(cells[1], ra - a1) + 1):
+            a3 = ra - a1 - a2
+            if a3 > cells[2]:
+                continue
+            weight = comb(cells[0], a1) * comb(cells[1], a2) * comb(cells[2], a3) / comb(len(ga), ra)
+            base = len(a0 & b0) + a1
+            in_a = len(a0 & gb) + a2  # models of GB already in A
+            drawn = np.arange(rb + 1)
+            probability = stats.hypergeom.pmf(drawn, len(gb), in_a, rb)
+            overlap = base + drawn
+            expected += weight * float(np.sum(probability * overlap / (2 * k - overlap)))
+    return expected
 
 
 def pair_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: AnalysisSettings) -> pd.DataFrame:
@@ -52,7 +85,8 @@ def pair_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Ana
                 require(len(both) > settings.top_k, f"top-{settings.top_k} overlap needs more than "
                                                     f"{settings.top_k} models (has {len(both)})")
                 record.update(rho=rho, mean_abs_rank_displacement=mean_abs_rank_displacement(both[benchmark], both[task]),
-                              top_k_jaccard=top_k_jaccard(both[benchmark], both[task], settings.top_k), note="")
+                              top_k_jaccard=expected_top_k_jaccard(both[benchmark], both[task], settings.top_k),
+                              note="")
             except UndefinedStatistic as undefined:
                 record.update(rho=np.nan, mean_abs_rank_displacement=np.nan, top_k_jaccard=np.nan, note=str(undefined))
             records.append(record)

@@ -157,8 +157,13 @@ def figure_lofo(table: pd.DataFrame, study: StudyTable, metrics: list[str], out_
             rows = subset[subset["predictor_set"] == name].set_index("downstream").reindex(tasks)
             x = np.arange(len(tasks)) + (k - (len(sets) - 1) / 2) * width
             heights = rows["delta_r2"].to_numpy(float)
-            ax.bar(x[np.isfinite(heights)], heights[np.isfinite(heights)], width, color=f"C{k}",
-                   label=PREDICTOR_SET_LABELS[name])
+            shown = np.isfinite(heights)
+            ax.bar(x[shown], heights[shown], width, color=f"C{k}", label=PREDICTOR_SET_LABELS[name])
+            if "delta_r2_ci_low" in rows:  # bootstrap interval over models (lofo.bootstrap_delta_r2)
+                low, high = rows["delta_r2_ci_low"].to_numpy(float), rows["delta_r2_ci_high"].to_numpy(float)
+                bars = shown & np.isfinite(low) & np.isfinite(high)
+                ax.errorbar(x[bars], heights[bars], yerr=[heights[bars] - low[bars], high[bars] - heights[bars]],
+                            fmt="none", ecolor="black", elinewidth=0.8, capsize=2)
             for xi in x[~np.isfinite(heights)]:
                 ax.text(xi, 0, "n/a", ha="center", va="bottom", fontsize=6, rotation=90, color="grey")
         ax.axhline(0, color="black", linewidth=0.8)
@@ -171,8 +176,9 @@ def figure_lofo(table: pd.DataFrame, study: StudyTable, metrics: list[str], out_
         handles = [Patch(color=f"C{k}", label=PREDICTOR_SET_LABELS[name]) for k, name in enumerate(sets)]
         ax.legend(handles=handles, fontsize=7, loc="best")
     fig.suptitle(f"Figure 3 ({study_name}): gain in leave-one-family-out R² from commonsense composites", fontsize=11)
-    fig.text(0.01, -0.01, "Positive = better prediction of models from unseen families; "
-             "'n/a' = undefined (reason in tables/lofo_scores.csv)", fontsize=8)
+    fig.text(0.01, -0.01, "Positive = better prediction of models from unseen families; whiskers: ci_level bootstrap "
+             "interval over models (predictions held fixed); 'n/a' = undefined (reason in tables/lofo_scores.csv)",
+             fontsize=8)
     fig.tight_layout()
     return save(fig, out_dir, "fig3_lofo_delta_r2", formats, dpi)
 
@@ -235,6 +241,7 @@ def figure_table4(table: pd.DataFrame, metrics: list[str], out_dir: Path, format
     drawn = ax.table(cellText=rows, colLabels=header, cellColours=cell_colours, loc="upper center", cellLoc="center")
     drawn.auto_set_font_size(False)
     drawn.set_fontsize(8)
+    drawn.auto_set_column_width(range(len(header)))  # long metric or benchmark labels are not cut off
     drawn.scale(1, 1.25)
     ax.set_title(f"Table 4 ({study_name}): how well each commonsense benchmark's model ranking matches the "
                  "downstream rankings\n(averages over downstream tasks; |Δ rank| = mean absolute rank displacement, "

@@ -14,6 +14,11 @@ Two sources, configured per study under ``studies:`` (schema: workflow/schemas/s
 
 ``path`` may contain ``{mirror}``, replaced by the config's raw-data mirror. Every dropped
 row or file is reported (log) with before/after counts and the reason.
+
+Precision: ``score_table.csv`` keeps every score at full precision (the shortest decimal that
+reads back to the same float), so near-equal scores stay distinct and ranks do not change on the
+way. ``round_digits`` (optional, per study) rounds to that many significant digits first; the
+number of scores the rounding turned into new ties is logged.
 """
 
 from __future__ import annotations
@@ -168,6 +173,19 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
 IMPORTERS = {"csv": import_csv, "lm_eval": import_lm_eval}
 
 
+def _tied_values(scores: pd.DataFrame) -> int:
+    """Scores sharing their value with another model's score on the same task and metric."""
+    return int(scores.duplicated(["task", "metric", "value"], keep=False).sum())
+
+
+def round_scores(scores: pd.DataFrame, digits: int, study_name: str) -> pd.DataFrame:
+    """Scores rounded to ``digits`` significant digits; logs how many became tied by it."""
+    rounded = scores.assign(value=[float(f"{v:.{digits}g}") for v in scores["value"]])
+    log.info("study %s: rounded scores to %d significant digits (round_digits); tied scores %d -> %d", study_name,
+             digits, _tied_values(scores), _tied_values(rounded))
+    return rounded
+
+
 def import_study(study_name: str, study: dict, mirror: str | Path | None, score_table_csv: str | Path,
                  tasks_csv: str | Path) -> None:
     """Import one study and write both files; re-read them with the validating readers."""
@@ -175,12 +193,14 @@ def import_study(study_name: str, study: dict, mirror: str | Path | None, score_
     if source not in IMPORTERS:
         raise StudyImportError(f"study {study_name!r}: source {source!r} is not importable (one of {sorted(IMPORTERS)})")
     scores, tasks = IMPORTERS[source](study_name, study, mirror)
+    if study.get("round_digits") is not None:
+        scores = round_scores(scores, int(study["round_digits"]), study_name)
     validate_score_table(scores, f"study {study_name!r}")
     no_scores = [t for t in tasks["task"] if t not in set(scores["task"])]
     tasks.loc[tasks["task"].isin(no_scores), "unavailable"] = "no score in the imported source"
     for path in (score_table_csv, tasks_csv):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    scores.sort_values(["model", "task", "metric"]).to_csv(score_table_csv, index=False, float_format="%.10g")
+    scores.sort_values(["model", "task", "metric"]).to_csv(score_table_csv, index=False)  # full precision
     tasks.to_csv(tasks_csv, index=False)
     read_tasks(tasks_csv)
     read_score_table(score_table_csv)

@@ -11,6 +11,13 @@ Predictor sets: ``controls`` = log size + non-CS (control) composite; ``controls
 ``controls+reworked``; ``controls+both``. Scores over the pooled out-of-family predictions:
 R^2 (``sklearn.metrics.r2_score``), Spearman rho (scipy), and family-balanced MAE and RMSE
 (the mean over families of each family's MAE / RMSE). ``delta_r2`` = R^2(set) - R^2(controls).
+
+Uncertainty of ``delta_r2`` (Figure 3's bars): a percentile bootstrap over models. Each of
+``n_bootstrap`` resamples draws the task's models with replacement and recomputes both pooled
+R^2 (1 - SSE / SS around the resample's mean) from the out-of-family predictions, which stay
+those of the fits on all models (refitting per resample would cost B x folds ridge fits per set).
+So the interval shows how much the gain depends on which models were evaluated, not the variability
+of the fits; a resample with constant observed scores is undefined and dropped (counted).
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import pandas as pd
 from sklearn.metrics import r2_score
 from sklearn.model_selection import LeaveOneGroupOut
 
+from benchval.analysis.bootstrap import resample_indices, rng_for, summarise
 from benchval.analysis.composite import standardised_mean
 from benchval.analysis.correlation import spearman
 from benchval.analysis.partial import control_tasks_for
@@ -31,7 +39,8 @@ from benchval.analysis.undefined import UndefinedStatistic, require
 
 PREDICTOR_SETS = ("controls", "controls+original", "controls+reworked", "controls+both")
 SCORE_COLUMNS = ["metric", "downstream", "predictor_set", "features", "r2", "spearman", "mae_family_balanced",
-                 "rmse_family_balanced", "delta_r2", "n_models", "n_families", "note"]
+                 "rmse_family_balanced", "delta_r2", "delta_r2_ci_low", "delta_r2_ci_high", "delta_r2_n_boot_valid",
+                 "n_models", "n_families", "note"]
 
 
 def fold_features(X_train: np.ndarray, X_test: np.ndarray, groups: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -133,6 +142,23 @@ def _evaluate_set(study: StudyTable, wide: pd.DataFrame, y: pd.Series, families:
     return scores, prediction
 
 
+def bootstrap_delta_r2(y: np.ndarray, prediction: np.ndarray, baseline: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """R^2(prediction) - R^2(baseline) on each resample of models (rows of ``indices``); NaN if y is constant."""
+    observed = y[indices]
+    total = np.sum((observed - observed.mean(axis=1, keepdims=True)) ** 2, axis=1)
+    gain = (np.sum((observed - baseline[indices]) ** 2, axis=1) - np.sum((observed - prediction[indices]) ** 2, axis=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(total > 0, gain / total, np.nan)
+
+
+def _delta_r2_interval(y: np.ndarray, prediction: np.ndarray, baseline: np.ndarray, settings: AnalysisSettings,
+                       *key) -> dict:
+    indices = resample_indices(rng_for(settings.seed, "lofo_delta_r2", *key), len(y), settings.n_bootstrap)
+    summary = summarise(np.nan, bootstrap_delta_r2(y, prediction, baseline, indices), settings.ci_level)
+    return {"delta_r2_ci_low": summary["ci_low"], "delta_r2_ci_high": summary["ci_high"],
+            "delta_r2_n_boot_valid": summary["n_boot_valid"]}
+
+
 def lofo_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: AnalysisSettings) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(scores, predictions) for every downstream task and predictor set of one metric."""
     groups = predictor_groups(study, wide, settings)
@@ -141,7 +167,7 @@ def lofo_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Ana
         y = wide[task].dropna()
         families = study.models.loc[y.index, "family"]
         base = {"metric": metric, "downstream": task, "n_models": len(y), "n_families": int(families.nunique())}
-        baseline_r2 = np.nan
+        baseline_r2, baseline_prediction = np.nan, None
         for name in PREDICTOR_SETS:
             composites, reason = _set_composites(name, groups)
             record = {**base, "predictor_set": name,
@@ -158,7 +184,11 @@ def lofo_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Ana
                               note=str(undefined))
             if name == "controls":
                 baseline_r2 = record["r2"]
+                baseline_prediction = prediction if np.isfinite(record["r2"]) else None
             record["delta_r2"] = np.nan if name == "controls" else record["r2"] - baseline_r2
+            if name != "controls" and np.isfinite(record["delta_r2"]) and baseline_prediction is not None:
+                record.update(_delta_r2_interval(y.to_numpy(float), prediction, baseline_prediction, settings,
+                                                 metric, task, name))
             scores.append(record)
     score_table = pd.DataFrame.from_records(scores, columns=SCORE_COLUMNS)
     prediction_table = (pd.concat(predictions, ignore_index=True) if predictions else

@@ -11,6 +11,14 @@ lm-evaluation-harness logs one record per document for ``multiple_choice`` tasks
 continuation (lm-evaluation-harness divides by the characters of the choice without the target
 delimiter, i.e. one character fewer where the option starts with its separating space). Prior
 requests (calibrated tasks) have no lm-evaluation-harness counterpart and are not written.
+
+Standard errors (:func:`lmeval_stderr`) follow lm-evaluation-harness (``lm_eval.api.metrics`` and
+``evaluator_utils``): each metric ``m,none`` gets ``m_stderr,none``. For a mean of per-item values
+(accuracy) it is ``mean_stderr`` = sample standard deviation (ddof = 1) / sqrt(n); for a corpus-level
+metric (lm-eval's ``f1``, our macro-F1) it is ``bootstrap_stderr`` = the sample standard deviation of
+the metric over ``bootstrap_iters`` item resamples (lm-eval's default is 100000; ours is
+``scoring.lmeval_bootstrap_iters``, seeded from the config seed). ``"N/A"`` when there is at most one
+item or ``bootstrap_iters`` is 0, as lm-eval writes it.
 """
 
 from __future__ import annotations
@@ -21,6 +29,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from benchval.item_bootstrap import bootstrap_metric
+
+#: lm-eval's value for a standard error it does not compute
+STDERR_NOT_AVAILABLE = "N/A"
 
 
 def _hash(text: str) -> str:
@@ -34,6 +47,25 @@ def _doc(item) -> dict:
     if isinstance(target, str):
         doc["target"] = target
     return doc
+
+
+def stderr_key(metric_key: str) -> str:
+    """lm-eval's standard-error key of a metric key: ``acc,none`` -> ``acc_stderr,none``."""
+    name, _, filter_key = metric_key.partition(",")
+    return f"{name}_stderr,{filter_key or 'none'}"
+
+
+def lmeval_stderr(metric: str, labels: np.ndarray, predictions: np.ndarray, rng: np.random.Generator,
+                  bootstrap_iters: int) -> float | str:
+    """The standard error lm-eval reports beside ``metric`` (``accuracy`` or ``macro_f1``)."""
+    labels, predictions = np.asarray(labels), np.asarray(predictions)
+    if len(labels) <= 1 or bootstrap_iters <= 0:
+        return STDERR_NOT_AVAILABLE
+    if metric == "accuracy":
+        correct = (labels == predictions).astype(float)
+        return float(np.std(correct, ddof=1) / np.sqrt(len(correct)))
+    replicates = bootstrap_metric(metric, labels, predictions, rng, bootstrap_iters)
+    return float(np.std(replicates, ddof=1))
 
 
 def lmeval_sample_rows(scores: pd.DataFrame, items: pd.DataFrame) -> list[dict]:

@@ -1,0 +1,117 @@
+"""The scoreboard of a scored study: every model's accuracy and macro-F1 on every task, with
+item-bootstrap confidence intervals and the chance level of each (docs/analysis.md, "Scoreboard").
+
+Per (model, task) it reads what the scoring and evaluation already wrote (docs/data-contract.md):
+the items, the option scores and the reported metrics. Predictions are recomputed from the scores
+with the study's normalisation (:func:`benchval.metrics.predict`) and must reproduce the reported
+value (else a clear error: the inputs are out of step). Then:
+
+* CI: percentile interval at ``ci_level`` over ``n_bootstrap`` item resamples
+  (:mod:`benchval.item_bootstrap`), seeded by ``seed`` and the task name, so every model of a task
+  is resampled with the same items (paired across models).
+* chance: a uniform random guesser over each item's options (:mod:`benchval.chance`): accuracy =
+  mean of 1 / n_options, macro-F1 = its exact expected macro-F1 (with an error bound where some
+  option index is never a label; simulated, seeded by ``seed`` and the task, with 3 standard
+  errors as the bound where that bound is loose).
+
+No model is rerun: the job costs a few milliseconds per (model, task).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from benchval import metrics as metric_functions
+from benchval.chance import chance_accuracy, chance_macro_f1
+from benchval.item_bootstrap import bootstrap_metric, item_rng
+
+SCOREBOARD_COLUMNS = ["model", "family", "size_b", "task", "label", "role", "metric", "value", "ci_low", "ci_high",
+                      "chance", "chance_error_bound", "ci_above_chance", "n_items", "n_boot_valid", "note"]
+BOOTSTRAP_METRICS = ("accuracy", "macro_f1")
+
+
+@dataclass(frozen=True)
+class ScoreboardSettings:
+    seed: int
+    n_bootstrap: int
+    ci_level: float
+    normalisation: str
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    name: str
+    family: str
+    size_b: float
+
+
+def chance_level(metric: str, labels: np.ndarray, n_options: np.ndarray, rng: np.random.Generator) -> tuple[float, float]:
+    """(chance level, bound on its error) of ``metric`` for uniform guessing (``rng``: for a simulated
+    macro-F1 where the closed form's bound is loose, see :mod:`benchval.chance`)."""
+    if metric == "accuracy":
+        return chance_accuracy(n_options), 0.0
+    return chance_macro_f1(labels, n_options, rng)
+
+
+def percentile_interval(replicates: np.ndarray, level: float) -> tuple[float, float, int]:
+    """(low, high, number of finite replicates) of a percentile interval."""
+    valid = replicates[np.isfinite(replicates)]
+    if valid.size == 0:
+        return np.nan, np.nan, 0
+    tail = (1.0 - level) / 2.0
+    low, high = np.quantile(valid, [tail, 1.0 - tail])
+    return float(low), float(high), int(valid.size)
+
+
+def _reported_values(reported: pd.DataFrame, source: str) -> dict[str, tuple[float, str]]:
+    """{metric: (value, note)} from a metrics CSV (docs/data-contract.md section 3)."""
+    missing = {"metric", "value"} - set(reported.columns)
+    if missing:
+        raise ValueError(f"{source}: metrics file lacks column(s) {sorted(missing)}")
+    notes = reported["note"].fillna("") if "note" in reported else pd.Series("", index=reported.index)
+    return {m: (float(v), str(n)) for m, v, n in zip(reported["metric"], reported["value"], notes)}
+
+
+def model_task_rows(model: ModelInfo, task: dict, items: pd.DataFrame, scores: pd.DataFrame, meta: dict,
+                    reported: pd.DataFrame, settings: ScoreboardSettings, source: str = "") -> list[dict]:
+    """Scoreboard rows (one per metric of the task) of one model on one task.
+
+    ``task``: {name, label, role}; ``reported``: the (model, task) metrics CSV; ``source`` names
+    the files in error messages.
+    """
+    values = _reported_values(reported, source)
+    base = {"model": model.name, "family": model.family, "size_b": model.size_b, "task": task["name"],
+            "label": task["label"], "role": task["role"]}
+    wanted = [m for m in meta["metrics"] if m in values]
+    if meta.get("unavailable") or items.empty:
+        reason = f"task unavailable: {meta['unavailable']}" if meta.get("unavailable") else "task has no items"
+        return [{**base, "metric": m, "value": np.nan, "ci_low": np.nan, "ci_high": np.nan, "chance": np.nan,
+                 "chance_error_bound": np.nan, "ci_above_chance": None, "n_items": 0, "n_boot_valid": 0,
+                 "note": reason} for m in wanted]
+    predictions = metric_functions.predict(items, scores, meta["scoring_mode"], settings.normalisation)
+    labels, predicted = predictions["label"].to_numpy(int), predictions["prediction"].to_numpy(int)
+    n_options = np.array([len(options) for options in items["options"]])
+    recomputed = metric_functions.compute_metrics(predictions, wanted)
+    rows = []
+    for metric in wanted:
+        value, note = values[metric]
+        if not np.isclose(recomputed[metric], value, rtol=0, atol=1e-9):
+            raise ValueError(f"{source}: reported {metric} {value!r} of {model.name} on {task['name']} differs from "
+                             f"{recomputed[metric]!r} recomputed from the scores with normalisation "
+                             f"{settings.normalisation!r}: rerun rule evaluate for this pair")
+        replicates = bootstrap_metric(metric, labels, predicted, item_rng(settings.seed, "scoreboard", task["name"]),
+                                      settings.n_bootstrap)
+        low, high, n_valid = percentile_interval(replicates, settings.ci_level)
+        chance, bound = chance_level(metric, labels, n_options, item_rng(settings.seed, "chance", task["name"]))
+        rows.append({**base, "metric": metric, "value": value, "ci_low": low, "ci_high": high, "chance": chance,
+                     "chance_error_bound": bound, "ci_above_chance": bool(low > chance + bound),
+                     "n_items": len(labels), "n_boot_valid": n_valid, "note": note})
+    return rows
+
+
+def scoreboard_table(rows: list[dict]) -> pd.DataFrame:
+    """The table, ordered as given (models and tasks in the study's order)."""
+    return pd.DataFrame.from_records(rows, columns=SCOREBOARD_COLUMNS)
