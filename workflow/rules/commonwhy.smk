@@ -4,6 +4,9 @@
 
 from benchval.commonwhy.rdf_convert import INPUT_FILES as CW_LITWD1K_FILES
 from benchval.config import resolve_mirror
+from benchval.workflow_support import canonical, script_code_for, workdir_relative
+
+script_code = script_code_for(workflow.current_basedir)  # see common.smk
 
 CW_CONFIG = config.get("commonwhy") or {}
 CW_KG = CW_CONFIG.get("kg") or {}
@@ -47,9 +50,12 @@ rule commonwhy_published:
         table="results/commonwhy/published.parquet",
         report="results/commonwhy/published_join_report.json",
     params:
-        raw_dir=CW_RAW,
+        raw_dir=workdir_relative(CW_RAW),
+        code=script_code("commonwhy_published.py"),
     log:
         "logs/commonwhy_published/commonwhy.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_published/commonwhy.tsv"
     script:
         "../scripts/commonwhy_published.py"
 
@@ -61,10 +67,13 @@ rule kg_store:
         store=directory(CW_STORE),
         stats=f"{CW_STORE}.stats.json",
     params:
-        litwd1k_dir=CW_LITWD1K,
+        litwd1k_dir=workdir_relative(CW_LITWD1K),
         infer_time_precision=CW_KG.get("infer_time_precision", True),
+        code=script_code("commonwhy_kg_store.py"),
     log:
         "logs/kg_store/litwd1k.log",
+    benchmark:
+        "logs/benchmarks/kg_store/litwd1k.tsv"
     script:
         "../scripts/commonwhy_kg_store.py"
 
@@ -77,9 +86,12 @@ rule commonwhy_ground:
         report="results/commonwhy/grounding_report.csv",
         summary="results/commonwhy/construction_summary.json",
     params:
-        raw_dir=CW_RAW,
-        commonwhy=CW_CONFIG,
+        raw_dir=workdir_relative(CW_RAW),
+        commonwhy=canonical(CW_CONFIG),
+        code=script_code("commonwhy_ground.py"),
     log:
         "logs/commonwhy_ground/commonwhy.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_ground/commonwhy.tsv"
     script:
         "../scripts/commonwhy_ground.py"

@@ -9,9 +9,12 @@ rule task_sizes:
     output:
         "results/summary/task_sizes.csv",
     params:
-        tasks={task: config["tasks"][task] for task in scored_tasks()},
+        tasks=canonical({task: config["tasks"][task] for task in scored_tasks()}),
+        code=script_code("task_sizes.py"),
     log:
         "logs/task_sizes/task_sizes.log",
+    benchmark:
+        "logs/benchmarks/task_sizes/task_sizes.tsv"
     script:
         "../scripts/task_sizes.py"
 
@@ -21,10 +24,17 @@ rule publish:
         figures=[path for study in STUDIES for path in study_figure_files(study)],
         tables=[path for study in STUDIES for path in study_table_files(study)],
         task_sizes="results/summary/task_sizes.csv",
+        # the report's pages (report.smk), so that `snakemake --report` works right after
+        # `snakemake results/figures` (README)
+        report=lambda w: rules.report_inputs.input,
     output:
         figures=directory("results/figures"),
         tables=directory("results/tables"),
+    params:
+        code=script_code("publish.py"),
     log:
         "logs/publish/publish.log",
+    benchmark:
+        "logs/benchmarks/publish/publish.tsv"
     script:
         "../scripts/publish.py"

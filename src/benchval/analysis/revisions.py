@@ -183,3 +183,13 @@ def delta_rho(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Anal
     records = [{"metric": metric, "original": o, "reworked": r, "downstream": t, **results[(o, r, t)]}
                for o, r, t in triples]
     return pd.DataFrame.from_records(records, columns=columns)
+
+
+def step_tables(study: StudyTable, metrics: list[str], settings) -> dict[str, pd.DataFrame]:
+    """Step ``revisions`` of the chain (benchval.analysis.chain): the three revision tables."""
+    from benchval.analysis.chain import per_metric
+
+    return per_metric(study, metrics, lambda metric, wide: {
+        "revision_pairs": pair_correlations(study, metric, wide, settings),
+        "revision_groups": group_comparisons(study, metric, wide, settings),
+        "delta_rho": delta_rho(study, metric, wide, settings)})

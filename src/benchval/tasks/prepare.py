@@ -87,7 +87,6 @@ def task_meta(task: str, task_config: Mapping[str, object], files: Mapping[str, 
               n_items: int | None, checksums: Mapping[str, str] | None = None) -> dict:
     return {
         "task": task,
-        "label": task_config.get("label") or task,
         "role": task_config["role"],
         "pairs_with": task_config.get("pairs_with"),
         "axes": list(task_config.get("axes") or []),
