@@ -58,10 +58,8 @@ STEP_SETTINGS = {
     "revisions": _COMMON_KEYS + ("n_bootstrap", "ci_level", "seed", "fisher_z_max_abs_rho"),
     "partial": _COMMON_KEYS + ("control_composite",),
     "axes": _COMMON_KEYS + ("n_bootstrap", "ci_level", "seed", "fisher_z_max_abs_rho", "axes_for_every_cs"),
-    # lofo reads the control composite (partial.control_tasks_for); the bootstrap keys are for Figure 3's
-    # interval over models (issue 13, section 3)
-    "lofo": _COMMON_KEYS + ("ridge_alpha", "min_families_lofo", "control_composite", "n_bootstrap", "ci_level",
-                            "seed"),
+    # lofo reads the control composite too (partial.control_tasks_for)
+    "lofo": _COMMON_KEYS + ("ridge_alpha", "min_families_lofo", "control_composite"),
     "displacement": _COMMON_KEYS + ("top_k",),
     "fdr": _COMMON_KEYS + ("fdr",),
 }
