@@ -13,8 +13,9 @@ CW_KG = CW_CONFIG.get("kg") or {}
 CW_MIRROR = resolve_mirror(config.get("mirror"))
 if CW_MIRROR is None:
     raise ValueError("commonwhy: the raw files have no download source; set `mirror:` to the raw-data mirror")
-CW_RAW = f"{CW_MIRROR}/commonwhy"
-CW_LITWD1K = f"{CW_MIRROR}/wikidata_litwd1k"
+# relative to the working directory: moving the checkout with its data reruns nothing
+CW_RAW = f"{workdir_relative(CW_MIRROR)}/commonwhy"
+CW_LITWD1K = f"{workdir_relative(CW_MIRROR)}/wikidata_litwd1k"
 CW_STORE = CW_KG.get("store", "resources/kg/litwd1k.oxigraph")
 CW_PUBLISHED_FILES = ["Head.json", "Longtail.json", "inference_rule_entities.json", "LabeledRules.json"]
 
@@ -50,7 +51,7 @@ rule commonwhy_published:
         table="results/commonwhy/published.parquet",
         report="results/commonwhy/published_join_report.json",
     params:
-        raw_dir=workdir_relative(CW_RAW),
+        raw_dir=CW_RAW,
         code=script_code("commonwhy_published.py"),
     log:
         "logs/commonwhy_published/commonwhy.log",
@@ -67,7 +68,7 @@ rule kg_store:
         store=directory(CW_STORE),
         stats=f"{CW_STORE}.stats.json",
     params:
-        litwd1k_dir=workdir_relative(CW_LITWD1K),
+        litwd1k_dir=CW_LITWD1K,
         infer_time_precision=CW_KG.get("infer_time_precision", True),
         code=script_code("commonwhy_kg_store.py"),
     log:
@@ -86,7 +87,7 @@ rule commonwhy_ground:
         report="results/commonwhy/grounding_report.csv",
         summary="results/commonwhy/construction_summary.json",
     params:
-        raw_dir=workdir_relative(CW_RAW),
+        raw_dir=CW_RAW,
         commonwhy=canonical(CW_CONFIG),
         code=script_code("commonwhy_ground.py"),
     log:

@@ -5,13 +5,13 @@
 
 import re as _re
 
-from benchval.workflow_support import canonical, script_code_for, workdir_relative
-
-script_code = script_code_for(workflow.current_basedir)  # see common.smk
 from benchval.data import dataset_files as _dataset_files
 from benchval.data import find_declared as _find_declared
 from benchval.data import mirror_from_config as _mirror_from_config
 from benchval.data import resolve as _resolve_data_path
+from benchval.workflow_support import canonical, script_code_for, workdir_relative
+
+script_code = script_code_for(workflow.current_basedir)  # see common.smk
 
 # common.smk defines MIRROR; fall back to the same resolution when this file is used alone.
 _TASKS_MIRROR = MIRROR if "MIRROR" in globals() else _mirror_from_config(config)
