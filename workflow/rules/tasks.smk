@@ -27,10 +27,18 @@ def _task_raw_files(wildcards):
     if spec.get("dataset") is not None:
         for key, data_file in _dataset_files(config["datasets"], spec["dataset"]).items():
             files[key] = workdir_relative(_resolve_data_path(data_file.path, _TASKS_MIRROR))
-    if spec.get("exclude_ids"):
-        # Relative exclusion lists live in the workflow's config/ folder, wherever Snakemake runs.
-        files["exclude_ids"] = workdir_relative(Path(workflow.basedir, spec["exclude_ids"]))
     return files
+
+
+def _task_exclusion(wildcards):
+    """The task's hand-exclusion list, read here: its ids are a param (benchval.tasks.prepare.exclusion_param)."""
+    from benchval.tasks.prepare import exclusion_param
+
+    configured = config["tasks"][wildcards.task].get("exclude_ids")
+    if not configured:
+        return None
+    # Relative exclusion lists live in the workflow's config/ folder, wherever Snakemake runs.
+    return exclusion_param(configured, Path(workflow.basedir, configured))
 
 
 def _task_checksums(wildcards):
@@ -87,6 +95,7 @@ rule prepare_task:
         sample=lambda w: canonical(_task_sample(w)),
         seed=config["seed"],
         checksums=lambda w: canonical(_task_checksums(w)),
+        exclusion=_task_exclusion,
         code=script_code("prepare_task.py"),
     log:
         "logs/prepare_task/{task}.log",
