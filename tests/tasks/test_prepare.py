@@ -48,22 +48,6 @@ def test_exclusions_then_subsample_recorded_in_order(tmp_path):
     frame = read_items(out)
     assert len(frame) == 5 and not {"toy-001", "toy-002", "toy-003"} & set(frame["id"])
     assert frame["source_row"].is_monotonic_increasing  # original order kept
-
-
-def test_exclusions_as_the_rule_passes_them_give_the_same_items(tmp_path):
-    """Rule prepare_task passes the list's ids (a param), not its path: moving the checkout reruns nothing."""
-    from benchval.tasks.prepare import exclusion_param
-
-    ids = tmp_path / "exclude.txt"
-    ids.write_text("# hand-checked\ntoy-001   # ambiguous\n\ntoy-002\n")
-    param = exclusion_param("config/exclusions/exclude.txt", ids)
-    assert param == {"file": "config/exclusions/exclude.txt", "ids": ["toy-001", "toy-002"]}
-    by_file = prepare_task("toy", config("_test_toy", n=20), {}, {"n_items": 5}, 7, exclude_ids_file=ids,
-                           output=tmp_path / "a.parquet")
-    by_param = prepare_task("toy", config("_test_toy", n=20), {}, {"n_items": 5}, 7, exclusion=param,
-                            output=tmp_path / "b.parquet")
-    assert read_items(tmp_path / "a.parquet").equals(read_items(tmp_path / "b.parquet"))
-    assert by_file["n_final"] == by_param["n_final"] == 5
     assert read_task_meta(out)["axes"] == ["event"]
 
 
@@ -121,3 +105,19 @@ def test_declared_checksum_is_verified(tmp_path):
     meta = prepare_task("toy", config("_test_toy"), {"data": raw}, {}, 1, output=tmp_path / "t.parquet",
                         checksums={"data": hashlib.sha256(b"content").hexdigest()})
     assert meta["source_files"]["data"]["sha256"] == hashlib.sha256(b"content").hexdigest()
+
+
+def test_exclusions_as_the_rule_passes_them_give_the_same_items(tmp_path):
+    """Rule prepare_task passes the list's ids (a param), not its path: moving the checkout reruns nothing."""
+    from benchval.tasks.prepare import exclusion_param
+
+    ids = tmp_path / "exclude.txt"
+    ids.write_text("# hand-checked\ntoy-001   # ambiguous\n\ntoy-002\n")
+    param = exclusion_param("config/exclusions/exclude.txt", ids)
+    assert param == {"file": "config/exclusions/exclude.txt", "ids": ["toy-001", "toy-002"]}
+    by_file = prepare_task("toy", config("_test_toy", n=20), {}, {"n_items": 5}, 7, exclude_ids_file=ids,
+                           output=tmp_path / "a.parquet")
+    by_param = prepare_task("toy", config("_test_toy", n=20), {}, {"n_items": 5}, 7, exclusion=param,
+                            output=tmp_path / "b.parquet")
+    assert read_items(tmp_path / "a.parquet").equals(read_items(tmp_path / "b.parquet"))
+    assert by_file["n_final"] == by_param["n_final"] == 5
