@@ -115,6 +115,16 @@ rule analysis_fdr:
         "../scripts/analysis_fdr.py"
 
 
+# Figure 4 draws estimates and CIs, no significance: it reads the unadjusted table, so that editing
+# analysis.fdr does not redraw it (Figures 1 and 2 star significance and read the adjusted tables).
+_FIGURES_FROM_UNADJUSTED = {"fig4_axis_tests"}
+
+
+def _figure_table(stem, name):
+    folder = "unadjusted" if stem in _FIGURES_FROM_UNADJUSTED and name in TESTED_TABLES else "tables"
+    return f"results/studies/{{study}}/{folder}/{name}.csv"
+
+
 for _stem in FIGURE_STEMS:
 
     rule:
@@ -123,7 +133,7 @@ for _stem in FIGURE_STEMS:
         input:
             table="results/studies/{study}/score_table.csv",
             tasks="results/studies/{study}/tasks.csv",
-            **{name: f"results/studies/{{study}}/tables/{name}.csv" for name in FIGURE_INPUTS[_stem]},
+            **{name: _figure_table(_stem, name) for name in FIGURE_INPUTS[_stem]},
         output:
             [f"results/studies/{{study}}/figures/{_stem}.{fmt}" for fmt in _figure_formats()],
         params:
