@@ -83,6 +83,7 @@ for _step, _tables in STEP_TABLES.items():
         output:
             **{name: _step_file(name) for name in _tables},
         params:
+            step=_step,
             analysis=_analysis_params(STEP_SETTINGS[_step]),
             out_dir=lambda w: f"results/studies/{w.study}",
             code=script_code(f"analysis_{_step}.py"),
@@ -93,7 +94,8 @@ for _step, _tables in STEP_TABLES.items():
         benchmark:
             f"logs/benchmarks/analysis_{_step}/{{study}}.tsv"
         script:
-            f"../scripts/analysis_{_step}.py"
+            # formatted per job: an f-string here would see the loop's last _step when the job runs
+            "../scripts/analysis_{params.step}.py"
 
 
 rule analysis_fdr:
