@@ -131,6 +131,10 @@ def test_calibrated_option_scores_are_their_own_step(finished_run):
     assert list(calibrated.columns) == ["item_id", "option_index", "score"] and len(calibrated) > 0
 
 
+# What publishes an analysis output (report_config shows the config, so any config edit reruns it).
+PUBLISHING = {"publish", "report_figures", "report_tables", "report_config"}
+
+
 def _analysis_jobs(jobs):
     return {rule for rule in jobs if rule.startswith("analysis_")}
 
@@ -139,7 +143,7 @@ def test_editing_ridge_alpha_plans_only_lofo_and_figure_3(finished_run):
     workdir, path = edited_config(finished_run, "edit-ridge.yaml", lambda c: c["analysis"].update(ridge_alpha=2.0))
     jobs = planned_jobs(workdir, path)
     assert _analysis_jobs(jobs) == {"analysis_lofo", "analysis_figure_fig3_lofo_delta_r2"}, jobs
-    assert set(jobs) - _analysis_jobs(jobs) <= {"publish", "report_figures", "report_tables"}, jobs
+    assert set(jobs) - _analysis_jobs(jobs) <= PUBLISHING, jobs
 
 
 def test_editing_fdr_plans_only_fdr_and_the_starred_figures(finished_run):
@@ -147,7 +151,7 @@ def test_editing_fdr_plans_only_fdr_and_the_starred_figures(finished_run):
     jobs = planned_jobs(workdir, path)
     assert _analysis_jobs(jobs) == {"analysis_fdr", "analysis_figure_fig1_cs_correlations",
                                     "analysis_figure_fig2_cs_downstream"}, jobs
-    assert set(jobs) - _analysis_jobs(jobs) <= {"publish", "report_figures", "report_tables"}, jobs
+    assert set(jobs) - _analysis_jobs(jobs) <= PUBLISHING, jobs
 
 
 def _relabel(config):
@@ -210,7 +214,7 @@ def test_moved_checkout_reruns_nothing_and_a_lofo_edit_reruns_only_lofo(finished
     lofo.write_text(lofo.read_text() + "\n# an edit\n")
     jobs = _planned_with_checkout(workdir, configfile, checkout)
     assert _analysis_jobs(jobs) == {"analysis_lofo", "analysis_figure_fig3_lofo_delta_r2"}, jobs
-    assert set(jobs) - _analysis_jobs(jobs) <= {"publish", "report_figures", "report_tables"}, jobs
+    assert set(jobs) - _analysis_jobs(jobs) <= PUBLISHING, jobs
 
 
 def test_too_few_models_figure_and_the_readme_report_command(finished_run):
