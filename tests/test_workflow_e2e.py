@@ -184,6 +184,7 @@ def _copied_checkout(destination):
     """The tracked files of this checkout (Snakefile, workflow/, config/, src/), mtimes kept."""
     import shutil
 
+    destination.mkdir(parents=True)
     for name in ("Snakefile", "workflow", "config", "src"):
         source = REPO_ROOT / name
         if source.is_dir():
