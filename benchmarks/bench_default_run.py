@@ -101,10 +101,10 @@ def report_benchmarks(workdir: Path) -> None:
     if not found:
         print("  (no benchmark files under logs/benchmarks/)")
         return
-    print(f"  from logs/benchmarks/: {'rule':32s} {'jobs':>4s} {'seconds':>8s} {'max RSS MB':>10s}")
+    print(f"  from logs/benchmarks/:\n  {'rule':42s} {'jobs':>4s} {'seconds':>8s} {'max RSS MB':>10s}")
     for rule, rows in sorted(found.items(), key=lambda item: -sum(s for s, _ in item[1])):
         rss = max((r for _, r in rows if r == r), default=float("nan"))
-        print(f"  {'':22s}{rule:32s} {len(rows):4d} {sum(s for s, _ in rows):8.1f} {rss:10.0f}")
+        print(f"  {rule:42s} {len(rows):4d} {sum(s for s, _ in rows):8.1f} {rss:10.0f}")
 
 
 def main() -> None:
