@@ -2,7 +2,8 @@
 
 Runs the repository's Snakefile with config/config.yaml in a fresh working directory (nothing
 computed, models prepared inside the run unless --models-from is given) and prints the total wall
-time, the peak memory of the largest job and, per rule, its jobs and time taken from Snakemake's log.
+time, the peak memory of the largest job and, per rule, its jobs and time taken from Snakemake's log,
+then the same per rule from the `benchmark:` file every rule writes (logs/benchmarks/<rule>/).
 Target (issue 2): at most 20 minutes on 2 cores, models included, after ./install.sh.
 
     .venv/bin/python benchmarks/bench_default_run.py [--workdir DIR] [--cores 8] [--models-from DIR]
@@ -78,6 +79,34 @@ def report(workdir: Path, wall: float, cores: int, models_from: Path | None) -> 
     print("  (job-seconds add up jobs that ran side by side; the total is the wall time)")
 
 
+def benchmark_files(workdir: Path) -> dict[str, list[tuple[float, float]]]:
+    """Rule -> (seconds, max RSS MB) of each job, from the `benchmark:` files every rule writes
+    (logs/benchmarks/<rule>/...tsv, Snakemake's format: columns s, max_rss, ...)."""
+    import csv
+
+    found: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    root = workdir / "logs" / "benchmarks"
+    for path in sorted(root.rglob("*.tsv")):
+        rule = path.relative_to(root).parts[0]
+        with open(path) as handle:
+            for row in csv.DictReader(handle, delimiter="\t"):
+                rss = row.get("max_rss", "NA")
+                found[rule].append((float(row["s"]), float(rss) if rss not in ("NA", "-", "") else float("nan")))
+    return dict(found)
+
+
+def report_benchmarks(workdir: Path) -> None:
+    """Per rule: jobs, summed seconds and the largest max RSS from the benchmark files."""
+    found = benchmark_files(workdir)
+    if not found:
+        print("  (no benchmark files under logs/benchmarks/)")
+        return
+    print(f"  from logs/benchmarks/:\n  {'rule':42s} {'jobs':>4s} {'seconds':>8s} {'max RSS MB':>10s}")
+    for rule, rows in sorted(found.items(), key=lambda item: -sum(s for s, _ in item[1])):
+        rss = max((r for _, r in rows if r == r), default=float("nan"))
+        print(f"  {rule:42s} {len(rows):4d} {sum(s for s, _ in rows):8.1f} {rss:10.0f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workdir", type=Path, help="run here (must be empty) instead of a temporary directory")
@@ -94,6 +123,7 @@ def main() -> None:
             (workdir / "resources" / "models").symlink_to(args.models_from.resolve())
         wall = run(workdir, args.cores)
         report(workdir, wall, args.cores, args.models_from)
+        report_benchmarks(workdir)
 
 
 if __name__ == "__main__":

@@ -88,3 +88,27 @@ def test_empty_predictions_give_nan_not_a_number():
 def test_chance_accuracy():
     items = pd.DataFrame({"options": [["a", "b"], ["a", "b", "c", "d"]]})
     assert metrics.chance_accuracy(items) == pytest.approx(np.mean([0.5, 0.25]))
+
+
+def test_the_calibration_step_writes_the_scores_the_prediction_takes_the_argmax_of(tmp_path):
+    import json
+
+    from benchval.calibrate import calibrate_files
+
+    frame = scores_frame(
+        [
+            ["a", 0, "option", " x", -5.0, 1, 2, 2],
+            ["a", 1, "option", " yy", -4.0, 1, 3, 3],
+            ["", -1, "prior", " x", -9.0, 1, 2, 2],
+            ["", -1, "prior", " yy", -1.0, 1, 3, 3],
+        ]
+    )
+    frame.to_parquet(tmp_path / "scores.parquet")
+    (tmp_path / "meta.json").write_text(json.dumps({"task": "t", "scoring_mode": "calibrated", "unavailable": None}))
+    assert calibrate_files(tmp_path / "scores.parquet", tmp_path / "meta.json", "sum", tmp_path / "out.parquet") == 2
+    calibrated = pd.read_parquet(tmp_path / "out.parquet")
+    assert calibrated.to_dict("list") == {"item_id": ["a", "a"], "option_index": [0, 1], "score": [4.0, -3.0]}
+    items = pd.DataFrame({"id": ["a"], "options": [[" x", " yy"]], "label": [0]})
+    assert metrics.predict_from_option_scores(items, calibrated).equals(metrics.predict(items, frame, "calibrated", "sum"))
+    (tmp_path / "meta.json").write_text(json.dumps({"task": "t", "scoring_mode": "mc", "unavailable": "no data here"}))
+    assert calibrate_files(tmp_path / "scores.parquet", tmp_path / "meta.json", "sum", tmp_path / "none.parquet") == 0

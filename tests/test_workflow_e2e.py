@@ -148,3 +148,111 @@ def test_per_model_jobs_write_the_same_scores_and_rerun_per_model(finished_run, 
     table = (dry.stdout + dry.stderr).split("Job stats:", 1)[1].split("\n\n", 1)[0]
     jobs = {rule: int(n) for rule, n in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE) if rule != "total"}
     assert jobs == {"prepare_task": 1, **{"score_model_" + re.sub(r"\W", "_", m): 1 for m in TINY_MODELS}}
+    config = yaml.safe_load(path.read_text())
+    _relabel(config)
+    relabelled = per_model_dir / "edit-label.yaml"
+    relabelled.write_text(yaml.safe_dump(config, sort_keys=False))
+    dry = snakemake(per_model_dir, relabelled, "-n", *targets)
+    assert dry.returncode == 0 and "Job stats:" not in dry.stdout + dry.stderr, (dry.stdout + dry.stderr)[-3000:]
+
+
+def test_calibrated_option_scores_are_their_own_step(finished_run):
+    workdir, _ = finished_run
+    calibrated = pd.read_parquet(workdir / "results/calibrated/tiny-a1/hellaswag.parquet")
+    assert list(calibrated.columns) == ["item_id", "option_index", "score"] and len(calibrated) > 0
+
+
+# What publishes an analysis output (report_config shows the config, so any config edit reruns it).
+PUBLISHING = {"publish", "report_figures", "report_tables", "report_config"}
+
+
+def _analysis_jobs(jobs):
+    return {rule for rule in jobs if rule.startswith("analysis_")}
+
+
+def test_editing_ridge_alpha_plans_only_lofo_and_figure_3(finished_run):
+    workdir, path = edited_config(finished_run, "edit-ridge.yaml", lambda c: c["analysis"].update(ridge_alpha=2.0))
+    jobs = planned_jobs(workdir, path)
+    assert _analysis_jobs(jobs) == {"analysis_lofo", "analysis_figure_fig3_lofo_delta_r2"}, jobs
+    assert set(jobs) - _analysis_jobs(jobs) <= PUBLISHING, jobs
+
+
+def test_editing_fdr_plans_only_fdr_and_the_starred_figures(finished_run):
+    workdir, path = edited_config(finished_run, "edit-fdr.yaml", lambda c: c["analysis"]["fdr"].update(alpha=0.1))
+    jobs = planned_jobs(workdir, path)
+    assert _analysis_jobs(jobs) == {"analysis_fdr", "analysis_figure_fig1_cs_correlations",
+                                    "analysis_figure_fig2_cs_downstream"}, jobs
+    assert set(jobs) - _analysis_jobs(jobs) <= PUBLISHING, jobs
+
+
+def _relabel(config):
+    """Tasks are declared in config/catalogue/; a --configfile entry merges into them."""
+    config.setdefault("tasks", {}).setdefault("hellaswag", {})["label"] = "HellaSwag (renamed)"
+
+
+def test_editing_a_task_label_reruns_no_model_job(finished_run):
+    """Per-task layout here; the per-model layout in test_per_model_jobs_write_the_same_scores_and_rerun_per_model."""
+    workdir, path = edited_config(finished_run, "edit-label.yaml", _relabel)
+    jobs = planned_jobs(workdir, path)
+    assert not any(rule == "score" or rule.startswith(("prepare", "calibrate", "evaluate")) for rule in jobs), jobs
+    assert "score_table" in jobs, jobs
+
+
+def test_reordering_config_keys_reruns_nothing(finished_run):
+    def reverse(value):
+        if isinstance(value, dict):
+            return {key: reverse(value[key]) for key in reversed(list(value))}
+        return value
+
+    workdir, configfile = finished_run
+    config = reverse(yaml.safe_load(configfile.read_text()))
+    path = workdir / "reordered.yaml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    assert planned_jobs(workdir, path) == {}
+
+
+def _copied_checkout(destination):
+    """The tracked files of this checkout (Snakefile, workflow/, config/, src/), mtimes kept."""
+    import shutil
+
+    destination.mkdir(parents=True)
+    for name in ("Snakefile", "workflow", "config", "src"):
+        source = REPO_ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(source, destination / name)
+    return destination
+
+
+def _planned_with_checkout(workdir, configfile, checkout):
+    command = [sys.executable, "-m", "snakemake", "--snakefile", str(checkout / "Snakefile"), "--directory",
+               str(workdir), "--configfile", str(configfile), "--cores", "2", "-n", *TARGETS]
+    env = dict(os.environ, PYTHONPATH=str(checkout / "src"), HF_HUB_OFFLINE="1")
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    output = result.stdout + result.stderr
+    if "Job stats:" not in output:
+        return {}
+    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    return {rule: int(count) for rule, count in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE) if rule != "total"}
+
+
+def test_moved_checkout_reruns_nothing_and_a_lofo_edit_reruns_only_lofo(finished_run, tmp_path):
+    workdir, configfile = finished_run
+    checkout = _copied_checkout(tmp_path / "moved-checkout")
+    assert _planned_with_checkout(workdir, configfile, checkout) == {}
+    lofo = checkout / "src/benchval/analysis/lofo.py"
+    lofo.write_text(lofo.read_text() + "\n# an edit\n")
+    jobs = _planned_with_checkout(workdir, configfile, checkout)
+    assert _analysis_jobs(jobs) == {"analysis_lofo", "analysis_figure_fig3_lofo_delta_r2"}, jobs
+    assert set(jobs) - _analysis_jobs(jobs) <= PUBLISHING, jobs
+
+
+def test_too_few_models_figure_and_the_readme_report_command(finished_run):
+    workdir, configfile = finished_run
+    log = (workdir / "logs/analysis_figure_fig1_cs_correlations/tiny.log").read_text()
+    assert (workdir / "results/figures/tiny/fig1_cs_correlations.png").exists(), log
+    report = snakemake(workdir, configfile, "--report", "results/report.html")
+    assert report.returncode == 0, report.stderr[-3000:]
+    assert (workdir / "results/report.html").stat().st_size > 0

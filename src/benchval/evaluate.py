@@ -17,15 +17,18 @@ LMEVAL_METRIC_NAMES = {"accuracy": "acc,none", "macro_f1": "f1,none"}
 
 
 def evaluate_task(
-    items: pd.DataFrame, scores: pd.DataFrame, meta: dict, model: str, normalisation: str
+    items: pd.DataFrame, option_scores: pd.DataFrame, meta: dict, model: str, normalisation: str
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Metrics rows (see METRICS_COLUMNS) and the per-item predictions of one model on one task."""
+    """Metrics rows (see METRICS_COLUMNS) and the per-item predictions of one model on one task.
+
+    ``option_scores``: the calibrated option scores of rule ``calibrate`` (benchval.calibrate).
+    """
     task, wanted = meta["task"], list(meta["metrics"])
     if meta.get("unavailable"):
         note = f"task unavailable: {meta['unavailable']}"
         rows = [[model, task, metric, float("nan"), 0, normalisation, note] for metric in wanted]
         return pd.DataFrame(rows, columns=METRICS_COLUMNS), pd.DataFrame(columns=["id", "label", "prediction"])
-    predictions = metric_functions.predict(items, scores, meta["scoring_mode"], normalisation)
+    predictions = metric_functions.predict_from_option_scores(items, option_scores)
     values = metric_functions.compute_metrics(predictions, wanted)
     rows = [[model, task, metric, value, len(items), normalisation, ""] for metric, value in values.items()]
     return pd.DataFrame(rows, columns=METRICS_COLUMNS), predictions

@@ -46,7 +46,11 @@ def option_scores(scores: pd.DataFrame, scoring_mode: str, normalisation: str) -
 
 def predict(items: pd.DataFrame, scores: pd.DataFrame, scoring_mode: str, normalisation: str) -> pd.DataFrame:
     """One row per item: id, label, prediction (argmax; ties go to the lower option index)."""
-    per_option = option_scores(scores, scoring_mode, normalisation)
+    return predict_from_option_scores(items, option_scores(scores, scoring_mode, normalisation))
+
+
+def predict_from_option_scores(items: pd.DataFrame, per_option: pd.DataFrame) -> pd.DataFrame:
+    """:func:`predict` from already calibrated option scores (columns item_id, option_index, score)."""
     expected = {(item_id, i) for item_id, options in zip(items["id"], items["options"]) for i in range(len(options))}
     found = set(zip(per_option["item_id"], per_option["option_index"]))
     if expected != found:

@@ -32,9 +32,8 @@ class CompositeFeatures(BaseEstimator, TransformerMixin):
     def transform(self, X):
         X = np.asarray(X, float)
         composites = []
-        for scaler, g in zip(self.scalers_, self.groups):
-            n = scaler.n_samples_seen_
-            composites.append(np.nanmean(scaler.transform(X[:, g]) * np.sqrt((n - 1) / n), axis=1))
+        for scaler, g in zip(self.scalers_, self.groups):  # population SD, as the composite (docs/analysis.md)
+            composites.append(np.nanmean(scaler.transform(X[:, g]), axis=1))
         return np.column_stack([X[:, 0], *composites])
 
 

@@ -155,7 +155,7 @@ def test_real_workflow_on_slurm_equals_local_run(workflow_ready, tiny_config, sl
     job_ids = SUBMITTED.findall(cluster.stderr)
     check_every_job_went_through_sbatch(cluster.stderr)
     rules = set(re.findall(r"slurm_logs/rule_(\w+?)/", cluster.stderr))
-    assert {"prepare_model", "score", "analyse_study"} <= rules, rules
+    assert {"prepare_model", "score", "analysis_lofo", "analysis_fdr"} <= rules, rules
     states = subprocess.run(["sacct", "-X", "-n", "-P", "-o", "JobID,State", "-j", ",".join(job_ids)],
                             env=slurm_cluster, capture_output=True, text=True, check=True).stdout
     assert {line.split("|")[1] for line in states.split()} == {"COMPLETED"}, states

@@ -128,3 +128,19 @@ def test_empty_raw_file_fails_with_file_and_line(tmp_path):
 def test_a_task_left_without_items_is_an_error(tmp_path):
     with pytest.raises(TaskDataError, match=r"task 'toy': no items \(0 rows read"):
         prepare_task("toy", config("_test_toy", n=0), {}, {}, 1, output=tmp_path / "t.parquet")
+
+
+def test_exclusions_as_the_rule_passes_them_give_the_same_items(tmp_path):
+    """Rule prepare_task passes the list's ids (a param), not its path: moving the checkout reruns nothing."""
+    from benchval.tasks.prepare import exclusion_param
+
+    ids = tmp_path / "exclude.txt"
+    ids.write_text("# hand-checked\ntoy-001   # ambiguous\n\ntoy-002\n")
+    param = exclusion_param("config/exclusions/exclude.txt", ids)
+    assert param == {"file": "config/exclusions/exclude.txt", "ids": ["toy-001", "toy-002"]}
+    by_file = prepare_task("toy", config("_test_toy", n=20), {}, {"n_items": 5}, 7, exclude_ids_file=ids,
+                           output=tmp_path / "a.parquet")
+    by_param = prepare_task("toy", config("_test_toy", n=20), {}, {"n_items": 5}, 7, exclusion=param,
+                            output=tmp_path / "b.parquet")
+    assert read_items(tmp_path / "a.parquet").equals(read_items(tmp_path / "b.parquet"))
+    assert by_file["n_final"] == by_param["n_final"] == 5

@@ -5,6 +5,7 @@ from snakemake.exceptions import WorkflowError
 
 from benchval.config import check_command_line, check_references, check_sections_are_mappings, resolve_mirror
 from benchval.tasks.variants import add_task_variants
+from benchval.workflow_support import canonical, script_code_for, workdir_relative
 
 check_command_line(workflow.config_settings.config)
 check_sections_are_mappings(config)
@@ -21,6 +22,22 @@ IMPORTED_STUDIES = [name for name, spec in STUDIES.items() if spec["source"] != 
 def _alternatives(names):
     """A regex matching exactly these names (never matching anything when the list is empty)."""
     return "|".join(re.escape(name) for name in names) or "(?!x)x"
+
+
+alternatives = _alternatives
+
+
+# Every rule passes its params through canonical() (mappings with sorted keys: reordering keys in a
+# config file reruns nothing) and has `code=script_code(<its script>)`: the content hashes of the
+# script and of the benchval modules it imports, transitively, so that a change to package code
+# reruns exactly the rules that run it (benchval.workflow_support, docs/workflow.md). Rule files that
+# tests include on their own import these helpers themselves.
+script_code = script_code_for(workflow.current_basedir)
+
+
+def scoring_layout(model):
+    """How `model`'s scoring (and its calibration and evaluation) is cut into jobs: per_task | per_model."""
+    return config["scoring"].get("jobs", "per_task")
 
 
 # Jobs that run a language model take the whole --cores budget locally, so that they run one at a

@@ -4,11 +4,15 @@
 
 from benchval.commonwhy.rdf_convert import INPUT_FILES as CW_LITWD1K_FILES
 from benchval.config import raw_root, resolve_mirror
+from benchval.workflow_support import canonical, script_code_for, workdir_relative
+
+script_code = script_code_for(workflow.current_basedir)  # see common.smk
 
 CW_CONFIG = config.get("commonwhy") or {}
 CW_KG = CW_CONFIG.get("kg") or {}
-# mirror: null -> resources/data, filled by rule fetch_raw_file (config/catalogue/raw_sources.yaml)
-CW_MIRROR = raw_root(resolve_mirror(config.get("mirror")))
+# mirror: null -> resources/data, filled by rule fetch_raw_file (config/catalogue/raw_sources.yaml);
+# relative to the working directory: moving the checkout with its data reruns nothing
+CW_MIRROR = workdir_relative(raw_root(resolve_mirror(config.get("mirror"))))
 CW_RAW = f"{CW_MIRROR}/commonwhy"
 CW_LITWD1K = f"{CW_MIRROR}/wikidata_litwd1k"
 CW_STORE = CW_KG.get("store", "resources/kg/litwd1k.oxigraph")
@@ -47,8 +51,11 @@ rule commonwhy_published:
         report="results/commonwhy/published_join_report.json",
     params:
         raw_dir=CW_RAW,
+        code=script_code("commonwhy_published.py"),
     log:
         "logs/commonwhy_published/commonwhy.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_published/commonwhy.tsv"
     script:
         "../scripts/commonwhy_published.py"
 
@@ -62,8 +69,11 @@ rule kg_store:
     params:
         litwd1k_dir=CW_LITWD1K,
         infer_time_precision=CW_KG.get("infer_time_precision", True),
+        code=script_code("commonwhy_kg_store.py"),
     log:
         "logs/kg_store/litwd1k.log",
+    benchmark:
+        "logs/benchmarks/kg_store/litwd1k.tsv"
     script:
         "../scripts/commonwhy_kg_store.py"
 
@@ -77,8 +87,11 @@ rule commonwhy_ground:
         summary="results/commonwhy/construction_summary.json",
     params:
         raw_dir=CW_RAW,
-        commonwhy=CW_CONFIG,
+        commonwhy=canonical(CW_CONFIG),
+        code=script_code("commonwhy_ground.py"),
     log:
         "logs/commonwhy_ground/commonwhy.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_ground/commonwhy.tsv"
     script:
         "../scripts/commonwhy_ground.py"

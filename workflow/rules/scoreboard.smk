@@ -3,6 +3,9 @@
 # scores and metrics files that scoring and evaluation already wrote: no model reruns.
 # Also the partial-Spearman sensitivity table of every study (docs/analysis.md, "Partial Spearman").
 # Needs from common.smk: STUDIES, SCORED_STUDIES, SCORED_STUDY_PATTERN, study_models, study_tasks.
+from benchval.workflow_support import canonical, script_code_for
+
+script_code = script_code_for(workflow.current_basedir)  # see common.smk
 
 
 def _scoreboard_formats():
@@ -73,10 +76,13 @@ rule scoreboard:
     params:
         tasks=lambda w: study_tasks(w.study),
         pairs=lambda w: _scoreboard_pairs(w.study),
-        models=lambda w: {m: {k: config["models"][m][k] for k in ("family", "size_b")} for m in study_models(w.study)},
-        labels=lambda w: {t: config["tasks"][t].get("label") or t for t in study_tasks(w.study)},
+        models=lambda w: canonical(
+            {m: {k: config["models"][m][k] for k in ("family", "size_b")} for m in study_models(w.study)}
+        ),
+        labels=lambda w: canonical({t: config["tasks"][t].get("label") or t for t in study_tasks(w.study)}),
         normalisation=config["scoring"]["normalisation"],
-        bootstrap=_scoreboard_bootstrap(),
+        bootstrap=canonical(_scoreboard_bootstrap()),
+        code=script_code("scoreboard.py"),
         figure_formats=_scoreboard_formats(),
         figure_dpi=_scoreboard_dpi(),
     wildcard_constraints:
@@ -108,6 +114,8 @@ rule report_scoreboard:
             subcategory="{study}",
             labels={"study": "{study}", "table": "scoreboard"},
         ),
+    params:
+        code=script_code("report_scoreboard.py"),
     wildcard_constraints:
         study=SCORED_STUDY_PATTERN,
     log:
@@ -135,7 +143,8 @@ rule partial_sensitivity:
     output:
         table=partial_sensitivity_table_file("{study}"),
     params:
-        analysis=_partial_sensitivity_params(),
+        analysis=canonical(_partial_sensitivity_params()),
+        code=script_code("partial_sensitivity.py"),
     wildcard_constraints:
         study="[^/]+",
     log:
@@ -159,6 +168,7 @@ rule report_partial_sensitivity:
         ),
     params:
         name="partial_spearman_sensitivity",
+        code=script_code("report_table_page.py"),
     log:
         "logs/report_partial_sensitivity/{study}.log",
     benchmark:

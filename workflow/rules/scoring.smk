@@ -13,14 +13,12 @@ import re as _score_re
 from benchval.cluster import rule_resources as _rule_resources
 
 
-# Everything in `scoring:` but the normalisation and lm-eval bootstrap iterations, which only rule
-# evaluate uses, and the job layout: editing them must not rerun the scoring (Snakemake reruns a job
-# whose params changed).
-_SCORING_PARAMS = {
-    key: value
-    for key, value in config["scoring"].items()
-    if key not in ("normalisation", "lmeval_bootstrap_iters", "jobs")
-}
+# Everything in `scoring:` but the normalisation and lm-eval bootstrap iterations, which only the
+# evaluation rules use, and the job layout: editing them must not rerun the scoring (Snakemake reruns
+# a job whose params changed).
+_SCORING_PARAMS = canonical(
+    {k: v for k, v in config["scoring"].items() if k not in ("normalisation", "lmeval_bootstrap_iters", "jobs")}
+)
 
 
 # common.smk's MODEL_JOB_THREADS: one model job at a time locally.
@@ -42,10 +40,13 @@ if config["scoring"].get("jobs", "per_task") == "per_task":
             "results/scores/{model}/{task}.parquet",
         params:
             scoring=_SCORING_PARAMS,
-            model=lambda wildcards: config["models"][wildcards.model],
+            model=lambda wildcards: canonical(config["models"][wildcards.model]),
             shard_dir=lambda wildcards: f"results/scores/{wildcards.model}/{wildcards.task}.shards",
+            code=script_code("score.py"),
         log:
             "logs/score/{model}/{task}.log",
+        benchmark:
+            "logs/benchmarks/score/{model}/{task}.tsv"
         threads: _MODEL_THREADS
         resources:
             **_rule_resources(config, "score"),
@@ -67,11 +68,14 @@ else:
                 expand("results/scores/{model}/{task}.parquet", model=_model, task=_tasks),
             params:
                 scoring=_SCORING_PARAMS,
-                model=config["models"][_model],
+                model=canonical(config["models"][_model]),
                 model_name=_model,
                 shard_dirs=expand("results/scores/{model}/{task}.shards", model=_model, task=_tasks),
+                code=script_code("score_model.py"),
             log:
                 f"logs/score/{_model}.log",
+            benchmark:
+                f"logs/benchmarks/score/{_model}.tsv"
             threads: _MODEL_THREADS
             resources:
                 **_rule_resources(config, "score", model=_model, n_tasks=len(_tasks)),

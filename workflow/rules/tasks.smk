@@ -9,6 +9,9 @@ from benchval.data import dataset_files as _dataset_files
 from benchval.data import find_declared as _find_declared
 from benchval.data import mirror_from_config as _mirror_from_config
 from benchval.data import resolve as _resolve_data_path
+from benchval.workflow_support import canonical, script_code_for, workdir_relative
+
+script_code = script_code_for(workflow.current_basedir)  # see common.smk
 
 # common.smk defines MIRROR; fall back to the same resolution when this file is used alone.
 _TASKS_MIRROR = MIRROR if "MIRROR" in globals() else _mirror_from_config(config)
@@ -23,11 +26,19 @@ def _task_raw_files(wildcards):
     files = {}
     if spec.get("dataset") is not None:
         for key, data_file in _dataset_files(config["datasets"], spec["dataset"]).items():
-            files[key] = str(_resolve_data_path(data_file.path, _TASKS_MIRROR))
-    if spec.get("exclude_ids"):
-        # Relative exclusion lists live in the workflow's config/ folder, wherever Snakemake runs.
-        files["exclude_ids"] = str(Path(workflow.basedir, spec["exclude_ids"]))
+            files[key] = workdir_relative(_resolve_data_path(data_file.path, _TASKS_MIRROR))
     return files
+
+
+def _task_exclusion(wildcards):
+    """The task's hand-exclusion list, read here: its ids are a param (benchval.tasks.prepare.exclusion_param)."""
+    from benchval.tasks.prepare import exclusion_param
+
+    configured = config["tasks"][wildcards.task].get("exclude_ids")
+    if not configured:
+        return None
+    # Relative exclusion lists live in the workflow's config/ folder, wherever Snakemake runs.
+    return exclusion_param(configured, Path(workflow.basedir, configured))
 
 
 def _task_checksums(wildcards):
@@ -45,16 +56,29 @@ def _task_sample(wildcards):
     return {"n_items": per_task.get(wildcards.task, sample.get("n_items"))}
 
 
+# Keys of a task's config that only name or present it: editing them must not rebuild its items
+# (and so rerun no model job); rule score_table passes them to the task table instead.
+PRESENTATION_KEYS = ("label",)
+
+
+def _task_config(wildcards):
+    spec = config["tasks"][wildcards.task]
+    return canonical({key: value for key, value in spec.items() if key not in PRESENTATION_KEYS})
+
+
 rule fetch_raw_file:
     output:
         "resources/data/{path}",
     params:
-        entry=lambda w: vars(_find_declared(config["datasets"], w.path)),
-        mirror=str(_TASKS_MIRROR) if _TASKS_MIRROR is not None else None,
+        entry=lambda w: canonical(vars(_find_declared(config["datasets"], w.path))),
+        mirror=workdir_relative(_TASKS_MIRROR),
+        code=script_code("fetch_raw_file.py"),
     wildcard_constraints:
         path="|".join(_re.escape(p) for p in _DECLARED_PATHS) or "(?!x)x",
     log:
         "logs/fetch_raw_file/{path}.log",
+    benchmark:
+        "logs/benchmarks/fetch_raw_file/{path}.tsv"
     script:
         "../scripts/fetch_raw_file.py"
 
@@ -67,11 +91,15 @@ rule prepare_task:
         meta="results/tasks/{task}.meta.json",
         filters="results/tasks/{task}.filters.json",
     params:
-        task_config=lambda w: config["tasks"][w.task],
-        sample=_task_sample,
+        task_config=_task_config,
+        sample=lambda w: canonical(_task_sample(w)),
         seed=config["seed"],
-        checksums=_task_checksums,
+        checksums=lambda w: canonical(_task_checksums(w)),
+        exclusion=_task_exclusion,
+        code=script_code("prepare_task.py"),
     log:
         "logs/prepare_task/{task}.log",
+    benchmark:
+        "logs/benchmarks/prepare_task/{task}.tsv"
     script:
         "../scripts/prepare_task.py"

@@ -16,6 +16,8 @@ metrics = pd.concat([pd.read_csv(path) for path in snakemake.input.metrics], ign
 metas = [json.loads(open(path).read()) for path in snakemake.input.metas]
 table = score_table_from_metrics(metrics, snakemake.params.models)
 tasks = task_table_from_metas(metas)
+# Labels come from the config, not the task meta: editing one reruns no task or model job.
+tasks["label"] = tasks["task"].map(snakemake.params.labels).fillna(tasks["label"])
 if snakemake.params.criteria_files:
     rows_csv, tasks_csv = snakemake.params.criteria_files
     criterion_rows, criterion_tasks = commonwhy_criterion_tables(

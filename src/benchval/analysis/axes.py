@@ -103,3 +103,10 @@ def axis_tests(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Ana
                           note=bootstrap.invalid_note(summary["n_boot_valid"], settings.n_bootstrap))
         records.append(record)
     return pd.DataFrame.from_records(records, columns=COLUMNS)
+
+
+def step_tables(study: StudyTable, metrics: list[str], settings) -> dict[str, pd.DataFrame]:
+    """Step ``axes`` of the chain (benchval.analysis.chain); bootstrap CIs are computed here."""
+    from benchval.analysis.chain import per_metric
+
+    return per_metric(study, metrics, lambda metric, wide: {"axis_tests": axis_tests(study, metric, wide, settings)})

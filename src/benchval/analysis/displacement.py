@@ -118,3 +118,13 @@ def table4(pairs: pd.DataFrame, study: StudyTable, metrics: list[str], top_k_val
     order = {m: i for i, m in enumerate(metrics)}
     return (table.assign(_m=table["metric"].map(order), _r=-table["mean_rho"].fillna(-np.inf))
             .sort_values(["_m", "_r"], kind="stable").drop(columns=["_m", "_r"]).reset_index(drop=True))
+
+
+def step_tables(study: StudyTable, metrics: list[str], settings) -> dict[str, pd.DataFrame]:
+    """Step ``displacement`` of the chain (benchval.analysis.chain): pairs and Table 4."""
+    from benchval.analysis.chain import per_metric
+
+    tables = per_metric(study, metrics, lambda metric, wide: {
+        "rank_displacement_pairs": pair_table(study, metric, wide, settings)})
+    tables["table4_rank_displacement"] = table4(tables["rank_displacement_pairs"], study, metrics, settings.top_k)
+    return tables

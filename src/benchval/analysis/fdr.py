@@ -71,3 +71,60 @@ def attach(table: pd.DataFrame, adjusted: pd.DataFrame, key: str) -> pd.DataFram
     for column in ("fdr_family", "p_fdr", "reject"):
         table[column] = rows[column].reindex(range(len(table))).to_numpy()
     return table
+
+
+def _test_registrations(tables: dict[str, pd.DataFrame]) -> list[tuple[str, pd.Series | None, str, str]]:
+    """(table name, row mask, test kind, p column) of every tested hypothesis."""
+    cs_ds = tables["correlations_cs_downstream"]
+    groups = tables["revision_groups"]
+    return [
+        ("correlations_cs_cs", None, "cs_cs_spearman", "p"),
+        ("correlations_cs_downstream", cs_ds["role"] != "control", "cs_downstream_spearman", "p"),
+        ("correlations_cs_downstream", cs_ds["role"] == "control", "control_downstream_spearman", "p"),
+        ("revision_pairs", None, "revision_pair_spearman", "p"),
+        ("revision_groups", groups["statistic"].astype(str).str.startswith("diff"), "revision_group", "p_boot"),
+        ("delta_rho", None, "delta_rho", "p_boot"),
+        ("partial_spearman", None, "partial_spearman", "p"),
+        ("axis_tests", None, "axis_test", "p_boot"),
+    ]
+
+
+def adjust_tables(tables: dict[str, pd.DataFrame], settings: AnalysisSettings) -> None:
+    """BH within the configured families; adds ``fdr_family, p_fdr, reject`` to the tested tables
+    (in place) and the table ``fdr`` of every test (the chain's FDR step)."""
+    registered, keys = [], []
+    for i, (name, mask, kind, p_column) in enumerate(_test_registrations(tables)):
+        table = tables[name]
+        selected = table if mask is None else table[mask]
+        key = f"{name}#{i}"
+        tests = register_tests(selected.reset_index(drop=True), kind, p_column, key)
+        tests["table"] = name
+        registered.append(tests)
+        keys.append((name, mask, key))
+    adjusted = adjust(pd.concat(registered, ignore_index=True), settings)
+    for name, mask, key in keys:
+        table = tables[name]
+        if mask is None:
+            tables[name] = attach(table, adjusted, key)
+            continue
+        part = attach(table[mask].reset_index(drop=True), adjusted, key)
+        for column in ("fdr_family", "p_fdr", "reject"):
+            if column not in table:
+                table[column] = pd.Series([None] * len(table), index=table.index, dtype=object)
+            table.loc[mask, column] = part[column].astype(object).to_numpy()
+        tables[name] = table
+    tables["fdr"] = adjusted[["table", "test_kind", "metric", "fdr_family", "family_size", "p", "p_fdr", "reject",
+                              "fdr_note", "test_id"]]
+
+
+def run_fdr_step(unadjusted: dict[str, str], section: dict | None, out_dir) -> dict[str, pd.DataFrame]:
+    """The chain's FDR step: read the tested tables' p-values, adjust, write them and ``fdr`` to tables/."""
+    from benchval.analysis.chain import read_tables, step_settings, write_table
+    from benchval.analysis.outputs import STEP_SETTINGS
+
+    settings = step_settings(section, STEP_SETTINGS["fdr"], "fdr")
+    tables = read_tables(unadjusted)
+    adjust_tables(tables, settings)
+    for name, table in tables.items():
+        write_table(table, out_dir, name, final=True)
+    return tables

@@ -247,3 +247,55 @@ def figure_table4(table: pd.DataFrame, metrics: list[str], out_dir: Path, format
                  "downstream rankings\n(averages over downstream tasks; |Δ rank| = mean absolute rank displacement, "
                  "rank 1 = best model)", fontsize=9)
     return save(fig, out_dir, "table4_rank_displacement", formats, dpi)
+
+
+#: figures drawn from correlations across models: below min_models they say so instead of a grid of n/a
+NEEDS_MIN_MODELS = ("fig1_cs_correlations", "fig2_cs_downstream", "fig4_axis_tests")
+_FIGURE_TITLES = {
+    "fig1_cs_correlations": "Figure 1: rank correlations between commonsense benchmarks",
+    "fig2_cs_downstream": "Figure 2: do benchmark rankings transfer to downstream tasks?",
+    "fig4_axis_tests": "Figure 4: same-axis vs cross-axis correlations",
+}
+
+
+def figure_too_few_models(stem: str, n_models: int, min_models: int, out_dir: Path, formats, dpi: int,
+                          study_name: str) -> list[Path]:
+    """A one-line figure: the study has too few models for this correlation figure."""
+    fig = plt.figure(figsize=(7.0, 1.2))
+    fig.text(0.5, 0.62, f"{_FIGURE_TITLES[stem]} ({study_name})", ha="center", va="center", fontsize=10)
+    fig.text(0.5, 0.28, f"Not drawn: the study has {n_models} model{'s' if n_models != 1 else ''}; correlations across "
+             f"models need at least {min_models} (analysis.min_models).", ha="center", va="center", fontsize=9)
+    return save(fig, out_dir, stem, formats, dpi)
+
+
+def draw(stem: str, tables: dict[str, pd.DataFrame], study: StudyTable, metrics: list[str], settings,
+         out_dir: Path, study_name: str) -> list[Path]:
+    """Draw figure ``stem`` (benchval.analysis.outputs.FIGURE_STEMS) from its tables."""
+    args = dict(out_dir=out_dir, formats=settings.figure_formats, dpi=settings.figure_dpi, study_name=study_name)
+    if stem in NEEDS_MIN_MODELS and len(study.models) < settings.min_models:
+        return figure_too_few_models(stem, len(study.models), settings.min_models, **args)
+    if stem == "fig1_cs_correlations":
+        return figure_cs_correlations(tables["correlations_cs_cs"], study, metrics, alpha=settings.fdr_alpha, **args)
+    if stem == "fig2_cs_downstream":
+        return figure_cs_downstream(tables["correlations_cs_downstream"], study, metrics, alpha=settings.fdr_alpha,
+                                    **args)
+    if stem == "fig3_lofo_delta_r2":
+        return figure_lofo(tables["lofo_scores"], study, metrics, **args)
+    if stem == "fig4_axis_tests":
+        return figure_axis_tests(tables["axis_tests"], metrics, level=settings.ci_level, **args)
+    if stem == "table4_rank_displacement":
+        return figure_table4(tables["table4_rank_displacement"], metrics, top_k=settings.top_k, **args)
+    raise ValueError(f"unknown figure {stem!r}")
+
+
+def run_figure_step(stem: str, score_table_csv, tasks_csv, table_csvs: dict[str, str], section: dict | None,
+                    out_dir, study_name: str) -> list[Path]:
+    """The chain's step for figure ``stem``: read the study and the figure's tables, draw it."""
+    from benchval.analysis.chain import read_tables, step_settings, study_metrics
+    from benchval.analysis.outputs import FIGURE_SETTINGS
+    from benchval.analysis.table import load_study
+
+    settings = step_settings(section, FIGURE_SETTINGS[stem], stem)
+    study = load_study(score_table_csv, tasks_csv)
+    metrics = study_metrics(study, settings, score_table_csv)
+    return draw(stem, read_tables(table_csvs), study, metrics, settings, Path(out_dir) / "figures", study_name)

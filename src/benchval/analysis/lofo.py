@@ -195,3 +195,13 @@ def lofo_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Ana
                         pd.DataFrame(columns=["metric", "downstream", "predictor_set", "model", "family",
                                               "observed", "predicted"]))
     return score_table, prediction_table
+
+
+def step_tables(study: StudyTable, metrics: list[str], settings) -> dict[str, pd.DataFrame]:
+    """Step ``lofo`` of the chain (benchval.analysis.chain): LOFOCV scores and predictions."""
+    from benchval.analysis.chain import per_metric
+
+    def compute(metric, wide):
+        scores, predictions = lofo_table(study, metric, wide, settings)
+        return {"lofo_scores": scores, "lofo_predictions": predictions}
+    return per_metric(study, metrics, compute)

@@ -35,6 +35,65 @@ TABLE_NAMES = (
 
 FIGURE_FORMATS = ("png", "pdf")
 
+# The analysis as a chain of steps (one Snakemake rule each, workflow/rules/analysis.smk).
+# Each statistic step writes its tables; the ones with p-values go to unadjusted/ first and reach
+# tables/ through the FDR step, which adjusts them together.
+STEP_TABLES = {
+    "correlations": ("study_summary", "correlations_cs_cs", "correlations_cs_downstream"),
+    "revisions": ("revision_pairs", "revision_groups", "delta_rho", "revision_sensitivity"),
+    "partial": ("partial_spearman",),
+    "axes": ("axis_tests",),
+    "lofo": ("lofo_scores", "lofo_predictions"),
+    "displacement": ("rank_displacement_pairs", "table4_rank_displacement"),
+}
+#: tables with p-values: written to unadjusted/ by their step, to tables/ by the FDR step
+TESTED_TABLES = ("correlations_cs_cs", "correlations_cs_downstream", "revision_pairs", "revision_groups",
+                 "delta_rho", "partial_spearman", "axis_tests")
+
+# The `analysis:` keys each step reads (all steps also get `metrics` and `min_models`). A step's
+# rule passes only these, so editing another key reruns nothing of it; a step reading a setting
+# that is not listed fails loudly (run.StepSettings) instead of silently using the default.
+_COMMON_KEYS = ("metrics", "min_models")
+STEP_SETTINGS = {
+    "correlations": _COMMON_KEYS,
+    "revisions": _COMMON_KEYS + ("n_bootstrap", "ci_level", "seed", "fisher_z_max_abs_rho"),
+    "partial": _COMMON_KEYS + ("control_composite",),
+    "axes": _COMMON_KEYS + ("n_bootstrap", "ci_level", "seed", "fisher_z_max_abs_rho", "axes_for_every_cs"),
+    # lofo reads the control composite too (partial.control_tasks_for), and the bootstrap keys for
+    # the interval of the R2 gain (Figure 3)
+    "lofo": _COMMON_KEYS + ("ridge_alpha", "min_families_lofo", "control_composite", "n_bootstrap", "ci_level", "seed"),
+    "displacement": _COMMON_KEYS + ("top_k",),
+    "fdr": _COMMON_KEYS + ("fdr",),
+}
+# Each figure: the tables it draws and the keys it reads. Figures 1 and 2 star significance (fdr).
+FIGURE_INPUTS = {
+    "fig1_cs_correlations": ("correlations_cs_cs",),
+    "fig2_cs_downstream": ("correlations_cs_downstream",),
+    "fig3_lofo_delta_r2": ("lofo_scores",),
+    "fig4_axis_tests": ("axis_tests",),
+    "table4_rank_displacement": ("table4_rank_displacement",),
+}
+FIGURE_SETTINGS = {
+    "fig1_cs_correlations": _COMMON_KEYS + ("fdr", "figures"),
+    "fig2_cs_downstream": _COMMON_KEYS + ("fdr", "figures"),
+    "fig3_lofo_delta_r2": _COMMON_KEYS + ("figures",),
+    "fig4_axis_tests": _COMMON_KEYS + ("ci_level", "figures"),
+    "table4_rank_displacement": _COMMON_KEYS + ("top_k", "figures"),
+}
+#: settings fields (benchval.analysis.settings.AnalysisSettings) behind each config key
+SETTING_FIELDS = {
+    "control_composite": ("control_composite_tasks",),
+    "fdr": ("fdr_alpha", "fdr_families"),
+    "figures": ("figure_formats", "figure_dpi"),
+}
+
+
+def table_step(name: str) -> str:
+    """The step that computes table ``name`` (the FDR step for the adjusted ``fdr`` table)."""
+    if name == "fdr":
+        return "fdr"
+    return next(step for step, names in STEP_TABLES.items() if name in names)
+
 
 def figure_paths(out_dir: str | Path, formats=FIGURE_FORMATS) -> list[Path]:
     """``out_dir/figures/<stem>.<fmt>`` for every figure and format."""

@@ -98,3 +98,11 @@ def partial_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: 
                         "note": "no commonsense benchmark or no downstream task with this metric"})
     columns = ["metric", "benchmark", "downstream", "rho_partial", "p", "df", "n_models", "n_families", "note"]
     return pd.DataFrame.from_records(records)[columns]
+
+
+def step_tables(study: StudyTable, metrics: list[str], settings) -> dict[str, pd.DataFrame]:
+    """Step ``partial`` of the chain (benchval.analysis.chain)."""
+    from benchval.analysis.chain import per_metric
+
+    return per_metric(study, metrics, lambda metric, wide: {
+        "partial_spearman": partial_table(study, metric, wide, settings)})

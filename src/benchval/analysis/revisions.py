@@ -303,3 +303,14 @@ SENSITIVITY_COLUMNS = (["metric", "variant", "variant_value", "reworked", "origi
                        + [f"{s}{suffix}" for s in SENSITIVITY_STATISTICS
                           for suffix in ("", "_ci_low", "_ci_high", "_p_boot")]
                        + ["n_models_groups", "n_models_delta", "n_downstream", "note"])
+
+
+def step_tables(study: StudyTable, metrics: list[str], settings) -> dict[str, pd.DataFrame]:
+    """Step ``revisions`` of the chain (benchval.analysis.chain): the three revision tables."""
+    from benchval.analysis.chain import per_metric
+
+    return per_metric(study, metrics, lambda metric, wide: {
+        "revision_pairs": pair_correlations(study, metric, wide, settings),
+        "revision_groups": group_comparisons(study, metric, wide, settings),
+        "delta_rho": delta_rho(study, metric, wide, settings),
+        "revision_sensitivity": variant_sensitivity(study, metric, wide, settings)})

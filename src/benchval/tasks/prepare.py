@@ -40,6 +40,15 @@ def read_exclusion_list(path: Path | str) -> set[str]:
     return ids
 
 
+def exclusion_param(configured: str, path: Path | str) -> dict:
+    """A task's exclusion list as a rule param: the configured name and the ids, read at parse time.
+
+    The ids, not the path, reach the rule, so that editing the list reruns the task and moving the
+    checkout (which changes the absolute path) does not.
+    """
+    return {"file": str(configured), "ids": sorted(read_exclusion_list(path))}
+
+
 def exclude_by_hand(items: list[Item], excluded: set[str], report: FilterReport, source: str) -> list[Item]:
     """Drop the listed ids (filter step ``excluded_by_hand``); listed ids that match no item are an
     error, since they usually mean the list was written for another version of the data."""
@@ -96,7 +105,6 @@ def task_meta(task: str, task_config: Mapping[str, object], files: Mapping[str, 
               n_items: int | None, checksums: Mapping[str, str] | None = None) -> dict:
     return {
         "task": task,
-        "label": task_config.get("label") or task,
         "role": task_config["role"],
         "pairs_with": task_config.get("pairs_with"),
         "axes": list(task_config.get("axes") or []),
@@ -132,8 +140,12 @@ def prepare_task(
     exclude_ids_file: Path | str | None = None,
     output: Path | str | None = None,
     checksums: Mapping[str, str] | None = None,
+    exclusion: Mapping[str, object] | None = None,
 ) -> dict:
     """Build ``results/tasks/{task}.parquet`` (+ ``.meta.json``, ``.filters.json``); returns the meta.
+
+    Hand exclusions: ``exclude_ids_file`` (a list file) or ``exclusion`` = ``{"file": name, "ids": [...]}``
+    (the list already read, as rule prepare_task passes it: see :func:`exclusion_param`).
 
     ``output`` defaults to ``results/tasks/{task_name}.parquet`` relative to the working directory;
     ``checksums`` ({file key: declared sha256}) makes every raw file's hash checked before use.
@@ -159,6 +171,8 @@ def prepare_task(
                                         "give NaN metrics")
     if exclude_ids_file is not None:
         items = exclude_by_hand(items, read_exclusion_list(exclude_ids_file), report, str(exclude_ids_file))
+    if exclusion is not None:
+        items = exclude_by_hand(items, set(exclusion["ids"]), report, str(exclusion["file"]))
     items = subsample(items, n_items, seed, report)
     meta.update(n_raw=n_raw, n_final=len(items))
     write_items(items, meta, report, output)

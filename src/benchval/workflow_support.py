@@ -1,0 +1,148 @@
+"""Helpers the rule files use so that a rerun happens exactly when a result could change.
+
+Snakemake reruns a job when the ``repr`` of one of its params changed, when its input paths
+changed, or when an input is newer than its outputs. Three helpers keep that honest:
+
+* :func:`canonical`: a param value with every mapping's keys sorted (recursively), so that
+  reordering keys in a config file changes no ``repr`` and reruns nothing.
+* :func:`code_digest`: the content hashes of the ``benchval`` modules a rule's script imports,
+  transitively (found with :mod:`ast`, never by importing). As a param it reruns the rule when
+  any of that code changes and only then; content hashes, not paths, so moving the checkout
+  reruns nothing.
+* :func:`workdir_relative`: a path outside the package (the raw-data mirror, say) relative to
+  the working directory, so that moving the checkout together with its data reruns nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+PACKAGE = "benchval"
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def canonical(value: Any) -> Any:
+    """``value`` with the keys of every mapping sorted, recursively (tuples become lists).
+
+    Lists keep their order (it means something: models, tasks, formats); values are unchanged.
+    """
+    if isinstance(value, Mapping):
+        return {str(key): canonical(value[key]) for key in sorted(value, key=str)}
+    if isinstance(value, (list, tuple)):
+        return [canonical(item) for item in value]
+    if isinstance(value, Path):
+        return str(value)
+    return value
+
+
+def _module_file(module: str, package_dir: Path) -> Path | None:
+    """The file of ``benchval.x.y`` (module or package ``__init__``), or None if it is not one."""
+    parts = module.split(".")[1:]
+    base = package_dir.joinpath(*parts)
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _parents(module: str) -> list[str]:
+    """``benchval.a.b`` -> [benchval, benchval.a, benchval.a.b]: importing runs every __init__."""
+    parts = module.split(".")
+    return [".".join(parts[: i + 1]) for i in range(len(parts))]
+
+
+def _module_name(path: Path, package_dir: Path) -> str:
+    relative = path.relative_to(package_dir).with_suffix("")
+    parts = [PACKAGE, *relative.parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported_modules(source: str, module: str | None = None) -> set[str]:
+    """Names of the ``benchval`` modules ``source`` imports (anywhere, lazy imports included).
+
+    ``module`` is the importing module's own name (to resolve relative imports); ``from a import b``
+    yields both ``a`` and ``a.b`` (b may be a submodule; names that are not modules are dropped later).
+    """
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level and module:
+                package = module.split(".")[: -node.level]
+                base = ".".join([*package, *([node.module] if node.module else [])])
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {name for name in found if name == PACKAGE or name.startswith(PACKAGE + ".")}
+
+
+def module_dependencies(script: str | Path, package_dir: Path = PACKAGE_DIR) -> list[Path]:
+    """Every package file that running ``script`` imports, transitively (sorted)."""
+    return list(_dependencies(str(Path(script).resolve()), str(package_dir)))
+
+
+@lru_cache(maxsize=None)
+def _dependencies(script: str, package_dir_name: str) -> tuple[Path, ...]:
+    package_dir = Path(package_dir_name)
+    seen: dict[str, Path] = {}
+    pending = sorted(imported_modules(Path(script).read_text()))
+    while pending:
+        name = pending.pop()
+        for parent in _parents(name):
+            if parent in seen:
+                continue
+            path = _module_file(parent, package_dir)
+            if path is None:  # an attribute imported from a module (from benchval.x import function)
+                continue
+            seen[parent] = path
+            anchor = _relative_anchor(path, _module_name(path, package_dir))
+            pending.extend(imported_modules(path.read_text(), anchor))
+    return tuple(sorted(seen.values()))
+
+
+def _relative_anchor(path: Path, name: str) -> str:
+    """The name relative imports resolve against: a package's __init__ counts as inside itself."""
+    return f"{name}.__init__" if path.name == "__init__.py" else name
+
+
+@lru_cache(maxsize=None)
+def _file_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def code_digest(script: str | Path, package_dir: Path = PACKAGE_DIR) -> dict[str, str]:
+    """{file: sha256 prefix} of ``script`` and of every package module it imports, transitively.
+
+    Keys are the script's file name and the modules' paths inside the package, so the digest does
+    not depend on where the checkout lives. A rule's ``params: code=code_digest(script)`` reruns
+    the rule after any change to that code, and leaves rules that do not import it alone.
+    """
+    script = Path(script).resolve()
+    digest = {f"script:{script.name}": _file_hash(script)}
+    for path in module_dependencies(script, package_dir):
+        digest[str(path.relative_to(package_dir.parent))] = _file_hash(path)
+    return dict(sorted(digest.items()))
+
+
+def workdir_relative(path: str | Path | None, workdir: str | Path | None = None) -> str | None:
+    """``path`` relative to the working directory (Snakemake's ``--directory``); None stays None."""
+    if path is None:
+        return None
+    return os.path.relpath(Path(path).resolve(), Path(workdir or os.getcwd()).resolve())
+
+
+def script_code_for(rules_dir) -> Callable[[str], dict[str, str]]:
+    """``script_code(name)`` for the rule files in ``rules_dir`` (``workflow.current_basedir``):
+    :func:`code_digest` of ``<rules_dir>/../scripts/<name>``."""
+    scripts = Path(str(rules_dir)).parent / "scripts"
+
+    def script_code(name: str) -> dict[str, str]:
+        return code_digest(scripts / name)
+
+    return script_code

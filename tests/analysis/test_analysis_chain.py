@@ -1,0 +1,80 @@
+"""The analysis as a chain of steps (benchval.analysis.chain): the same tables as one run_analysis call,
+each step limited to its own settings, and the one-line figure of a study with too few models."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from benchval.analysis import chain, fdr, figures
+from benchval.analysis.outputs import FIGURE_INPUTS, FIGURE_SETTINGS, STEP_SETTINGS, STEP_TABLES, TABLE_NAMES
+from benchval.analysis.run import STEP_MODULES, run_analysis
+from benchval.analysis.synthetic import write_synthetic_study
+
+SECTION = {"seed": 7, "n_bootstrap": 200, "figures": {"formats": ["png"], "dpi": 40}}
+
+
+def _part(keys):
+    return {key: SECTION[key] for key in keys if key in SECTION}
+
+
+def test_the_chain_writes_the_tables_of_one_run(tmp_path):
+    table_csv, tasks_csv = write_synthetic_study(tmp_path / "input", seed=3)
+    run_analysis(table_csv, tasks_csv, SECTION, tmp_path / "whole", make_figures=False)
+    out = tmp_path / "chain"
+    for step, module in STEP_MODULES.items():
+        chain.run_step(step, module.step_tables, table_csv, tasks_csv, _part(STEP_SETTINGS[step]), out)
+    unadjusted = {name: out / "unadjusted" / f"{name}.csv" for name in fdr_tables()}
+    fdr.run_fdr_step(unadjusted, _part(STEP_SETTINGS["fdr"]), out)
+    for name in TABLE_NAMES:
+        whole = pd.read_csv(tmp_path / "whole" / "tables" / f"{name}.csv")
+        pd.testing.assert_frame_equal(pd.read_csv(out / "tables" / f"{name}.csv"), whole, check_dtype=False, obj=name)
+    for stem in FIGURE_INPUTS:
+        tables = {name: out / "tables" / f"{name}.csv" for name in FIGURE_INPUTS[stem]}
+        paths = figures.run_figure_step(stem, table_csv, tasks_csv, tables, _part(FIGURE_SETTINGS[stem]), out, "syn")
+        assert [p.name for p in paths] == [f"{stem}.png"] and paths[0].stat().st_size > 0
+
+
+def fdr_tables():
+    from benchval.analysis.outputs import TESTED_TABLES
+
+    return TESTED_TABLES
+
+
+def test_every_table_belongs_to_one_step():
+    names = [name for tables in STEP_TABLES.values() for name in tables] + ["fdr"]
+    assert sorted(names) == sorted(TABLE_NAMES)
+
+
+def test_a_step_reading_a_setting_its_rule_does_not_pass_fails(tmp_path):
+    settings = chain.step_settings({"ridge_alpha": 2.0}, ("ridge_alpha",), "lofo")
+    assert settings.ridge_alpha == 2.0
+    with pytest.raises(AttributeError, match="analysis step 'lofo' reads settings.top_k"):
+        settings.top_k
+    with pytest.raises(ValueError, match="does not declare"):
+        chain.step_settings({"top_k": 3}, ("ridge_alpha",), "lofo")
+
+
+def test_a_correlation_figure_below_min_models_says_so(tmp_path):
+    table_csv, tasks_csv = write_synthetic_study(tmp_path / "input", seed=3)
+    out = tmp_path / "out"
+    chain.run_step("correlations", STEP_MODULES["correlations"].step_tables, table_csv, tasks_csv,
+                   {"min_models": 500}, out)
+    stem = "fig1_cs_correlations"
+    section = {"min_models": 500, "figures": {"formats": ["png"], "dpi": 40}}
+    drawn = []
+    original = figures.figure_too_few_models
+
+    def spy(*args, **kwargs):
+        drawn.append(args[:3])
+        return original(*args, **kwargs)
+
+    figures.figure_too_few_models = spy
+    try:
+        figures.run_figure_step(stem, table_csv, tasks_csv, {"correlations_cs_cs": out / "unadjusted" /
+                                                             "correlations_cs_cs.csv"}, section, out, "syn")
+    finally:
+        figures.figure_too_few_models = original
+    n_models = pd.read_csv(table_csv)["model"].nunique()
+    assert drawn == [(stem, n_models, 500)]
+    assert (out / "figures" / f"{stem}.png").stat().st_size > 0

@@ -1,0 +1,10 @@
+"""Snakemake script: analysis step `correlations` of one study (benchval.analysis.chain, module pairwise)."""
+import logging
+
+from benchval.analysis import pairwise
+from benchval.analysis.chain import run_step
+
+logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+logging.captureWarnings(True)
+run_step("correlations", pairwise.step_tables, snakemake.input.table, snakemake.input.tasks, snakemake.params.analysis,
+         snakemake.params.out_dir)

@@ -1,0 +1,9 @@
+"""Snakemake script: the FDR step of one study: adjust every tested table's p-values together."""
+import logging
+
+from benchval.analysis.fdr import run_fdr_step
+
+logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+logging.captureWarnings(True)
+unadjusted = {name: path for name, path in snakemake.input.items()}
+run_fdr_step(unadjusted, snakemake.params.analysis, snakemake.params.out_dir)

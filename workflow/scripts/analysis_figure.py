@@ -1,0 +1,10 @@
+"""Snakemake script: one figure of one study (benchval.analysis.figures.run_figure_step)."""
+import logging
+
+from benchval.analysis.figures import run_figure_step
+
+logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+logging.captureWarnings(True)
+tables = {name: path for name, path in snakemake.input.items() if name not in ("table", "tasks")}
+run_figure_step(snakemake.params.stem, snakemake.input.table, snakemake.input.tasks, tables, snakemake.params.analysis,
+                snakemake.params.out_dir, snakemake.wildcards.study)

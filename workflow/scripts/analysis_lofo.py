@@ -1,0 +1,10 @@
+"""Snakemake script: analysis step `lofo` of one study (benchval.analysis.chain, module lofo)."""
+import logging
+
+from benchval.analysis import lofo
+from benchval.analysis.chain import run_step
+
+logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+logging.captureWarnings(True)
+run_step("lofo", lofo.step_tables, snakemake.input.table, snakemake.input.tasks, snakemake.params.analysis,
+         snakemake.params.out_dir)

@@ -1,0 +1,10 @@
+"""Snakemake script: analysis step `revisions` of one study (benchval.analysis.chain, module revisions)."""
+import logging
+
+from benchval.analysis import revisions
+from benchval.analysis.chain import run_step
+
+logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+logging.captureWarnings(True)
+run_step("revisions", revisions.step_tables, snakemake.input.table, snakemake.input.tasks, snakemake.params.analysis,
+         snakemake.params.out_dir)

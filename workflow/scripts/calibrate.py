@@ -1,0 +1,9 @@
+"""Snakemake script: calibrated option scores of one model on one or more tasks (benchval.calibrate)."""
+import logging
+
+from benchval.calibrate import calibrate_files
+
+logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+for scores, meta, output in zip(snakemake.input.scores, snakemake.input.metas, snakemake.output.calibrated):
+    rows = calibrate_files(scores, meta, snakemake.params.normalisation, output)
+    logging.info("%s -> %s: %d option scores (%s)", scores, output, rows, snakemake.params.normalisation)
