@@ -70,7 +70,7 @@ def test_table2_layout_and_figure(tmp_path):
     wide = table2.table2_layout(results, "published")
     assert list(wide.columns[:2]) == ["Long-Tail/BS-Prec", "Long-Tail/BS-Rec"]
     assert wide.loc["m", "Head/Correctness (%)"] == 50.0
-    assert len(wide.columns) == 14
+    assert len(wide.columns) == 15 and wide.loc["m", "Notes"] == ""
     table2.plot_results(results, tmp_path / "t.png", "test")
     assert (tmp_path / "t.png").stat().st_size > 1000
 
@@ -110,3 +110,19 @@ def test_settings_defaults_and_name_checks():
                              "sample": {"constructed": 0}}), {"a": {}})  # fmt: skip
     with pytest.raises(ValueError, match="commonwhy_eval.generation"):
         resolve({"generation": {"unknown_key": 1}})
+
+
+def test_invalid_judge_marks_correctness_and_drops_its_criterion_rows(tmp_path):
+    validity = {"valid": False, "reason": "judge m: balanced accuracy 0.55 (95% CI lower end 0.48) < bar 0.80"}
+    results = table2.summarise(_items(), validity)
+    assert results["correctness_pct"].isna().all() and results["factscore_correct"].isna().all()
+    assert results["correctness_status"].str.startswith("invalid: judge m").all()
+    assert results["factscore_all"].notna().any()  # measures without the judge stay
+    wide = table2.table2_layout(results, "published")
+    assert wide.loc["m", "Head/Correctness (%)"] == "invalid"
+    assert "lower end 0.48" in wide.loc["m", "Notes"]
+    path = tmp_path / "results.csv"
+    results.to_csv(path, index=False)
+    rows = criterion.commonwhy_score_rows(path, {"m": {"family": "f", "size_b": 0.1}})
+    assert "judge_correct" not in set(rows["metric"]) and "rougeL" in set(rows["metric"])
+    table2.plot_results(results, tmp_path / "t.png", "test")

@@ -27,6 +27,8 @@ CWE_BACKBONE = CWE["baselines"]["backbone"]
 CWE_SYSTEMS = _cwe_all_systems(CWE)
 CWE_ENCODER = CWE["metrics"]["bertscore"]["dir"]
 CWE_SOURCES = [s for s in ("published", "constructed") if CWE["sample"][s] != 0]
+CWE_JUDGE = CWE["judge"]["system"]
+CWE_CHECK = f"{CWE_DIR}/judge_check"
 
 
 def _cwe_pattern(names):
@@ -50,7 +52,8 @@ def commonwhy_eval_outputs():
         f"{CWE_DIR}/results.csv",
         f"{CWE_DIR}/table2.png",
         *[f"{CWE_DIR}/table2_{source}.csv" for source in CWE_SOURCES],
-        f"{CWE_DIR}/judge_check.json",
+        f"{CWE_CHECK}/{CWE_JUDGE}.json",
+        f"{CWE_CHECK}/judge_check.html",
         f"{CWE_DIR}/criterion_rows.csv",
         f"{CWE_DIR}/criterion_tasks.csv",
     ]
@@ -170,25 +173,83 @@ rule commonwhy_eval_score:
         "../scripts/commonwhy_eval_score.py"
 
 
+rule commonwhy_eval_check_set:
+    # the judge's labelled check set: built from the data and the KG, never from a judge
+    input:
+        unpack(lambda wc: _cwe_kg_inputs()),
+        published="results/commonwhy/published.parquet",
+        constructed="results/commonwhy/constructed.parquet",
+    output:
+        pairs=f"{CWE_CHECK}/check_set.parquet",
+        report=f"{CWE_CHECK}/check_set_report.json",
+    params:
+        settings={"judge_check": CWE["judge_check"]},
+        kg=CWE_KG,
+        seed=config["seed"],
+    log:
+        "logs/commonwhy_eval_check_set/check_set.log",
+    script:
+        "../scripts/commonwhy_eval_check_set.py"
+
+
+rule commonwhy_eval_judge_check:
+    # one judge on the check set; its outputs depend only on the set, the judge and its settings,
+    # so the check runs once per judge (benchmarks/bench_commonwhy_judges.py measures every model)
+    input:
+        pairs=f"{CWE_CHECK}/check_set.parquet",
+        model=lambda wc: _cwe_manifest(wc.judge),
+    output:
+        verdicts=f"{CWE_CHECK}/{{judge}}.parquet",
+        scores=f"{CWE_CHECK}/{{judge}}.csv",
+        validity=f"{CWE_CHECK}/{{judge}}.json",
+    params:
+        settings={"judge": CWE["judge"], "judge_check": CWE["judge_check"], "endpoints": CWE["endpoints"],
+                  "generation": CWE["generation"]},
+        models=config["models"],
+        seed=config["seed"],
+    wildcard_constraints:
+        judge=_cwe_pattern([*config["models"], *CWE["endpoints"]]),
+    log:
+        "logs/commonwhy_eval_judge_check/{judge}.log",
+    threads: _MODEL_THREADS
+    resources:
+        **_cwe_rule_resources(config, "generate", wildcard="judge"),
+    script:
+        "../scripts/commonwhy_eval_judge_check.py"
+
+
+rule commonwhy_eval_judge_check_report:
+    input:
+        scores=[f"{CWE_CHECK}/{CWE_JUDGE}.csv"],
+        validity=[f"{CWE_CHECK}/{CWE_JUDGE}.json"],
+    output:
+        table=f"{CWE_CHECK}/judge_check.csv",
+        page=report(f"{CWE_CHECK}/judge_check.html", caption="../report/commonwhy_judge_check.rst",
+                    category="CommonWhy"),
+    log:
+        "logs/commonwhy_eval_judge_check_report/report.log",
+    script:
+        "../scripts/commonwhy_eval_judge_check_report.py"
+
+
 rule commonwhy_eval_judge:
+    # runs the judge only when it passed its check; otherwise every verdict is missing with the reason
     input:
         questions=f"{CWE_DIR}/questions.parquet",
         answers=expand(f"{CWE_DIR}/answers/{{system}}.parquet", system=CWE_SYSTEMS),
-        model=_cwe_manifest(CWE["judge"]["system"]),
+        validity=f"{CWE_CHECK}/{CWE_JUDGE}.json",
+        model=_cwe_manifest(CWE_JUDGE),
     output:
         judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
-        check=f"{CWE_DIR}/judge_check.csv",
-        summary=f"{CWE_DIR}/judge_check.json",
     params:
         settings=CWE,
         models=config["models"],
         systems=CWE_SYSTEMS,
-        seed=config["seed"],
     log:
         "logs/commonwhy_eval_judge/judge.log",
     threads: _MODEL_THREADS
     resources:
-        **_cwe_rule_resources(config, "generate", model=CWE["judge"]["system"]),
+        **_cwe_rule_resources(config, "generate", model=CWE_JUDGE),
     script:
         "../scripts/commonwhy_eval_judge.py"
 
@@ -219,6 +280,7 @@ rule commonwhy_eval_table2:
         metrics=expand(f"{CWE_DIR}/metrics/{{system}}.parquet", system=CWE_SYSTEMS),
         judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
         factscore=expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
+        validity=f"{CWE_CHECK}/{CWE_JUDGE}.json",
     output:
         results=f"{CWE_DIR}/results.csv",
         tables=expand(f"{CWE_DIR}/table2_{{source}}.csv", source=CWE_SOURCES),

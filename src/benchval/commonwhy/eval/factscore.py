@@ -168,5 +168,5 @@ def factscore_table(answers: pd.DataFrame, judged: pd.DataFrame, checker: KGFact
     for row in merged.itertuples(index=False):
         result = factscore_answer(row.answer, checker, splitter)
         result["claims"] = json.dumps(result["claims"], ensure_ascii=False)
-        rows.append({"id": row.id, "correct": bool(row.correct), **result})
+        rows.append({"id": row.id, "correct": None if pd.isna(row.correct) else bool(row.correct), **result})
     return pd.DataFrame(rows, columns=["id", "correct", "n_claims", "n_supported", "n_unlinked", "factscore", "claims"])

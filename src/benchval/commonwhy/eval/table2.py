@@ -6,7 +6,12 @@ FActScores. Outputs:
 - ``results.csv`` (tidy): system, source, split, n, the seven Table 2 measures, n_correct,
   factscore_correct (mean FActScore over answers judged correct, as in the paper's Figure 4; NaN
   when none is correct), factscore_all (over every answer with at least one claim);
-- ``table2_{source}.csv``: one row per system, columns ``Long-Tail/BS-Prec`` … ``Head/Correctness (%)``;
+- ``table2_{source}.csv``: one row per system, columns ``Long-Tail/BS-Prec`` … ``Head/Correctness (%)`` and
+  ``Notes``; a cell that could not be measured validly reads ``invalid`` and the note says why (a judge
+  that failed its check: Correctness and FActScore of correct answers are not reported);
+
+When the judge failed its check, ``correctness_pct``, ``n_correct`` and ``factscore_correct`` are missing
+and ``correctness_status`` gives the reason (``valid`` otherwise).
 - a figure with one panel per measure, bars per system, head and long-tail side by side.
 """
 
@@ -22,7 +27,8 @@ MEASURES = {  # column in results.csv -> Table 2 heading
 }  # fmt: skip
 SPLIT_HEADINGS = {"longtail": "Long-Tail", "head": "Head"}
 RESULT_COLUMNS = ["system", "source", "split", "n", *MEASURES, "n_correct", "factscore_correct", "n_factscore_correct",
-                  "factscore_all"]  # fmt: skip
+                  "factscore_all", "correctness_status"]  # fmt: skip
+JUDGE_DEPENDENT = ("correctness_pct", "n_correct", "factscore_correct", "n_factscore_correct")
 
 
 def item_scores(questions: pd.DataFrame, system: str, metrics: pd.DataFrame, judged: pd.DataFrame,
@@ -36,11 +42,17 @@ def item_scores(questions: pd.DataFrame, system: str, metrics: pd.DataFrame, jud
     return table.assign(system=system)
 
 
-def summarise(items: pd.DataFrame) -> pd.DataFrame:
-    """Mean of each measure per (system, source, split); correctness in %, FActScore as in Figure 4."""
+def summarise(items: pd.DataFrame, judge_validity: dict | None = None) -> pd.DataFrame:
+    """Mean of each measure per (system, source, split); correctness in %, FActScore as in Figure 4.
+
+    `judge_validity` ({valid, reason}): when the judge failed its check, the judge-dependent measures are
+    missing and ``correctness_status`` holds the reason.
+    """
+    valid = judge_validity is None or judge_validity["valid"]
+    status = "valid" if valid else f"invalid: {judge_validity['reason']}"
     rows = []
     for (system, source, split), group in items.groupby(["system", "source", "split"], sort=True):
-        correct = group["correct"].fillna(False).astype(bool)
+        correct = group["correct"].astype("boolean").fillna(False).astype(bool)
         rows.append({
             "system": system, "source": source, "split": split, "n": len(group),
             **{m: group[m].mean() for m in ("bs_precision", "bs_recall", "bs_f1", "rougeL", "bleu", "meteor")
@@ -48,9 +60,12 @@ def summarise(items: pd.DataFrame) -> pd.DataFrame:
             "correctness_pct": 100 * correct.mean(), "n_correct": int(correct.sum()),
             "factscore_correct": group.loc[correct, "factscore"].mean(),
             "n_factscore_correct": int(group.loc[correct, "factscore"].notna().sum()),
-            "factscore_all": group["factscore"].mean(),
+            "factscore_all": group["factscore"].mean(), "correctness_status": status,
         })  # fmt: skip
-    return pd.DataFrame(rows).reindex(columns=RESULT_COLUMNS)
+    table = pd.DataFrame(rows).reindex(columns=RESULT_COLUMNS)
+    if not valid:
+        table[list(JUDGE_DEPENDENT)] = float("nan")
+    return table
 
 
 def table2_layout(results: pd.DataFrame, source: str) -> pd.DataFrame:
@@ -62,7 +77,14 @@ def table2_layout(results: pd.DataFrame, source: str) -> pd.DataFrame:
         part = subset[subset["split"] == split].set_index("system")
         for column, label in MEASURES.items():
             wide[f"{heading}/{label}"] = part[column] if column in part else float("nan")
-    return wide.round(3)
+    wide = wide.round(3)
+    invalid = subset.loc[subset["correctness_status"].fillna("valid") != "valid", "correctness_status"]
+    wide["Notes"] = ""
+    if len(invalid):
+        for heading in SPLIT_HEADINGS.values():
+            wide[f"{heading}/Correctness (%)"] = "invalid"
+        wide["Notes"] = f"Correctness (%) {invalid.iloc[0]}"
+    return wide
 
 
 def plot_results(results: pd.DataFrame, path: str | Path, title: str) -> None:
@@ -79,8 +101,8 @@ def plot_results(results: pd.DataFrame, path: str | Path, title: str) -> None:
     for ax, (column, label) in zip(axes.flat, measures.items()):
         for offset, (split, heading) in zip((-width / 2, width / 2), SPLIT_HEADINGS.items()):
             part = results[results["split"] == split].set_index("system").reindex(systems)
-            ax.bar([i + offset for i in range(len(systems))], part[column].fillna(0), width, label=heading)
-        ax.set_title(label)
+            ax.bar([i + offset for i in range(len(systems))], part[column], width, label=heading)  # NaN: no bar
+        ax.set_title(label if results[column].notna().any() else f"{label}: not measured validly")
         if column in ("factscore_correct", "correctness_pct"):
             ax.set_ylim(0, 100 if column == "correctness_pct" else 1)
         ax.set_xticks(range(len(systems)))
