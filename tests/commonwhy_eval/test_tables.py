@@ -126,3 +126,17 @@ def test_invalid_judge_marks_correctness_and_drops_its_criterion_rows(tmp_path):
     rows = criterion.commonwhy_score_rows(path, {"m": {"family": "f", "size_b": 0.1}})
     assert "judge_correct" not in set(rows["metric"]) and "rougeL" in set(rows["metric"])
     table2.plot_results(results, tmp_path / "t.png", "test")
+
+
+def test_items_sharing_a_question_become_one_item_with_every_reference():
+    published = _published(3)
+    published.loc[1, ["question", "answers"]] = ["Why head 0?", ["Because another cause."]]
+    published.loc[2, ["question", "answers"]] = ["Why head 0?", ["Because 0."]]  # same answer: kept once
+    sample, report = sample_questions(published, None, {"published": None}, seed=1)
+    head0 = sample[sample["question"] == "Why head 0?"]
+    assert len(head0) == 1 and head0.iloc[0]["id"] == "pub-commonwhy-head-00000"
+    assert head0.iloc[0]["references"] == ["Because 0.", "Because another cause."]
+    merged = next(step for step in report if step["filter"] == "published: items sharing a question merged")
+    assert (merged["before"], merged["after"]) == (6, 4)
+    assert merged["merged"] == {"pub-commonwhy-head-00001": "pub-commonwhy-head-00000",
+                                "pub-commonwhy-head-00002": "pub-commonwhy-head-00000"}

@@ -8,7 +8,8 @@ Reads part 1's tables (``results/commonwhy/published.parquet`` via :func:`read_p
   ``split`` (``head`` | ``longtail``), ``question``, ``references`` (list of reference answers),
   ``rule``, ``reasoning_category``, ``popularity``, ``anchor_qids`` (list).
 
-Per (source, split) ``n_per_split`` questions are drawn without replacement with a seeded
+Items that share a question text are first merged into one item with all their references
+(:func:`merge_shared_questions`). Per (source, split) ``n_per_split`` questions are drawn without replacement with a seeded
 generator; the report lists, per source, the counts before and after each step and why rows left.
 """
 
@@ -36,6 +37,26 @@ def _question_view(table: pd.DataFrame, source: str, id_prefix: str, id_column: 
         "reasoning_category": table["reasoning_category"], "popularity": table["popularity"].astype("int64"),
         "anchor_qids": table["anchor_qids"].map(list),
     })  # fmt: skip
+
+
+def merge_shared_questions(view: pd.DataFrame, source: str, report: list) -> pd.DataFrame:
+    """Items that share a question text become one item (the first, by id) holding every distinct reference.
+
+    The published files give some questions several items with different answers (other valid causes);
+    metrics then take the best reference and the judge accepts a match with any. Reported: how many
+    items were merged into which.
+    """
+    view = view.sort_values("id", kind="stable")
+    first = view.groupby("question", sort=False)["id"].transform("first")
+    merged_into = {i: f for i, f in zip(view["id"], first) if i != f}
+    references = view.groupby("question", sort=False)["references"].agg(
+        lambda lists: list(dict.fromkeys(r for refs in lists for r in refs)))
+    kept = view[view["id"] == first].copy()
+    kept["references"] = kept["question"].map(references)
+    report.append({"filter": f"{source}: items sharing a question merged", "before": len(view), "after": len(kept),
+                   "removed": {"merged into the item with the same question": len(merged_into)} if merged_into else {},
+                   "merged": merged_into})  # fmt: skip
+    return kept.reset_index(drop=True)
 
 
 def _filter(view: pd.DataFrame, source: str, report: list) -> pd.DataFrame:
@@ -78,7 +99,8 @@ def sample_questions(published: pd.DataFrame | None, constructed: pd.DataFrame |
                                                 ("constructed", constructed, "kg-", "question_id")):  # fmt: skip
         if table is None or n_per_split.get(source, 0) == 0:
             continue
-        kept = _filter(_question_view(table, source, id_prefix, id_column), source, report)
+        view = merge_shared_questions(_question_view(table, source, id_prefix, id_column), source, report)
+        kept = _filter(view, source, report)
         parts.append(_draw(kept, source, n_per_split.get(source), rng, report))
     if not parts:
         raise ValueError("no question source selected: set commonwhy_eval.sample.published or .constructed")
