@@ -57,6 +57,8 @@ def test_parse_verdict():
     assert parse_verdict("no.") is False
     assert parse_verdict("Not sure") is None
     assert parse_verdict("I think yes") is True
+    assert parse_verdict(" 1\n") is True and parse_verdict("0") is False  # the authors' GPT-4o judge replies 1/0
+    assert parse_verdict("10") is None
 
 
 def test_correct_when_any_reference_is_equivalent():

@@ -140,3 +140,12 @@ def test_items_sharing_a_question_become_one_item_with_every_reference():
     assert (merged["before"], merged["after"]) == (6, 4)
     assert merged["merged"] == {"pub-commonwhy-head-00001": "pub-commonwhy-head-00000",
                                 "pub-commonwhy-head-00002": "pub-commonwhy-head-00000"}
+
+
+def test_first_n_per_split_as_the_authors_script():
+    sample, report = sample_questions(_published(5), None, {"published": 2}, seed=1, method="first")
+    assert sample["id"].tolist() == ["pub-commonwhy-head-00000", "pub-commonwhy-head-00001",
+                                     "pub-commonwhy-longtail-00000", "pub-commonwhy-longtail-00001"]
+    assert any(step["filter"] == "published/head: first sample" for step in report)
+    with pytest.raises(ValueError, match="sample.method"):
+        sample_questions(_published(5), None, {"published": 2}, seed=1, method="last")

@@ -14,6 +14,7 @@ import re as _cwe_re
 from benchval.cluster import rule_resources as _cwe_rule_resources
 
 from benchval.commonwhy.eval.settings import all_systems as _cwe_all_systems
+from benchval.commonwhy.eval.settings import answering_endpoints as _cwe_answering_endpoints
 from benchval.commonwhy.eval.settings import check_names as _cwe_check_names
 from benchval.commonwhy.eval.settings import resolve as _cwe_resolve
 
@@ -22,7 +23,7 @@ _cwe_check_names(CWE, config["models"])
 CWE_DIR = "results/commonwhy_eval"
 CWE_KG = (config.get("commonwhy") or {}).get("kg") or {}
 CWE_STORE = CWE_KG.get("store", "resources/kg/litwd1k.oxigraph") if CWE_KG.get("source", "local") == "local" else None
-CWE_DIRECT = list(CWE["models"]) + list(CWE["endpoints"])  # systems that answer directly
+CWE_DIRECT = list(CWE["models"]) + _cwe_answering_endpoints(CWE)  # systems that answer directly
 CWE_BACKBONE = CWE["baselines"]["backbone"]
 CWE_SYSTEMS = _cwe_all_systems(CWE)
 CWE_ENCODER = CWE["metrics"]["bertscore"]["dir"]

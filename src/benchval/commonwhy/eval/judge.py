@@ -35,7 +35,12 @@ _VERDICT = re.compile(r"\b(yes|no)\b", re.IGNORECASE)
 
 
 def parse_verdict(text: str) -> bool | None:
-    """True for yes, False for no, None when the text holds neither word."""
+    """True for yes, False for no, None when the text holds neither word.
+
+    A reply that is exactly ``1`` or ``0`` is read as the CommonWhy authors' evaluation script reads its
+    GPT-4o judge (``config/prompts/commonwhy_judge_authors.txt`` asks for ONLY 1 or 0)."""
+    if text.strip() in ("1", "0"):
+        return text.strip() == "1"
     match = _VERDICT.search(text)
     return None if match is None else match.group(1).lower() == "yes"
 

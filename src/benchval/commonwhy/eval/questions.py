@@ -74,24 +74,36 @@ def _filter(view: pd.DataFrame, source: str, report: list) -> pd.DataFrame:
     return kept
 
 
+SAMPLE_METHODS = ("seeded", "first")
+
+
 def _draw(view: pd.DataFrame, source: str, n_per_split: int | None, rng: np.random.Generator,
-          report: list) -> pd.DataFrame:  # fmt: skip
+          report: list, method: str = "seeded") -> pd.DataFrame:  # fmt: skip
+    """`method`: ``seeded`` (random without replacement) or ``first`` (the first n per split in file order,
+    as the authors' evaluation script takes the first 1,000 questions of each split)."""
+    if method not in SAMPLE_METHODS:
+        raise ValueError(f"commonwhy_eval.sample.method: {method!r} is not one of {SAMPLE_METHODS}")
     parts = []
     for split in SPLITS:
         rows = view[view["split"] == split].sort_values("id")
         n = len(rows) if n_per_split is None else min(n_per_split, len(rows))
         if n_per_split is not None and len(rows) < n_per_split:
             log.warning("%s/%s: only %d questions for the %d requested", source, split, len(rows), n_per_split)
-        chosen = rows.iloc[np.sort(rng.choice(len(rows), size=n, replace=False))] if n else rows.iloc[:0]
-        report.append({"filter": f"{source}/{split}: seeded sample", "before": len(rows), "after": n,
+        if method == "first":
+            chosen = rows.iloc[:n]
+        else:
+            chosen = rows.iloc[np.sort(rng.choice(len(rows), size=n, replace=False))] if n else rows.iloc[:0]
+        report.append({"filter": f"{source}/{split}: {method} sample", "before": len(rows), "after": n,
                        "removed": {"not sampled": len(rows) - n} if len(rows) > n else {}})  # fmt: skip
         parts.append(chosen)
     return pd.concat(parts, ignore_index=True)
 
 
 def sample_questions(published: pd.DataFrame | None, constructed: pd.DataFrame | None,
-                     n_per_split: dict[str, int | None], seed: int) -> tuple[pd.DataFrame, list[dict]]:  # fmt: skip
-    """The evaluation sample and its filter report. `n_per_split` maps source -> count (None = all)."""
+                     n_per_split: dict[str, int | None], seed: int,
+                     method: str = "seeded") -> tuple[pd.DataFrame, list[dict]]:  # fmt: skip
+    """The evaluation sample and its filter report. `n_per_split` maps source -> count (None = all);
+    `method`: seeded or first (see :func:`_draw`)."""
     rng = np.random.default_rng(seed)
     report: list[dict] = []
     parts = []
@@ -101,7 +113,7 @@ def sample_questions(published: pd.DataFrame | None, constructed: pd.DataFrame |
             continue
         view = merge_shared_questions(_question_view(table, source, id_prefix, id_column), source, report)
         kept = _filter(view, source, report)
-        parts.append(_draw(kept, source, n_per_split.get(source), rng, report))
+        parts.append(_draw(kept, source, n_per_split.get(source), rng, report, method))
     if not parts:
         raise ValueError("no question source selected: set commonwhy_eval.sample.published or .constructed")
     sample = pd.concat(parts, ignore_index=True)[COLUMNS]

@@ -39,7 +39,7 @@ def make_generator(system: str, settings: Mapping, models_config: Mapping, model
                    batch_size: int | None = None):  # fmt: skip
     """The generator for a system name: an endpoint client or a prepared local model."""
     if system in settings["endpoints"]:
-        entry = dict(settings["endpoints"][system])
+        entry = {k: v for k, v in settings["endpoints"][system].items() if k != "answers"}
         return EndpointGenerator(EndpointSettings(**entry), name=system)
     if system not in models_config:
         raise KeyError(f"system {system!r} is neither in commonwhy_eval.endpoints nor in models")
@@ -81,6 +81,7 @@ def stage_sample(published: str | None, constructed: str | None, settings: Mappi
     sample, report = sample_questions(
         read_published(published) if published else None, read_constructed(constructed) if constructed else None,
         {"published": settings["sample"]["published"], "constructed": settings["sample"]["constructed"]}, seed,
+        method=settings["sample"]["method"],
     )  # fmt: skip
     for step in report:
         log.info("%s: %d -> %d %s", step["filter"], step["before"], step["after"], step["removed"])
