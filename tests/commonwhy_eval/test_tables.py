@@ -51,6 +51,7 @@ def _items():
         "bs_precision": [0.2, 0.4, 0.1, 0.3], "bs_recall": [0.5] * 4, "bs_f1": [0.3] * 4,
         "rougeL": [0.2, 0.4, 0.0, 0.2], "bleu": [10.0, 20.0, 0.0, 5.0], "meteor": [0.1, 0.3, 0.2, 0.2],
         "correct": [True, False, False, False], "factscore": [0.5, 1.0, np.nan, 0.0],
+        "n_claims": [2, 1, 1, 1], "n_checkable": [2, 1, 0, 1],
     })  # fmt: skip
 
 
@@ -70,7 +71,8 @@ def test_table2_layout_and_figure(tmp_path):
     wide = table2.table2_layout(results, "published")
     assert list(wide.columns[:2]) == ["Long-Tail/BS-Prec", "Long-Tail/BS-Rec"]
     assert wide.loc["m", "Head/Correctness (%)"] == 50.0
-    assert len(wide.columns) == 15 and wide.loc["m", "Notes"] == ""
+    assert len(wide.columns) == 19 and wide.loc["m", "Notes"] == ""
+    assert wide.loc["m", "Long-Tail/FActScore coverage"] == 0.5
     table2.plot_results(results, tmp_path / "t.png", "test")
     assert (tmp_path / "t.png").stat().st_size > 1000
 
@@ -149,3 +151,13 @@ def test_first_n_per_split_as_the_authors_script():
     assert any(step["filter"] == "published/head: first sample" for step in report)
     with pytest.raises(ValueError, match="sample.method"):
         sample_questions(_published(5), None, {"published": 2}, seed=1, method="last")
+
+
+def test_factscore_below_the_coverage_bar_is_missing_with_the_reason():
+    results = table2.summarise(_items(), min_coverage=0.6).set_index("split")
+    assert results.loc["head", "factscore_all"] == pytest.approx(0.75)  # coverage 3/3
+    assert math.isnan(results.loc["longtail", "factscore_all"])  # coverage 1/2 < 0.6: n/a, not 0
+    assert results.loc["longtail", "factscore_coverage"] == pytest.approx(0.5)
+    assert "coverage 0.50 < 0.60" in results.loc["longtail", "factscore_status"]
+    wide = table2.table2_layout(results.reset_index(), "published")
+    assert "FActScore longtail: n/a" in wide.loc["m", "Notes"]

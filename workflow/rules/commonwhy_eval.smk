@@ -289,6 +289,7 @@ rule commonwhy_eval_table2:
     params:
         systems=CWE_SYSTEMS,
         sources=CWE_SOURCES,
+        factscore_min_coverage=CWE["factscore"]["min_coverage"],
     log:
         "logs/commonwhy_eval_table2/table2.log",
     script:

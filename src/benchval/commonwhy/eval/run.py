@@ -275,13 +275,13 @@ def stage_factscore(answers: Mapping[str, str], judged: Mapping[str, str], setti
         table = factscore_table(read_answers(path), pd.read_parquet(judged[system]), checker, splitter)
         Path(outs[system]).parent.mkdir(parents=True, exist_ok=True)
         table.to_parquet(outs[system], index=False)
-        log.info("FActScore %s: %d answers, %d claims, %d supported, %d without a KG entity (%.1f s)", system,
-                 len(table), int(table["n_claims"].sum()), int(table["n_supported"].sum()),
-                 int(table["n_unlinked"].sum()), time.perf_counter() - started)  # fmt: skip
+        log.info("FActScore %s: %d answers, %d claims, %d checkable, %d supported, %d without a KG entity (%.1f s)",
+                 system, len(table), int(table["n_claims"].sum()), int(table["n_checkable"].sum()),
+                 int(table["n_supported"].sum()), int(table["n_unlinked"].sum()), time.perf_counter() - started)  # fmt: skip
 
 
 def stage_table2(questions: str, systems: Mapping[str, Mapping[str, str]], validity: str, results_out: str,
-                 table_outs: Mapping[str, str], figure_out: str) -> None:  # fmt: skip
+                 table_outs: Mapping[str, str], figure_out: str, min_coverage: float = 0.0) -> None:  # fmt: skip
     """`systems`: name -> {metrics, judged, factscore} paths. `table_outs`: source -> CSV path.
     `validity`: the judge's check verdict (judge-dependent cells are invalid when it failed)."""
     sample = read_questions(questions)
@@ -290,7 +290,7 @@ def stage_table2(questions: str, systems: Mapping[str, Mapping[str, str]], valid
                            pd.read_parquet(p["factscore"]))
         for name, p in systems.items()
     ], ignore_index=True)  # fmt: skip
-    results = table2.summarise(items, read_validity(validity))
+    results = table2.summarise(items, read_validity(validity), min_coverage)
     Path(results_out).parent.mkdir(parents=True, exist_ok=True)
     results.to_csv(results_out, index=False)
     for source, path in table_outs.items():

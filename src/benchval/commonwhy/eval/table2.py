@@ -26,8 +26,9 @@ MEASURES = {  # column in results.csv -> Table 2 heading
     "bleu": "BLEU (%)", "meteor": "METEOR", "correctness_pct": "Correctness (%)",
 }  # fmt: skip
 SPLIT_HEADINGS = {"longtail": "Long-Tail", "head": "Head"}
+FACTSCORE_MEASURES = {"factscore_all": "FActScore", "factscore_coverage": "FActScore coverage"}
 RESULT_COLUMNS = ["system", "source", "split", "n", *MEASURES, "n_correct", "factscore_correct", "n_factscore_correct",
-                  "factscore_all", "correctness_status"]  # fmt: skip
+                  "factscore_all", "factscore_coverage", "correctness_status", "factscore_status"]  # fmt: skip
 JUDGE_DEPENDENT = ("correctness_pct", "n_correct", "factscore_correct", "n_factscore_correct")
 
 
@@ -36,17 +37,26 @@ def item_scores(questions: pd.DataFrame, system: str, metrics: pd.DataFrame, jud
     """One row per answered question: its split/source, metrics, verdict and FActScore."""
     table = questions[["id", "source", "split"]].merge(metrics, on="id", how="inner", validate="one_to_one")
     table = table.merge(judged[["id", "correct"]], on="id", how="left", validate="one_to_one")
-    table = table.merge(factscores[["id", "factscore"]], on="id", how="left", validate="one_to_one")
+    table = table.merge(factscores[["id", "factscore", "n_claims", "n_checkable"]], on="id", how="left",
+                        validate="one_to_one")  # fmt: skip
     if len(table) != len(metrics):
         raise KeyError(f"system {system}: {len(metrics) - len(table)} scored answers have no question in the sample")
     return table.assign(system=system)
 
 
-def summarise(items: pd.DataFrame, judge_validity: dict | None = None) -> pd.DataFrame:
+def _coverage(group: pd.DataFrame) -> float:
+    """Checkable claims / claims over a group of answers (NaN without claims)."""
+    claims = group["n_claims"].sum()
+    return float(group["n_checkable"].sum() / claims) if claims else float("nan")
+
+
+def summarise(items: pd.DataFrame, judge_validity: dict | None = None, min_coverage: float = 0.0) -> pd.DataFrame:
     """Mean of each measure per (system, source, split); correctness in %, FActScore as in Figure 4.
 
     `judge_validity` ({valid, reason}): when the judge failed its check, the judge-dependent measures are
-    missing and ``correctness_status`` holds the reason.
+    missing and ``correctness_status`` holds the reason. FActScore (all answers; correct answers) is
+    missing with ``factscore_status`` giving the reason when its coverage (checkable / all claims of those
+    answers) is below `min_coverage`: "could not check" is not "false".
     """
     valid = judge_validity is None or judge_validity["valid"]
     status = "valid" if valid else f"invalid: {judge_validity['reason']}"
@@ -60,8 +70,18 @@ def summarise(items: pd.DataFrame, judge_validity: dict | None = None) -> pd.Dat
             "correctness_pct": 100 * correct.mean(), "n_correct": int(correct.sum()),
             "factscore_correct": group.loc[correct, "factscore"].mean(),
             "n_factscore_correct": int(group.loc[correct, "factscore"].notna().sum()),
-            "factscore_all": group["factscore"].mean(), "correctness_status": status,
+            "factscore_all": group["factscore"].mean(), "factscore_coverage": _coverage(group),
+            "correctness_status": status,
         })  # fmt: skip
+        coverage_correct = _coverage(group[correct])
+        notes = []
+        if rows[-1]["factscore_coverage"] < min_coverage:  # NaN (no claims) leaves the score NaN anyway
+            rows[-1]["factscore_all"] = float("nan")
+            notes.append(f"all answers: coverage {rows[-1]['factscore_coverage']:.2f} < {min_coverage:.2f}")
+        if coverage_correct < min_coverage:
+            rows[-1]["factscore_correct"] = float("nan")
+            notes.append(f"correct answers: coverage {coverage_correct:.2f} < {min_coverage:.2f}")
+        rows[-1]["factscore_status"] = "valid" if not notes else "n/a (too few claims the KG can check): " + "; ".join(notes)
     table = pd.DataFrame(rows).reindex(columns=RESULT_COLUMNS)
     if not valid:
         table[list(JUDGE_DEPENDENT)] = float("nan")
@@ -75,7 +95,7 @@ def table2_layout(results: pd.DataFrame, source: str) -> pd.DataFrame:
     wide.index.name = "Model"
     for split, heading in SPLIT_HEADINGS.items():
         part = subset[subset["split"] == split].set_index("system")
-        for column, label in MEASURES.items():
+        for column, label in {**MEASURES, **FACTSCORE_MEASURES}.items():
             wide[f"{heading}/{label}"] = part[column] if column in part else float("nan")
     wide = wide.round(3)
     invalid = subset.loc[subset["correctness_status"].fillna("valid") != "valid", "correctness_status"]
@@ -84,6 +104,10 @@ def table2_layout(results: pd.DataFrame, source: str) -> pd.DataFrame:
         for heading in SPLIT_HEADINGS.values():
             wide[f"{heading}/Correctness (%)"] = "invalid"
         wide["Notes"] = f"Correctness (%) {invalid.iloc[0]}"
+    for system, status in subset.groupby("system")["factscore_status"].agg(
+            lambda s: "; ".join(f"{split}: {v}" for split, v in zip(subset.loc[s.index, "split"], s) if v != "valid")).items():
+        if status:
+            wide.loc[system, "Notes"] = "; ".join(filter(None, [wide.loc[system, "Notes"], f"FActScore {status}"]))
     return wide
 
 
