@@ -70,6 +70,9 @@ def test_table2_layout_and_figure(tmp_path):
     results = table2.summarise(_items())
     wide = table2.table2_layout(results, "published")
     assert list(wide.columns[:2]) == ["Long-Tail/BS-Prec", "Long-Tail/BS-Rec"]
+    note = table2.bertscore_note("minilm", 6, False)
+    assert "layer 6, not rescaled; not the paper's rescaled roberta-large" in note
+    assert table2.table2_layout(results, "published", note).loc["m", "Notes"] == note
     assert wide.loc["m", "Head/Correctness (%)"] == 50.0
     assert len(wide.columns) == 19 and wide.loc["m", "Notes"] == ""
     assert wide.loc["m", "Long-Tail/FActScore coverage"] == 0.5

@@ -14,6 +14,7 @@ import re as _cwe_re
 from benchval.cluster import rule_resources as _cwe_rule_resources
 
 from benchval.commonwhy.eval.settings import all_systems as _cwe_all_systems
+from benchval.commonwhy.eval.table2 import bertscore_note as _cwe_bertscore_note
 from benchval.commonwhy.eval.settings import answering_endpoints as _cwe_answering_endpoints
 from benchval.commonwhy.eval.settings import check_names as _cwe_check_names
 from benchval.commonwhy.eval.settings import resolve as _cwe_resolve
@@ -290,6 +291,9 @@ rule commonwhy_eval_table2:
         systems=CWE_SYSTEMS,
         sources=CWE_SOURCES,
         factscore_min_coverage=CWE["factscore"]["min_coverage"],
+        bertscore_note=_cwe_bertscore_note(
+            CWE["metrics"]["bertscore"]["model_type"] or f"all-MiniLM-L6-v2 ({CWE['metrics']['bertscore']['wheel']})",
+            CWE["metrics"]["bertscore"]["num_layers"], CWE["metrics"]["bertscore"]["rescale_with_baseline"]),
     log:
         "logs/commonwhy_eval_table2/table2.log",
     script:

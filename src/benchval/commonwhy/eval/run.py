@@ -281,7 +281,8 @@ def stage_factscore(answers: Mapping[str, str], judged: Mapping[str, str], setti
 
 
 def stage_table2(questions: str, systems: Mapping[str, Mapping[str, str]], validity: str, results_out: str,
-                 table_outs: Mapping[str, str], figure_out: str, min_coverage: float = 0.0) -> None:  # fmt: skip
+                 table_outs: Mapping[str, str], figure_out: str, min_coverage: float = 0.0,
+                 bertscore_note: str = "") -> None:  # fmt: skip
     """`systems`: name -> {metrics, judged, factscore} paths. `table_outs`: source -> CSV path.
     `validity`: the judge's check verdict (judge-dependent cells are invalid when it failed)."""
     sample = read_questions(questions)
@@ -294,7 +295,7 @@ def stage_table2(questions: str, systems: Mapping[str, Mapping[str, str]], valid
     Path(results_out).parent.mkdir(parents=True, exist_ok=True)
     results.to_csv(results_out, index=False)
     for source, path in table_outs.items():
-        table2.table2_layout(results, source).to_csv(path)
+        table2.table2_layout(results, source, bertscore_note).to_csv(path)
     table2.plot_results(results[results["source"] == "published"] if (results["source"] == "published").any()
                         else results, figure_out, "CommonWhy answers (layout of Table 2 + FActScore)")  # fmt: skip
 

@@ -88,8 +88,15 @@ def summarise(items: pd.DataFrame, judge_validity: dict | None = None, min_cover
     return table
 
 
-def table2_layout(results: pd.DataFrame, source: str) -> pd.DataFrame:
-    """The paper's wide layout for one source: Long-Tail measures, then Head measures."""
+def bertscore_note(model_type: str, num_layers: int, rescaled: bool) -> str:
+    """What the BS-* columns are, next to the paper's (rescaled roberta-large, bert-score's default for en)."""
+    scale = "rescaled with bert-score's baseline" if rescaled else "not rescaled"
+    return (f"BS-*: BERTScore with encoder {model_type}, layer {num_layers}, {scale}; not the paper's rescaled "
+            "roberta-large, so not on its scale")  # fmt: skip
+
+
+def table2_layout(results: pd.DataFrame, source: str, note: str = "") -> pd.DataFrame:
+    """The paper's wide layout for one source: Long-Tail measures, then Head measures; `note` opens Notes."""
     subset = results[results["source"] == source]
     wide = pd.DataFrame(index=sorted(subset["system"].unique()))
     wide.index.name = "Model"
@@ -99,11 +106,11 @@ def table2_layout(results: pd.DataFrame, source: str) -> pd.DataFrame:
             wide[f"{heading}/{label}"] = part[column] if column in part else float("nan")
     wide = wide.round(3)
     invalid = subset.loc[subset["correctness_status"].fillna("valid") != "valid", "correctness_status"]
-    wide["Notes"] = ""
+    wide["Notes"] = note
     if len(invalid):
         for heading in SPLIT_HEADINGS.values():
             wide[f"{heading}/Correctness (%)"] = "invalid"
-        wide["Notes"] = f"Correctness (%) {invalid.iloc[0]}"
+        wide["Notes"] = "; ".join(filter(None, [note, f"Correctness (%) {invalid.iloc[0]}"]))
     for system, status in subset.groupby("system")["factscore_status"].agg(
             lambda s: "; ".join(f"{split}: {v}" for split, v in zip(subset.loc[s.index, "split"], s) if v != "valid")).items():
         if status:
