@@ -8,15 +8,19 @@ property label (difflib); the bound query runs on the source and the result is v
 template ("Because <entity> has <relation> <values>."). One draft per question (the original
 samples several and votes), no beam over bindings.
 
-**KGR-style** (Guan et al., 2024): the draft is the backbone's own direct answer; its claims are
-extracted (rule-based splitter) and checked against the statements of the entities mentioned in the
-question and the draft (:class:`~.factscore.KGFactChecker`); when a claim is unsupported the backbone
-revises the draft given up to ``max_facts`` verbalised statements. One retrofitting round.
+**KGR-style** (Guan et al., 2024): the draft is the backbone's own direct answer; it is split into
+claims (rule-based splitter); per claim, its entities are linked and their statements retrieved
+(:class:`~.factscore.KGFactChecker`), the claim is verified (subject, relation and object must match a
+statement), and a claim the KG does not support but holds facts about is revised by the backbone
+given those facts (``commonwhy_kgr_claim.txt``, statements of a relation the claim names first). The
+final answer joins the claims, revised ones replaced; a draft without revised claims is kept as is.
+One round (the original may iterate).
 """
 
 from __future__ import annotations
 
 import difflib
+import json
 import logging
 import re
 from collections.abc import Sequence
@@ -136,38 +140,53 @@ class KBBinder:
 
 
 class KGR:
-    """Draft (the backbone's own answer) -> claims -> KG facts -> verify -> revise once."""
+    """Per claim: entities -> KG facts -> verification -> revision of an unsupported claim; the final answer
+    joins the (revised) claims (Guan et al., 2024: extract, retrieve, verify, retrofit)."""
 
     def __init__(self, generator, template: PromptTemplate, source, max_new_tokens: int = 48, max_facts: int = 12):
         self.generator, self.template = generator, template
         self.checker = KGFactChecker(source)
         self.max_new_tokens, self.max_facts = max_new_tokens, max_facts
 
-    def facts_for(self, text: str) -> list[str]:
-        lines = []
-        for qid, _span in self.checker.mentions(text):
-            lines.extend(fact_line(f) for f in self.checker.facts(qid))
-        return list(dict.fromkeys(lines))[: self.max_facts]
+    def facts_for(self, check) -> list[str]:
+        """Statements of the claim's entities, those of a relation the claim names first (at most max_facts)."""
+        facts = [f for qid, _span in check.entities for f in self.checker.facts(qid)]
+        facts.sort(key=lambda f: f.property not in check.relations)
+        return list(dict.fromkeys(fact_line(f) for f in facts))[: self.max_facts]
 
     def answer(self, ids: Sequence[str], questions: Sequence[str], drafts: Sequence[str]) -> pd.DataFrame:
-        records, prompts, to_revise = [], [], []
+        records, prompts, asked = [], [], []  # asked: (record index, claim index)
         for i, (item_id, question, draft) in enumerate(zip(ids, questions, drafts)):
             checks = [self.checker.check(c) for c in split_claims_by_rule(draft)]
-            unsupported = [c.claim for c in checks if not c.supported]
-            facts = self.facts_for(question + " " + draft)
+            trace = []
+            for k, check in enumerate(checks):
+                facts = self.facts_for(check) if check.entities else []
+                trace.append({"claim": check.claim, "entities": [q for q, _ in check.entities],
+                              "relations": check.relations, "supported": check.supported, "n_facts": len(facts),
+                              "revised_to": None})  # fmt: skip
+                if facts and not check.supported:  # a claim the KG does not support and has facts about
+                    prompts.append(user(self.template.fill(question=question, claim=check.claim,
+                                                           facts="\n".join(facts))))  # fmt: skip
+                    asked.append((i, k))
             records.append({"id": item_id, "answer": draft, "draft": draft, "n_claims": len(checks),
-                            "n_unsupported": len(unsupported), "n_facts": len(facts), "revision_asked": False,
-                            "revised": False})  # fmt: skip
-            if unsupported or not checks:
-                prompts.append(user(self.template.fill(
-                    question=question, draft=draft, facts="\n".join(facts) or "(none found)",
-                    unsupported="; ".join(unsupported) or "(the draft makes no checkable claim)")))  # fmt: skip
-                to_revise.append(i)
+                            "n_unsupported": sum(not c.supported for c in checks),
+                            "n_facts": sum(t["n_facts"] for t in trace), "n_revision_asked": 0, "n_revised": 0,
+                            "revision_asked": False, "revised": False, "trace": trace})  # fmt: skip
         revised = self.generator.generate(prompts, self.max_new_tokens) if prompts else []
-        for i, text in zip(to_revise, revised):
-            records[i]["revision_asked"] = True
-            if text.strip():
-                records[i].update(answer=text.strip(), revised=text.strip() != records[i]["draft"].strip())
-        log.info("KGR: revision asked for %d of %d drafts, %d changed", len(to_revise), len(records),
-                 sum(r["revised"] for r in records))  # fmt: skip
+        for (i, k), text in zip(asked, revised):
+            record, claim = records[i], records[i]["trace"][k]
+            record["n_revision_asked"] += 1
+            record["revision_asked"] = True
+            text = text.strip().rstrip(".")
+            if text and text != claim["claim"]:
+                claim["revised_to"] = text
+                record["n_revised"] += 1
+        for record in records:
+            if record["n_revised"]:
+                claims = [t["revised_to"] or t["claim"] for t in record["trace"]]
+                record["answer"] = "Because " + ", and ".join(claims) + "."
+                record["revised"] = True
+            record["trace"] = json.dumps(record["trace"], ensure_ascii=False)
+        log.info("KGR: %d claims sent for revision in %d of %d drafts, %d claims revised", len(asked),
+                 sum(r["revision_asked"] for r in records), len(records), sum(r["n_revised"] for r in records))  # fmt: skip
         return pd.DataFrame(records)

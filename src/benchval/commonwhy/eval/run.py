@@ -144,7 +144,7 @@ def stage_kgr(questions: str, drafts: str, settings: Mapping, models_config: Map
     table = baseline_questions(read_questions(questions), base["sources"])
     table = table.merge(read_answers(drafts)[["id", "answer"]], on="id", validate="one_to_one")
     generator = make_generator(base["backbone"], settings, models_config, models_dir)
-    template = PromptTemplate.from_file(base["kgr_prompt"], required={"question", "draft", "facts", "unsupported"})
+    template = PromptTemplate.from_file(base["kgr_prompt"], required={"question", "claim", "facts"})
     started = time.perf_counter()
     kgr = KGR(generator, template, open_kg(kg_config, store), max_new_tokens=base["max_new_tokens"])
     answers = kgr.answer(list(table["id"]), list(table["question"]), list(table["answer"]))
@@ -152,8 +152,9 @@ def stage_kgr(questions: str, drafts: str, settings: Mapping, models_config: Map
     answers.insert(1, "system", f"kgr-{base['backbone']}")
     answers.insert(3, "seconds", seconds / max(len(answers), 1))
     write_answers(answers, out, timing_out, system=f"kgr-{base['backbone']}", n_questions=len(answers),
-                  seconds_this_run=round(seconds, 2), n_revision_asked=int(answers["revision_asked"].sum()),
-                  n_changed=int(answers["revised"].sum()))  # fmt: skip
+                  seconds_this_run=round(seconds, 2), n_drafts_revision_asked=int(answers["revision_asked"].sum()),
+                  n_claims=int(answers["n_claims"].sum()), n_claims_revision_asked=int(answers["n_revision_asked"].sum()),
+                  n_claims_revised=int(answers["n_revised"].sum()), n_changed=int(answers["revised"].sum()))  # fmt: skip
 
 
 def stage_prepare_encoder(settings: Mapping, wheel_dir: str, dest: str) -> None:
