@@ -36,23 +36,29 @@ def test_property_labels(source):
     assert labels["country of citizenship"] == "P27" and labels["date of birth"] == "P569"
 
 
-def test_kbbinder_binds_executes_and_verbalises(source):
+def test_kbbinder_binds_executes_and_answers_from_the_facts(source):
     drafts = [
         'SELECT ?value WHERE { ent:"Anna Berg" rel:"citizenship" ?value . }\nQuestion: next',  # fuzzy relation
         'SELECT ?value WHERE { ent:"Nobody Known" rel:"country" ?value . }',  # entity falls back to the question
         "I do not know",
         'SELECT ?value WHERE { ent:"Anna Berg" rel:"zzzz qqqq" ?value . }',
     ]
+    final = ["Because Anna Berg is German.", "Because Tour Alpha was in France."]
     template = PromptTemplate.from_file(PROMPTS / "commonwhy_kbbinder.txt", required={"question"})
-    binder = KBBinder(Scripted(drafts), template, source)
+    answer = PromptTemplate.from_file(PROMPTS / "commonwhy_kbbinder_answer.txt", required={"question", "facts"})
+    binder = KBBinder(Scripted(drafts + final), template, source, answer_template=answer)
     table = binder.answer(["a", "b", "c", "d"], ["Why is Anna Berg German?", "Why did Tour Alpha happen?",
                                                  "Why?", "Why is Anna Berg German?"])  # fmt: skip
-    assert table.loc[0, "answer"] == "Because Anna Berg has citizenship Germany."
-    assert table.loc[0, "status"] == "answered"
-    assert table.loc[1, "answer"] == "Because Nobody Known has country France."
-    assert table.loc[2, "answer"] == NO_ANSWER and table.loc[2, "status"] == "no_binding"
-    assert table.loc[3, "status"] == "no_binding" and "zzzz" in table.loc[3, "bindings"]
+    assert table["answer"].tolist() == [*final, NO_ANSWER, NO_ANSWER]
+    assert table["status"].tolist() == ["answered", "answered", "no_binding", "no_binding"]
+    assert table["parsed"].tolist() == [True, True, False, True] and table["bound"].tolist() == [True, True, False, False]
+    assert table.loc[0, "facts"] == "Anna Berg | citizenship | Germany"
+    assert "zzzz" in table.loc[3, "bindings"]
     assert "Question: Why is Anna Berg German?" in binder.generator.prompts[0]
+    assert "Facts:\nAnna Berg | citizenship | Germany" in binder.generator.prompts[4]  # the answer prompt
+    # without an answer prompt: the template answer
+    plain = KBBinder(Scripted(drafts[:1]), template, source).answer(["a"], ["Why is Anna Berg German?"])
+    assert plain.loc[0, "answer"] == "Because Anna Berg has citizenship Germany."
 
 
 def test_kgr_revises_the_unsupported_claim_only(source):

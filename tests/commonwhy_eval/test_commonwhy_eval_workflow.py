@@ -85,6 +85,7 @@ def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
             "judge": {"system": "tiny-b", "prompt": prompts["commonwhy_judge.txt"]},
             "judge_check": {"min_pairs": 10, "n_bootstrap": 100},
             "baselines": {"backbone": "tiny-a", "sources": ["published", "constructed"], "kbbinder_prompt": prompts["commonwhy_kbbinder.txt"],
+                          "kbbinder_answer_prompt": prompts["commonwhy_kbbinder_answer.txt"],
                           "kgr_prompt": prompts["commonwhy_kgr_claim.txt"], "max_new_tokens": 8},
         },
     }  # fmt: skip

@@ -129,13 +129,17 @@ def stage_kbbinder(questions: str, settings: Mapping, models_config: Mapping, kg
     generator = make_generator(base["backbone"], settings, models_config, models_dir)
     template = PromptTemplate.from_file(base["kbbinder_prompt"], required={"question"})
     started = time.perf_counter()
-    binder = KBBinder(generator, template, open_kg(kg_config, store), max_new_tokens=base["max_new_tokens"])
+    answer_template = PromptTemplate.from_file(base["kbbinder_answer_prompt"], required={"question", "facts"})
+    binder = KBBinder(generator, template, open_kg(kg_config, store), max_new_tokens=base["max_new_tokens"],
+                      answer_template=answer_template)  # fmt: skip
     answers = binder.answer(list(table["id"]), list(table["question"]))
     seconds = time.perf_counter() - started
     answers.insert(1, "system", f"kbbinder-{base['backbone']}")
     answers.insert(3, "seconds", seconds / max(len(answers), 1))
     write_answers(answers, out, timing_out, system=f"kbbinder-{base['backbone']}", n_questions=len(answers),
-                  seconds_this_run=round(seconds, 2), status=answers["status"].value_counts().to_dict())  # fmt: skip
+                  seconds_this_run=round(seconds, 2), status=answers["status"].value_counts().to_dict(),
+                  n_drafts=len(answers), n_parsed=int(answers["parsed"].sum()), n_bound=int(answers["bound"].sum()),
+                  n_with_facts=int(answers["facts"].astype(bool).sum()))  # fmt: skip
 
 
 def stage_kgr(questions: str, drafts: str, settings: Mapping, models_config: Mapping, kg_config: Mapping,
