@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from benchval.commonwhy.eval.baselines import KBBinder, KGR, NO_ANSWER, property_labels
@@ -34,39 +36,50 @@ def test_property_labels(source):
     assert labels["country of citizenship"] == "P27" and labels["date of birth"] == "P569"
 
 
-def test_kbbinder_binds_executes_and_verbalises(source):
+def test_kbbinder_binds_executes_and_answers_from_the_facts(source):
     drafts = [
         'SELECT ?value WHERE { ent:"Anna Berg" rel:"citizenship" ?value . }\nQuestion: next',  # fuzzy relation
         'SELECT ?value WHERE { ent:"Nobody Known" rel:"country" ?value . }',  # entity falls back to the question
         "I do not know",
         'SELECT ?value WHERE { ent:"Anna Berg" rel:"zzzz qqqq" ?value . }',
     ]
+    final = ["Because Anna Berg is German.", "Because Tour Alpha was in France."]
     template = PromptTemplate.from_file(PROMPTS / "commonwhy_kbbinder.txt", required={"question"})
-    binder = KBBinder(Scripted(drafts), template, source)
+    answer = PromptTemplate.from_file(PROMPTS / "commonwhy_kbbinder_answer.txt", required={"question", "facts"})
+    binder = KBBinder(Scripted(drafts + final), template, source, answer_template=answer)
     table = binder.answer(["a", "b", "c", "d"], ["Why is Anna Berg German?", "Why did Tour Alpha happen?",
                                                  "Why?", "Why is Anna Berg German?"])  # fmt: skip
-    assert table.loc[0, "answer"] == "Because Anna Berg has citizenship Germany."
-    assert table.loc[0, "status"] == "answered"
-    assert table.loc[1, "answer"] == "Because Nobody Known has country France."
-    assert table.loc[2, "answer"] == NO_ANSWER and table.loc[2, "status"] == "no_binding"
-    assert table.loc[3, "status"] == "no_binding" and "zzzz" in table.loc[3, "bindings"]
+    assert table["answer"].tolist() == [*final, NO_ANSWER, NO_ANSWER]
+    assert table["status"].tolist() == ["answered", "answered", "no_binding", "no_binding"]
+    assert table["parsed"].tolist() == [True, True, False, True] and table["bound"].tolist() == [True, True, False, False]
+    assert table.loc[0, "facts"] == "Anna Berg | citizenship | Germany"
+    assert "zzzz" in table.loc[3, "bindings"]
     assert "Question: Why is Anna Berg German?" in binder.generator.prompts[0]
+    assert "Facts:\nAnna Berg | citizenship | Germany" in binder.generator.prompts[4]  # the answer prompt
+    # without an answer prompt: the template answer
+    plain = KBBinder(Scripted(drafts[:1]), template, source).answer(["a"], ["Why is Anna Berg German?"])
+    assert plain.loc[0, "answer"] == "Because Anna Berg has citizenship Germany."
 
 
-def test_kgr_revises_only_unsupported_drafts(source):
-    template = PromptTemplate.from_file(PROMPTS / "commonwhy_kgr_revise.txt",
-                                        required={"question", "draft", "facts", "unsupported"})  # fmt: skip
-    backbone = Scripted(["Because Anna Berg was born in 1980."])
+def test_kgr_revises_the_unsupported_claim_only(source):
+    template = PromptTemplate.from_file(PROMPTS / "commonwhy_kgr_claim.txt", required={"question", "claim", "facts"})
+    backbone = Scripted(["Anna Berg is a citizen of Germany."])
     kgr = KGR(backbone, template, source)
-    table = kgr.answer(["a", "b"], ["Why is Anna Berg German?", "Why is Anna Berg old?"],
-                       ["Because Anna Berg is a citizen of Germany.", "Because Anna Berg was born in 1975."])
-    assert table["revised"].tolist() == [False, True]
-    assert table["revision_asked"].tolist() == [False, True]
+    table = kgr.answer(["a", "b", "c"], ["Why is Anna Berg German?", "Why is Anna Berg German?", "Why?"],
+                       ["Because Anna Berg is a citizen of Germany.",
+                        "Because Anna Berg is a citizen of France, and German citizens need no visa.",
+                        "Because it is so."])  # fmt: skip
+    assert table["revised"].tolist() == [False, True, False]
+    assert table["n_revision_asked"].tolist() == [0, 1, 0]  # supported / no KG entity: nothing to revise
     assert table.loc[0, "answer"] == "Because Anna Berg is a citizen of Germany."
-    assert table.loc[1, "answer"] == "Because Anna Berg was born in 1980."
+    # the wrong claim is replaced, the claim the KG cannot check is kept
+    assert table.loc[1, "answer"] == "Because Anna Berg is a citizen of Germany, and German citizens need no visa."
+    trace = json.loads(table.loc[1, "trace"])
+    assert trace[0]["relations"] == ["P27"] and trace[0]["revised_to"] == "Anna Berg is a citizen of Germany"
+    assert trace[1]["entities"] == [] and trace[1]["revised_to"] is None
     prompt = backbone.prompts[0]
-    assert "Anna Berg | date of birth | 1980-05-01T00:00:00Z" in prompt
-    assert "Claims not supported by the facts: Anna Berg was born in 1975" in prompt
+    assert prompt.index("Anna Berg | country of citizenship | Germany") < prompt.index("Anna Berg | date of birth")
+    assert "Claim: Anna Berg is a citizen of France" in prompt
 
 
 def test_few_shot_prompt_becomes_chat_turns():

@@ -83,8 +83,10 @@ def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
             "generation": {"max_new_tokens": 6, "batch_size": 2, "prompt": prompts["commonwhy_answer.txt"]},
             "metrics": {"bertscore": {"model_type": encoder, "num_layers": 2}},
             "judge": {"system": "tiny-b", "prompt": prompts["commonwhy_judge.txt"]},
+            "judge_check": {"min_pairs": 10, "n_bootstrap": 100},
             "baselines": {"backbone": "tiny-a", "sources": ["published", "constructed"], "kbbinder_prompt": prompts["commonwhy_kbbinder.txt"],
-                          "kgr_prompt": prompts["commonwhy_kgr_revise.txt"], "max_new_tokens": 8},
+                          "kbbinder_answer_prompt": prompts["commonwhy_kbbinder_answer.txt"],
+                          "kgr_prompt": prompts["commonwhy_kgr_claim.txt"], "max_new_tokens": 8},
         },
     }  # fmt: skip
     (wf / "config.yaml").write_text(yaml.safe_dump(config))
@@ -102,12 +104,19 @@ def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
     assert set(zip(results["source"], results["split"])) == {("published", "head"), ("published", "longtail"),
                                                              ("constructed", "head"), ("constructed", "longtail")}
     assert results.loc[results["source"] == "published", "n"].eq(2).all()
-    summary = json.loads((out / "judge_check.json").read_text())
-    assert summary["n_own"] == 6 and summary["n_questions"] == 6
+    validity = json.loads((out / "judge_check/tiny-b.json").read_text())
+    assert validity["n_pairs"] >= 10 and isinstance(validity["valid"], bool)
+    scores = pd.read_csv(out / "judge_check/judge_check.csv")
+    assert {"all", "evasive", "question_restated"} <= set(scores["subset"])
+    judged = pd.read_parquet(out / "judged/tiny-a.parquet")
+    assert judged["judge_valid"].eq(validity["valid"]).all()
+    if not validity["valid"]:  # a random-weight judge: correctness is invalid and its criterion rows absent
+        assert results["correctness_status"].str.startswith("invalid").all()
+        assert "judge_correct" not in set(pd.read_csv(out / "criterion_rows.csv")["metric"])
     rows = pd.read_csv(out / "criterion_rows.csv")
     assert set(rows["model"]) == {"tiny-a", "tiny-b"} and set(rows["task"]) == {"commonwhy_head", "commonwhy_longtail"}
     assert (out / "table2.png").stat().st_size > 1000
-    assert pd.read_csv(out / "table2_published.csv", index_col=0).shape == (4, 14)
+    assert pd.read_csv(out / "table2_published.csv", index_col=0).shape == (4, 15)
     kb = pd.read_parquet(out / "answers/kbbinder-tiny-a.parquet")
     assert kb["status"].notna().all()
     # resumable: the checkpoint holds every answered question once

@@ -6,17 +6,30 @@ import json
 import math
 
 import pandas as pd
+import pyoxigraph as ox
 import pytest
 
 from benchval.commonwhy.eval.factscore import (KGFactChecker, candidate_spans, factscore_answer, factscore_table,
-                                               split_claims_by_rule)
+                                               names_relation, split_claims_by_rule)
 
-from kg_fixture import tiny_source
+from kg_fixture import WD, tiny_source, tiny_store
+
+SKOS_ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
+ALIASES = {"P569": "born", "P17": "took place in", "P585": "held in"}  # as Wikidata's aliases would give
+
+
+def source_with_aliases():
+    from benchval.commonwhy.kg.local import LocalSource
+
+    store = tiny_store()
+    for pid, alias in ALIASES.items():
+        store.add(ox.Quad(ox.NamedNode(WD + pid), ox.NamedNode(SKOS_ALT), ox.Literal(alias, language="en")))
+    return LocalSource(store, name="tiny+aliases")
 
 
 @pytest.fixture(scope="module")
 def checker():
-    return KGFactChecker(tiny_source())
+    return KGFactChecker(source_with_aliases())
 
 
 def test_rule_based_claim_split():
@@ -59,9 +72,23 @@ def test_factscore_of_an_answer(checker):
     answer = ("Because Anna Berg is a citizen of Germany, and Tour Alpha took place in France, "
               "and German citizens need no visa.")  # fmt: skip
     result = factscore_answer(answer, checker)
-    assert (result["n_claims"], result["n_supported"], result["n_unlinked"]) == (3, 2, 1)
-    assert result["factscore"] == pytest.approx(2 / 3)
+    assert (result["n_claims"], result["n_checkable"], result["n_supported"], result["n_unlinked"]) == (3, 2, 2, 1)
+    assert result["factscore"] == pytest.approx(1.0) and result["coverage"] == pytest.approx(2 / 3)
     assert math.isnan(factscore_answer("ok", checker)["factscore"])
+
+
+def test_relation_must_match_the_statement():
+    plain = KGFactChecker(tiny_source())  # labels only, no aliases (as LitWD1K)
+    assert plain.relations("Anna Berg is a citizen of Germany") == ["P27"]  # head word citizen~citizenship
+    assert plain.relations("The capital of Germany is Berlin") == ["P36"]  # the label itself
+    born = plain.check("Anna Berg was born in 1980")  # no label or alias names date of birth
+    assert not born.checkable and not born.supported
+    assert names_relation("he took place in it", "took place in") and not names_relation("a cat", "capital")
+    with_alias = KGFactChecker(source_with_aliases())
+    assert with_alias.check("Anna Berg was born in 1980").supported
+    # subject and object right, relation wrong: Anna Berg's citizenship is Germany, not her birth
+    wrong = with_alias.check("Anna Berg was born in Germany")
+    assert wrong.checkable and not wrong.supported
 
 
 def test_factscore_table_keeps_judge_verdicts(checker):
@@ -69,6 +96,7 @@ def test_factscore_table_keeps_judge_verdicts(checker):
     judged = pd.DataFrame({"id": ["a", "b"], "correct": [True, False]})
     table = factscore_table(answers, judged, checker)
     assert table["factscore"].tolist() == [1.0, 0.0]
+    assert table["coverage"].tolist() == [1.0, 1.0]
     assert table["correct"].tolist() == [True, False]
     assert json.loads(table.loc[0, "claims"])[0]["entities"] == ["Q1"]
 

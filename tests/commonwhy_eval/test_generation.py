@@ -65,6 +65,10 @@ def test_first_token_choice_matches_the_argmax_of_generation(tiny_generator):
     assert len(set(generated)) > 1  # the prompts disagree, so a constant choice would not pass
     with pytest.raises(ValueError, match="share a first token"):
         tiny_generator.first_token_choice(PROMPTS, ["yes", "yes no"])
+    # batches are formed by prompt length; the results come back in the prompts' order, as one by one
+    single = HFGenerator(tiny_generator.model, tiny_generator.tokenizer, batch_size=1)
+    for one, batched in zip(single.first_token_choice(PROMPTS, ["yes", "no"]), scores):
+        assert one == pytest.approx(batched, abs=1e-5)
 
 
 def test_cut_answer():

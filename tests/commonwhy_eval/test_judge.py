@@ -7,7 +7,7 @@ import re
 import pandas as pd
 import pytest
 
-from benchval.commonwhy.eval.judge import Judge, check_judge, judge_answers, parse_verdict, unrelated_partners
+from benchval.commonwhy.eval.judge import Judge, judge_answers, parse_verdict
 from benchval.generation.prompts import PromptTemplate
 from benchval.paths import REPO_ROOT
 
@@ -57,6 +57,8 @@ def test_parse_verdict():
     assert parse_verdict("no.") is False
     assert parse_verdict("Not sure") is None
     assert parse_verdict("I think yes") is True
+    assert parse_verdict(" 1\n") is True and parse_verdict("0") is False  # the authors' GPT-4o judge replies 1/0
+    assert parse_verdict("10") is None
 
 
 def test_correct_when_any_reference_is_equivalent():
@@ -75,34 +77,11 @@ def test_unknown_answer_id_is_an_error():
         judge_answers(judge, QUESTIONS, pd.DataFrame({"id": ["zz"], "answer": ["x"]}))
 
 
-def test_check_of_a_perfect_judge():
-    _, summary = check_judge(Judge(ExactMatchJudgeModel(), PROMPT, decision="generate"), QUESTIONS, seed=1)
-    assert summary["accepts_own_reference"] == 1.0
-    assert summary["rejects_unrelated_answer"] == 1.0
-    assert summary["n_own"] == summary["n_unrelated"] == 3
-
-
-def test_check_exposes_a_yes_sayer_and_unparsed_text():
-    _, yes = check_judge(Judge(ConstantModel("Yes"), PROMPT, decision="generate"), QUESTIONS, seed=1)
-    assert (yes["accepts_own_reference"], yes["rejects_unrelated_answer"], yes["balanced_agreement"]) == (1.0, 0.0, 0.5)
-    table, mumble = check_judge(Judge(ConstantModel("Hmm"), PROMPT, decision="generate"), QUESTIONS, seed=1)
-    assert mumble["n_unparsed"] == 6 and mumble["accepts_own_reference"] == 0.0
-    assert not table["judged_yes"].any()
-
-
-def test_unrelated_partners_have_another_rule():
-    frame = pd.DataFrame({"rule": ["a", "a", "b", "c"]})
-    partners = unrelated_partners(frame, seed=3)
-    assert all(frame["rule"][p] != frame["rule"][i] for i, p in enumerate(partners))
-    assert partners == unrelated_partners(frame, seed=3)
-
-
 def test_logprob_decision_with_a_local_model(tiny_generator):
     judge = Judge(tiny_generator, PROMPT, decision="logprob")
-    table, summary = check_judge(judge, QUESTIONS, seed=1)
-    assert len(table) == 6 and summary["n_unparsed"] == 0
-    margins = table["raw"].astype(float)
-    assert ((margins > 0) == table["judged_yes"]).all()
+    verdicts = judge.decide([("Why?", "Because A.", "Because A."), ("Why?", "Because A.", "No idea.")])
+    assert len(verdicts) == 2 and all(v["parsed"] for v in verdicts)
+    assert all((float(v["raw"]) > 0) == v["yes"] for v in verdicts)
 
 
 def test_logprob_needs_a_local_model():
@@ -126,8 +105,8 @@ class MarginModel:
 
 
 def test_calibration_removes_a_constant_lean():
-    _, raw = check_judge(Judge(MarginModel(), PROMPT, decision="logprob"), QUESTIONS, seed=1)
-    assert (raw["accepts_own_reference"], raw["rejects_unrelated_answer"]) == (0.0, 1.0)
-    assert raw["margin_auc"] == 1.0  # the margins still separate the two kinds perfectly
-    _, cal = check_judge(Judge(MarginModel(), PROMPT, decision="calibrated"), QUESTIONS, seed=1)
-    assert (cal["accepts_own_reference"], cal["rejects_unrelated_answer"]) == (1.0, 1.0)
+    triples = [("Why?", "Because A.", "Because A."), ("Why?", "Because A.", "Because B.")]
+    raw = Judge(MarginModel(), PROMPT, decision="logprob").decide(triples)
+    assert [v["yes"] for v in raw] == [False, False]  # the constant lean towards No
+    cal = Judge(MarginModel(), PROMPT, decision="calibrated").decide(triples)
+    assert [v["yes"] for v in cal] == [True, False]

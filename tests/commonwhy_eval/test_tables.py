@@ -51,6 +51,7 @@ def _items():
         "bs_precision": [0.2, 0.4, 0.1, 0.3], "bs_recall": [0.5] * 4, "bs_f1": [0.3] * 4,
         "rougeL": [0.2, 0.4, 0.0, 0.2], "bleu": [10.0, 20.0, 0.0, 5.0], "meteor": [0.1, 0.3, 0.2, 0.2],
         "correct": [True, False, False, False], "factscore": [0.5, 1.0, np.nan, 0.0],
+        "n_claims": [2, 1, 1, 1], "n_checkable": [2, 1, 0, 1],
     })  # fmt: skip
 
 
@@ -69,8 +70,12 @@ def test_table2_layout_and_figure(tmp_path):
     results = table2.summarise(_items())
     wide = table2.table2_layout(results, "published")
     assert list(wide.columns[:2]) == ["Long-Tail/BS-Prec", "Long-Tail/BS-Rec"]
+    note = table2.bertscore_note("minilm", 6, False)
+    assert "layer 6, not rescaled; not the paper's rescaled roberta-large" in note
+    assert table2.table2_layout(results, "published", note).loc["m", "Notes"] == note
     assert wide.loc["m", "Head/Correctness (%)"] == 50.0
-    assert len(wide.columns) == 14
+    assert len(wide.columns) == 19 and wide.loc["m", "Notes"] == ""
+    assert wide.loc["m", "Long-Tail/FActScore coverage"] == 0.5
     table2.plot_results(results, tmp_path / "t.png", "test")
     assert (tmp_path / "t.png").stat().st_size > 1000
 
@@ -110,3 +115,52 @@ def test_settings_defaults_and_name_checks():
                              "sample": {"constructed": 0}}), {"a": {}})  # fmt: skip
     with pytest.raises(ValueError, match="commonwhy_eval.generation"):
         resolve({"generation": {"unknown_key": 1}})
+
+
+def test_invalid_judge_marks_correctness_and_drops_its_criterion_rows(tmp_path):
+    validity = {"valid": False, "reason": "judge m: balanced accuracy 0.55 (95% CI lower end 0.48) < bar 0.80"}
+    results = table2.summarise(_items(), validity)
+    assert results["correctness_pct"].isna().all() and results["factscore_correct"].isna().all()
+    assert results["correctness_status"].str.startswith("invalid: judge m").all()
+    assert results["factscore_all"].notna().any()  # measures without the judge stay
+    wide = table2.table2_layout(results, "published")
+    assert wide.loc["m", "Head/Correctness (%)"] == "invalid"
+    assert "lower end 0.48" in wide.loc["m", "Notes"]
+    path = tmp_path / "results.csv"
+    results.to_csv(path, index=False)
+    rows = criterion.commonwhy_score_rows(path, {"m": {"family": "f", "size_b": 0.1}})
+    assert "judge_correct" not in set(rows["metric"]) and "rougeL" in set(rows["metric"])
+    table2.plot_results(results, tmp_path / "t.png", "test")
+
+
+def test_items_sharing_a_question_become_one_item_with_every_reference():
+    published = _published(3)
+    published.loc[1, ["question", "answers"]] = ["Why head 0?", ["Because another cause."]]
+    published.loc[2, ["question", "answers"]] = ["Why head 0?", ["Because 0."]]  # same answer: kept once
+    sample, report = sample_questions(published, None, {"published": None}, seed=1)
+    head0 = sample[sample["question"] == "Why head 0?"]
+    assert len(head0) == 1 and head0.iloc[0]["id"] == "pub-commonwhy-head-00000"
+    assert head0.iloc[0]["references"] == ["Because 0.", "Because another cause."]
+    merged = next(step for step in report if step["filter"] == "published: items sharing a question merged")
+    assert (merged["before"], merged["after"]) == (6, 4)
+    assert merged["merged"] == {"pub-commonwhy-head-00001": "pub-commonwhy-head-00000",
+                                "pub-commonwhy-head-00002": "pub-commonwhy-head-00000"}
+
+
+def test_first_n_per_split_as_the_authors_script():
+    sample, report = sample_questions(_published(5), None, {"published": 2}, seed=1, method="first")
+    assert sample["id"].tolist() == ["pub-commonwhy-head-00000", "pub-commonwhy-head-00001",
+                                     "pub-commonwhy-longtail-00000", "pub-commonwhy-longtail-00001"]
+    assert any(step["filter"] == "published/head: first sample" for step in report)
+    with pytest.raises(ValueError, match="sample.method"):
+        sample_questions(_published(5), None, {"published": 2}, seed=1, method="last")
+
+
+def test_factscore_below_the_coverage_bar_is_missing_with_the_reason():
+    results = table2.summarise(_items(), min_coverage=0.6).set_index("split")
+    assert results.loc["head", "factscore_all"] == pytest.approx(0.75)  # coverage 3/3
+    assert math.isnan(results.loc["longtail", "factscore_all"])  # coverage 1/2 < 0.6: n/a, not 0
+    assert results.loc["longtail", "factscore_coverage"] == pytest.approx(0.5)
+    assert "coverage 0.50 < 0.60" in results.loc["longtail", "factscore_status"]
+    wide = table2.table2_layout(results.reset_index(), "published")
+    assert "FActScore longtail: n/a" in wide.loc["m", "Notes"]

@@ -17,6 +17,8 @@ from benchval.workflow_support import canonical, script_code_for, workdir_relati
 script_code = script_code_for(workflow.current_basedir)  # see common.smk
 
 from benchval.commonwhy.eval.settings import all_systems as _cwe_all_systems
+from benchval.commonwhy.eval.table2 import bertscore_note as _cwe_bertscore_note
+from benchval.commonwhy.eval.settings import answering_endpoints as _cwe_answering_endpoints
 from benchval.commonwhy.eval.settings import check_names as _cwe_check_names
 from benchval.commonwhy.eval.settings import resolve as _cwe_resolve
 
@@ -25,11 +27,13 @@ _cwe_check_names(CWE, config["models"])
 CWE_DIR = "results/commonwhy_eval"
 CWE_KG = (config.get("commonwhy") or {}).get("kg") or {}
 CWE_STORE = CWE_KG.get("store", "resources/kg/litwd1k.oxigraph") if CWE_KG.get("source", "local") == "local" else None
-CWE_DIRECT = list(CWE["models"]) + list(CWE["endpoints"])  # systems that answer directly
+CWE_DIRECT = list(CWE["models"]) + _cwe_answering_endpoints(CWE)  # systems that answer directly
 CWE_BACKBONE = CWE["baselines"]["backbone"]
 CWE_SYSTEMS = _cwe_all_systems(CWE)
 CWE_ENCODER = CWE["metrics"]["bertscore"]["dir"]
 CWE_SOURCES = [s for s in ("published", "constructed") if CWE["sample"][s] != 0]
+CWE_JUDGE = CWE["judge"]["system"]
+CWE_CHECK = f"{CWE_DIR}/judge_check"
 
 
 def _cwe_pattern(names):
@@ -53,7 +57,8 @@ def commonwhy_eval_outputs():
         f"{CWE_DIR}/results.csv",
         f"{CWE_DIR}/table2.png",
         *[f"{CWE_DIR}/table2_{source}.csv" for source in CWE_SOURCES],
-        f"{CWE_DIR}/judge_check.json",
+        f"{CWE_CHECK}/{CWE_JUDGE}.json",
+        f"{CWE_CHECK}/judge_check.html",
         f"{CWE_DIR}/criterion_rows.csv",
         f"{CWE_DIR}/criterion_tasks.csv",
     ]
@@ -191,26 +196,96 @@ rule commonwhy_eval_score:
         "../scripts/commonwhy_eval_score.py"
 
 
+rule commonwhy_eval_check_set:
+    # the judge's labelled check set: built from the data and the KG, never from a judge
+    input:
+        unpack(lambda wc: _cwe_kg_inputs()),
+        published="results/commonwhy/published.parquet",
+        constructed="results/commonwhy/constructed.parquet",
+    output:
+        pairs=f"{CWE_CHECK}/check_set.parquet",
+        report=f"{CWE_CHECK}/check_set_report.json",
+    params:
+        settings=canonical({"judge_check": CWE["judge_check"]}),
+        kg=canonical(CWE_KG),
+        seed=config["seed"],
+        code=script_code("commonwhy_eval_check_set.py"),
+    log:
+        "logs/commonwhy_eval_check_set/check_set.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_check_set/check_set.tsv"
+    script:
+        "../scripts/commonwhy_eval_check_set.py"
+
+
+rule commonwhy_eval_judge_check:
+    # one judge on the check set; its outputs depend only on the set, the judge and its settings,
+    # so the check runs once per judge (benchmarks/bench_commonwhy_judges.py measures every model)
+    input:
+        pairs=f"{CWE_CHECK}/check_set.parquet",
+        model=lambda wc: _cwe_manifest(wc.judge),
+    output:
+        verdicts=f"{CWE_CHECK}/{{judge}}.parquet",
+        scores=f"{CWE_CHECK}/{{judge}}.csv",
+        validity=f"{CWE_CHECK}/{{judge}}.json",
+    params:
+        settings=canonical(
+            {"judge": CWE["judge"], "judge_check": CWE["judge_check"], "endpoints": CWE["endpoints"],
+             "generation": CWE["generation"]}
+        ),
+        models=canonical(config["models"]),
+        seed=config["seed"],
+        code=script_code("commonwhy_eval_judge_check.py"),
+    wildcard_constraints:
+        judge=_cwe_pattern([*config["models"], *CWE["endpoints"]]),
+    log:
+        "logs/commonwhy_eval_judge_check/{judge}.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_judge_check/{judge}.tsv"
+    threads: _MODEL_THREADS
+    resources:
+        **_cwe_rule_resources(config, "generate", wildcard="judge"),
+    script:
+        "../scripts/commonwhy_eval_judge_check.py"
+
+
+rule commonwhy_eval_judge_check_report:
+    input:
+        scores=[f"{CWE_CHECK}/{CWE_JUDGE}.csv"],
+        validity=[f"{CWE_CHECK}/{CWE_JUDGE}.json"],
+    output:
+        table=f"{CWE_CHECK}/judge_check.csv",
+        page=report(f"{CWE_CHECK}/judge_check.html", caption="../report/commonwhy_judge_check.rst",
+                    category="CommonWhy"),
+    params:
+        code=script_code("commonwhy_eval_judge_check_report.py"),
+    log:
+        "logs/commonwhy_eval_judge_check_report/report.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_judge_check_report/report.tsv"
+    script:
+        "../scripts/commonwhy_eval_judge_check_report.py"
+
+
 rule commonwhy_eval_judge:
+    # runs the judge only when it passed its check; otherwise every verdict is missing with the reason
     input:
         questions=f"{CWE_DIR}/questions.parquet",
         answers=expand(f"{CWE_DIR}/answers/{{system}}.parquet", system=CWE_SYSTEMS),
-        model=_cwe_manifest(CWE["judge"]["system"]),
+        validity=f"{CWE_CHECK}/{CWE_JUDGE}.json",
+        model=_cwe_manifest(CWE_JUDGE),
     output:
         judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
-        check=f"{CWE_DIR}/judge_check.csv",
-        summary=f"{CWE_DIR}/judge_check.json",
     params:
         settings=canonical(CWE),
         models=canonical(config["models"]),
         systems=CWE_SYSTEMS,
-        seed=config["seed"],
         code=script_code("commonwhy_eval_judge.py"),
     log:
         "logs/commonwhy_eval_judge/judge.log",
     threads: _MODEL_THREADS
     resources:
-        **_cwe_rule_resources(config, "generate", model=CWE["judge"]["system"]),
+        **_cwe_rule_resources(config, "generate", model=CWE_JUDGE),
     benchmark:
         "logs/benchmarks/commonwhy_eval_judge/judge.tsv"
     script:
@@ -246,6 +321,7 @@ rule commonwhy_eval_table2:
         metrics=expand(f"{CWE_DIR}/metrics/{{system}}.parquet", system=CWE_SYSTEMS),
         judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
         factscore=expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
+        validity=f"{CWE_CHECK}/{CWE_JUDGE}.json",
     output:
         results=f"{CWE_DIR}/results.csv",
         tables=expand(f"{CWE_DIR}/table2_{{source}}.csv", source=CWE_SOURCES),
@@ -254,6 +330,10 @@ rule commonwhy_eval_table2:
         systems=CWE_SYSTEMS,
         sources=CWE_SOURCES,
         code=script_code("commonwhy_eval_table2.py"),
+        factscore_min_coverage=CWE["factscore"]["min_coverage"],
+        bertscore_note=_cwe_bertscore_note(
+            CWE["metrics"]["bertscore"]["model_type"] or f"all-MiniLM-L6-v2 ({CWE['metrics']['bertscore']['wheel']})",
+            CWE["metrics"]["bertscore"]["num_layers"], CWE["metrics"]["bertscore"]["rescale_with_baseline"]),
     log:
         "logs/commonwhy_eval_table2/table2.log",
     benchmark:

@@ -1,4 +1,4 @@
-"""Rule commonwhy_eval_judge: judge every system's answers and check the judge."""
+"""Rule commonwhy_eval_judge: judge every system's answers (only with a judge that passed its check)."""
 
 import logging
 
@@ -9,5 +9,4 @@ sm = snakemake  # noqa: F821
 logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(name)s %(message)s", force=True)
 run.set_threads(sm.threads)
 run.stage_judge(sm.input.questions, dict(zip(sm.params.systems, sm.input.answers)), sm.params.settings,
-                sm.params.models, dict(zip(sm.params.systems, sm.output.judged)), sm.output.check, sm.output.summary,
-                sm.params.seed)
+                sm.params.models, dict(zip(sm.params.systems, sm.output.judged)), sm.input.validity)

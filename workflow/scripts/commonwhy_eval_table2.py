@@ -10,5 +10,6 @@ logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s 
 run.set_threads(sm.threads)
 systems = {name: {"metrics": m, "judged": j, "factscore": f} for name, m, j, f in
            zip(sm.params.systems, sm.input.metrics, sm.input.judged, sm.input.factscore)}
-run.stage_table2(sm.input.questions, systems, sm.output.results, dict(zip(sm.params.sources, sm.output.tables)),
-                 sm.output.figure)
+run.stage_table2(sm.input.questions, systems, sm.input.validity, sm.output.results,
+                 dict(zip(sm.params.sources, sm.output.tables)), sm.output.figure, sm.params.factscore_min_coverage,
+                 sm.params.bertscore_note)

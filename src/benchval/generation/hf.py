@@ -86,11 +86,17 @@ class HFGenerator:
         first_ids = [self.tokenizer(prefix + o, add_special_tokens=False)["input_ids"][0] for o in options]
         if len(set(first_ids)) != len(first_ids):
             raise ValueError(f"options {list(options)} share a first token; use decision: generate")
-        results = []
-        for start in range(0, len(prompts), self.batch_size):
-            texts = [self.render(m) for m in prompts[start:start + self.batch_size]]
-            batch = self._encode(texts)
-            logits = self.model(**batch).logits[:, -1, :].float()
+        # prompts of similar length batched together (less padding); the output layer only at the last
+        # position (logits_to_keep=1: the vocabulary projection of every other position is not needed)
+        texts = [self.render(m) for m in prompts]
+        lengths = [len(ids) for ids in self.tokenizer(texts, add_special_tokens=not self.chat)["input_ids"]]
+        order = sorted(range(len(texts)), key=lambda i: lengths[i])
+        results: list[dict[str, float] | None] = [None] * len(texts)
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start:start + self.batch_size]
+            batch = self._encode([texts[i] for i in chunk])
+            logits = self.model(**batch, logits_to_keep=1).logits[:, -1, :].float()
             logprobs = torch.log_softmax(logits, dim=-1)[:, first_ids]
-            results.extend(dict(zip(options, row.tolist())) for row in logprobs)
+            for i, row in zip(chunk, logprobs):
+                results[i] = dict(zip(options, row.tolist()))
         return results

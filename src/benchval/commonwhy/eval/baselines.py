@@ -4,19 +4,25 @@ docs/commonwhy-eval.md).
 **KB-Binder-style** (Li et al., 2023): a few-shot prompt turns the question into a SPARQL draft in
 which entities are ``ent:"label"`` and relations ``rel:"label"``; entities are bound by the KG's
 exact-label search (falling back to the entities linked in the question), relations by the closest
-property label (difflib); the bound query runs on the source and the result is verbalised by a
-template ("Because <entity> has <relation> <values>."). One draft per question (the original
-samples several and votes), no beam over bindings.
+property label (difflib); the bound query runs on the source, its rows become fact lines, and the
+backbone writes the final answer from the question and those facts (``commonwhy_kbbinder_answer.txt``;
+without that prompt, a template "Because <entity> has <relation> <values>."). Reported per draft:
+``parsed`` (a SELECT with ent:/rel: markers), ``bound``, ``status``. One greedy draft per question
+(the original samples several and votes over bindings).
 
-**KGR-style** (Guan et al., 2024): the draft is the backbone's own direct answer; its claims are
-extracted (rule-based splitter) and checked against the statements of the entities mentioned in the
-question and the draft (:class:`~.factscore.KGFactChecker`); when a claim is unsupported the backbone
-revises the draft given up to ``max_facts`` verbalised statements. One retrofitting round.
+**KGR-style** (Guan et al., 2024): the draft is the backbone's own direct answer; it is split into
+claims (rule-based splitter); per claim, its entities are linked and their statements retrieved
+(:class:`~.factscore.KGFactChecker`), the claim is verified (subject, relation and object must match a
+statement), and a claim the KG does not support but holds facts about is revised by the backbone
+given those facts (``commonwhy_kgr_claim.txt``, statements of a relation the claim names first). The
+final answer joins the claims, revised ones replaced; a draft without revised claims is kept as is.
+One round (the original may iterate).
 """
 
 from __future__ import annotations
 
 import difflib
+import json
 import logging
 import re
 from collections.abc import Sequence
@@ -66,10 +72,12 @@ def fact_line(fact) -> str:
 
 
 class KBBinder:
-    """Question -> SPARQL draft (few-shot) -> bound -> executed -> verbalised answer."""
+    """Question -> SPARQL draft (few-shot) -> bound -> executed -> facts -> LLM answer from the facts."""
 
-    def __init__(self, generator, template: PromptTemplate, source, max_new_tokens: int = 64):
+    def __init__(self, generator, template: PromptTemplate, source, max_new_tokens: int = 64,
+                 answer_template: PromptTemplate | None = None):  # fmt: skip
         self.generator, self.template, self.source = generator, template, source
+        self.answer_template = answer_template
         self.max_new_tokens = max_new_tokens
         self.checker = KGFactChecker(source)
         self.relations = property_labels(source)
@@ -77,6 +85,11 @@ class KBBinder:
     def draft(self, questions: Sequence[str]) -> list[str]:
         prompts = [few_shot_messages(self.template.fill(question=q)) for q in questions]
         return [text.splitlines()[0] if text else "" for text in self.generator.generate(prompts, self.max_new_tokens)]
+
+    @staticmethod
+    def parses(draft: str) -> bool:
+        """The draft has the shape asked for: a SELECT with at least one ent:"…" and one rel:"…"."""
+        return "SELECT" in draft.upper() and bool(_ENT.search(draft)) and bool(_REL.search(draft))
 
     def bind(self, draft: str, question: str) -> tuple[str | None, dict]:
         """(SPARQL with wd:/wdt: ids, bindings), or (None, reason) when something cannot be bound."""
@@ -105,69 +118,99 @@ class KBBinder:
             sparql = sparql[sparql.upper().find("SELECT"):] if "SELECT" in sparql.upper() else sparql
         return prefix_header() + sparql, bound
 
-    def verbalise(self, bound: dict, rows: list[dict]) -> str:
+    def facts(self, bound: dict, rows: list[dict]) -> list[str]:
+        """The retrieved values as fact lines "<entity> | <relation> | <value>" (at most 5 rows)."""
+        entity = next(iter(bound["entities"]))
+        relation = next(iter(bound["relations"]))
+        subject = self.source.label(bound["entities"][entity]) or entity
         values = []
         for row in rows[:5]:
             for term in row.values():
-                label = (self.source.label(term.qid) if term.qid else None) or term.value
-                values.append(label)
-        if not values:
+                values.append((self.source.label(term.qid) if term.qid else None) or term.value)
+        return [f"{subject} | {relation} | {value}" for value in dict.fromkeys(values)]
+
+    @staticmethod
+    def verbalise(bound: dict, facts: list[str]) -> str:
+        """The template answer (without an answer prompt): "Because <entity> has <relation> <values>."."""
+        if not facts:
             return NO_ANSWER
-        entity = next(iter(bound["entities"]))
-        relation = next(iter(bound["relations"]))
-        return f"Because {entity} has {relation} {', '.join(dict.fromkeys(values))}."
+        entity, relation = next(iter(bound["entities"])), next(iter(bound["relations"]))
+        return f"Because {entity} has {relation} {', '.join(f.split(' | ', 2)[2] for f in facts)}."
 
     def answer(self, ids: Sequence[str], questions: Sequence[str]) -> pd.DataFrame:
         rows = []
         drafts = self.draft(questions)
         for item_id, question, draft in tqdm(list(zip(ids, questions, drafts)), desc="kb-binder", mininterval=2):
             sparql, bound = self.bind(draft, question)
-            status, answer = "no_binding", NO_ANSWER
+            status, facts = "no_binding", []
             if sparql is not None:
                 try:
-                    result = self.source.query(sparql)
-                    answer = self.verbalise(bound, result)
-                    status = "answered" if answer != NO_ANSWER else "empty_result"
+                    facts = self.facts(bound, self.source.query(sparql))
+                    status = "answered" if facts else "empty_result"
                 except Exception as error:  # noqa: BLE001 - any KG failure is this baseline's outcome
                     status = f"query_error: {type(error).__name__}"
-            rows.append({"id": item_id, "answer": answer, "draft": draft, "status": status,
-                         "bindings": str(bound)})  # fmt: skip
-        return pd.DataFrame(rows)
+            rows.append({"id": item_id, "question": question, "answer": self.verbalise(bound, facts), "draft": draft,
+                         "parsed": self.parses(draft), "bound": sparql is not None, "status": status,
+                         "facts": "\n".join(facts), "bindings": str(bound)})  # fmt: skip
+        with_facts = [r for r in rows if r["facts"]]
+        if self.answer_template is not None and with_facts:
+            prompts = [user(self.answer_template.fill(question=r["question"], facts=r["facts"])) for r in with_facts]
+            for row, text in zip(with_facts, self.generator.generate(prompts, self.max_new_tokens)):
+                row["answer"] = text.strip() or NO_ANSWER
+        table = pd.DataFrame(rows).drop(columns="question")
+        log.info("KB-Binder: %d drafts, %d parse, %d bind, %d retrieve facts", len(table), int(table["parsed"].sum()),
+                 int(table["bound"].sum()), len(with_facts))  # fmt: skip
+        return table
 
 
 class KGR:
-    """Draft (the backbone's own answer) -> claims -> KG facts -> verify -> revise once."""
+    """Per claim: entities -> KG facts -> verification -> revision of an unsupported claim; the final answer
+    joins the (revised) claims (Guan et al., 2024: extract, retrieve, verify, retrofit)."""
 
     def __init__(self, generator, template: PromptTemplate, source, max_new_tokens: int = 48, max_facts: int = 12):
         self.generator, self.template = generator, template
         self.checker = KGFactChecker(source)
         self.max_new_tokens, self.max_facts = max_new_tokens, max_facts
 
-    def facts_for(self, text: str) -> list[str]:
-        lines = []
-        for qid, _span in self.checker.mentions(text):
-            lines.extend(fact_line(f) for f in self.checker.facts(qid))
-        return list(dict.fromkeys(lines))[: self.max_facts]
+    def facts_for(self, check) -> list[str]:
+        """Statements of the claim's entities, those of a relation the claim names first (at most max_facts)."""
+        facts = [f for qid, _span in check.entities for f in self.checker.facts(qid)]
+        facts.sort(key=lambda f: f.property not in check.relations)
+        return list(dict.fromkeys(fact_line(f) for f in facts))[: self.max_facts]
 
     def answer(self, ids: Sequence[str], questions: Sequence[str], drafts: Sequence[str]) -> pd.DataFrame:
-        records, prompts, to_revise = [], [], []
+        records, prompts, asked = [], [], []  # asked: (record index, claim index)
         for i, (item_id, question, draft) in enumerate(zip(ids, questions, drafts)):
             checks = [self.checker.check(c) for c in split_claims_by_rule(draft)]
-            unsupported = [c.claim for c in checks if not c.supported]
-            facts = self.facts_for(question + " " + draft)
+            trace = []
+            for k, check in enumerate(checks):
+                facts = self.facts_for(check) if check.entities else []
+                trace.append({"claim": check.claim, "entities": [q for q, _ in check.entities],
+                              "relations": check.relations, "supported": check.supported, "n_facts": len(facts),
+                              "revised_to": None})  # fmt: skip
+                if facts and not check.supported:  # a claim the KG does not support and has facts about
+                    prompts.append(user(self.template.fill(question=question, claim=check.claim,
+                                                           facts="\n".join(facts))))  # fmt: skip
+                    asked.append((i, k))
             records.append({"id": item_id, "answer": draft, "draft": draft, "n_claims": len(checks),
-                            "n_unsupported": len(unsupported), "n_facts": len(facts), "revision_asked": False,
-                            "revised": False})  # fmt: skip
-            if unsupported or not checks:
-                prompts.append(user(self.template.fill(
-                    question=question, draft=draft, facts="\n".join(facts) or "(none found)",
-                    unsupported="; ".join(unsupported) or "(the draft makes no checkable claim)")))  # fmt: skip
-                to_revise.append(i)
+                            "n_unsupported": sum(not c.supported for c in checks),
+                            "n_facts": sum(t["n_facts"] for t in trace), "n_revision_asked": 0, "n_revised": 0,
+                            "revision_asked": False, "revised": False, "trace": trace})  # fmt: skip
         revised = self.generator.generate(prompts, self.max_new_tokens) if prompts else []
-        for i, text in zip(to_revise, revised):
-            records[i]["revision_asked"] = True
-            if text.strip():
-                records[i].update(answer=text.strip(), revised=text.strip() != records[i]["draft"].strip())
-        log.info("KGR: revision asked for %d of %d drafts, %d changed", len(to_revise), len(records),
-                 sum(r["revised"] for r in records))  # fmt: skip
+        for (i, k), text in zip(asked, revised):
+            record, claim = records[i], records[i]["trace"][k]
+            record["n_revision_asked"] += 1
+            record["revision_asked"] = True
+            text = text.strip().rstrip(".")
+            if text and text != claim["claim"]:
+                claim["revised_to"] = text
+                record["n_revised"] += 1
+        for record in records:
+            if record["n_revised"]:
+                claims = [t["revised_to"] or t["claim"] for t in record["trace"]]
+                record["answer"] = "Because " + ", and ".join(claims) + "."
+                record["revised"] = True
+            record["trace"] = json.dumps(record["trace"], ensure_ascii=False)
+        log.info("KGR: %d claims sent for revision in %d of %d drafts, %d claims revised", len(asked),
+                 sum(r["revision_asked"] for r in records), len(records), sum(r["n_revised"] for r in records))  # fmt: skip
         return pd.DataFrame(records)

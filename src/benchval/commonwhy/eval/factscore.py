@@ -1,20 +1,30 @@
 """FActScore against the KG source (Min et al., 2023; CommonWhy §4.2 and Figure 4).
 
-f(answer) = supported atomic claims / atomic claims. This is a KG-only, lexical version:
+f(answer) = supported atomic claims / checkable atomic claims, reported with its coverage
+(checkable / all claims). A KG-only version:
 
-1. **Claims.** The answer is split into atomic claims: by rule (sentences, then clauses joined by
-   "and", "while", "whereas", "but", ";"; a leading "Because" is dropped) or, optionally, by an LLM
-   with the claim-split prompt (one claim per line starting with "- ").
+1. **Claims.** The answer is split into atomic claims by an LLM with the claim-split prompt (one claim
+   per line starting with "- "; ``factscore.claims: llm`` with a capable ``claim_system``) or, as the
+   fallback, by rule: sentences, then clauses joined by "and", "while", "whereas", "but", "so", ";", a
+   leading "Because" dropped. The rule cannot split a relative clause ("X, which is in Y"), a list
+   ("A and B are German" becomes "A" + "B are German"), or a claim hidden in a participle phrase; it
+   splits a causal "so" clause that is one claim.
 2. **Entities.** Candidate mentions are word spans that start and end with a capitalised word or a
    number (at most 8 words); each is looked up with the KG source's exact-label search
    (``search_label``); spans inside a longer matched span are dropped.
-3. **Support.** A claim is supported when some statement of a mentioned entity has its value also
-   in the claim: an entity value whose label (or QID) is mentioned, a date whose year occurs, or a
-   number that occurs. The relation itself is not matched (a documented approximation). Claims with
-   no KG entity are unsupported (the paper falls back to Wikipedia, which is not available offline).
+3. **Relations.** The claim names a relation when it contains a property's label or one of its
+   alternative labels (``rdfs:label`` / ``skos:altLabel`` of the KG's declared properties), or a word
+   sharing at least 6 leading characters with the head (last) word of one ("citizen" ~ "country of
+   citizenship"). Wikidata carries many aliases ("born in", "nationality"); LitWD1K carries none, so
+   there only labels and the head-word rule apply.
+4. **Support.** A claim is *checkable* when it has a linked entity and names a relation, and
+   *supported* when some statement of a linked entity has a named relation as its property and its
+   value in the claim (an entity value by label or QID, a date by its year, a number by its digits).
+   A statement whose value is its own subject never counts. The paper's Wikipedia fallback for claims
+   the KG cannot check is not available offline: those claims lower the coverage, not the score.
 
-Any object with ``search_label(text) -> [(qid, label)]`` and ``entity_facts(qid) -> [Triple]``
-(part 1's :class:`~benchval.commonwhy.kg.KGSource`) can be the source.
+Any object with ``search_label``, ``entity_facts``, ``query`` and ``language`` (part 1's
+:class:`~benchval.commonwhy.kg.KGSource`) can be the source.
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ from functools import lru_cache
 
 import pandas as pd
 
+from benchval.commonwhy.namespaces import prefix_header
 from benchval.generation.prompts import PromptTemplate, user
 
 log = logging.getLogger(__name__)
@@ -91,15 +102,51 @@ class ClaimCheck:
     entities: list[tuple[str, str]]
     supported: bool
     evidence: list[str] = field(default_factory=list)
+    relations: list[str] = field(default_factory=list)
+
+    @property
+    def checkable(self) -> bool:
+        """A linked entity and a named relation: the KG can say yes or no."""
+        return bool(self.entities) and bool(self.relations)
+
+
+HEAD_PREFIX = 6  # leading characters a claim word shares with a relation name's head word
+
+
+def property_names(source) -> dict[str, list[str]]:
+    """PID -> lower-cased label and alternative labels of every property the source declares."""
+    rows = source.query(prefix_header() + "PREFIX skos: <http://www.w3.org/2004/02/skos/core#>\n"
+                        "SELECT ?p ?name WHERE { ?p wikibase:claim ?c . { ?p rdfs:label ?name } UNION "
+                        f'{{ ?p skos:altLabel ?name }} FILTER(LANG(?name) = "{source.language}") }}')  # fmt: skip
+    names: dict[str, list[str]] = {}
+    for row in rows:
+        if row["p"].qid:
+            names.setdefault(row["p"].qid, []).append(row["name"].value.lower())
+    return {pid: sorted(set(n)) for pid, n in names.items()}
+
+
+def names_relation(claim: str, name: str) -> bool:
+    """The claim contains the relation name, or a word sharing HEAD_PREFIX leading characters with its head word."""
+    if _contains(claim, name):
+        return True
+    head = name.split()[-1] if name.split() else ""
+    if len(head) < HEAD_PREFIX:
+        return False
+    return any(w.lower()[:HEAD_PREFIX] == head[:HEAD_PREFIX] for w in _WORD.findall(claim) if len(w) >= HEAD_PREFIX)
 
 
 class KGFactChecker:
-    """Links claims to KG entities and checks them against the entities' statements (cached)."""
+    """Links claims to KG entities and relations and checks them against the entities' statements (cached)."""
 
     def __init__(self, source):
         self.source = source
         self._search = lru_cache(maxsize=None)(source.search_label)
         self._facts = lru_cache(maxsize=None)(source.entity_facts)
+        self.property_names = property_names(source)
+
+    def relations(self, claim: str) -> list[str]:
+        """PIDs of the relations the claim names (label, alias or head word)."""
+        return sorted(pid for pid, names in self.property_names.items() if any(names_relation(claim, n) for n in names))
 
     def facts(self, qid: str) -> list:
         """The statements of `qid` (cached)."""
@@ -137,27 +184,38 @@ class KGFactChecker:
 
     def check(self, claim: str) -> ClaimCheck:
         entities = self.mentions(claim)
+        relations = self.relations(claim) if entities else []
         mentioned = {qid for qid, _ in entities}
         evidence = []
         for qid, span in entities:
             for fact in self._facts(qid):
+                if fact.property not in relations:
+                    continue
                 value = self._value_in_claim(fact, claim, mentioned - {qid})
                 if value is not None:
                     evidence.append(f"{span} [{qid}] {fact.property_label or fact.property} {value}")
-        return ClaimCheck(claim, entities, bool(evidence), evidence[:5])
+        return ClaimCheck(claim, entities, bool(evidence), evidence[:5], relations)
 
 
 def factscore_answer(answer: str, checker: KGFactChecker, splitter=split_claims_by_rule) -> dict:
-    """n_claims, n_supported, n_unlinked (claims without a KG entity), factscore (NaN without claims), claims."""
+    """n_claims, n_checkable, n_supported, n_unlinked (no KG entity), coverage (checkable / claims),
+    factscore (supported / checkable; NaN when no claim is checkable) and the claims."""
     checks = [checker.check(claim) for claim in splitter(answer)]
-    n = len(checks)
+    n, checkable = len(checks), sum(c.checkable for c in checks)
     supported = sum(c.supported for c in checks)
     return {
-        "n_claims": n, "n_supported": supported, "n_unlinked": sum(not c.entities for c in checks),
-        "factscore": supported / n if n else float("nan"),
-        "claims": [{"claim": c.claim, "supported": c.supported, "entities": [q for q, _ in c.entities],
-                    "evidence": c.evidence} for c in checks],
+        "n_claims": n, "n_checkable": checkable, "n_supported": supported,
+        "n_unlinked": sum(not c.entities for c in checks),
+        "coverage": checkable / n if n else float("nan"),
+        "factscore": supported / checkable if checkable else float("nan"),
+        "claims": [{"claim": c.claim, "supported": c.supported, "checkable": c.checkable,
+                    "entities": [q for q, _ in c.entities], "relations": c.relations, "evidence": c.evidence}
+                   for c in checks],
     }  # fmt: skip
+
+
+FACTSCORE_COLUMNS = ["id", "correct", "n_claims", "n_checkable", "n_supported", "n_unlinked", "coverage", "factscore",
+                     "claims"]  # fmt: skip
 
 
 def factscore_table(answers: pd.DataFrame, judged: pd.DataFrame, checker: KGFactChecker,
@@ -168,5 +226,5 @@ def factscore_table(answers: pd.DataFrame, judged: pd.DataFrame, checker: KGFact
     for row in merged.itertuples(index=False):
         result = factscore_answer(row.answer, checker, splitter)
         result["claims"] = json.dumps(result["claims"], ensure_ascii=False)
-        rows.append({"id": row.id, "correct": bool(row.correct), **result})
-    return pd.DataFrame(rows, columns=["id", "correct", "n_claims", "n_supported", "n_unlinked", "factscore", "claims"])
+        rows.append({"id": row.id, "correct": None if pd.isna(row.correct) else bool(row.correct), **result})
+    return pd.DataFrame(rows, columns=FACTSCORE_COLUMNS)

@@ -13,8 +13,7 @@ One judge call per (answer, reference). The prompt is a file with `$question`, `
 - ``generate`` (any generator, e.g. an endpoint): greedy text, the first "yes"/"no" word decides;
   text with neither counts as "no" and is reported as unparsed.
 
-The judge check (:func:`check_judge`): for every sampled question the judge must accept the
-question's own reference as the answer and reject the reference of a question with another rule.
+The judge is checked on a labelled check set before its verdicts are used (:mod:`.judge_check`).
 """
 
 from __future__ import annotations
@@ -23,7 +22,6 @@ import logging
 import re
 from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
 
 from benchval.generation.prompts import PromptTemplate, user
@@ -37,7 +35,12 @@ _VERDICT = re.compile(r"\b(yes|no)\b", re.IGNORECASE)
 
 
 def parse_verdict(text: str) -> bool | None:
-    """True for yes, False for no, None when the text holds neither word."""
+    """True for yes, False for no, None when the text holds neither word.
+
+    A reply that is exactly ``1`` or ``0`` is read as the CommonWhy authors' evaluation script reads its
+    GPT-4o judge (``config/prompts/commonwhy_judge_authors.txt`` asks for ONLY 1 or 0)."""
+    if text.strip() in ("1", "0"):
+        return text.strip() == "1"
     match = _VERDICT.search(text)
     return None if match is None else match.group(1).lower() == "yes"
 
@@ -98,59 +101,3 @@ def judge_answers(judge: Judge, questions: pd.DataFrame, answers: pd.DataFrame) 
     table = merged[["id"]].merge(grouped, on="id", how="left")
     table["correct"] = table["n_yes"] > 0
     return table[["id", "correct", "n_references", "n_yes", "n_unparsed"]]
-
-
-def unrelated_partners(questions: pd.DataFrame, seed: int) -> list[int]:
-    """For each row, another row with a different rule (seeded); the row itself if none exists."""
-    rng = np.random.default_rng(seed)
-    rules = questions["rule"].tolist()
-    partners = []
-    for i, rule in enumerate(rules):
-        candidates = [j for j, other in enumerate(rules) if other != rule]
-        partners.append(int(rng.choice(candidates)) if candidates else i)
-    return partners
-
-
-def check_judge(judge: Judge, questions: pd.DataFrame, seed: int) -> tuple[pd.DataFrame, dict]:
-    """Judge each question's own first reference (expect yes) and an unrelated one (expect no).
-
-    Returns the per-case table and a summary with the agreement on both kinds of case.
-    """
-    partners = unrelated_partners(questions, seed)
-    cases = []
-    for i, row in enumerate(questions.itertuples(index=False)):
-        other = questions.iloc[partners[i]]
-        cases.append({"id": row.id, "kind": "own_reference", "expected": True, "question": row.question,
-                      "reference": row.references[0], "answer": row.references[0]})  # fmt: skip
-        if partners[i] != i:
-            cases.append({"id": row.id, "kind": "unrelated_answer", "expected": False, "question": row.question,
-                          "reference": row.references[0], "answer": other["references"][0],
-                          "answer_from": other["id"]})  # fmt: skip
-    table = pd.DataFrame(cases)
-    verdicts = judge.decide(list(zip(table["question"], table["reference"], table["answer"])))
-    table["judged_yes"] = [v["yes"] for v in verdicts]
-    table["parsed"] = [v["parsed"] for v in verdicts]
-    table["raw"] = [v["raw"] for v in verdicts]
-    table["agrees"] = table["judged_yes"] == table["expected"]
-    own, other = table[table["kind"] == "own_reference"], table[table["kind"] == "unrelated_answer"]
-    summary = {
-        "judge": judge.generator.name, "decision": judge.decision, "n_questions": len(questions),
-        "accepts_own_reference": float(own["agrees"].mean()) if len(own) else None,
-        "rejects_unrelated_answer": float(other["agrees"].mean()) if len(other) else None,
-        "balanced_agreement": float(np.mean([own["agrees"].mean(), other["agrees"].mean()]))
-        if len(own) and len(other) else None,
-        "margin_auc": _margin_auc(table) if judge.decision != "generate" else None,
-        "n_own": len(own), "n_unrelated": len(other), "n_unparsed": int((~table["parsed"]).sum()),
-        "share_yes": float(table["judged_yes"].mean()),
-    }  # fmt: skip
-    log.info("judge check: %s", summary)
-    return table, summary
-
-
-def _margin_auc(table: pd.DataFrame) -> float | None:
-    """Threshold-free discrimination: P(margin of an own reference > margin of an unrelated answer)."""
-    from sklearn.metrics import roc_auc_score
-
-    if table["expected"].nunique() < 2:
-        return None
-    return float(roc_auc_score(table["expected"], table["raw"].astype(float)))

@@ -8,7 +8,8 @@ Reads part 1's tables (``results/commonwhy/published.parquet`` via :func:`read_p
   ``split`` (``head`` | ``longtail``), ``question``, ``references`` (list of reference answers),
   ``rule``, ``reasoning_category``, ``popularity``, ``anchor_qids`` (list).
 
-Per (source, split) ``n_per_split`` questions are drawn without replacement with a seeded
+Items that share a question text are first merged into one item with all their references
+(:func:`merge_shared_questions`). Per (source, split) ``n_per_split`` questions are drawn without replacement with a seeded
 generator; the report lists, per source, the counts before and after each step and why rows left.
 """
 
@@ -38,6 +39,26 @@ def _question_view(table: pd.DataFrame, source: str, id_prefix: str, id_column: 
     })  # fmt: skip
 
 
+def merge_shared_questions(view: pd.DataFrame, source: str, report: list) -> pd.DataFrame:
+    """Items that share a question text become one item (the first, by id) holding every distinct reference.
+
+    The published files give some questions several items with different answers (other valid causes);
+    metrics then take the best reference and the judge accepts a match with any. Reported: how many
+    items were merged into which.
+    """
+    view = view.sort_values("id", kind="stable")
+    first = view.groupby("question", sort=False)["id"].transform("first")
+    merged_into = {i: f for i, f in zip(view["id"], first) if i != f}
+    references = view.groupby("question", sort=False)["references"].agg(
+        lambda lists: list(dict.fromkeys(r for refs in lists for r in refs)))
+    kept = view[view["id"] == first].copy()
+    kept["references"] = kept["question"].map(references)
+    report.append({"filter": f"{source}: items sharing a question merged", "before": len(view), "after": len(kept),
+                   "removed": {"merged into the item with the same question": len(merged_into)} if merged_into else {},
+                   "merged": merged_into})  # fmt: skip
+    return kept.reset_index(drop=True)
+
+
 def _filter(view: pd.DataFrame, source: str, report: list) -> pd.DataFrame:
     """Keep rows with a head/longtail split and at least one non-empty reference; report counts."""
     before = len(view)
@@ -53,24 +74,36 @@ def _filter(view: pd.DataFrame, source: str, report: list) -> pd.DataFrame:
     return kept
 
 
+SAMPLE_METHODS = ("seeded", "first")
+
+
 def _draw(view: pd.DataFrame, source: str, n_per_split: int | None, rng: np.random.Generator,
-          report: list) -> pd.DataFrame:  # fmt: skip
+          report: list, method: str = "seeded") -> pd.DataFrame:  # fmt: skip
+    """`method`: ``seeded`` (random without replacement) or ``first`` (the first n per split in file order,
+    as the authors' evaluation script takes the first 1,000 questions of each split)."""
+    if method not in SAMPLE_METHODS:
+        raise ValueError(f"commonwhy_eval.sample.method: {method!r} is not one of {SAMPLE_METHODS}")
     parts = []
     for split in SPLITS:
         rows = view[view["split"] == split].sort_values("id")
         n = len(rows) if n_per_split is None else min(n_per_split, len(rows))
         if n_per_split is not None and len(rows) < n_per_split:
             log.warning("%s/%s: only %d questions for the %d requested", source, split, len(rows), n_per_split)
-        chosen = rows.iloc[np.sort(rng.choice(len(rows), size=n, replace=False))] if n else rows.iloc[:0]
-        report.append({"filter": f"{source}/{split}: seeded sample", "before": len(rows), "after": n,
+        if method == "first":
+            chosen = rows.iloc[:n]
+        else:
+            chosen = rows.iloc[np.sort(rng.choice(len(rows), size=n, replace=False))] if n else rows.iloc[:0]
+        report.append({"filter": f"{source}/{split}: {method} sample", "before": len(rows), "after": n,
                        "removed": {"not sampled": len(rows) - n} if len(rows) > n else {}})  # fmt: skip
         parts.append(chosen)
     return pd.concat(parts, ignore_index=True)
 
 
 def sample_questions(published: pd.DataFrame | None, constructed: pd.DataFrame | None,
-                     n_per_split: dict[str, int | None], seed: int) -> tuple[pd.DataFrame, list[dict]]:  # fmt: skip
-    """The evaluation sample and its filter report. `n_per_split` maps source -> count (None = all)."""
+                     n_per_split: dict[str, int | None], seed: int,
+                     method: str = "seeded") -> tuple[pd.DataFrame, list[dict]]:  # fmt: skip
+    """The evaluation sample and its filter report. `n_per_split` maps source -> count (None = all);
+    `method`: seeded or first (see :func:`_draw`)."""
     rng = np.random.default_rng(seed)
     report: list[dict] = []
     parts = []
@@ -78,8 +111,9 @@ def sample_questions(published: pd.DataFrame | None, constructed: pd.DataFrame |
                                                 ("constructed", constructed, "kg-", "question_id")):  # fmt: skip
         if table is None or n_per_split.get(source, 0) == 0:
             continue
-        kept = _filter(_question_view(table, source, id_prefix, id_column), source, report)
-        parts.append(_draw(kept, source, n_per_split.get(source), rng, report))
+        view = merge_shared_questions(_question_view(table, source, id_prefix, id_column), source, report)
+        kept = _filter(view, source, report)
+        parts.append(_draw(kept, source, n_per_split.get(source), rng, report, method))
     if not parts:
         raise ValueError("no question source selected: set commonwhy_eval.sample.published or .constructed")
     sample = pd.concat(parts, ignore_index=True)[COLUMNS]

@@ -21,7 +21,8 @@ from benchval.threads import limit_torch_threads
 from benchval.commonwhy.eval import criterion, table2
 from benchval.commonwhy.eval.baselines import KBBinder, KGR
 from benchval.commonwhy.eval.factscore import KGFactChecker, LLMClaimSplitter, factscore_table, split_claims_by_rule
-from benchval.commonwhy.eval.judge import JUDGE_PLACEHOLDERS, Judge, check_judge, judge_answers
+from benchval.commonwhy.eval.judge import JUDGE_PLACEHOLDERS, Judge, judge_answers
+from benchval.commonwhy.eval.judge_check import build_check_set, judge_pairs, judge_validity, score_check
 from benchval.commonwhy.eval.metrics import BertScoreSettings, score_answers
 from benchval.commonwhy.eval.questions import read_questions, sample_questions, write_questions
 from benchval.generation.endpoint import EndpointGenerator, EndpointSettings
@@ -38,7 +39,7 @@ def make_generator(system: str, settings: Mapping, models_config: Mapping, model
                    batch_size: int | None = None):  # fmt: skip
     """The generator for a system name: an endpoint client or a prepared local model."""
     if system in settings["endpoints"]:
-        entry = dict(settings["endpoints"][system])
+        entry = {k: v for k, v in settings["endpoints"][system].items() if k != "answers"}
         return EndpointGenerator(EndpointSettings(**entry), name=system)
     if system not in models_config:
         raise KeyError(f"system {system!r} is neither in commonwhy_eval.endpoints nor in models")
@@ -80,6 +81,7 @@ def stage_sample(published: str | None, constructed: str | None, settings: Mappi
     sample, report = sample_questions(
         read_published(published) if published else None, read_constructed(constructed) if constructed else None,
         {"published": settings["sample"]["published"], "constructed": settings["sample"]["constructed"]}, seed,
+        method=settings["sample"]["method"],
     )  # fmt: skip
     for step in report:
         log.info("%s: %d -> %d %s", step["filter"], step["before"], step["after"], step["removed"])
@@ -127,13 +129,17 @@ def stage_kbbinder(questions: str, settings: Mapping, models_config: Mapping, kg
     generator = make_generator(base["backbone"], settings, models_config, models_dir)
     template = PromptTemplate.from_file(base["kbbinder_prompt"], required={"question"})
     started = time.perf_counter()
-    binder = KBBinder(generator, template, open_kg(kg_config, store), max_new_tokens=base["max_new_tokens"])
+    answer_template = PromptTemplate.from_file(base["kbbinder_answer_prompt"], required={"question", "facts"})
+    binder = KBBinder(generator, template, open_kg(kg_config, store), max_new_tokens=base["max_new_tokens"],
+                      answer_template=answer_template)  # fmt: skip
     answers = binder.answer(list(table["id"]), list(table["question"]))
     seconds = time.perf_counter() - started
     answers.insert(1, "system", f"kbbinder-{base['backbone']}")
     answers.insert(3, "seconds", seconds / max(len(answers), 1))
     write_answers(answers, out, timing_out, system=f"kbbinder-{base['backbone']}", n_questions=len(answers),
-                  seconds_this_run=round(seconds, 2), status=answers["status"].value_counts().to_dict())  # fmt: skip
+                  seconds_this_run=round(seconds, 2), status=answers["status"].value_counts().to_dict(),
+                  n_drafts=len(answers), n_parsed=int(answers["parsed"].sum()), n_bound=int(answers["bound"].sum()),
+                  n_with_facts=int(answers["facts"].astype(bool).sum()))  # fmt: skip
 
 
 def stage_kgr(questions: str, drafts: str, settings: Mapping, models_config: Mapping, kg_config: Mapping,
@@ -142,7 +148,7 @@ def stage_kgr(questions: str, drafts: str, settings: Mapping, models_config: Map
     table = baseline_questions(read_questions(questions), base["sources"])
     table = table.merge(read_answers(drafts)[["id", "answer"]], on="id", validate="one_to_one")
     generator = make_generator(base["backbone"], settings, models_config, models_dir)
-    template = PromptTemplate.from_file(base["kgr_prompt"], required={"question", "draft", "facts", "unsupported"})
+    template = PromptTemplate.from_file(base["kgr_prompt"], required={"question", "claim", "facts"})
     started = time.perf_counter()
     kgr = KGR(generator, template, open_kg(kg_config, store), max_new_tokens=base["max_new_tokens"])
     answers = kgr.answer(list(table["id"]), list(table["question"]), list(table["answer"]))
@@ -150,8 +156,9 @@ def stage_kgr(questions: str, drafts: str, settings: Mapping, models_config: Map
     answers.insert(1, "system", f"kgr-{base['backbone']}")
     answers.insert(3, "seconds", seconds / max(len(answers), 1))
     write_answers(answers, out, timing_out, system=f"kgr-{base['backbone']}", n_questions=len(answers),
-                  seconds_this_run=round(seconds, 2), n_revision_asked=int(answers["revision_asked"].sum()),
-                  n_changed=int(answers["revised"].sum()))  # fmt: skip
+                  seconds_this_run=round(seconds, 2), n_drafts_revision_asked=int(answers["revision_asked"].sum()),
+                  n_claims=int(answers["n_claims"].sum()), n_claims_revision_asked=int(answers["n_revision_asked"].sum()),
+                  n_claims_revised=int(answers["n_revised"].sum()), n_changed=int(answers["revised"].sum()))  # fmt: skip
 
 
 def stage_prepare_encoder(settings: Mapping, wheel_dir: str, dest: str) -> None:
@@ -177,28 +184,85 @@ def stage_score(questions: str, answers: Mapping[str, str], settings: Mapping, e
         log.info("scored %s: %d answers in %.1f s", system, len(scores), time.perf_counter() - started)
 
 
-def stage_judge(questions: str, answers: Mapping[str, str], settings: Mapping, models_config: Mapping,
-                outs: Mapping[str, str], check_out: str, check_summary_out: str, seed: int,
-                models_dir: str = "resources/models") -> None:  # fmt: skip
-    """Judge every system's answers with one judge model (loaded once), then check the judge."""
+def stage_check_set(published: str, constructed: str, kg_config: Mapping, store: str | None, settings: Mapping,
+                    seed: int, out: str, report_out: str) -> None:  # fmt: skip
+    """The judge's labelled check set, from both CommonWhy tables and the KG source (no judge involved)."""
+    from benchval.commonwhy.dataset import read_published
+    from benchval.commonwhy.pipeline import read_constructed
+
+    check, report = build_check_set(read_published(published), read_constructed(constructed), open_kg(kg_config, store),
+                                    settings["judge_check"], seed)  # fmt: skip
+    log.info("judge check set: %s", report)
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    check.to_parquet(out, index=False)
+    Path(report_out).write_text(json.dumps(report, indent=2))
+
+
+def make_judge(system: str, settings: Mapping, models_config: Mapping, models_dir: str | Path = "resources/models",
+               decision: str | None = None) -> Judge:  # fmt: skip
     cfg = settings["judge"]
-    generator = make_generator(cfg["system"], settings, models_config, models_dir, batch_size=cfg["batch_size"])
+    generator = make_generator(system, settings, models_config, models_dir, batch_size=cfg["batch_size"])
     template = PromptTemplate.from_file(cfg["prompt"], required=JUDGE_PLACEHOLDERS)
-    judge = Judge(generator, template, decision=cfg["decision"])
-    sample = read_questions(questions)
+    return Judge(generator, template, decision=decision or cfg["decision"])
+
+
+def stage_judge_check(check_set: str, system: str, settings: Mapping, models_config: Mapping, verdicts_out: str,
+                      scores_out: str, validity_out: str, seed: int, models_dir: str = "resources/models",
+                      decision: str | None = None) -> dict:  # fmt: skip
+    """One judge on the check set: per-pair verdicts, measures per type with intervals, validity."""
     started = time.perf_counter()
-    check_table, summary = check_judge(judge, sample, seed)
-    summary["seconds"] = round(time.perf_counter() - started, 2)
-    Path(check_out).parent.mkdir(parents=True, exist_ok=True)
-    check_table.to_csv(check_out, index=False)
-    Path(check_summary_out).write_text(json.dumps(summary, indent=2))
+    judge = make_judge(system, settings, models_config, models_dir, decision)
+    loaded = time.perf_counter()
+    verdicts = judge_pairs(judge, pd.read_parquet(check_set))
+    judged = time.perf_counter()
+    cfg = settings["judge_check"]
+    scores = score_check(verdicts, cfg["n_bootstrap"], cfg["ci_level"], seed)
+    scores.insert(0, "judge", system)
+    scores.insert(1, "decision", judge.decision)
+    validity = judge_validity(scores, cfg["bar"], system)
+    validity.update(decision=judge.decision, n_pairs=len(verdicts), share_yes=float(verdicts["judged_yes"].mean()),
+                    n_unparsed=int(verdicts["n_unparsed"].sum()), seconds_load=round(loaded - started, 2),
+                    seconds_judge=round(judged - loaded, 2))  # fmt: skip
+    for path in (verdicts_out, scores_out, validity_out):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    verdicts.to_parquet(verdicts_out, index=False)
+    scores.to_csv(scores_out, index=False)
+    Path(validity_out).write_text(json.dumps(validity, indent=2))
+    log.info("judge check: %s", validity["reason"])
+    return validity
+
+
+def read_validity(path: str | Path) -> dict:
+    validity = json.loads(Path(path).read_text())
+    if not {"valid", "reason", "judge"} <= set(validity):
+        raise ValueError(f"{path}: not a judge validity file (needs valid, reason, judge)")
+    return validity
+
+
+def stage_judge(questions: str, answers: Mapping[str, str], settings: Mapping, models_config: Mapping,
+                outs: Mapping[str, str], validity: str, models_dir: str = "resources/models") -> None:  # fmt: skip
+    """Judge every system's answers with the judge (loaded once) — only when it passed its check.
+
+    A judge that failed its check is not run: every verdict is missing (``correct`` NA) with the reason.
+    """
+    check = read_validity(validity)
+    sample = read_questions(questions)
+    judge = make_judge(check["judge"], settings, models_config, models_dir) if check["valid"] else None
     for system, path in answers.items():
         started = time.perf_counter()
-        verdicts = judge_answers(judge, sample, read_answers(path))
+        if judge is None:
+            verdicts = read_answers(path)[["id"]].assign(correct=pd.NA, n_references=pd.NA, n_yes=pd.NA,
+                                                         n_unparsed=pd.NA)  # fmt: skip
+            verdicts["correct"] = verdicts["correct"].astype("boolean")
+        else:
+            verdicts = judge_answers(judge, sample, read_answers(path))
         verdicts.insert(1, "system", system)
+        verdicts["judge_valid"] = check["valid"]
+        verdicts["judge_note"] = "" if check["valid"] else f"not judged: {check['reason']}"
+        Path(outs[system]).parent.mkdir(parents=True, exist_ok=True)
         verdicts.to_parquet(outs[system], index=False)
-        log.info("judged %s: %d/%d correct in %.1f s", system, int(verdicts["correct"].sum()), len(verdicts),
-                 time.perf_counter() - started)  # fmt: skip
+        log.info("judged %s: %s in %.1f s", system, f"{int(verdicts['correct'].sum())}/{len(verdicts)} correct"
+                 if check["valid"] else "not judged (invalid judge)", time.perf_counter() - started)  # fmt: skip
 
 
 def stage_factscore(answers: Mapping[str, str], judged: Mapping[str, str], settings: Mapping, models_config: Mapping,
@@ -216,27 +280,40 @@ def stage_factscore(answers: Mapping[str, str], judged: Mapping[str, str], setti
         table = factscore_table(read_answers(path), pd.read_parquet(judged[system]), checker, splitter)
         Path(outs[system]).parent.mkdir(parents=True, exist_ok=True)
         table.to_parquet(outs[system], index=False)
-        log.info("FActScore %s: %d answers, %d claims, %d supported, %d without a KG entity (%.1f s)", system,
-                 len(table), int(table["n_claims"].sum()), int(table["n_supported"].sum()),
-                 int(table["n_unlinked"].sum()), time.perf_counter() - started)  # fmt: skip
+        log.info("FActScore %s: %d answers, %d claims, %d checkable, %d supported, %d without a KG entity (%.1f s)",
+                 system, len(table), int(table["n_claims"].sum()), int(table["n_checkable"].sum()),
+                 int(table["n_supported"].sum()), int(table["n_unlinked"].sum()), time.perf_counter() - started)  # fmt: skip
 
 
-def stage_table2(questions: str, systems: Mapping[str, Mapping[str, str]], results_out: str,
-                 table_outs: Mapping[str, str], figure_out: str) -> None:  # fmt: skip
-    """`systems`: name -> {metrics, judged, factscore} paths. `table_outs`: source -> CSV path."""
+def stage_table2(questions: str, systems: Mapping[str, Mapping[str, str]], validity: str, results_out: str,
+                 table_outs: Mapping[str, str], figure_out: str, min_coverage: float = 0.0,
+                 bertscore_note: str = "") -> None:  # fmt: skip
+    """`systems`: name -> {metrics, judged, factscore} paths. `table_outs`: source -> CSV path.
+    `validity`: the judge's check verdict (judge-dependent cells are invalid when it failed)."""
     sample = read_questions(questions)
     items = pd.concat([
         table2.item_scores(sample, name, pd.read_parquet(p["metrics"]), pd.read_parquet(p["judged"]),
                            pd.read_parquet(p["factscore"]))
         for name, p in systems.items()
     ], ignore_index=True)  # fmt: skip
-    results = table2.summarise(items)
+    results = table2.summarise(items, read_validity(validity), min_coverage)
     Path(results_out).parent.mkdir(parents=True, exist_ok=True)
     results.to_csv(results_out, index=False)
     for source, path in table_outs.items():
-        table2.table2_layout(results, source).to_csv(path)
+        table2.table2_layout(results, source, bertscore_note).to_csv(path)
     table2.plot_results(results[results["source"] == "published"] if (results["source"] == "published").any()
                         else results, figure_out, "CommonWhy answers (layout of Table 2 + FActScore)")  # fmt: skip
+
+
+def stage_judge_check_report(scores: list[str], validities: list[str], table_out: str, page_out: str) -> None:
+    """Every measured judge's check table (one CSV) and its HTML page for the report."""
+    from benchval.report_pages import write_table_page
+
+    table = pd.concat([pd.read_csv(p) for p in scores], ignore_index=True)
+    verdicts = [read_validity(p) for p in validities]
+    table.to_csv(table_out, index=False)
+    intro = " ".join(f"{v['reason']}: correctness {'valid' if v['valid'] else 'INVALID (not used)'}." for v in verdicts)
+    write_table_page(table.round(3), page_out, "CommonWhy judge check", intro)
 
 
 def stage_criterion(results_csv: str, models_config: Mapping, settings: Mapping, rows_out: str, tasks_out: str) -> None:

@@ -56,9 +56,14 @@ def resolve(section: Mapping | None) -> dict:
     return _merge(_defaults(schema()), section, schema())
 
 
+def answering_endpoints(settings: Mapping) -> list[str]:
+    """Endpoints that answer the questions (an endpoint with `answers: false` only judges or splits claims)."""
+    return [name for name, entry in settings["endpoints"].items() if entry.get("answers", True)]
+
+
 def all_systems(settings: Mapping) -> list[str]:
-    """Every answering system: models, endpoints and the baselines run with the backbone."""
-    systems = list(settings["models"]) + list(settings["endpoints"])
+    """Every answering system: models, endpoints (unless `answers: false`) and the baselines run with the backbone."""
+    systems = list(settings["models"]) + answering_endpoints(settings)
     backbone = settings["baselines"]["backbone"]
     if backbone:
         systems += [f"{method}-{backbone}" for method in settings["baselines"]["methods"]]
