@@ -59,6 +59,19 @@ def test_paper_config_is_valid_and_complete():
     assert config["sample"]["n_items"] is None
 
 
+def test_paper_study_is_the_paper_only():
+    """studies.default merges key by key: paper.yaml must switch off config.yaml's CommonWhy criterion.
+
+    The three offline models answering CommonWhy are not in the paper's study; left on, the criterion
+    would merge in from config/config.yaml and add two tasks the paper does not have.
+    """
+    base = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    assert base["studies"]["default"]["commonwhy_criterion"] is True  # what would merge in
+    study = merged_config()["studies"]["default"]
+    assert study["commonwhy_criterion"] is False
+    assert not set(study["models"]) & set(base["studies"]["default"]["models"])
+
+
 def test_paper_models_get_gpus_as_in_the_paper():
     """With the paper's 96 GB GPUs: up to 27B on one GPU, the 66-72B models on two (Appendix A)."""
     config = merged_config()
