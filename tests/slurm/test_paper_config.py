@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -84,8 +85,17 @@ def test_paper_models_get_gpus_as_in_the_paper():
 
 
 def test_paper_config_plans():
-    """`snakemake -n --configfile config/paper.yaml` builds the whole DAG."""
+    """`snakemake -n --configfile config/paper.yaml` builds the whole DAG, with the job layout of
+    each model's `scoring_jobs`."""
     result = subprocess.run([SNAKEMAKE, "-n", "--configfile", "config/paper.yaml", "--quiet", "rules"],
                             cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
     assert result.returncode == 0, result.stderr[-3000:]
-    assert "score" in result.stdout + result.stderr
+    table = (result.stdout + result.stderr).split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    jobs = {rule: int(n) for rule, n in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE)}
+    # models of 30B and more: one job each over all 19 tasks (loaded once); the 20 others per task
+    config = merged_config()
+    large = [m for m in config["studies"]["default"]["models"] if config["models"][m]["size_b"] >= 30]
+    assert sorted(large) == ["llama-3.3-70b-instruct", "opt-66b", "qwen2.5-72b-instruct"]
+    assert {rule: n for rule, n in jobs.items() if rule.startswith("score_model_")} == {
+        "score_model_" + re.sub(r"\W", "_", m): 1 for m in large}
+    assert jobs["score"] == 20 * 19

@@ -9,8 +9,9 @@ from benchval.cluster import rule_resources as _rule_resources
 
 
 def _model_entry(wildcards):
-    """The model's config entry: a params value, so editing it reruns the preparation."""
-    return config["models"][wildcards.model]
+    """The model's config entry: a params value, so editing it reruns the preparation (not the
+    scoring job layout, `scoring_jobs`, which changes no prepared file)."""
+    return {k: v for k, v in config["models"][wildcards.model].items() if k != "scoring_jobs"}
 
 
 def _local_model_files(wildcards):
