@@ -40,7 +40,7 @@ REAL_TOKENIZERS = {"gemma3-270m": True, "smollm2-135m": False, "qwen2.5-coder-0.
 
 def _common(vocab: int) -> dict:
     return dict(vocab_size=vocab, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-                max_position_embeddings=512, bos_token_id=0, eos_token_id=1, pad_token_id=2)
+                max_position_embeddings=4096, bos_token_id=0, eos_token_id=1, pad_token_id=2)
 
 
 def architecture_config(arch: str, vocab: int, window: int | None = WINDOW):
@@ -64,7 +64,7 @@ def architecture_config(arch: str, vocab: int, window: int | None = WINDOW):
         return tf.LlamaConfig(**common, intermediate_size=64, num_key_value_heads=2)
     if arch == "gemma2":
         return tf.Gemma2Config(**common, intermediate_size=64, num_key_value_heads=2, head_dim=8,
-                               query_pre_attn_scalar=8, sliding_window=window or 512,
+                               query_pre_attn_scalar=8, sliding_window=window or 4096,
                                final_logit_softcapping=5.0, attn_logit_softcapping=2.0)
     if arch == "mistral":
         return tf.MistralConfig(**common, intermediate_size=64, num_key_value_heads=2, head_dim=8,
