@@ -75,7 +75,7 @@ def main() -> None:
     table = pd.DataFrame(rows)
     print(table.to_markdown(index=False, floatfmt=".3g"))
     total = table.groupby("model")[["items", "flipped"]].sum()
-    print("\nper model, all tasks: " + "; ".join(f"{m} {r.flipped}/{r.items} flipped" for m, r in total.iterrows()))
+    print("\nper model, all tasks: " + "; ".join(f"{m} {r['flipped']}/{r['items']} flipped" for m, r in total.iterrows()))
 
 
 if __name__ == "__main__":
