@@ -63,6 +63,19 @@ def test_paper_config_is_valid_and_complete():
     assert set(config["paper_n_deviations"]) <= set(catalogue_tasks)
 
 
+def test_paper_study_is_the_paper_only():
+    """studies.default merges key by key: paper.yaml must switch off config.yaml's CommonWhy criterion.
+
+    The three offline models answering CommonWhy are not in the paper's study; left on, the criterion
+    would merge in from config/config.yaml and add two tasks the paper does not have.
+    """
+    base = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    assert base["studies"]["default"]["commonwhy_criterion"] is True  # what would merge in
+    study = merged_config()["studies"]["default"]
+    assert study["commonwhy_criterion"] is False
+    assert not set(study["models"]) & set(base["studies"]["default"]["models"])
+
+
 def test_paper_models_get_gpus_as_in_the_paper():
     """With the paper's 96 GB GPUs: up to 27B on one GPU, the 66-72B models on two (Appendix A)."""
     config = merged_config()
@@ -84,14 +97,21 @@ def planned_job_counts(output: str) -> dict[str, int]:
 
 
 def test_paper_config_plans():
-    """`snakemake -n --configfile config/paper.yaml` builds the whole DAG: one score job and one
-    evaluate job for each of the 23 models x 19 tasks = 437 pairs, one prepare_task job per task."""
+    """`snakemake -n --configfile config/paper.yaml` builds the whole DAG, with the job layout of
+    each model's `scoring_jobs`: the models of 30B and more one scoring (and calibration and
+    evaluation) job each over all 19 tasks, the 20 others one per (model, task); one prepare_task
+    job per task."""
     result = subprocess.run([SNAKEMAKE, "-n", "--configfile", "config/paper.yaml", "--quiet", "rules"],
                             cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
     assert result.returncode == 0, result.stderr[-3000:]
     jobs = planned_job_counts(result.stdout + result.stderr)
-    study = merged_config()["studies"]["default"]
+    config = merged_config()
+    study = config["studies"]["default"]
     assert (len(study["models"]), len(study["tasks"])) == (23, 19)
-    assert jobs["score"] == jobs["evaluate"] == 23 * 19 == 437, jobs
-    assert not [rule for rule in jobs if rule.startswith("score_model_")], jobs  # per-task scoring jobs
+    large = [m for m in study["models"] if config["models"][m]["size_b"] >= 30]
+    assert sorted(large) == ["llama-3.3-70b-instruct", "opt-66b", "qwen2.5-72b-instruct"]
+    for prefix in ("score_model_", "evaluate_model_", "calibrate_model_"):
+        assert {rule: n for rule, n in jobs.items() if rule.startswith(prefix)} == {
+            prefix + re.sub(r"\W", "_", m): 1 for m in large}, jobs
+    assert jobs["score"] == jobs["evaluate"] == jobs["calibrate"] == 20 * 19, jobs
     assert jobs["prepare_task"] == 19, jobs

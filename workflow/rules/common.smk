@@ -36,8 +36,9 @@ script_code = script_code_for(workflow.current_basedir)
 
 
 def scoring_layout(model):
-    """How `model`'s scoring (and its calibration and evaluation) is cut into jobs: per_task | per_model."""
-    return config["scoring"].get("jobs", "per_task")
+    """How `model`'s scoring (and its calibration and evaluation) is cut into jobs: per_task | per_model.
+    A model entry's `scoring_jobs` (models.schema.yaml) overrides `scoring.jobs`."""
+    return config["models"][model].get("scoring_jobs", config["scoring"].get("jobs", "per_task"))
 
 
 # Jobs that run a language model take the whole --cores budget locally, so that they run one at a

@@ -12,8 +12,9 @@ script_code = script_code_for(workflow.current_basedir)  # see common.smk
 
 
 def _model_entry(wildcards):
-    """The model's config entry: a params value, so editing it reruns the preparation."""
-    return canonical(config["models"][wildcards.model])
+    """The model's config entry: a params value, so editing it reruns the preparation (not the
+    scoring job layout, `scoring_jobs`, which changes no prepared file)."""
+    return canonical({k: v for k, v in config["models"][wildcards.model].items() if k != "scoring_jobs"})
 
 
 def _local_model_files(wildcards):

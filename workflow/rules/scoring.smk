@@ -6,6 +6,8 @@
 #              once, not once per task (8-15 s a task on a 2-core laptop, minutes for a 70B model on
 #              a cluster). After a change to one task the model's job reruns, reuses the finished
 #              shards of every other task and rescores only that task.
+# A model entry's `scoring_jobs` overrides `scoring.jobs` for that model (config/paper.yaml: the
+# 66-72B models per_model, loaded once; the others per_task).
 # Finished shards stay in results/scores/{model}/{task}.shards/ so that an interrupted job resumes.
 
 import re as _score_re
@@ -29,7 +31,21 @@ def _tasks_scored_with(model):
     return sorted({task for scored_model, task in scored_pairs() if scored_model == model})
 
 
-if config["scoring"].get("jobs", "per_task") == "per_task":
+def _model_params(model):
+    """The model entry as a params value, less its job layout (which changes no score)."""
+    return {k: v for k, v in config["models"][model].items() if k != "scoring_jobs"}
+
+
+_SCORED_MODELS = sorted({model for model, _ in scored_pairs()})
+_PER_MODEL_JOBS = [model for model in _SCORED_MODELS if scoring_layout(model) == "per_model"]
+# Rule `score` serves every other model; with per-model jobs beside it, only those (no two rules
+# may write the same file).
+_PER_TASK_CONSTRAINT = (
+    {"model": _alternatives([m for m in _SCORED_MODELS if m not in _PER_MODEL_JOBS])} if _PER_MODEL_JOBS else {}
+)
+
+
+if len(_PER_MODEL_JOBS) < len(_SCORED_MODELS) or config["scoring"].get("jobs", "per_task") == "per_task":
 
     rule score:
         input:
@@ -40,21 +56,23 @@ if config["scoring"].get("jobs", "per_task") == "per_task":
             "results/scores/{model}/{task}.parquet",
         params:
             scoring=_SCORING_PARAMS,
-            model=lambda wildcards: canonical(config["models"][wildcards.model]),
+            model=lambda wildcards: canonical(_model_params(wildcards.model)),
             shard_dir=lambda wildcards: f"results/scores/{wildcards.model}/{wildcards.task}.shards",
             code=script_code("score.py"),
         log:
             "logs/score/{model}/{task}.log",
         benchmark:
             "logs/benchmarks/score/{model}/{task}.tsv"
+        wildcard_constraints:
+            **_PER_TASK_CONSTRAINT,
         threads: _MODEL_THREADS
         resources:
             **_rule_resources(config, "score"),
         script:
             "../scripts/score.py"
 
-else:
-    for _model in sorted({model for model, _ in scored_pairs()}):
+if _PER_MODEL_JOBS:
+    for _model in _PER_MODEL_JOBS:
         _tasks = _tasks_scored_with(_model)
 
         rule:
@@ -68,7 +86,7 @@ else:
                 expand("results/scores/{model}/{task}.parquet", model=_model, task=_tasks),
             params:
                 scoring=_SCORING_PARAMS,
-                model=canonical(config["models"][_model]),
+                model=canonical(_model_params(_model)),
                 model_name=_model,
                 shard_dirs=expand("results/scores/{model}/{task}.shards", model=_model, task=_tasks),
                 code=script_code("score_model.py"),

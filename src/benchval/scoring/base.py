@@ -7,6 +7,7 @@ an engine only turns encoded requests into per-token log-probs and greedy flags.
 
 from __future__ import annotations
 
+import logging
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -17,6 +18,8 @@ import torch
 
 from benchval.scoring.requests import REQUEST_COLUMNS
 from benchval.scoring.tokens import EncodedRequest, RequestEncoder
+
+log = logging.getLogger(__name__)
 
 SCORE_COLUMNS = ["logprob_sum", "n_tokens", "n_chars", "n_bytes", "token_logprobs", "is_greedy"]
 ENGINES = ("reference", "fast")
@@ -156,11 +159,21 @@ def assemble_scores(requests: pd.DataFrame, encoded: list[EncodedRequest],
 
 def make_scorer(engine: str, model, tokenizer, *, batch_tokens: int = 1024, device: str = "cpu",
                 dtype: str | torch.dtype | None = None, progress: bool = False) -> Scorer:
-    """The scorer named by config ``scoring.engine`` (``reference`` or ``fast``)."""
+    """The scorer named by config ``scoring.engine`` (``reference`` or ``fast``).
+
+    ``fast`` falls back to ``reference`` (logged warning; the scorer's ``engine_name`` says which ran,
+    and the shard cache key with it) for a model the packed engine cannot serve exactly."""
     if engine == "reference":
         from benchval.scoring.reference import ReferenceScorer as cls
     elif engine == "fast":
         from benchval.scoring.engine import FastScorer as cls
+        from benchval.scoring.engine import unsupported_reason
+
+        reason = unsupported_reason(model)
+        if reason is not None:  # never a wrong number: the one-pair-per-forward oracle instead
+            from benchval.scoring.reference import ReferenceScorer as cls
+
+            log.warning("fast engine cannot score this model exactly (%s); using the reference engine", reason)
     else:
         raise ValueError(f"unknown scoring engine {engine!r}; known: {list(ENGINES)}")
     return cls(model, tokenizer, batch_tokens=batch_tokens, device=device, dtype=dtype, progress=progress)

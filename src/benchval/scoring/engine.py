@@ -16,8 +16,10 @@ Groups are then bin-packed (best fit, decreasing) into rows as long as the longe
 groups side by side with a block-diagonal mask, so that rows have nearly equal length; rows are
 batched longest first under a token budget (rows x padded length). The output layer and the
 float32 log-softmax are computed only at positions that predict a continuation token
-(``logits_to_keep`` as a boolean mask). Sliding-window layers (Gemma 3, Qwen 2) get their own mask,
-the window measured in position ids. Requests whose joint tokenisation does not start with the
+(``logits_to_keep`` as a boolean mask). Sliding-window layers (Gemma 2/3, Qwen 2 by ``layer_types``;
+Mistral, whose window applies to every layer) get their own mask, the window measured in position
+ids. Models of a type not checked exact (:data:`EXACT_MODEL_TYPES`) are not served here:
+:func:`benchval.scoring.base.make_scorer` gives them the reference engine with a warning. Requests whose joint tokenisation does not start with the
 context's tokens (see :mod:`benchval.scoring.tokens`) are computed in full as a group of their own
 (no sharing), and counted. On CUDA out-of-memory the budget halves and the batch is retried.
 """
@@ -165,16 +167,39 @@ def block_attention_mask(rows: list[PackedRow], width: int, window: int | None =
     return mask[:, None]
 
 
+# Model types whose packed rows are checked against the reference engine (tests/scoring/
+# test_architectures.py, the real models of test_real_models.py): position ids and a 4-D mask reach
+# every layer unchanged. Any other model type is scored by the reference engine (make_scorer warns).
+EXACT_MODEL_TYPES = ("llama", "mistral", "qwen2", "gemma2", "gemma3_text", "gpt_neox", "opt")
+# Attention implementations that take a custom 4-D mask (flash-attention kernels drop it).
+MASKED_ATTENTION = ("sdpa", "eager")
+
+
+def unsupported_reason(model) -> str | None:
+    """Why the packed engine cannot score ``model`` exactly, or None when it can."""
+    config = model.config
+    model_type = getattr(config, "model_type", None)
+    if model_type not in EXACT_MODEL_TYPES:
+        return f"model type {model_type!r} is not among those checked exact for packed rows {list(EXACT_MODEL_TYPES)}"
+    attention = getattr(config, "_attn_implementation", None) or "sdpa"
+    if attention not in MASKED_ATTENTION:
+        return f"attention implementation {attention!r} ignores a custom 4-D mask (needs one of {list(MASKED_ATTENTION)})"
+    return None
+
+
 class FastScorer(Scorer):
     engine_name = "fast"
-    engine_version = "1"
+    engine_version = "2"  # 2: Mistral's every-layer sliding window
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         config = self.model.config
         layer_types = getattr(config, "layer_types", None) or []
         window = getattr(config, "sliding_window", None)
-        self.sliding_window = int(window) if window and "sliding_attention" in layer_types else None
+        # Mistral: a sliding window and no layer_types means every layer slides (one mask).
+        self.every_layer_slides = bool(window) and not layer_types
+        slides = "sliding_attention" in layer_types or self.every_layer_slides
+        self.sliding_window = int(window) if window and slides else None
         self.layer_types = sorted(set(layer_types))
         self.attn_implementation = getattr(config, "_attn_implementation", "sdpa") or "sdpa"
         self.group_keys: list[str] | None = None
@@ -214,6 +239,8 @@ class FastScorer(Scorer):
             masks = {k: torch.zeros(m.shape, dtype=dtype).masked_fill(~m, torch.finfo(dtype).min)
                      for k, m in masks.items()}
         masks = {k: m.to(self.device) for k, m in masks.items()}
+        if self.every_layer_slides:
+            return masks["sliding_attention"]
         if self.sliding_window is not None or len(self.layer_types) > 1:
             return {t: masks.get(t, masks["full_attention"]) for t in self.layer_types}
         return masks["full_attention"]

@@ -20,7 +20,8 @@ _CORPUS = [
 ] * 10
 
 
-def _tokenizer(add_bos: bool):
+def tiny_tokenizer(add_bos: bool):
+    """A 400-token byte-level BPE tokenizer trained offline; ``add_bos``: prepend <bos> like Gemma."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -47,7 +48,7 @@ def build_tiny_model(path: Path, seed: int, add_bos: bool = False, layers: int =
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
 
-    tokenizer = _tokenizer(add_bos)
+    tokenizer = tiny_tokenizer(add_bos)
     torch.manual_seed(seed)
     config = LlamaConfig(
         vocab_size=len(tokenizer),

@@ -1,0 +1,63 @@
+"""The rehearsal of the paper's study on tiny random-weight models (benchval.testing.rehearsal):
+config/rehearsal.yaml in sync with config/paper.yaml, and a reduced rehearsal run end to end."""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+import yaml
+from snakemake.utils import update_config, validate
+
+from benchval.paths import REPO_ROOT, default_mirror
+from benchval.testing.rehearsal import NOTICE, build_models, paper_config, rehearsal_config
+
+REHEARSAL = REPO_ROOT / "config" / "rehearsal.yaml"
+
+
+def test_rehearsal_config_is_the_paper_study_on_tiny_models():
+    committed = yaml.safe_load(REHEARSAL.read_text())
+    assert committed == rehearsal_config(), "config/rehearsal.yaml is stale: python -m benchval.testing.rehearsal write-config"
+    assert REHEARSAL.read_text().startswith("# " + NOTICE)
+    paper = paper_config()
+    study = committed["studies"]["default"]
+    assert study["models"] == paper["studies"]["default"]["models"] and len(study["models"]) == 23
+    assert study["tasks"] == paper["studies"]["default"]["tasks"] and len(study["tasks"]) == 19
+    for name, entry in committed["models"].items():
+        assert (entry["family"], entry["size_b"]) == (paper["models"][name]["family"], paper["models"][name]["size_b"])
+        assert entry["source"] == {"type": "local", "path": f"models/{name}"}
+    assert committed["scoring"]["jobs"] == "per_model" and study["commonwhy_criterion"] is False
+    merged = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
+    for catalogue in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
+        update_config(merged, yaml.safe_load(catalogue.read_text()))
+    update_config(merged, copy.deepcopy(committed))
+    validate(merged, str(REPO_ROOT / "workflow" / "schemas" / "config.schema.yaml"))
+
+
+@pytest.mark.skipif(default_mirror() is None, reason="needs the shared raw-data mirror")
+def test_reduced_rehearsal_runs_end_to_end(tmp_path):
+    """Two families (GPT-NeoX, whose tokenizer adds no BOS; Gemma 2, whose does), one calibrated task
+    (with priors), two items: prepared, scored one job per model, evaluated, tabulated. The full
+    rehearsal (23 models, 19 tasks, 508 jobs) is run by hand (docs/cluster.md)."""
+    models, tasks = ["pythia-1b", "gemma-2-2b-it"], ["cei"]
+    config = rehearsal_config(n_items=2, models=models, tasks=tasks)
+    build_models(tmp_path, config)
+    assert (tmp_path / "README-RANDOM-WEIGHTS.txt").read_text().startswith("REHEARSAL WITH RANDOM WEIGHTS")
+    path = tmp_path / "rehearsal.yaml"
+    path.write_text(yaml.safe_dump(config))
+    command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO_ROOT / "Snakefile"), "--directory",
+               str(tmp_path), "--configfile", str(REPO_ROOT / "config" / "config.yaml"), str(path), "--cores", "2",
+               "results/studies/default/score_table.csv"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600,
+                            env=dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1"))
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-4000:]
+    ran = re.findall(r"^Finished jobid: \d+ \(Rule: (\w+)\)", output, re.MULTILINE)
+    assert sorted(r for r in ran if r.startswith("score_model_")) == ["score_model_gemma_2_2b_it", "score_model_pythia_1b"]
+    assert ran.count("evaluate") == len(models) * len(tasks)
+    table = (tmp_path / "results/studies/default/score_table.csv").read_text()
+    assert all(m in table for m in models) and all(t in table for t in tasks)
