@@ -38,6 +38,7 @@ localrules:
     score_table,
     import_score_table,
     evaluate,
+    calibrate,
 
 
 rule all:

@@ -4,7 +4,7 @@ Runs the repository's Snakefile with config/config.yaml in a fresh working direc
 computed, models prepared inside the run unless --models-from is given) and prints the total wall
 time, the peak memory of the largest job and, per rule, its jobs and time taken from Snakemake's log,
 then the same per rule from the `benchmark:` file every rule writes (logs/benchmarks/<rule>/).
-Target (issue 2): at most 20 minutes on 2 cores, models included, after ./install.sh.
+Target: at most 15 minutes on 2 cores, models included, after ./install.sh.
 
     .venv/bin/python benchmarks/bench_default_run.py [--workdir DIR] [--cores 8] [--models-from DIR]
 
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from benchval.paths import REPO_ROOT
 
-TARGET_MINUTES = 20
+TARGET_MINUTES = 15
 STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ [\d:]+ \d{4})\]$")
 RULE = re.compile(r"^(?:local)?rule (\w+):$")
 JOBID = re.compile(r"^\s+jobid: (\d+)$")

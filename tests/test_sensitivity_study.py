@@ -17,6 +17,7 @@ from benchval.data import dataset_files
 from benchval.evaluate import evaluate_task
 from benchval.paths import REPO_ROOT, default_mirror
 from benchval.score_table import score_table_from_metrics, task_table_from_metas
+from benchval.calibrate import calibrated_option_scores
 from benchval.scoring.run import TaskFiles, score_tasks
 from benchval.tasks.commonsense import PIQA_RUP_COLUMNS
 from benchval.tasks.prepare import prepare_task
@@ -35,8 +36,8 @@ def catalogue_config() -> dict:
     config = {"tasks": {}, "datasets": {}}
     for path in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
         loaded = yaml.safe_load(path.read_text())
-        config["tasks"].update(loaded["tasks"])
-        config["datasets"].update(loaded["datasets"])
+        config["tasks"].update(loaded.get("tasks") or {})  # not every catalogue file declares tasks
+        config["datasets"].update(loaded.get("datasets") or {})
     config["studies"] = {"s": {"source": "scored", "models": list(MODELS), "tasks": list(STUDY_TASKS),
                                "sensitivity_variants": True}}  # the one setting
     return add_task_variants(config)
@@ -63,7 +64,8 @@ def analysed(tmp_path_factory):
         score_tasks(files, folder, {"engine": "fast", "progress": False}, {}, model_name=model)
         for task, task_files in zip(tasks, files):
             items, scores = pd.read_parquet(task_files.items_parquet), pd.read_parquet(task_files.out_parquet)
-            metrics.append(evaluate_task(items, scores, metas[task], model, "per_token")[0])
+            option_scores = calibrated_option_scores(scores, metas[task], "per_token")
+            metrics.append(evaluate_task(items, option_scores, metas[task], model, "per_token")[0])
     score_table = score_table_from_metrics(pd.concat(metrics, ignore_index=True), MODELS)
     score_table.to_csv(root / "score_table.csv", index=False)
     task_table_from_metas(list(metas.values())).to_csv(root / "tasks.csv", index=False)
@@ -80,8 +82,10 @@ def test_one_setting_builds_one_variant_per_perturbation(analysed):
         assert metas[task]["role"] == "cs_variant" and metas[task]["pairs_with"] == "piqa"
         assert metas[task]["options"]["perturbations"] == [task.split("__")[1]] and metas[task]["n_final"] == 16
     filters = json.loads((analysed[0] / "tasks" / "piqa_rup__goal_Leet.filters.json").read_text())
-    assert filters["steps"][1] == {"filter": "corrupted_rows", "before": 1838, "after": 1835,
-                                   "removed": {"perturbed goal corrupted in the CSV ('#NAME?')": 3}}
+    step = filters["steps"][1]
+    assert (step["filter"], step["before"], step["after"]) == ("corrupted_rows", 1838, 1835)
+    assert step["removed"] == {"perturbed goal corrupted in the CSV ('#NAME?')": 3}
+    assert [row["line"] for row in step["removed_rows"]["first"]] == [681, 998, 1439]
 
 
 def test_revision_analysis_has_one_row_per_perturbation(analysed):

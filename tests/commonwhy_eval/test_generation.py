@@ -67,7 +67,7 @@ def test_first_token_choice_matches_the_argmax_of_generation(tiny_generator):
         tiny_generator.first_token_choice(PROMPTS, ["yes", "yes no"])
     # batches are formed by prompt length; the results come back in the prompts' order, as one by one
     single = HFGenerator(tiny_generator.model, tiny_generator.tokenizer, batch_size=1)
-    for one, batched in zip(single.first_token_choice(PROMPTS, ["yes", "no"]), scores):
+    for one, batched in zip(single.first_token_choice(PROMPTS, options), scores):
         assert one == pytest.approx(batched, abs=1e-5)
 
 

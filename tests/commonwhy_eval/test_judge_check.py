@@ -127,3 +127,16 @@ def test_validity_bar_on_the_lower_end_of_the_interval():
     invalid = judge_validity(score_check(yes, 200, 0.95, 1), 0.8, "yes-sayer")
     assert not invalid["valid"] and invalid["balanced_accuracy"] == 0.5
     assert "< bar 0.80" in invalid["reason"] and "yes-sayer" in invalid["reason"]
+
+
+def test_shared_questions_merge_within_a_split_only():
+    from benchval.commonwhy.eval.questions import merge_shared_questions
+
+    view = pd.DataFrame({"id": ["p-1", "p-2", "p-3", "p-4"], "split": ["head", "head", "longtail", "head"],
+                         "question": ["Why A?", "Why A?", "Why A?", "Why B?"],
+                         "references": [["Because x."], ["Because y.", "Because x."], ["Because z."], ["Because w."]]})
+    report = []
+    kept = merge_shared_questions(view, "published", report)
+    assert list(kept["id"]) == ["p-1", "p-3", "p-4"]
+    assert list(kept["references"]) == [["Because x.", "Because y."], ["Because z."], ["Because w."]]
+    assert report[0]["merged"] == {"p-2": "p-1"} and (report[0]["before"], report[0]["after"]) == (4, 3)

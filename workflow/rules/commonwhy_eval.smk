@@ -64,6 +64,11 @@ def commonwhy_eval_outputs():
     ]
 
 
+def commonwhy_eval_report_files():
+    """What the report shows of the CommonWhy evaluation (report.smk's report_inputs)."""
+    return [f"{CWE_CHECK}/judge_check.html"] if CWE_SYSTEMS else []
+
+
 rule commonwhy_eval_encoder:
     output:
         f"{CWE_ENCODER}/benchval-encoder.json",

@@ -132,6 +132,7 @@ rule report_inputs:
         expand("results/report/{study}/figures/{stem}.png", study=STUDIES, stem=FIGURE_STEMS),
         expand("results/report/{study}/tables/{name}.html", study=STUDIES, name=REPORT_STUDY_TABLES),
         scoreboard_report_files(),
+        commonwhy_eval_report_files(),
         "results/report/models.html",
         "results/report/config.html",
         ["results/report/task_sizes.html"] if SCORED_STUDIES else [],

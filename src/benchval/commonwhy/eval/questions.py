@@ -40,19 +40,22 @@ def _question_view(table: pd.DataFrame, source: str, id_prefix: str, id_column: 
 
 
 def merge_shared_questions(view: pd.DataFrame, source: str, report: list) -> pd.DataFrame:
-    """Items that share a question text become one item (the first, by id) holding every distinct reference.
+    """Items of one split that share a question text become one item (the first, by id) holding every
+    distinct reference.
 
     The published files give some questions several items with different answers (other valid causes);
-    metrics then take the best reference and the judge accepts a match with any. Reported: how many
-    items were merged into which.
+    metrics then take the best reference and the judge accepts a match with any. Items of different
+    splits stay apart (the split is part of what an item is). Reported: how many items were merged
+    into which.
     """
     view = view.sort_values("id", kind="stable")
-    first = view.groupby("question", sort=False)["id"].transform("first")
+    keys = ["split", "question"] if "split" in view else ["question"]
+    first = view.groupby(keys, sort=False)["id"].transform("first")
     merged_into = {i: f for i, f in zip(view["id"], first) if i != f}
-    references = view.groupby("question", sort=False)["references"].agg(
+    references = view.groupby(first, sort=False)["references"].agg(
         lambda lists: list(dict.fromkeys(r for refs in lists for r in refs)))
     kept = view[view["id"] == first].copy()
-    kept["references"] = kept["question"].map(references)
+    kept["references"] = kept["id"].map(references)
     report.append({"filter": f"{source}: items sharing a question merged", "before": len(view), "after": len(kept),
                    "removed": {"merged into the item with the same question": len(merged_into)} if merged_into else {},
                    "merged": merged_into})  # fmt: skip
