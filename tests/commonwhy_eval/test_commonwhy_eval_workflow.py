@@ -116,7 +116,8 @@ def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
     rows = pd.read_csv(out / "criterion_rows.csv")
     assert set(rows["model"]) == {"tiny-a", "tiny-b"} and set(rows["task"]) == {"commonwhy_head", "commonwhy_longtail"}
     assert (out / "table2.png").stat().st_size > 1000
-    assert pd.read_csv(out / "table2_published.csv", index_col=0).shape == (4, 15)
+    # per split (Long-Tail, Head): 3 BERTScore, ROUGE-L, BLEU, METEOR, correctness, FActScore, coverage; + Notes
+    assert pd.read_csv(out / "table2_published.csv", index_col=0).shape == (4, 2 * 9 + 1)
     kb = pd.read_parquet(out / "answers/kbbinder-tiny-a.parquet")
     assert kb["status"].notna().all()
     # resumable: the checkpoint holds every answered question once
