@@ -47,7 +47,7 @@ def test_import_and_analyse_rules(tmp_path):
     }
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
     (tmp_path / "Snakefile").write_text(SNAKEFILE.replace("{rules}", str(REPO_ROOT / "workflow/rules/analysis.smk")))
-    result = subprocess.run([str(snakemake), "--cores", "1", "--quiet", "all"], cwd=tmp_path, capture_output=True,
+    result = subprocess.run([str(snakemake), "--cores", "2", "--quiet", "all"], cwd=tmp_path, capture_output=True,
                             text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     tables = tmp_path / "results/studies/toy/tables"

@@ -59,7 +59,7 @@ def test_prepare_rules_end_to_end(tmp_path, upstream, catalogue, mirror):
         f'configfile: "config.yaml"\ninclude: "{REPO_ROOT / "workflow" / "rules" / "tasks.smk"}"\n')
     targets = [f"results/tasks/{task}.parquet" for task in ("winogrande", "goldenswag", "toy")]
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", HF_HOME=str(tmp_path / "hf"))
-    result = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "1", *targets],
+    result = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2", *targets],
                             cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "SKIP task goldenswag" in result.stderr
