@@ -1,5 +1,12 @@
 """The whole workflow on tiny local models and a few real items: raw data -> figures, and
-'a change to one config value reruns only what lies downstream of it'."""
+'a change to one config value reruns only what lies downstream of it'.
+
+The finished run mixes both scoring job layouts: scoring.jobs per_model (score_model_<model>,
+calibrate_model_<model>, evaluate_model_<model>) and tiny-a1 one job per (model, task) (score,
+calibrate, evaluate). A second run scores tiny-a1 per model and tiny-b1 per task, so that a model of
+each tokenizer kind (tiny-a1 adds no BOS, tiny-b1 does) is scored in both layouts. The dry runs of
+the edited configs start two at a time in the background as soon as the run has finished.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -18,6 +26,9 @@ from benchval.scoring.store import read_scores
 from benchval.testing.tiny import TINY_MODELS, TINY_TASKS, tiny_workflow_config
 
 TARGETS = ("results/figures", "results/tables")
+PER_TASK_MODEL = "tiny-a1"  # scored per (model, task) in the finished run, the others per model
+OTHER_MODELS = [model for model in TINY_MODELS if model != PER_TASK_MODEL]
+SECOND_PER_TASK_MODEL = "tiny-b1"  # scored per (model, task) in the second run, the others per model
 pytestmark = pytest.mark.skipif(default_mirror() is None, reason="needs the shared raw-data mirror")
 
 
@@ -46,13 +57,58 @@ def planned_jobs(workdir, configfile) -> dict[str, int]:
     return jobs
 
 
+def model_rule(prefix, model):
+    """The name of a per-model rule, e.g. score_model_tiny_a1."""
+    return f"{prefix}_model_" + re.sub(r"\W", "_", model)
+
+
+def with_layout(configfile, per_task_model, name):
+    """The config with scoring.jobs per_model, but per_task for ``per_task_model``."""
+    config = yaml.safe_load(configfile.read_text())
+    config["scoring"]["jobs"] = "per_model"
+    config["models"][per_task_model]["scoring_jobs"] = "per_task"
+    path = configfile.with_name(name)
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return path
+
+
 @pytest.fixture(scope="module")
 def finished_run(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("workflow")
     configfile = tiny_workflow_config(workdir, n_items=4, n_bootstrap=100)
+    configfile = with_layout(configfile, PER_TASK_MODEL, "mixed-config.yaml")
     result = snakemake(workdir, configfile, *TARGETS)
     assert result.returncode == 0, result.stderr[-5000:]
     return workdir, configfile
+
+
+@pytest.fixture(scope="module")
+def background():
+    """Two dry runs at a time beside the tests (each is one mostly single-threaded process)."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        yield pool
+
+
+@pytest.fixture(scope="module")
+def plans(finished_run, background, tmp_path_factory):
+    """Name -> future of the planned jobs of each edit the tests below check, all started at once."""
+    workdir, configfile = finished_run
+    edits = {
+        "unchanged": None,
+        "normalisation": lambda c: c["scoring"].update(normalisation="sum"),
+        "sample": lambda c: c["sample"].update(per_task={"hellaswag": 3}),
+        "ridge": lambda c: c["analysis"].update(ridge_alpha=2.0),
+        "fdr": lambda c: c["analysis"]["fdr"].update(alpha=0.1),
+        "label": _relabel,
+        "reordered": _reverse_keys,
+    }
+    futures = {}
+    for name, edit in edits.items():
+        path = configfile if edit is None else edited_config(finished_run, f"edit-{name}.yaml", edit)
+        futures[name] = background.submit(planned_jobs, workdir, path)
+    checkout = tmp_path_factory.mktemp("moved") / "checkout"
+    futures["moved"] = background.submit(_moved_checkout_plans, workdir, configfile, checkout)
+    return futures
 
 
 def test_raw_data_to_figures(finished_run):
@@ -89,49 +145,53 @@ def test_scoreboard_and_lmeval_stderr(finished_run):
     assert isinstance(results["results"]["hellaswag"]["acc_stderr,none"], float)
 
 
-def test_finished_run_has_nothing_left_to_do(finished_run):
-    assert planned_jobs(*finished_run) == {}
+def test_finished_run_has_nothing_left_to_do(plans):
+    assert plans["unchanged"].result() == {}
 
 
 def edited_config(finished_run, name, edit):
+    """The finished run's config with ``edit`` applied, as a file in its working directory."""
     workdir, configfile = finished_run
     config = yaml.safe_load(configfile.read_text())
     edit(config)
     path = workdir / name
     path.write_text(yaml.safe_dump(config, sort_keys=False))
-    return workdir, path
+    return path
 
 
-def test_changing_the_normalisation_reruns_only_evaluation_and_analysis(finished_run):
-    workdir, path = edited_config(finished_run, "edit-norm.yaml", lambda c: c["scoring"].update(normalisation="sum"))
-    jobs = planned_jobs(workdir, path)
-    n_pairs = len(TINY_MODELS) * len(TINY_TASKS)  # an unavailable task is evaluated too (missing, with reason)
-    assert jobs.get("evaluate") == n_pairs
-    assert not {"prepare_model", "prepare_task", "score"} & set(jobs), jobs
+def test_changing_the_normalisation_reruns_only_evaluation_and_analysis(plans):
+    jobs = plans["normalisation"].result()
+    # per (model, task) for PER_TASK_MODEL (an unavailable task is evaluated too: missing, with reason)
+    assert jobs.get("evaluate") == len(TINY_TASKS)
+    assert all(jobs.get(model_rule("evaluate", model)) == 1 for model in OTHER_MODELS), jobs
+    scoring = {"score", *(model_rule("score", model) for model in TINY_MODELS)}
+    assert not ({"prepare_model", "prepare_task"} | scoring) & set(jobs), jobs
 
 
-def test_changing_one_tasks_sample_size_reruns_only_that_task(finished_run):
-    def edit(config):
-        config["sample"]["per_task"] = {"hellaswag": 3}
-
-    workdir, path = edited_config(finished_run, "edit-sample.yaml", edit)
-    jobs = planned_jobs(workdir, path)
+def test_changing_one_tasks_sample_size_reruns_only_that_task(plans):
+    jobs = plans["sample"].result()
     assert jobs.get("prepare_task") == 1
-    assert jobs.get("score") == len(TINY_MODELS) and jobs.get("evaluate") == len(TINY_MODELS)
+    # one job per model: PER_TASK_MODEL's job for that task, each other model's one job
+    assert jobs.get("score") == 1 and jobs.get("evaluate") == 1, jobs
+    for model in OTHER_MODELS:
+        assert jobs.get(model_rule("score", model)) == 1 and jobs.get(model_rule("evaluate", model)) == 1, jobs
     assert "prepare_model" not in jobs
 
 
 def test_per_model_jobs_write_the_same_scores_and_rerun_per_model(finished_run, tmp_path):
-    """scoring.jobs: per_model (the default config's) gives the per-task run's scores, one job per model."""
-    workdir, path = edited_config(finished_run, "per-model.yaml", lambda c: c["scoring"].update(jobs="per_model"))
+    """scoring.jobs: per_model (the default config's) gives the per-task layout's scores, one job per
+    model: tiny-a1 (no BOS) was scored per task in the finished run and is scored per model here,
+    tiny-b1 (BOS) the other way round; tiny-a2 (tiny-a1's kind) is scored per model in both runs."""
+    workdir, configfile = finished_run
+    path = with_layout(configfile, SECOND_PER_TASK_MODEL, "second-layout.yaml")
     per_model_dir = tmp_path / "per-model"
     per_model_dir.mkdir()
     targets = [f"results/scores/{model}/{task}.parquet" for model in TINY_MODELS for task in TINY_TASKS]
     result = snakemake(per_model_dir, path, *targets)
     assert result.returncode == 0, result.stderr[-5000:]
     ran = re.findall(r"^Finished jobid: \d+ \(Rule: (\w+)\)", result.stdout + result.stderr, re.MULTILINE)
-    assert sorted(name for name in ran if name.startswith("score")) == sorted(
-        "score_model_" + re.sub(r"\W", "_", model) for model in TINY_MODELS)
+    per_model = [model_rule("score", model) for model in TINY_MODELS if model != SECOND_PER_TASK_MODEL]
+    assert sorted(name for name in ran if name.startswith("score")) == sorted(per_model + ["score"] * len(TINY_TASKS))
     compared = 0
     for target in targets:
         ours, theirs = read_scores(per_model_dir / target), read_scores(workdir / target)
@@ -147,7 +207,7 @@ def test_per_model_jobs_write_the_same_scores_and_rerun_per_model(finished_run, 
     dry = snakemake(per_model_dir, edited, "-n", *targets)
     table = (dry.stdout + dry.stderr).split("Job stats:", 1)[1].split("\n\n", 1)[0]
     jobs = {rule: int(n) for rule, n in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE) if rule != "total"}
-    assert jobs == {"prepare_task": 1, **{"score_model_" + re.sub(r"\W", "_", m): 1 for m in TINY_MODELS}}
+    assert jobs == {"prepare_task": 1, "score": 1, **dict.fromkeys(per_model, 1)}
     config = yaml.safe_load(path.read_text())
     _relabel(config)
     relabelled = per_model_dir / "edit-label.yaml"
@@ -170,16 +230,14 @@ def _analysis_jobs(jobs):
     return {rule for rule in jobs if rule.startswith("analysis_")}
 
 
-def test_editing_ridge_alpha_plans_only_lofo_and_figure_3(finished_run):
-    workdir, path = edited_config(finished_run, "edit-ridge.yaml", lambda c: c["analysis"].update(ridge_alpha=2.0))
-    jobs = planned_jobs(workdir, path)
+def test_editing_ridge_alpha_plans_only_lofo_and_figure_3(plans):
+    jobs = plans["ridge"].result()
     assert _analysis_jobs(jobs) == {"analysis_lofo", "analysis_figure_fig3_lofo_delta_r2"}, jobs
     assert set(jobs) - _analysis_jobs(jobs) <= PUBLISHING, jobs
 
 
-def test_editing_fdr_plans_only_fdr_and_the_starred_figures(finished_run):
-    workdir, path = edited_config(finished_run, "edit-fdr.yaml", lambda c: c["analysis"]["fdr"].update(alpha=0.1))
-    jobs = planned_jobs(workdir, path)
+def test_editing_fdr_plans_only_fdr_and_the_starred_figures(plans):
+    jobs = plans["fdr"].result()
     assert _analysis_jobs(jobs) == {"analysis_fdr", "analysis_figure_fig1_cs_correlations",
                                     "analysis_figure_fig2_cs_downstream"}, jobs
     # the partial-Spearman sensitivity table reads fdr.alpha too (its "same conclusion as the paper"
@@ -193,25 +251,28 @@ def _relabel(config):
     config.setdefault("tasks", {}).setdefault("hellaswag", {})["label"] = "HellaSwag (renamed)"
 
 
-def test_editing_a_task_label_reruns_no_model_job(finished_run):
-    """Per-task layout here; the per-model layout in test_per_model_jobs_write_the_same_scores_and_rerun_per_model."""
-    workdir, path = edited_config(finished_run, "edit-label.yaml", _relabel)
-    jobs = planned_jobs(workdir, path)
-    assert not any(rule == "score" or rule.startswith(("prepare", "calibrate", "evaluate")) for rule in jobs), jobs
+def test_editing_a_task_label_reruns_no_model_job(plans):
+    """Both layouts here (the finished run mixes them); again in test_per_model_jobs_write_the_same_scores_and_rerun_per_model."""
+    jobs = plans["label"].result()
+    assert not any(rule == "score" or rule.startswith(("score_model_", "prepare", "calibrate", "evaluate"))
+                   for rule in jobs), jobs
     assert "score_table" in jobs, jobs
 
 
-def test_reordering_config_keys_reruns_nothing(finished_run):
+def _reverse_keys(config):
+    """Every mapping of the config with its keys in reverse order (in place at the top level)."""
     def reverse(value):
         if isinstance(value, dict):
             return {key: reverse(value[key]) for key in reversed(list(value))}
         return value
 
-    workdir, configfile = finished_run
-    config = reverse(yaml.safe_load(configfile.read_text()))
-    path = workdir / "reordered.yaml"
-    path.write_text(yaml.safe_dump(config, sort_keys=False))
-    assert planned_jobs(workdir, path) == {}
+    reversed_config = reverse(config)
+    config.clear()
+    config.update(reversed_config)
+
+
+def test_reordering_config_keys_reruns_nothing(plans):
+    assert plans["reordered"].result() == {}
 
 
 def _copied_checkout(destination):
@@ -241,13 +302,18 @@ def _planned_with_checkout(workdir, configfile, checkout):
     return {rule: int(count) for rule, count in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE) if rule != "total"}
 
 
-def test_moved_checkout_reruns_nothing_and_a_lofo_edit_reruns_only_lofo(finished_run, tmp_path):
-    workdir, configfile = finished_run
-    checkout = _copied_checkout(tmp_path / "moved-checkout")
-    assert _planned_with_checkout(workdir, configfile, checkout) == {}
+def _moved_checkout_plans(workdir, configfile, checkout):
+    """Planned jobs with a copy of this checkout: as copied, then after an edit to lofo.py."""
+    _copied_checkout(checkout)
+    moved = _planned_with_checkout(workdir, configfile, checkout)
     lofo = checkout / "src/benchval/analysis/lofo.py"
     lofo.write_text(lofo.read_text() + "\n# an edit\n")
-    jobs = _planned_with_checkout(workdir, configfile, checkout)
+    return moved, _planned_with_checkout(workdir, configfile, checkout)
+
+
+def test_moved_checkout_reruns_nothing_and_a_lofo_edit_reruns_only_lofo(plans):
+    moved, jobs = plans["moved"].result()
+    assert moved == {}
     assert _analysis_jobs(jobs) == {"analysis_lofo", "analysis_figure_fig3_lofo_delta_r2"}, jobs
     assert set(jobs) - _analysis_jobs(jobs) <= PUBLISHING, jobs
 
