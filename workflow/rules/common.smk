@@ -5,6 +5,7 @@ from snakemake.exceptions import WorkflowError
 
 from benchval.config import check_command_line, check_references, check_sections_are_mappings, resolve_mirror
 from benchval.tasks.variants import add_task_variants
+from benchval.threads import model_job_threads
 from benchval.workflow_support import canonical, script_code_for, workdir_relative
 
 check_command_line(workflow.config_settings.config)
@@ -41,12 +42,18 @@ def scoring_layout(model):
     return config["models"][model].get("scoring_jobs", config["scoring"].get("jobs", "per_task"))
 
 
-# Jobs that run a language model take the whole --cores budget locally, so that they run one at a
-# time and torch threads never oversubscribe the machine (benchval.threads caps them at the real
-# core count). On a cluster workflow.cores is 1; profiles/slurm sets these rules' threads.
+# Jobs that run a language model take ceil(cores / local.model_jobs_at_once) of the --cores budget,
+# so that at most that many run side by side locally; benchval.threads gives each the same share of
+# the machine's real cores as torch threads, so torch never oversubscribes it. On a cluster
+# workflow.cores is 1; profiles/slurm sets these rules' threads.
+# (setdefault: validate() does not fill nested schema defaults yet; local.schema.yaml holds this one.
+# Filled here, the scripts read it from snakemake.config through benchval.threads.job_torch_threads.)
+MODEL_JOBS_AT_ONCE = config.setdefault("local", {}).setdefault("model_jobs_at_once", 2)
+
+
 def _model_job_threads():
     try:
-        return workflow.cores
+        return model_job_threads(workflow.cores, MODEL_JOBS_AT_ONCE)
     except WorkflowError:  # cluster execution without --cores: profiles/slurm sets the threads
         return 1
 

@@ -6,7 +6,7 @@
 # Inputs from the CommonWhy part: results/commonwhy/{published,constructed}.parquet and the KG store.
 
 
-# common.smk's MODEL_JOB_THREADS (one model job at a time locally); 1 when this file is used alone.
+# common.smk's MODEL_JOB_THREADS (local.model_jobs_at_once side by side locally); 1 when this file is used alone.
 _MODEL_THREADS = globals().get("MODEL_JOB_THREADS", 1)
 
 import re as _cwe_re

@@ -41,6 +41,8 @@ rule prepare_model:
     benchmark:
         "logs/benchmarks/prepare_model/{model}.tsv"
     threads: 2
+    # before the tasks: every model job waits for its model, and preparing one takes 1-3 minutes
+    priority: 10
     resources:
         **_rule_resources(config, "prepare"),
     script:

@@ -23,7 +23,7 @@ _SCORING_PARAMS = canonical(
 )
 
 
-# common.smk's MODEL_JOB_THREADS: one model job at a time locally.
+# common.smk's MODEL_JOB_THREADS: local.model_jobs_at_once model jobs side by side locally.
 _MODEL_THREADS = MODEL_JOB_THREADS
 
 

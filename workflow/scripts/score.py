@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from benchval.joblog import job_log
+from benchval.threads import job_torch_threads
 from benchval.scoring.run import score_task
 
 with job_log(snakemake.log[0], f"scoring {snakemake.wildcards.model} on {snakemake.wildcards.task}"):
@@ -14,5 +15,5 @@ with job_log(snakemake.log[0], f"scoring {snakemake.wildcards.model} on {snakema
         dict(snakemake.params.model),
         snakemake.params.shard_dir,
         model_name=snakemake.wildcards.model,
-        threads=snakemake.threads,
+        threads=job_torch_threads(snakemake),
     )

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from benchval.joblog import job_log
+from benchval.threads import job_torch_threads
 from benchval.scoring.run import TaskFiles, score_tasks
 
 tasks = [TaskFiles(*files) for files in zip(snakemake.input.tables, snakemake.output, snakemake.params.shard_dirs)]
@@ -13,5 +14,5 @@ with job_log(snakemake.log[0], f"scoring {snakemake.params.model_name}"):
         dict(snakemake.params.scoring),
         dict(snakemake.params.model),
         model_name=snakemake.params.model_name,
-        threads=snakemake.threads,
+        threads=job_torch_threads(snakemake),
     )
