@@ -115,3 +115,6 @@ def test_paper_config_plans():
             prefix + re.sub(r"\W", "_", m): 1 for m in large}, jobs
     assert jobs["score"] == jobs["evaluate"] == jobs["calibrate"] == 20 * 19, jobs
     assert jobs["prepare_task"] == 19, jobs
+    # the paper and nothing more: no CommonWhy job, and only the paper's 23 models are prepared
+    assert not [rule for rule in jobs if rule.startswith(("commonwhy", "kg_store"))], jobs
+    assert jobs["prepare_model"] == 23, jobs

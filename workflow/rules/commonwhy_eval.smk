@@ -49,9 +49,17 @@ def _cwe_kg_inputs():
     return {"store": CWE_STORE} if CWE_STORE else {}
 
 
+# CommonWhy is in the default target and the report only when a scored study uses it as a criterion
+# (config/paper.yaml uses none: the paper's run computes the paper and nothing more). Its files can
+# always be asked for by name, e.g. `snakemake --cores 8 results/commonwhy_eval/table2.png`.
+CWE_IN_DEFAULT_TARGET = bool(CWE_SYSTEMS) and any(
+    spec.get("commonwhy_criterion", False) for spec in config["studies"].values() if spec["source"] == "scored"
+)
+
+
 def commonwhy_eval_outputs():
-    """Final files of the CommonWhy evaluation (for the default target); none when no system is configured."""
-    if not CWE_SYSTEMS:
+    """Final files of the CommonWhy evaluation for the default target (see CWE_IN_DEFAULT_TARGET)."""
+    if not CWE_IN_DEFAULT_TARGET:
         return []
     return [
         f"{CWE_DIR}/results.csv",
@@ -66,7 +74,7 @@ def commonwhy_eval_outputs():
 
 def commonwhy_eval_report_files():
     """What the report shows of the CommonWhy evaluation (report.smk's report_inputs)."""
-    return [f"{CWE_CHECK}/judge_check.html"] if CWE_SYSTEMS else []
+    return [f"{CWE_CHECK}/judge_check.html"] if CWE_IN_DEFAULT_TARGET else []
 
 
 rule commonwhy_eval_encoder:
