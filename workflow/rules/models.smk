@@ -6,9 +6,11 @@
 from pathlib import Path
 
 from benchval.cluster import rule_resources as _rule_resources
+from benchval.layout import model_manifest, workflow_layout
 from benchval.workflow_support import canonical, script_code_for
 
-script_code = script_code_for(workflow.current_basedir)  # see common.smk
+script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+workflow_layout(config)  # fills the schema defaults (model_lock) when this file is used on its own
 
 
 def _model_entry(wildcards):
@@ -31,10 +33,10 @@ rule prepare_model:
     input:
         _local_model_files,
     output:
-        manifest="resources/models/{model}/benchval-model.json",
+        manifest=model_manifest(),
     params:
         entry=_model_entry,
-        model_lock=config.get("model_lock"),  # benchval.models.lock; None when the schema was not applied
+        model_lock=config["model_lock"],  # benchval.models.lock
         code=script_code("prepare_model.py"),
     log:
         "logs/prepare_model/{model}.log",
