@@ -124,6 +124,10 @@ class Layout:
     def scored_tasks(self) -> list[str]:
         return sorted({t for s in self.scored_studies for t in self.study_tasks(s)})
 
+    def scored_study_models(self) -> list[str]:
+        """Every model some scored study lists (imported studies have no prepared models)."""
+        return sorted({m for s in self.scored_studies for m in self.study_models(s)})
+
     def scored_models(self) -> list[str]:
         return sorted({m for m, _ in self.scored_pairs()})
 

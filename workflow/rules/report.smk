@@ -88,7 +88,7 @@ rule report_tables:
 rule report_models:
     input:
         # every model some scored study uses (imported studies have no prepared models)
-        manifests=[model_manifest(m) for m in LAYOUT.scored_models()],
+        manifests=[model_manifest(m) for m in LAYOUT.scored_study_models()],
     output:
         page=report(f"{REPORT_DIR}/models.html", caption="../report/models.rst", category="Models"),
         table=f"{REPORT_DIR}/models.csv",
