@@ -32,7 +32,7 @@ import torch
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from benchval.metrics import predict  # noqa: E402
+from benchval.evaluation.metrics import predict  # noqa: E402
 from benchval.scoring.base import make_scorer  # noqa: E402
 from benchval.scoring.requests import build_requests  # noqa: E402
 from benchval.testing.architectures import ARCHITECTURES, MODE_TASKS, real_items, vocab_size  # noqa: E402

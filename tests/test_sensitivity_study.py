@@ -14,9 +14,9 @@ from scipy import stats
 
 from benchval.analysis.run import run_analysis
 from benchval.data import dataset_files
-from benchval.evaluate import evaluate_task
+from benchval.evaluation.evaluate import evaluate_task
 from benchval.paths import REPO_ROOT, default_mirror
-from benchval.score_table import score_table_from_metrics, task_table_from_metas
+from benchval.evaluation.score_table import score_table_from_metrics, task_table_from_metas
 from benchval.calibrate import calibrated_option_scores
 from benchval.scoring.run import TaskFiles, score_tasks
 from benchval.tasks.commonsense import PIQA_RUP_COLUMNS

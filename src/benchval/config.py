@@ -122,7 +122,7 @@ def _study_metrics(config: dict) -> set[str]:
         if spec["source"] == "scored":
             metrics.update(m for task in spec["tasks"] for m in config["tasks"][task]["metrics"])
             if spec.get("commonwhy_criterion"):
-                metrics.add("accuracy")  # the CommonWhy criterion rows enter as accuracy (benchval.score_table)
+                metrics.add("accuracy")  # the CommonWhy criterion rows enter as accuracy (benchval.evaluation.score_table)
         elif spec["source"] == "csv":
             metrics.add(spec.get("metric", "accuracy"))
             metrics.update(task.get("metric", spec.get("metric", "accuracy")) for task in spec["tasks"].values())
@@ -257,3 +257,11 @@ def section_defaults(section: str, values: Mapping | None = None) -> dict:
     filled = copy.deepcopy(dict(values or {}))
     _fill(filled, spec, _schema_uri("config.schema.yaml"))
     return filled
+
+
+def allowed_values(section: str, key: str) -> list:
+    """The ``enum`` of ``<section>.<key>`` in its schema (e.g. ``allowed_values("scoring", "normalisation")``):
+    code that must name the allowed values reads them here instead of writing them again."""
+    spec = yaml.safe_load((SCHEMA_DIR / "config.schema.yaml").read_text(encoding="utf-8"))["properties"][section]
+    schema, _ = _lookup(spec["$ref"], _schema_uri("config.schema.yaml"))
+    return list(schema["properties"][key]["enum"])

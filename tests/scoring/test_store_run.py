@@ -13,7 +13,7 @@ from scoring_fixtures import make_items
 from benchval.paths import REPO_ROOT
 from benchval.scoring import run as run_module
 from benchval.scoring.base import make_scorer
-from benchval.scoring.lmeval_format import lmeval_sample_rows, write_lmeval_samples
+from benchval.evaluation.lmeval_format import lmeval_sample_rows, write_lmeval_samples
 from benchval.scoring.requests import build_requests
 from benchval.scoring.store import ScoresFileError, read_scores, read_scores_meta, write_scores
 

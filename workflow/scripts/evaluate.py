@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval.evaluate import evaluate_task, lmeval_results, lmeval_samples, write_outputs
+from benchval.evaluation.evaluate import evaluate_task, lmeval_results, lmeval_samples, write_outputs
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
 manifest = json.loads(open(snakemake.input.model).read())

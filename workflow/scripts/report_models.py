@@ -1,7 +1,7 @@
 """Snakemake script: model manifests -> models table (CSV) and its HTML page for the report."""
 import logging
 
-from benchval.report_pages import models_frame, write_table_page
+from benchval.report.pages import models_frame, write_table_page
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)
 log = logging.getLogger("report_models")

@@ -2,7 +2,7 @@
 import logging
 import shutil
 
-from benchval.report_pages import write_study_table_pages
+from benchval.report.pages import write_study_table_pages
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)
 shutil.copy2(snakemake.input.figure, snakemake.output.figure)

@@ -1,7 +1,7 @@
 """Snakemake script: one table of one study as a self-contained HTML page for the report."""
 import logging
 
-from benchval.report_pages import write_study_table_pages
+from benchval.report.pages import write_study_table_pages
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)
 name = snakemake.params.name

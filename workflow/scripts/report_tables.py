@@ -1,7 +1,7 @@
 """Snakemake script: a study's tables -> self-contained HTML pages for the report."""
 import logging
 
-from benchval.report_pages import write_study_table_pages
+from benchval.report.pages import write_study_table_pages
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)
 log = logging.getLogger("report_tables")

@@ -1,7 +1,7 @@
 """Snakemake script: the task-size table -> its HTML page for the report."""
 import logging
 
-from benchval.report_pages import csv_to_page
+from benchval.report.pages import csv_to_page
 
 logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)
 log = logging.getLogger("report_task_sizes")

@@ -4,7 +4,7 @@ import logging
 
 import pandas as pd
 
-from benchval.score_table import (
+from benchval.evaluation.score_table import (
     commonwhy_criterion_tables,
     score_table_from_metrics,
     task_table_from_metas,

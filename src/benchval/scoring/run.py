@@ -23,6 +23,7 @@ import torch
 
 from benchval.threads import limit_torch_threads
 
+from benchval.config import section_defaults
 from benchval.scoring.base import make_scorer
 from benchval.scoring.requests import build_requests
 from benchval.scoring.store import COLUMNS as STORE_COLUMNS
@@ -30,14 +31,6 @@ from benchval.scoring.store import ShardStore, requests_fingerprint, write_score
 
 log = logging.getLogger(__name__)
 
-SCORING_DEFAULTS = {
-    "engine": "reference",
-    "normalisation": "per_token",
-    "batch_tokens": 1024,
-    "shard_items": 256,
-    "prior_context": "N/A",
-    "progress": True,
-}
 ITEM_COLUMNS = ("id", "context", "options", "label", "target", "task", "source_row")
 
 
@@ -146,7 +139,7 @@ def shard_requests(requests: pd.DataFrame, shard_items: int) -> list[pd.DataFram
 
 def load_scorer(model_dir, scoring_config: dict, model_config: dict):
     """The configured engine's scorer over the model in ``model_dir`` (device and dtype from ``model_config``)."""
-    cfg = {**SCORING_DEFAULTS, **(scoring_config or {})}
+    cfg = section_defaults("scoring", scoring_config)  # defaults: workflow/schemas/scoring.schema.yaml
     device, dtype = model_config.get("device", "cpu"), model_config.get("dtype", "float32")
     model, tokenizer = load_model(model_dir, device, dtype)
     return make_scorer(cfg["engine"], model, tokenizer, batch_tokens=cfg["batch_tokens"], device=device,
@@ -170,7 +163,7 @@ def score_task(items_parquet, model_dir, out_parquet, scoring_config: dict, mode
     function returning one, called only if there is something to score; by default the model is
     loaded from ``model_dir`` with the config's device and dtype.
     """
-    cfg = {**SCORING_DEFAULTS, **(scoring_config or {})}
+    cfg = section_defaults("scoring", scoring_config)  # defaults: workflow/schemas/scoring.schema.yaml
     device = model_config.get("device", "cpu")
     dtype = model_config.get("dtype", "float32")
     model_name = model_name or Path(model_dir).name
