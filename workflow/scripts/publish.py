@@ -2,8 +2,9 @@
 import logging
 import shutil
 from pathlib import Path
+from benchval.joblog import log_to_file
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+log_to_file(snakemake.log[0])
 
 
 def publish(paths, destination_root):

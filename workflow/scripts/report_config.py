@@ -2,8 +2,9 @@
 import logging
 
 from benchval.report.pages import write_config_page
+from benchval.joblog import log_to_file
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)
+log_to_file(snakemake.log[0])
 log = logging.getLogger("report_config")
 write_config_page(snakemake.params.config, snakemake.output.page, snakemake.output.config)
 log.info("wrote %s", snakemake.output.page)

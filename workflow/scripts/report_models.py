@@ -2,8 +2,9 @@
 import logging
 
 from benchval.report.pages import models_frame, write_table_page
+from benchval.joblog import log_to_file
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)
+log_to_file(snakemake.log[0])
 log = logging.getLogger("report_models")
 frame = models_frame(snakemake.input.manifests)
 frame.to_csv(snakemake.output.table, index=False)

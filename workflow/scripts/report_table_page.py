@@ -2,8 +2,9 @@
 import logging
 
 from benchval.report.pages import write_study_table_pages
+from benchval.joblog import log_to_file
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)
+log_to_file(snakemake.log[0])
 name = snakemake.params.name
 write_study_table_pages(snakemake.wildcards.study, {name: snakemake.input[0]}, {name: snakemake.output[0]})
 logging.info("%s of %s -> %s", name, snakemake.wildcards.study, snakemake.output[0])

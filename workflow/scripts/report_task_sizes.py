@@ -2,8 +2,9 @@
 import logging
 
 from benchval.report.pages import csv_to_page
+from benchval.joblog import log_to_file
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)
+log_to_file(snakemake.log[0])
 log = logging.getLogger("report_task_sizes")
 csv_to_page(snakemake.input[0], snakemake.output[0], "Task sizes and filters", f"Rendered from {snakemake.input[0]}.")
 log.info("wrote %s", snakemake.output[0])

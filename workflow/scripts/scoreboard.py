@@ -9,8 +9,9 @@ from benchval.analysis.scoreboard import ModelInfo, ScoreboardSettings, model_ta
 from benchval.analysis.scoreboard_figure import figure_scoreboard
 from benchval.scoring.store import read_scores
 from benchval.tasks.items import read_items, read_task_meta
+from benchval.joblog import log_to_file
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+log_to_file(snakemake.log[0])
 params = snakemake.params
 settings = ScoreboardSettings(seed=params.bootstrap["seed"], n_bootstrap=params.bootstrap["n_bootstrap"],
                               ci_level=params.bootstrap["ci_level"], normalisation=params.normalisation)
