@@ -2,7 +2,13 @@
 
 import yaml
 
-from benchval.config import SCHEMA_DIR, _fill, allowed_values, fill_defaults, section_defaults
+from benchval.config import (
+    SCHEMA_DIR,
+    _fill,
+    allowed_values,
+    fill_defaults,
+    section_defaults,
+)
 from benchval.layout import SCORES, Layout, fill, model_manifest, workflow_layout
 
 

@@ -134,6 +134,10 @@ class Layout:
     def tasks_scored_with(self, model: str) -> list[str]:
         return sorted({t for m, t in self.scored_pairs() if m == model})
 
+    def task_labels(self, study: str) -> dict[str, str]:
+        """How ``study``'s tasks are named in tables and figures (a task's ``label``, else its name)."""
+        return {t: self.config["tasks"][t].get("label") or t for t in self.study_tasks(study)}
+
     def scoring_layout(self, model: str) -> str:
         """How ``model``'s scoring (and its calibration and evaluation) is cut into jobs: per_task |
         per_model. A model entry's ``scoring_jobs`` (models.schema.yaml) overrides ``scoring.jobs``."""

@@ -146,7 +146,7 @@ rule score_table:
         tasks=STUDY_TASKS,
     params:
         models=lambda w: canonical({m: config["models"][m] for m in LAYOUT.study_models(w.study)}),
-        labels=lambda w: canonical({t: config["tasks"][t].get("label") or t for t in LAYOUT.study_tasks(w.study)}),
+        labels=lambda w: canonical(LAYOUT.task_labels(w.study)),
         criteria_files=lambda w: LAYOUT.commonwhy_criterion_inputs(w.study),
         code=script_code("score_table.py"),
     wildcard_constraints:

@@ -52,7 +52,7 @@ rule scoreboard:
         models=lambda w: canonical(
             {m: {k: config["models"][m][k] for k in ("family", "size_b")} for m in LAYOUT.study_models(w.study)}
         ),
-        labels=lambda w: canonical({t: config["tasks"][t].get("label") or t for t in LAYOUT.study_tasks(w.study)}),
+        labels=lambda w: canonical(LAYOUT.task_labels(w.study)),
         normalisation=config["scoring"]["normalisation"],
         bootstrap=canonical(_scoreboard_bootstrap()),
         code=script_code("scoreboard.py"),

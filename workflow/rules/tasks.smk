@@ -14,7 +14,7 @@ from benchval.workflow_support import canonical, script_code_for, workdir_relati
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
 _DECLARED_PATHS = sorted(
-    {f.path for name in config.get("datasets", {}) for f in _dataset_files(config["datasets"], name).values()}
+    {f.path for name in config["datasets"] for f in _dataset_files(config["datasets"], name).values()}
 )
 
 
@@ -49,9 +49,8 @@ def _task_checksums(wildcards):
 
 def _task_sample(wildcards):
     """Only this task's sample size, so that changing another task's size does not rerun this one."""
-    sample = config.get("sample") or {}
-    per_task = sample.get("per_task") or {}
-    return {"n_items": per_task.get(wildcards.task, sample.get("n_items"))}
+    sample = config["sample"]
+    return {"n_items": sample["per_task"].get(wildcards.task, sample["n_items"])}
 
 
 # Keys of a task's config that only name or present it: editing them must not rebuild its items

@@ -1,8 +1,8 @@
 """Rule commonwhy_eval_kbbinder: the KB-Binder-style baseline."""
 
 from benchval.commonwhy.eval import run
-from benchval.threads import job_torch_threads
 from benchval.joblog import log_to_file
+from benchval.threads import job_torch_threads
 
 sm = snakemake  # noqa: F821
 log_to_file(sm.log[0])

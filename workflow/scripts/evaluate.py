@@ -5,7 +5,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval.evaluation.evaluate import evaluate_task, lmeval_results, lmeval_samples, write_outputs
+from benchval.evaluation.evaluate import (
+    evaluate_task,
+    lmeval_results,
+    lmeval_samples,
+    write_outputs,
+)
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])

@@ -2,6 +2,7 @@
 import logging
 import shutil
 from pathlib import Path
+
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])

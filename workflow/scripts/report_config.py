@@ -1,8 +1,8 @@
 """Snakemake script: the merged config of this run -> YAML file and HTML page for the report."""
 import logging
 
-from benchval.report.pages import write_config_page
 from benchval.joblog import log_to_file
+from benchval.report.pages import write_config_page
 
 log_to_file(snakemake.log[0])
 log = logging.getLogger("report_config")

@@ -2,8 +2,8 @@
 import logging
 import shutil
 
-from benchval.report.pages import write_study_table_pages
 from benchval.joblog import log_to_file
+from benchval.report.pages import write_study_table_pages
 
 log_to_file(snakemake.log[0])
 shutil.copy2(snakemake.input.figure, snakemake.output.figure)

@@ -1,8 +1,8 @@
 """Snakemake script: one table of one study as a self-contained HTML page for the report."""
 import logging
 
-from benchval.report.pages import write_study_table_pages
 from benchval.joblog import log_to_file
+from benchval.report.pages import write_study_table_pages
 
 log_to_file(snakemake.log[0])
 name = snakemake.params.name

@@ -1,8 +1,8 @@
 """Snakemake script: a study's tables -> self-contained HTML pages for the report."""
 import logging
 
-from benchval.report.pages import write_study_table_pages
 from benchval.joblog import log_to_file
+from benchval.report.pages import write_study_table_pages
 
 log_to_file(snakemake.log[0])
 log = logging.getLogger("report_tables")

@@ -1,8 +1,8 @@
 """Snakemake script: the task-size table -> its HTML page for the report."""
 import logging
 
-from benchval.report.pages import csv_to_page
 from benchval.joblog import log_to_file
+from benchval.report.pages import csv_to_page
 
 log_to_file(snakemake.log[0])
 log = logging.getLogger("report_task_sizes")

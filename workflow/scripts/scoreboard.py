@@ -5,11 +5,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval.analysis.scoreboard import ModelInfo, ScoreboardSettings, model_task_rows, scoreboard_table
+from benchval.analysis.scoreboard import (
+    ModelInfo,
+    ScoreboardSettings,
+    model_task_rows,
+    scoreboard_table,
+)
 from benchval.analysis.scoreboard_figure import figure_scoreboard
+from benchval.joblog import log_to_file
 from benchval.scoring.store import read_scores
 from benchval.tasks.items import read_items, read_task_meta
-from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])
 params = snakemake.params

@@ -8,8 +8,13 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.evaluation import metrics as metric_functions
+from benchval.evaluation.lmeval_format import (
+    STDERR_NOT_AVAILABLE,
+    lmeval_sample_rows,
+    lmeval_stderr,
+    stderr_key,
+)
 from benchval.item_bootstrap import item_rng
-from benchval.evaluation.lmeval_format import STDERR_NOT_AVAILABLE, lmeval_sample_rows, lmeval_stderr, stderr_key
 
 METRICS_COLUMNS = ["model", "task", "metric", "value", "n_items", "normalisation", "note"]
 # lm-evaluation-harness names for our metrics, so that its tooling can read our results JSON.
