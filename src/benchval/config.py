@@ -243,8 +243,9 @@ def fill_defaults(config: dict) -> dict:
     """Fill ``config`` in place with every default of workflow/schemas/ (nested ones too) and return it.
 
     Snakemake's validate() fills top-level defaults only (it does not follow ``$ref`` into the
-    section files); common.smk calls this right after it, so that rules and scripts read every
-    setting from the config and no code restates a default.
+    section files); benchval.layout.workflow_layout calls this once per config (common.smk: right
+    after validate()), so that rules and scripts read every setting from the config and no code
+    restates a default.
     """
     _fill(config, {"$ref": "config.schema.yaml"}, _schema_uri("config.schema.yaml"))
     return config
