@@ -13,6 +13,7 @@
 import re as _score_re
 
 from benchval.cluster import rule_resources as _rule_resources
+from benchval.models.registry import LAYOUT_KEYS as _LAYOUT_KEYS
 
 
 # Everything in `scoring:` but the normalisation and lm-eval bootstrap iterations, which only the
@@ -33,7 +34,7 @@ def _tasks_scored_with(model):
 
 def _model_params(model):
     """The model entry as a params value, less its job layout (which changes no score)."""
-    return {k: v for k, v in config["models"][model].items() if k != "scoring_jobs"}
+    return {k: v for k, v in config["models"][model].items() if k not in _LAYOUT_KEYS}
 
 
 _SCORED_MODELS = sorted({model for model, _ in scored_pairs()})
