@@ -27,7 +27,7 @@ sys.path.insert(0, str(REPO / "src"))
 from benchval.evaluation.metrics import predict  # noqa: E402
 from benchval.scoring.base import make_scorer  # noqa: E402
 from benchval.scoring.requests import build_requests  # noqa: E402
-from benchval.scoring.run import load_model  # noqa: E402
+from benchval.models.loader import load_model  # noqa: E402
 from benchval.testing.architectures import MODE_TASKS, real_items  # noqa: E402
 
 MODELS = ["smollm2-135m", "gemma3-270m", "qwen2.5-coder-0.5b"]
@@ -36,7 +36,7 @@ MODELS = ["smollm2-135m", "gemma3-270m", "qwen2.5-coder-0.5b"]
 def compare(model_dir: Path, items_by_task: dict, normalisation: str) -> list[dict]:
     scores = {}
     for dtype in ("float32", "bfloat16"):
-        model, tokenizer = load_model(model_dir, "cpu", "float32")
+        model, tokenizer = load_model(model_dir)
         scorer = make_scorer("fast", model, tokenizer, dtype=dtype)
         for task, (mode, items) in items_by_task.items():
             start = time.perf_counter()

@@ -49,6 +49,16 @@ def test_valid_entries_parse_with_defaults():
     assert parse_model_entry("p", hf_without_revision).source["revision"] is None
 
 
+def test_the_sanity_check_is_on_for_real_weight_sources_unless_the_entry_says_otherwise():
+    specs = parse_models(MODELS)
+    assert specs["smollm2-135m"].checks_sanity and specs["pythia-1b"].checks_sanity
+    assert not specs["my-folder"].checks_sanity  # a local folder may hold random test weights
+    assert not parse_model_entry("p", {**MODELS["pythia-1b"], "sanity_check": False}).checks_sanity
+    assert parse_model_entry("f", {**MODELS["my-folder"], "sanity_check": True}).checks_sanity
+    with pytest.raises(ModelConfigError, match=r"models.p.sanity_check: 'yes' is not of type 'boolean'"):
+        parse_model_entry("p", {**MODELS["pythia-1b"], "sanity_check": "yes"})
+
+
 def test_whole_section_passes_the_snakemake_schema():
     schema = load_schema()
     jsonschema.validators.validator_for(schema)(schema).validate(MODELS)

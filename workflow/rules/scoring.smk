@@ -15,6 +15,7 @@ import re as _score_re
 from benchval.cluster import rule_resources as _rule_resources
 from benchval.layout import SCORE_SHARDS, SCORES, TASK_ITEMS, TASK_META, alternatives, fill, model_manifest
 from benchval.layout import workflow_layout
+from benchval.models.registry import LAYOUT_KEYS as _LAYOUT_KEYS
 from benchval.workflow_support import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -37,7 +38,7 @@ _MODEL_THREADS = LAYOUT.model_job_threads(workflow)
 
 def _model_params(model):
     """The model entry as a params value, less its job layout (which changes no score)."""
-    return {k: v for k, v in config["models"][model].items() if k != "scoring_jobs"}
+    return {k: v for k, v in config["models"][model].items() if k not in _LAYOUT_KEYS}
 
 
 _SCORED_MODELS = LAYOUT.scored_models()
