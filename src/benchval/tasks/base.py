@@ -8,6 +8,8 @@ choices) and the resolved raw file paths.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -230,7 +232,11 @@ _ADAPTERS: dict[str, Adapter] = {}
 
 
 def register(name: str) -> Callable[[Adapter], Adapter]:
-    """Decorator: make an adapter available to config under ``name``."""
+    """Decorator: make an adapter available to config under ``name``.
+
+    The decorated function's module registers itself: every module of the ``benchval.tasks``
+    package tree is imported before an adapter is looked up (:func:`import_adapter_modules`), so
+    adding a task means a catalogue entry and one adapter module, nothing else."""
 
     def decorate(adapter: Adapter) -> Adapter:
         if name in _ADAPTERS:
@@ -241,9 +247,17 @@ def register(name: str) -> Callable[[Adapter], Adapter]:
     return decorate
 
 
-def get_adapter(name: str) -> Adapter:
-    from benchval.tasks import registry  # noqa: F401  (imports every adapter module)
+def import_adapter_modules() -> None:
+    """Import every module below ``benchval.tasks`` (a module imported before is not run again)."""
+    import benchval.tasks as package  # noqa: PLC0415  (this module is part of the package)
 
+    for module in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
+        importlib.import_module(module.name)
+
+
+def get_adapter(name: str) -> Adapter:
+    if name not in _ADAPTERS:
+        import_adapter_modules()
     try:
         return _ADAPTERS[name]
     except KeyError:
@@ -251,6 +265,5 @@ def get_adapter(name: str) -> Adapter:
 
 
 def known_adapters() -> list[str]:
-    from benchval.tasks import registry  # noqa: F401
-
+    import_adapter_modules()
     return sorted(_ADAPTERS)
