@@ -61,27 +61,26 @@ class Volatile:
     reason: str
 
 
-VOLATILE = (
-    Volatile("resources/models/*/benchval-model.json", "json", "prepared_at", "when the model was prepared"),
-    Volatile("resources/models/*/benchval-model.json", "json", "preparation_seconds", "seconds the preparation took"),
-    Volatile("resources/models/*/benchval-model.json", "json", "peak_rss_mb", "memory measured during preparation"),
-    Volatile("resources/kg/*.stats.json", "json", "seconds", "seconds the KG store build took"),
-    Volatile("results/report/models.csv", "column", "prepared_at", "when each model was prepared"),
-    Volatile("results/report/models.html", "html_cell", "prepared_at", "when each model was prepared"),
-    Volatile("results/scores/*/*.parquet", "parquet_meta", "benchval.summary.seconds", "seconds the scoring job took"),
-    Volatile("results/commonwhy/grounding_report.csv", "column", "seconds", "seconds each rule's SPARQL query took"),
-    Volatile("results/commonwhy_eval/answers/*.parquet", "column", "seconds", "seconds each answer's generation took"),
-    Volatile("results/commonwhy_eval/answers/*.checkpoint.jsonl", "jsonl", "seconds",
-             "seconds each answer's generation took"),
-    Volatile("results/commonwhy_eval/answers/*.timing.json", "json", "seconds_this_run", "generation wall time"),
-    Volatile("results/commonwhy_eval/answers/*.timing.json", "json", "seconds_per_question", "generation wall time"),
-    Volatile("results/commonwhy_eval/metrics/*.json", "json", "seconds_judge", "seconds the judge took"),
-    Volatile("results/commonwhy_eval/metrics/*.json", "json", "seconds_load", "seconds loading the judge took"),
-    Volatile("results/tasks/*.meta.json", "json", "source_files.*.path",
-             "the raw file's path relative to the working directory: differs with the directory's place"),
-    Volatile("results/tasks/*.parquet", "parquet_meta", "benchval.task_meta.source_files.*.path",
-             "the raw file's path relative to the working directory: differs with the directory's place"),
-)
+#: files (glob) | kind | field | reason: every field left out of the comparison (see :class:`Volatile`)
+VOLATILE_TABLE = """
+resources/models/*/benchval-model.json | json | prepared_at | when the model was prepared
+resources/models/*/benchval-model.json | json | preparation_seconds | seconds the preparation took
+resources/models/*/benchval-model.json | json | peak_rss_mb | memory measured during the preparation
+resources/kg/*.stats.json | json | seconds | seconds the KG store build took
+results/report/models.csv | column | prepared_at | when each model was prepared
+results/report/models.html | html_cell | prepared_at | when each model was prepared
+results/scores/*/*.parquet | parquet_meta | benchval.summary.seconds | seconds the scoring job took
+results/commonwhy/grounding_report.csv | column | seconds | seconds each rule's SPARQL query took
+results/commonwhy_eval/answers/*.parquet | column | seconds | seconds each answer's generation took
+results/commonwhy_eval/answers/*.checkpoint.jsonl | jsonl | seconds | seconds each answer's generation took
+results/commonwhy_eval/answers/*.timing.json | json | seconds_this_run | the generation's wall time
+results/commonwhy_eval/answers/*.timing.json | json | seconds_per_question | the generation's wall time
+results/commonwhy_eval/metrics/*.json | json | seconds_judge | seconds the judge took
+results/commonwhy_eval/metrics/*.json | json | seconds_load | seconds loading the judge took
+results/tasks/*.meta.json | json | source_files.*.path | raw file path relative to the working directory (moves with it)
+results/tasks/*.parquet | parquet_meta | benchval.task_meta.source_files.*.path | the same path, in the items' metadata
+"""
+VOLATILE = tuple(Volatile(*(cell.strip() for cell in line.split("|"))) for line in VOLATILE_TABLE.strip().split("\n"))
 
 EXEMPT = object()  # what a volatile field is replaced by on both sides
 
