@@ -7,7 +7,8 @@ cells of a CSV or parquet table, via pandas; the differing keys of a JSON docume
 differing records of a JSON Lines file; the first differing line of other text), then a summary.
 Exit status 1 if anything differs or exists on one side only, else 0.
 
-Compared: every file under ``results/`` and ``resources/``. Not compared, and why:
+Compared: every file under ``results/`` and ``resources/``, and the model lock file the run writes
+(:data:`OUTPUT_FILES`). Not compared, and why:
 
 * ``logs/`` (log text and the benchmark timings under ``logs/benchmarks/``) and ``.snakemake/``
   (Snakemake's bookkeeping): they record when and how long, not what was computed;
@@ -39,8 +40,11 @@ from typing import Any, Callable, Iterator
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
+import yaml
 
 ROOTS = ("results", "resources")
+#: outputs outside ROOTS: the model lock file rule prepare_model writes into the working directory
+OUTPUT_FILES = ("config/models.lock.yaml",)
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt", ".whl")
 FIGURE_SUFFIXES = (".png", ".pdf", ".svg")
 SKIPPED_NAMES = (".snakemake_timestamp",)
@@ -51,8 +55,8 @@ SHOWN = 5  # differences shown per file
 @dataclass(frozen=True)
 class Volatile:
     """A field left out of the comparison: ``files`` (a glob relative to the run directory), ``kind``
-    (``json``: a dotted key path, ``*`` for any key; ``column``: a CSV/parquet column;
-    ``parquet_meta``: a dotted path inside a parquet file's key-value metadata; ``jsonl``: a key of
+    (``document``: a dotted key path in a JSON or YAML document, ``*`` for any key; ``column``: a CSV/parquet column;
+    ``parquet_meta``: ``KEY:dotted.path`` inside a parquet file's key-value metadata (keys hold dots); ``jsonl``: a key of
     every record; ``html_cell``: a table column of an HTML page), ``field`` and the reason."""
 
     files: str
@@ -63,22 +67,23 @@ class Volatile:
 
 #: files (glob) | kind | field | reason: every field left out of the comparison (see :class:`Volatile`)
 VOLATILE_TABLE = """
-resources/models/*/benchval-model.json | json | prepared_at | when the model was prepared
-resources/models/*/benchval-model.json | json | preparation_seconds | seconds the preparation took
-resources/models/*/benchval-model.json | json | peak_rss_mb | memory measured during the preparation
-resources/kg/*.stats.json | json | seconds | seconds the KG store build took
+resources/models/*/benchval-model.json | document | prepared_at | when the model was prepared
+resources/models/*/benchval-model.json | document | preparation_seconds | seconds the preparation took
+resources/models/*/benchval-model.json | document | peak_rss_mb | memory measured during the preparation
+resources/kg/*.stats.json | document | seconds | seconds the KG store build took
 results/report/models.csv | column | prepared_at | when each model was prepared
 results/report/models.html | html_cell | prepared_at | when each model was prepared
-results/scores/*/*.parquet | parquet_meta | benchval.summary.seconds | seconds the scoring job took
+results/scores/*/*.parquet | parquet_meta | benchval:summary.seconds | seconds the scoring job took
 results/commonwhy/grounding_report.csv | column | seconds | seconds each rule's SPARQL query took
 results/commonwhy_eval/answers/*.parquet | column | seconds | seconds each answer's generation took
 results/commonwhy_eval/answers/*.checkpoint.jsonl | jsonl | seconds | seconds each answer's generation took
-results/commonwhy_eval/answers/*.timing.json | json | seconds_this_run | the generation's wall time
-results/commonwhy_eval/answers/*.timing.json | json | seconds_per_question | the generation's wall time
-results/commonwhy_eval/metrics/*.json | json | seconds_judge | seconds the judge took
-results/commonwhy_eval/metrics/*.json | json | seconds_load | seconds loading the judge took
-results/tasks/*.meta.json | json | source_files.*.path | raw file path relative to the working directory (moves with it)
-results/tasks/*.parquet | parquet_meta | benchval.task_meta.source_files.*.path | the same path, in the items' metadata
+results/commonwhy_eval/answers/*.timing.json | document | seconds_this_run | the generation's wall time
+results/commonwhy_eval/answers/*.timing.json | document | seconds_per_question | the generation's wall time
+results/commonwhy_eval/judge_check/*.json | document | seconds_judge | seconds the judge took
+results/commonwhy_eval/judge_check/*.json | document | seconds_load | seconds loading the judge took
+results/tasks/*.meta.json | document | source_files.*.path | raw file path relative to the working directory (moves with it)
+results/tasks/*.parquet | parquet_meta | benchval.task_meta:source_files.*.path | the same path, in the items' metadata
+config/models.lock.yaml | document | models.*.locked_at | when each model was first locked
 """
 VOLATILE = tuple(Volatile(*(cell.strip() for cell in line.split("|"))) for line in VOLATILE_TABLE.strip().split("\n"))
 
@@ -105,6 +110,7 @@ def listed_files(run: Path) -> tuple[dict[str, Path], list[str]]:
             if path.suffix in WEIGHT_SUFFIXES or path.name in SKIPPED_NAMES:
                 continue
             files[relative] = path
+    files.update({relative: run / relative for relative in OUTPUT_FILES if (run / relative).is_file()})
     return files, stores
 
 
@@ -156,15 +162,17 @@ def short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def load_json(path: Path, relative: str) -> Any:
-    document = json.loads(path.read_text(encoding="utf-8"))
-    for field in volatile_fields(relative, "json"):
+def load_document(path: Path, relative: str) -> Any:
+    """A JSON or YAML document, its volatile fields exempt."""
+    text = path.read_text(encoding="utf-8")
+    document = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    for field in volatile_fields(relative, "document"):
         document = without(document, field)
     return document
 
 
-def compare_json(before: Path, after: Path, relative: str) -> list[str]:
-    return list(json_differences(load_json(before, relative), load_json(after, relative)))
+def compare_document(before: Path, after: Path, relative: str) -> list[str]:
+    return list(json_differences(load_document(before, relative), load_document(after, relative)))
 
 
 def compare_jsonl(before: Path, after: Path, relative: str) -> list[str]:
@@ -229,7 +237,9 @@ def parquet_metadata(path: Path, relative: str) -> dict:
         except ValueError:
             metadata[key.decode()] = value.decode(errors="replace")
     for field in volatile_fields(relative, "parquet_meta"):
-        metadata = without(metadata, field)
+        key, _, inner = field.partition(":")
+        if key in metadata:
+            metadata[key] = without(metadata[key], inner) if inner else EXEMPT
     return metadata
 
 
@@ -275,7 +285,7 @@ def compare_text(before: Path, after: Path, relative: str, outside_tables: bool 
 
 
 COMPARERS: dict[str, Callable[[Path, Path, str], list[str]]] = {
-    ".json": compare_json, ".jsonl": compare_jsonl, ".csv": compare_csv, ".parquet": compare_parquet,
+    ".json": compare_document, ".yaml": compare_document, ".jsonl": compare_jsonl, ".csv": compare_csv, ".parquet": compare_parquet,
     ".html": compare_html,
 }
 
