@@ -229,14 +229,18 @@ class AdapterInput:
 
 Adapter = Callable[[AdapterInput, FilterReport], Iterable[Item]]
 _ADAPTERS: dict[str, Adapter] = {}
+#: the adapter modules, and packages every module of which is one (searched with pkgutil);
+#: benchval.workflow_support counts them as code dependencies of whatever imports this module
+IMPORTS_EVERY_MODULE_OF = ("benchval.tasks.commonsense", "benchval.tasks.downstream")
 
 
 def register(name: str) -> Callable[[Adapter], Adapter]:
     """Decorator: make an adapter available to config under ``name``.
 
-    The decorated function's module registers itself: every module of the ``benchval.tasks``
-    package tree is imported before an adapter is looked up (:func:`import_adapter_modules`), so
-    adding a task means a catalogue entry and one adapter module, nothing else."""
+    The decorated function's module registers itself: every adapter module (``commonsense`` and
+    every module of the ``downstream`` package) is imported before an adapter is looked up
+    (:func:`import_adapter_modules`), so adding a task means a catalogue entry and one adapter
+    module, nothing else."""
 
     def decorate(adapter: Adapter) -> Adapter:
         if name in _ADAPTERS:
@@ -248,11 +252,11 @@ def register(name: str) -> Callable[[Adapter], Adapter]:
 
 
 def import_adapter_modules() -> None:
-    """Import every module below ``benchval.tasks`` (a module imported before is not run again)."""
-    import benchval.tasks as package  # noqa: PLC0415  (this module is part of the package)
-
-    for module in pkgutil.walk_packages(package.__path__, prefix=f"{package.__name__}."):
-        importlib.import_module(module.name)
+    """Import :data:`IMPORTS_EVERY_MODULE_OF` (a module imported before is not run again)."""
+    for name in IMPORTS_EVERY_MODULE_OF:
+        module = importlib.import_module(name)
+        for found in pkgutil.walk_packages(getattr(module, "__path__", []), prefix=f"{name}."):
+            importlib.import_module(found.name)
 
 
 def get_adapter(name: str) -> Adapter:
