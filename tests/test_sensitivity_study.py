@@ -69,7 +69,7 @@ def analysed(tmp_path_factory):
     score_table = score_table_from_metrics(pd.concat(metrics, ignore_index=True), MODELS)
     score_table.to_csv(root / "score_table.csv", index=False)
     task_table_from_metas(list(metas.values())).to_csv(root / "tasks.csv", index=False)
-    tables = run_analysis(root / "score_table.csv", root / "tasks.csv", {"n_bootstrap": 50, "seed": SEED},
+    tables = run_analysis(root / "score_table.csv", root / "tasks.csv", {"n_bootstrap": 100, "seed": SEED},
                           root / "study", make_figures=False)
     return root, config, metas, score_table, tables
 

@@ -266,3 +266,17 @@ def allowed_values(section: str, key: str) -> list:
     spec = yaml.safe_load((SCHEMA_DIR / "config.schema.yaml").read_text(encoding="utf-8"))["properties"][section]
     schema, _ = _lookup(spec["$ref"], _schema_uri("config.schema.yaml"))
     return list(schema["properties"][key]["enum"])
+
+
+def merged_config(*overlays: Path | str) -> dict:
+    """config/config.yaml, then the catalogue (config/catalogue/*.yaml), then ``overlays`` in order,
+    merged as snakemake merges ``--configfile config/config.yaml <overlays>`` (for tools and tests
+    that read the config outside a workflow run: the cost estimate, the rehearsal)."""
+    from snakemake.utils import update_config  # noqa: PLC0415  (only these callers need snakemake)
+
+    config = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
+    for catalogue in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
+        update_config(config, yaml.safe_load(catalogue.read_text()))
+    for overlay in overlays:
+        update_config(config, yaml.safe_load(Path(overlay).read_text()) or {})
+    return config

