@@ -133,6 +133,7 @@ for _stem in FIGURE_STEMS:
             stem=_stem,
             analysis=_analysis_params(FIGURE_SETTINGS[_stem]),
             out_dir=lambda w: fill(STUDY_DIR, study=w.study),
+            notice=lambda w: config["studies"][w.study].get("notice"),
             code=script_code("analysis_figure.py"),
         wildcard_constraints:
             study="[^/]+",

@@ -58,6 +58,7 @@ rule scoreboard:
         code=script_code("scoreboard.py"),
         figure_formats=LAYOUT.figure_formats,
         figure_dpi=config["analysis"]["figures"]["dpi"],
+        notice=lambda w: config["studies"][w.study].get("notice"),
     wildcard_constraints:
         study=_SCORED_STUDY_PATTERN,
     log:

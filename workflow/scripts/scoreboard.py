@@ -33,6 +33,6 @@ table = scoreboard_table(rows)
 Path(snakemake.output.table).parent.mkdir(parents=True, exist_ok=True)
 table.to_csv(snakemake.output.table, index=False)
 figure_scoreboard(table, Path(snakemake.output.figures[0]).parent, params.figure_formats, params.figure_dpi,
-                  snakemake.wildcards.study, settings.ci_level)
+                  snakemake.wildcards.study, settings.ci_level, params.notice)
 logging.info("scoreboard of %s: %d rows (%d models x %d tasks), settings %s", snakemake.wildcards.study, len(table),
              table["model"].nunique(), table["task"].nunique(), json.dumps(vars(settings)))
