@@ -46,6 +46,6 @@ rule all:
     input:
         "results/figures",
         "results/tables",
-        commonwhy_outputs(),
+        commonwhy_outputs() if LAYOUT.commonwhy_in_default_target() else [],
         commonwhy_eval_outputs(),
         rules.report_inputs.input,

@@ -4,7 +4,7 @@ For each prepared model (resources/models/<name>/) and a few tasks' real items (
 scoring mode, built from the raw-data mirror by the tasks' adapters: benchval.testing.architectures),
 the fast engine scores the same requests with the model in float32 and in bfloat16 (softmax in
 float32 either way, as in the workflow). Reported per (model, task): items, the share of items whose
-predicted option (benchval.metrics.predict, per-token normalisation as config.yaml) differs, and
+predicted option (benchval.evaluation.metrics.predict, per-token normalisation as config.yaml) differs, and
 the largest absolute change of a request's summed log-prob (nats). Prints one markdown table.
 
     python benchmarks/bench_dtype.py --n-items 40 --threads 2
@@ -24,10 +24,10 @@ import torch
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from benchval.metrics import predict  # noqa: E402
+from benchval.evaluation.metrics import predict  # noqa: E402
 from benchval.scoring.base import make_scorer  # noqa: E402
 from benchval.scoring.requests import build_requests  # noqa: E402
-from benchval.scoring.run import load_model  # noqa: E402
+from benchval.models.loader import load_model  # noqa: E402
 from benchval.testing.architectures import MODE_TASKS, real_items  # noqa: E402
 
 MODELS = ["smollm2-135m", "gemma3-270m", "qwen2.5-coder-0.5b"]
@@ -36,7 +36,7 @@ MODELS = ["smollm2-135m", "gemma3-270m", "qwen2.5-coder-0.5b"]
 def compare(model_dir: Path, items_by_task: dict, normalisation: str) -> list[dict]:
     scores = {}
     for dtype in ("float32", "bfloat16"):
-        model, tokenizer = load_model(model_dir, "cpu", "float32")
+        model, tokenizer = load_model(model_dir)
         scorer = make_scorer("fast", model, tokenizer, dtype=dtype)
         for task, (mode, items) in items_by_task.items():
             start = time.perf_counter()

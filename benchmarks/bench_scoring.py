@@ -37,7 +37,8 @@ import torch
 from benchval.paths import REPO_ROOT, default_mirror
 from benchval.scoring.base import make_scorer, unique_token_count
 from benchval.scoring.requests import build_requests
-from benchval.scoring.run import load_model
+from benchval.models.loader import load_model
+from benchval.models.placement import Placement, input_device
 
 DEFAULT_MODEL = REPO_ROOT / "resources" / "models" / "smollm2-135m"
 
@@ -91,27 +92,30 @@ class FedTokenCounter:
         self.handle.remove()
 
 
-def run_benchval(engine: str, model, tokenizer, requests: pd.DataFrame, batch_tokens: int) -> tuple[np.ndarray, float, dict]:
-    scorer = make_scorer(engine, model, tokenizer, batch_tokens=batch_tokens, progress=False)
+def run_benchval(engine: str, model, tokenizer, requests: pd.DataFrame, batch_tokens: int,
+                 device: str) -> tuple[np.ndarray, float, dict]:
+    scorer = make_scorer(engine, model, tokenizer, batch_tokens=batch_tokens, device=device, progress=False)
     start = time.perf_counter()
     scores = scorer.score(requests)
     seconds = time.perf_counter() - start
     return scores["logprob_sum"].to_numpy(), seconds, scorer.stats.as_dict()
 
 
-def run_lmeval(model, tokenizer, requests: pd.DataFrame, batch_size: int) -> tuple[np.ndarray, float] | None:
+def run_lmeval(model, tokenizer, requests: pd.DataFrame, batch_size: int) -> tuple[np.ndarray | None, float | None, str | None]:
+    """lm-evaluation-harness HFLM's summed log-probs of the requests and its seconds, with no skip
+    reason; (None, None, why) where lm_eval is not importable."""
     try:
         from lm_eval.api.instance import Instance
         from lm_eval.models.huggingface import HFLM
-    except ImportError:
-        return None
-    lm = HFLM(pretrained=model, tokenizer=tokenizer, batch_size=batch_size, device=str(model.device))
+    except ImportError as error:
+        return None, None, f"lm_eval not importable ({error}): skipped"
+    lm = HFLM(pretrained=model, tokenizer=tokenizer, batch_size=batch_size, device=str(input_device(model)))
     instances = [Instance(request_type="loglikelihood", doc={}, arguments=(c, o), idx=i)
                  for i, (c, o) in enumerate(zip(requests["context"], requests["continuation"]))]
     start = time.perf_counter()
     out = lm.loglikelihood(instances, disable_tqdm=True)
     seconds = time.perf_counter() - start
-    return np.array([lp for lp, _ in out], dtype=np.float64), seconds
+    return np.array([lp for lp, _ in out], dtype=np.float64), seconds, None
 
 
 def accuracy(requests: pd.DataFrame, logprobs: np.ndarray, labels: dict) -> float:
@@ -152,12 +156,12 @@ def main(argv=None) -> dict:
     data = args.data or (default_mirror() or Path("/nonexistent")) / "hellaswag" / "hellaswag_val.jsonl"
     if not data.exists():
         raise SystemExit(f"HellaSwag validation file not found: {data} (pass --data)")
-    model, tokenizer = load_model(model_dir, args.device, "float32")
+    model, tokenizer = load_model(model_dir, Placement(args.device, "float32"))
     model.eval()
     items = hellaswag_items(data, args.n_items)
     requests = build_requests(items, "mc")
     labels = dict(zip(items["id"], items["label"]))
-    scorer = make_scorer("reference", model, tokenizer)
+    scorer = make_scorer("reference", model, tokenizer, device=args.device)
     encoded = scorer.encoder.encode_frame(requests)
     request_tokens = sum(e.length for e in encoded)
     unique = unique_token_count(encoded)
@@ -167,27 +171,26 @@ def main(argv=None) -> dict:
 
     counter = FedTokenCounter(model)
     with torch.inference_mode():
-        model(input_ids=torch.tensor([encoded[0].context_ids], device=model.device))  # warm-up
+        model(input_ids=torch.tensor([encoded[0].context_ids], device=input_device(model)))  # warm-up
     lm_key = f"lm-eval bs={args.lmeval_batch_size}"
     runners = {
-        "fast": lambda: run_benchval("fast", model, tokenizer, requests, args.batch_tokens)[:2],
+        "fast": lambda: run_benchval("fast", model, tokenizer, requests, args.batch_tokens, args.device)[:2],
         lm_key: lambda: run_lmeval(model, tokenizer, requests, args.lmeval_batch_size),
     }
     if not args.skip_naive:
-        runners["naive"] = lambda: run_benchval("reference", model, tokenizer, requests, args.batch_tokens)[:2]
+        runners["naive"] = lambda: run_benchval("reference", model, tokenizer, requests, args.batch_tokens, args.device)[:2]
     results: dict[str, dict] = {}
     for repeat in range(args.repeats):  # methods alternate, so that a change in machine load hits all of them
         for name, runner in runners.items():
             if name == "naive" and repeat > 0:
                 continue  # the oracle is slow; its speed matters least
             counter.reset()
-            got = runner()
-            if got is None:
-                print("!! lm-evaluation-harness is NOT installed: no lm-eval column and no ratio. Install it with: "
-                      ".venv/bin/pip install lm-eval==0.4.13 accelerate==1.15.0  (pyproject extra 'bench')", flush=True)
+            logprobs, seconds, *skipped = runner()
+            if logprobs is None:
+                print(f"!! {skipped[0]}: no lm-eval column and no ratio. Install it with: "
+                      ".venv/bin/pip install lm-eval==0.4.13  (pyproject extra 'bench')", flush=True)
                 runners = {k: v for k, v in runners.items() if k != lm_key}
                 continue
-            logprobs, seconds = got
             print(f"  [{repeat + 1}/{args.repeats}] {name}: {seconds:.1f}s, {request_tokens / seconds:.0f} tok/s, "
                   f"{counter.calls} forwards, {counter.fed} fed tokens", flush=True)
             best = results.setdefault(name, {"logprobs": logprobs, "seconds": seconds, "fed": counter.fed,

@@ -31,8 +31,10 @@ import torch
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(REPO / "benchmarks"))
 
-from benchval.metrics import predict  # noqa: E402
+from bench_scoring import run_lmeval  # noqa: E402
+from benchval.evaluation.metrics import predict  # noqa: E402
 from benchval.scoring.base import make_scorer  # noqa: E402
 from benchval.scoring.requests import build_requests  # noqa: E402
 from benchval.testing.architectures import ARCHITECTURES, MODE_TASKS, real_items, vocab_size  # noqa: E402
@@ -90,21 +92,6 @@ def medium_model(tokenizer, layers: int, hidden: int):
     return LlamaForCausalLM(config).eval()
 
 
-def lmeval_tokens_per_s(model, tokenizer, requests: pd.DataFrame, n_tokens: int, batch_size: int):
-    try:
-        from lm_eval.api.instance import Instance
-        from lm_eval.models.huggingface import HFLM
-    except ImportError as error:
-        return None, f"lm_eval not importable ({error}): skipped"
-    lm = HFLM(pretrained=model, tokenizer=tokenizer, batch_size=batch_size, device=str(model.device))
-    instances = [Instance(request_type="loglikelihood", doc={}, arguments=(c, o), idx=i)
-                 for i, (c, o) in enumerate(zip(requests["context"], requests["continuation"]))]
-    start = time.perf_counter()
-    out = lm.loglikelihood(instances, disable_tqdm=True)
-    seconds = time.perf_counter() - start
-    return np.array([lp for lp, _ in out]), f"{n_tokens / seconds:,.0f} tok/s"
-
-
 def check_speed_and_dtype(items: dict, device: str, layers: int, hidden: int, batch_tokens: int) -> None:
     tokenizer = tiny_tokenizer(False)
     requests = build_requests(items["mc"], "mc")
@@ -118,7 +105,8 @@ def check_speed_and_dtype(items: dict, device: str, layers: int, hidden: int, ba
     seconds = time.perf_counter() - start
     n_tokens = scorer.stats.request_tokens
     report("speed", f"fast engine fp32, {setting}", f"{n_tokens / seconds:,.0f} tok/s (request tokens / s)", None)
-    logprobs, text = lmeval_tokens_per_s(scorer.model, tokenizer, requests, n_tokens, batch_size=16)
+    logprobs, lm_seconds, skipped = run_lmeval(scorer.model, tokenizer, requests, batch_size=16)
+    text = skipped or f"{n_tokens / lm_seconds:,.0f} tok/s"
     agree = None if logprobs is None else bool(np.max(np.abs(logprobs - fp32["logprob_sum"].to_numpy())) <= 1e-3)
     report("speed", f"lm-eval HFLM fp32 batch 16, same requests", text, agree)
     bf16 = make_scorer("fast", model, tokenizer, device=device, dtype="bfloat16", batch_tokens=batch_tokens).score(requests)

@@ -76,7 +76,7 @@ def test_an_unknown_task_metric_is_caught_at_start_up(config):
 
 
 def test_the_task_metrics_enum_is_what_the_evaluation_computes():
-    from benchval.metrics import METRICS
+    from benchval.evaluation.metrics import METRICS
 
     schema = yaml.safe_load((REPO_ROOT / "workflow" / "schemas" / "tasks.schema.yaml").read_text())
     assert sorted(schema["$defs"]["task"]["properties"]["metrics"]["items"]["enum"]) == sorted(METRICS)

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchval import metrics
+from benchval.evaluation import metrics
 
 
 def scores_frame(rows):

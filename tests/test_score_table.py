@@ -3,8 +3,8 @@
 import pandas as pd
 import pytest
 
-from benchval.evaluate import evaluate_task
-from benchval.score_table import score_table_from_metrics, task_table_from_metas, validate_score_table
+from benchval.evaluation.evaluate import evaluate_task
+from benchval.evaluation.score_table import score_table_from_metrics, task_table_from_metas, validate_score_table
 
 MODELS = {"m1": {"family": "f", "size_b": 0.5}, "m2": {"family": "g", "size_b": 1}}
 
@@ -39,7 +39,7 @@ def test_unknown_model_and_duplicates_are_named():
 
 
 def test_commonwhy_criteria_enter_the_accuracy_panel_as_their_own_tasks():
-    from benchval.score_table import commonwhy_criterion_tables
+    from benchval.evaluation.score_table import commonwhy_criterion_tables
 
     rows = pd.DataFrame(
         {

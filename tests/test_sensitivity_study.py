@@ -14,9 +14,9 @@ from scipy import stats
 
 from benchval.analysis.run import run_analysis
 from benchval.data import dataset_files
-from benchval.evaluate import evaluate_task
+from benchval.evaluation.evaluate import evaluate_task
 from benchval.paths import REPO_ROOT, default_mirror
-from benchval.score_table import score_table_from_metrics, task_table_from_metas
+from benchval.evaluation.score_table import score_table_from_metrics, task_table_from_metas
 from benchval.calibrate import calibrated_option_scores
 from benchval.scoring.run import TaskFiles, score_tasks
 from benchval.tasks.commonsense import PIQA_RUP_COLUMNS
@@ -69,7 +69,7 @@ def analysed(tmp_path_factory):
     score_table = score_table_from_metrics(pd.concat(metrics, ignore_index=True), MODELS)
     score_table.to_csv(root / "score_table.csv", index=False)
     task_table_from_metas(list(metas.values())).to_csv(root / "tasks.csv", index=False)
-    tables = run_analysis(root / "score_table.csv", root / "tasks.csv", {"n_bootstrap": 50, "seed": SEED},
+    tables = run_analysis(root / "score_table.csv", root / "tasks.csv", {"n_bootstrap": 100, "seed": SEED},
                           root / "study", make_figures=False)
     return root, config, metas, score_table, tables
 

@@ -2,7 +2,7 @@
 
 The step between scoring and metrics (rule ``calibrate``, docs/workflow.md): the chosen length
 normalisation is applied, and for ``calibrated`` tasks the option's N/A prior is subtracted (paper
-Eq. 1, :func:`benchval.metrics.option_scores`). The output, ``results/calibrated/{model}/{task}.parquet``,
+Eq. 1, :func:`benchval.evaluation.metrics.option_scores`). The output, ``results/calibrated/{model}/{task}.parquet``,
 holds ``item_id, option_index, score``: the numbers the prediction takes the argmax of.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval.metrics import option_scores
+from benchval.evaluation.metrics import option_scores
 
 COLUMNS = ["item_id", "option_index", "score"]
 

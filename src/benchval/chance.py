@@ -1,7 +1,7 @@
 """Chance levels of a uniform random guesser on a multiple-choice task.
 
 The guesser picks each item's option uniformly and independently (item i has n_i options; the
-option index is the class, as in :mod:`benchval.metrics`).
+option index is the class, as in :mod:`benchval.evaluation.metrics`).
 
 * Accuracy: E[acc] = mean_i 1 / n_i (exact).
 * Macro-F1 (sklearn's definition: mean F1 over the classes seen as label or prediction). Write

@@ -8,13 +8,19 @@ docs/configuration.md ("Start-up errors") lists every message and what to do abo
 
 from __future__ import annotations
 
+import copy
 import difflib
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
+from urllib.parse import urljoin, urlparse
+from urllib.request import url2pathname
 
 import yaml
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
 
 from benchval.paths import REPO_ROOT
 
@@ -116,7 +122,7 @@ def _study_metrics(config: dict) -> set[str]:
         if spec["source"] == "scored":
             metrics.update(m for task in spec["tasks"] for m in config["tasks"][task]["metrics"])
             if spec.get("commonwhy_criterion"):
-                metrics.add("accuracy")  # the CommonWhy criterion rows enter as accuracy (benchval.score_table)
+                metrics.add("accuracy")  # the CommonWhy criterion rows enter as accuracy (benchval.evaluation.score_table)
         elif spec["source"] == "csv":
             metrics.add(spec.get("metric", "accuracy"))
             metrics.update(task.get("metric", spec.get("metric", "accuracy")) for task in spec["tasks"].values())
@@ -151,3 +157,126 @@ def check_references(config: dict) -> None:
         if task not in tasks:
             raise _unknown("task", f"sample.per_task.{task}", task, tasks)
     _check_metrics(config)
+
+
+# ---- defaults: written in the schemas only, filled here ------------------------------------------
+
+def _schema_uri(name: str) -> str:
+    return (SCHEMA_DIR / name).as_uri()
+
+
+def _retrieve(uri: str) -> Resource:
+    path = Path(url2pathname(urlparse(uri).path))
+    return Resource.from_contents(yaml.safe_load(path.read_text(encoding="utf-8")), default_specification=DRAFT202012)
+
+
+@lru_cache(maxsize=1)
+def _registry() -> Registry:
+    return Registry(retrieve=_retrieve)
+
+
+def _lookup(ref: str, base: str) -> tuple[dict, str]:
+    """The schema ``ref`` points to, seen from a schema at ``base``, and its own full address."""
+    address = urljoin(base, ref)
+    return _registry().resolver().lookup(address).contents, address
+
+
+def _matches(branch: Mapping, base: str, instance) -> bool:
+    """Whether ``instance`` is valid against a ``oneOf``/``anyOf`` branch (references resolved from ``base``)."""
+    ref = branch.get("$ref")
+    schema = {"$ref": urljoin(base, ref)} if ref else branch
+    return Draft202012Validator(schema, registry=_registry()).is_valid(instance)
+
+
+def _fill(instance, schema: Mapping, base: str) -> None:
+    """Set every missing property that has a ``default`` in ``schema``, at every depth, in place.
+
+    Follows ``$ref`` (also into the section files), ``allOf``, and of ``oneOf``/``anyOf`` the first
+    branch the instance matches (so a study gets its own kind's defaults only). Defaults are copied:
+    two entries never share one default object.
+    """
+    if "$ref" in schema:
+        target, address = _lookup(schema["$ref"], base)
+        _fill(instance, target, address.split("#")[0])
+    for branch in schema.get("allOf", ()):
+        _fill(instance, branch, base)
+    for key in ("oneOf", "anyOf"):
+        chosen = next((b for b in schema.get(key, ()) if _matches(b, base, instance)), None)
+        if chosen is not None:
+            _fill(instance, chosen, base)
+    if isinstance(instance, dict):
+        _fill_object(instance, schema, base)
+    elif isinstance(instance, list) and isinstance(schema.get("items"), Mapping):
+        for item in instance:
+            _fill(item, schema["items"], base)
+
+
+_NO_DEFAULT = object()
+
+
+def _default(spec: Mapping, base: str):
+    """The ``default`` of a property, looked up through ``$ref`` when the property only refers."""
+    if "default" in spec:
+        return spec["default"]
+    if "$ref" in spec:
+        target, address = _lookup(spec["$ref"], base)
+        return _default(target, address.split("#")[0])
+    return _NO_DEFAULT
+
+
+def _fill_object(instance: dict, schema: Mapping, base: str) -> None:
+    properties = schema.get("properties", {})
+    for name, spec in properties.items():
+        if name not in instance:
+            default = _default(spec, base)
+            if default is not _NO_DEFAULT:
+                instance[name] = copy.deepcopy(default)
+    extra = schema.get("additionalProperties")
+    for name, value in instance.items():
+        if name in properties:
+            _fill(value, properties[name], base)
+        elif isinstance(extra, Mapping):
+            _fill(value, extra, base)
+
+
+def fill_defaults(config: dict) -> dict:
+    """Fill ``config`` in place with every default of workflow/schemas/ (nested ones too) and return it.
+
+    Snakemake's validate() fills top-level defaults only (it does not follow ``$ref`` into the
+    section files); benchval.layout.workflow_layout calls this once per config (common.smk: right
+    after validate()), so that rules and scripts read every setting from the config and no code
+    restates a default.
+    """
+    _fill(config, {"$ref": "config.schema.yaml"}, _schema_uri("config.schema.yaml"))
+    return config
+
+
+def section_defaults(section: str, values: Mapping | None = None) -> dict:
+    """The config section ``section`` (e.g. ``"scoring"``) with its schema defaults filled in, for
+    code outside the workflow (benchmarks, tests): ``values`` as given, plus every default missing."""
+    spec = yaml.safe_load((SCHEMA_DIR / "config.schema.yaml").read_text(encoding="utf-8"))["properties"][section]
+    filled = copy.deepcopy(dict(values or {}))
+    _fill(filled, spec, _schema_uri("config.schema.yaml"))
+    return filled
+
+
+def allowed_values(section: str, key: str) -> list:
+    """The ``enum`` of ``<section>.<key>`` in its schema (e.g. ``allowed_values("scoring", "normalisation")``):
+    code that must name the allowed values reads them here instead of writing them again."""
+    spec = yaml.safe_load((SCHEMA_DIR / "config.schema.yaml").read_text(encoding="utf-8"))["properties"][section]
+    schema, _ = _lookup(spec["$ref"], _schema_uri("config.schema.yaml"))
+    return list(schema["properties"][key]["enum"])
+
+
+def merged_config(*overlays: Path | str) -> dict:
+    """config/config.yaml, then the catalogue (config/catalogue/*.yaml), then ``overlays`` in order,
+    merged as snakemake merges ``--configfile config/config.yaml <overlays>`` (for tools and tests
+    that read the config outside a workflow run: the cost estimate, the rehearsal)."""
+    from snakemake.utils import update_config  # noqa: PLC0415  (only these callers need snakemake)
+
+    config = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
+    for catalogue in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
+        update_config(config, yaml.safe_load(catalogue.read_text()))
+    for overlay in overlays:
+        update_config(config, yaml.safe_load(Path(overlay).read_text()) or {})
+    return config

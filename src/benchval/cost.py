@@ -29,10 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
-import yaml
-from snakemake.utils import update_config
 
 from benchval.cluster import ClusterSettings, entry_resources, weights_gb
+from benchval.config import merged_config
 from benchval.paths import REPO_ROOT
 
 log = logging.getLogger(__name__)
@@ -45,16 +44,6 @@ class Throughput:
     mfu: float = 0.2
     load_gbps: float = 1.0
     job_start_s: float = 60.0
-
-
-def merged_config(configfiles: list[Path]) -> dict:
-    """config/config.yaml + catalogue + ``configfiles`` in order, as snakemake merges them."""
-    config = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
-    for catalogue in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
-        update_config(config, yaml.safe_load(catalogue.read_text()))
-    for path in configfiles:
-        update_config(config, yaml.safe_load(Path(path).read_text()) or {})
-    return config
 
 
 def task_items(task: str, config: dict, prepared_dir: Path) -> pd.DataFrame:
@@ -146,7 +135,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--job-start-s", type=float, default=Throughput.job_start_s)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s")
-    config = merged_config(args.configfile)
+    config = merged_config(*args.configfile)
     table = study_cost(config, args.study, Throughput(args.peak_tflops, args.mfu, args.load_gbps, args.job_start_s),
                        args.tokenizer, args.prepared)
     print("tokens per task (fed once by the fast engine): "

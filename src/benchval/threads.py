@@ -1,19 +1,46 @@
-"""How many threads torch may use in one job."""
+"""How many threads a model job takes from Snakemake's budget, and how many torch may use in it."""
 
 from __future__ import annotations
 
+import math
 import os
 
 
-def limit_torch_threads(threads: int) -> int:
-    """Use ``threads`` torch threads, but never more than this machine's cores.
+def model_job_threads(cores: int, model_jobs_at_once: int) -> int:
+    """A model job's share of the ``--cores`` budget: ceil(cores / model_jobs_at_once), at least 1.
 
-    Snakemake gives model jobs every core of its ``--cores`` budget so that two of them never
-    share a small machine (torch jobs side by side oversubscribe it and run several times slower);
-    that budget can exceed the cores really present, hence the cap.
+    Rounding up keeps a further model job from fitting beside them: at most ``model_jobs_at_once``
+    run side by side (fewer when the budget does not divide), and light jobs use what is left.
     """
+    return max(1, math.ceil(int(cores) / int(model_jobs_at_once)))
+
+
+def torch_threads(job_threads: int, model_jobs_at_once: int = 1, machine_cores: int | None = None) -> int:
+    """Torch threads for a job: its Snakemake threads, but never more than its share of the real cores.
+
+    The ``--cores`` budget can exceed the cores really present (``--cores 8`` on a 2-core laptop);
+    torch jobs side by side that each use every core oversubscribe the machine and run several
+    times slower, so each of ``model_jobs_at_once`` jobs gets machine_cores // model_jobs_at_once.
+    """
+    machine_cores = machine_cores or os.cpu_count() or 1
+    share = max(1, machine_cores // int(model_jobs_at_once))
+    return max(1, min(int(job_threads), share))
+
+
+def limit_torch_threads(threads: int, model_jobs_at_once: int = 1) -> int:
+    """Set torch's thread count to torch_threads(threads, model_jobs_at_once) and return it."""
     import torch
 
-    usable = max(1, min(int(threads), os.cpu_count() or 1))
+    usable = torch_threads(threads, model_jobs_at_once)
     torch.set_num_threads(usable)
     return usable
+
+
+def job_torch_threads(job) -> int:
+    """Torch threads for the running Snakemake job ``job`` (a script's ``snakemake`` object).
+
+    Reads ``local.model_jobs_at_once`` from the job's config (workflow/rules/common.smk fills it);
+    a config without it (a rule file used alone) shares nothing.
+    """
+    at_once = (job.config.get("local") or {}).get("model_jobs_at_once", 1)
+    return torch_threads(job.threads, at_once)

@@ -82,6 +82,27 @@ def imported_modules(source: str, module: str | None = None) -> set[str]:
     return {name for name in found if name == PACKAGE or name.startswith(PACKAGE + ".")}
 
 
+DISCOVERY_MARKER = "IMPORTS_EVERY_MODULE_OF"
+
+
+def discovered_modules(source: str) -> set[str]:
+    """Modules, and packages every module of which, ``source`` imports at run time (e.g. with
+    ``pkgutil``), which :mod:`ast` cannot see; declared by a module-level
+    ``IMPORTS_EVERY_MODULE_OF = ("benchval.x", ...)``."""
+    found = set()
+    for node in ast.parse(source).body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if any(isinstance(t, ast.Name) and t.id == DISCOVERY_MARKER for t in targets):
+            found.update(ast.literal_eval(node.value))
+    return found
+
+
+def _package_modules(name: str, package_dir: Path) -> list[str]:
+    """``name`` and, for a package, every module below it."""
+    root = package_dir.joinpath(*name.split(".")[1:])
+    return [name, *(_module_name(path, package_dir) for path in sorted(root.rglob("*.py")))]
+
+
 def module_dependencies(script: str | Path, package_dir: Path = PACKAGE_DIR) -> list[Path]:
     """Every package file that running ``script`` imports, transitively (sorted)."""
     return list(_dependencies(str(Path(script).resolve()), str(package_dir)))
@@ -101,8 +122,10 @@ def _dependencies(script: str, package_dir_name: str) -> tuple[Path, ...]:
             if path is None:  # an attribute imported from a module (from benchval.x import function)
                 continue
             seen[parent] = path
-            anchor = _relative_anchor(path, _module_name(path, package_dir))
-            pending.extend(imported_modules(path.read_text(), anchor))
+            anchor, source = _relative_anchor(path, _module_name(path, package_dir)), path.read_text()
+            pending.extend(imported_modules(source, anchor))
+            for discovered in discovered_modules(source):
+                pending.extend(_package_modules(discovered, package_dir))
     return tuple(sorted(seen.values()))
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from benchval.analysis.settings import AnalysisSettings
+from benchval.analysis.settings import settings_from_config
 from benchval.analysis.synthetic import synthetic_study, write_synthetic_study
 from benchval.analysis.table import load_study
 
 
 @pytest.fixture
-def settings() -> AnalysisSettings:
-    return AnalysisSettings(seed=7, n_bootstrap=400)
+def settings():
+    return settings_from_config({"seed": 7, "n_bootstrap": 400})
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from benchval.analysis.outputs import FIGURE_INPUTS, FIGURE_SETTINGS, STEP_SETTI
 from benchval.analysis.run import STEP_MODULES, run_analysis
 from benchval.analysis.synthetic import write_synthetic_study
 
-SECTION = {"seed": 7, "n_bootstrap": 200, "figures": {"formats": ["png"], "dpi": 40}}
+SECTION = {"seed": 7, "n_bootstrap": 200, "figures": {"formats": ["png"], "dpi": 50}}
 
 
 def _part(keys):
@@ -61,7 +61,7 @@ def test_a_correlation_figure_below_min_models_says_so(tmp_path):
     chain.run_step("correlations", STEP_MODULES["correlations"].step_tables, table_csv, tasks_csv,
                    {"min_models": 500}, out)
     stem = "fig1_cs_correlations"
-    section = {"min_models": 500, "figures": {"formats": ["png"], "dpi": 40}}
+    section = {"min_models": 500, "figures": {"formats": ["png"], "dpi": 50}}
     drawn = []
     original = figures.figure_too_few_models
 

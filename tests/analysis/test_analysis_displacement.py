@@ -7,7 +7,7 @@ import pytest
 
 from benchval.analysis.displacement import (expected_top_k_jaccard, mean_abs_rank_displacement, pair_table, table4,
                                             top_k_cut)
-from benchval.analysis.settings import AnalysisSettings
+from benchval.analysis.settings import settings_from_config
 
 
 def test_hand_computed_displacement_and_jaccard():
@@ -53,7 +53,7 @@ def test_expected_top_k_jaccard_equals_enumeration_over_tie_orders(seed):
 
 
 def test_table4_averages_over_downstream_tasks(study):
-    settings = AnalysisSettings()
+    settings = settings_from_config({"seed": 12345})
     pairs = pair_table(study, "accuracy", study.wide("accuracy"), settings)
     table = table4(pairs, study, ["accuracy"], 3)
     row = table.set_index("benchmark").loc["piqa"]

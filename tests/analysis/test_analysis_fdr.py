@@ -4,7 +4,7 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from benchval.analysis import fdr
-from benchval.analysis.settings import AnalysisSettings, FdrFamily
+from benchval.analysis.settings import settings_from_config
 
 
 def test_bh_matches_statsmodels():
@@ -20,7 +20,7 @@ def test_bh_hand_case():
 
 
 def test_families_split_by_metric_and_missing_p_excluded():
-    settings = AnalysisSettings(fdr_families=(FdrFamily("corr", ("cs_downstream_spearman", "partial_spearman"), True),))
+    settings = settings_from_config({"fdr": {"families": [{"name": "corr", "tests": ["cs_downstream_spearman", "partial_spearman"]}]}})
     tests = pd.DataFrame({
         "test_id": [f"t:{i}" for i in range(6)],
         "test_kind": ["cs_downstream_spearman", "partial_spearman", "cs_downstream_spearman", "cs_downstream_spearman",
@@ -37,7 +37,7 @@ def test_families_split_by_metric_and_missing_p_excluded():
 
 
 def test_pooled_family_over_metrics():
-    settings = AnalysisSettings(fdr_families=(FdrFamily("all", ("axis_test",), False),))
+    settings = settings_from_config({"fdr": {"families": [{"name": "all", "tests": ["axis_test"], "per_metric": False}]}})
     tests = pd.DataFrame({"test_id": ["a:0", "a:1"], "test_kind": "axis_test", "metric": ["accuracy", "macro_f1"],
                           "p": [0.01, 0.03]})
     np.testing.assert_allclose(fdr.adjust(tests, settings)["p_fdr"], [0.02, 0.03])

@@ -9,7 +9,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from benchval.analysis.lofo import bootstrap_delta_r2, family_balanced_errors, lofo_table, predict_out_of_family
-from benchval.analysis.settings import AnalysisSettings
+from benchval.analysis.settings import settings_from_config
 
 
 class CompositeFeatures(BaseEstimator, TransformerMixin):
@@ -87,7 +87,7 @@ def test_family_balanced_errors_hand_case():
 
 
 def test_lofo_table_shape_and_delta(study):
-    settings = AnalysisSettings(n_bootstrap=100)
+    settings = settings_from_config({"seed": 12345, "n_bootstrap": 100})
     scores, predictions = lofo_table(study, "macro_f1", study.wide("macro_f1"), settings)
     assert len(scores) == 7 * 4  # TimeDial has no macro-F1
     row = scores[(scores.downstream == "trip")].set_index("predictor_set")
@@ -110,7 +110,7 @@ def test_bootstrap_delta_r2_recomputes_sklearn_r2_on_each_resample():
 
 
 def test_delta_r2_interval_brackets_the_estimate(study):
-    scores, _ = lofo_table(study, "accuracy", study.wide("accuracy"), AnalysisSettings(n_bootstrap=300, seed=2))
+    scores, _ = lofo_table(study, "accuracy", study.wide("accuracy"), settings_from_config({"n_bootstrap": 300, "seed": 2}))
     gains = scores[scores.predictor_set != "controls"].dropna(subset=["delta_r2"])
     assert len(gains) and (gains.delta_r2_ci_low <= gains.delta_r2_ci_high).all()
     assert ((gains.delta_r2_ci_low <= gains.delta_r2) & (gains.delta_r2 <= gains.delta_r2_ci_high)).mean() > 0.8
@@ -119,6 +119,6 @@ def test_delta_r2_interval_brackets_the_estimate(study):
 
 
 def test_too_few_families_is_missing(study):
-    settings = AnalysisSettings(min_families_lofo=7)
+    settings = settings_from_config({"seed": 12345, "min_families_lofo": 7})
     scores, _ = lofo_table(study, "accuracy", study.wide("accuracy"), settings)
     assert scores["r2"].isna().all() and scores["note"].str.contains("min_families_lofo=7").all()

@@ -6,7 +6,7 @@ import pytest
 from scipy import stats
 
 from benchval.analysis.revisions import delta_rho, group_comparisons, group_statistics, pair_correlations
-from benchval.analysis.settings import AnalysisSettings
+from benchval.analysis.settings import settings_from_config
 
 
 def test_group_statistics_hand_case():
@@ -45,7 +45,7 @@ def test_pair_correlations_match_scipy(study, settings):
 
 
 def test_delta_rho_estimate_and_paired_bootstrap(study):
-    settings = AnalysisSettings(seed=1, n_bootstrap=300)
+    settings = settings_from_config({"seed": 1, "n_bootstrap": 300})
     wide = study.wide("accuracy")
     table = delta_rho(study, "accuracy", wide, settings)
     assert len(table) == 4 * 8
@@ -103,7 +103,7 @@ def _variant_study(tmp_path, variants=VARIANTS, replace_base=False):
 def test_variant_sensitivity_one_row_per_variant_against_references(tmp_path):
     from benchval.analysis.revisions import variant_sensitivity
 
-    settings = AnalysisSettings(seed=5, n_bootstrap=100)
+    settings = settings_from_config({"seed": 5, "n_bootstrap": 100})
     study = _variant_study(tmp_path)
     wide = study.wide("accuracy")
     table = variant_sensitivity(study, "accuracy", wide, settings).set_index("variant_value")

@@ -11,15 +11,10 @@ import yaml
 from benchval.paths import REPO_ROOT
 
 SNAKEFILE = """
-import re
-from benchval.config import resolve_mirror
 configfile: "config.yaml"
-MIRROR = resolve_mirror(config["mirror"])
-STUDIES = config["studies"]
-IMPORTED_STUDY_PATTERN = "|".join(re.escape(n) for n, s in STUDIES.items() if s["source"] != "scored")
 include: "{rules}"
 rule all:
-    input: study_figure_files("toy"), study_table_files("toy")
+    input: LAYOUT.study_figure_files("toy"), LAYOUT.study_table_files("toy")
 """
 
 

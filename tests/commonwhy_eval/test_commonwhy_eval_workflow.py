@@ -78,6 +78,8 @@ def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
         "seed": 3,
         "models": {n: {"family": "tiny", "size_b": 0.0001, "dtype": "float32", "device": "cpu"} for n in ("tiny-a", "tiny-b")},
         "commonwhy": {"kg": {"source": "local", "store": "resources/kg/tiny.oxigraph"}},
+        # a scored study that uses the criterion: commonwhy_eval_outputs() lists the files only then
+        "studies": {"s": {"source": "scored", "models": ["tiny-a"], "tasks": [], "commonwhy_criterion": True}},
         "commonwhy_eval": {
             "models": ["tiny-a", "tiny-b"], "sample": {"published": 2, "constructed": 1},
             "generation": {"max_new_tokens": 6, "batch_size": 2, "prompt": prompts["commonwhy_answer.txt"]},

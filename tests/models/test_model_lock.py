@@ -78,7 +78,8 @@ def fake_hub(tiny_models, tmp_path, monkeypatch):
 
 
 def _hf(revision=None) -> dict:
-    return {"family": "t", "size_b": 0.0001, "source": {"type": "hf", "id": "org/tiny", "revision": revision}}
+    return {"family": "t", "size_b": 0.0001, "source": {"type": "hf", "id": "org/tiny", "revision": revision},
+            "sanity_check": False}  # random weights
 
 
 def test_hf_source_is_fetched_at_the_locked_commit(fake_hub, tmp_path):

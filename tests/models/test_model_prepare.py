@@ -120,7 +120,7 @@ def fake_dequantise(monkeypatch, make_tiny_model):
 
 
 def wheel_entry(source: dict) -> dict:
-    return {"family": "fake", "size_b": 0.0001, "source": source}
+    return {"family": "fake", "size_b": 0.0001, "source": source, "sanity_check": False}  # random weights
 
 
 def test_gguf_wheels_source(fake_wheel_index, fake_dequantise, tmp_path):
@@ -247,7 +247,8 @@ def test_hf_source_records_the_resolved_commit(tiny_model_dir, tmp_path, monkeyp
         return str(snapshot)
 
     monkeypatch.setattr(huggingface_hub, "snapshot_download", fake_snapshot_download)
-    entry = {"family": "t", "size_b": 0.0001, "source": {"type": "hf", "id": "org/tiny", "revision": "v1"}}
+    entry = {"family": "t", "size_b": 0.0001, "source": {"type": "hf", "id": "org/tiny", "revision": "v1"},
+             "sanity_check": False}  # random weights
     out = tmp_path / "models" / "tiny-hf"
     manifest = prepare_model("tiny-hf", entry, out)
     assert calls == [("org/tiny", "v1")]
@@ -255,3 +256,45 @@ def test_hf_source_records_the_resolved_commit(tiny_model_dir, tmp_path, monkeyp
     assert manifest["weights_sha256"] == sha256_file(snapshot / "model.safetensors")
     model, _ = load_prepared(out)  # from the cached snapshot, no network
     assert model.config.architectures == ["LlamaForCausalLM"]
+
+
+# --- sanity check: the Paris margin, enforced on real weights -------------------------------------
+
+
+def test_a_real_weights_source_failing_the_paris_check_stops_and_publishes_nothing(
+    fake_wheel_index, fake_dequantise, tmp_path
+):
+    """gguf_wheels is checked by default; the random model's margin is far below 14 nats."""
+    from benchval.models.checks import SanityCheckError
+
+    index, source, _ = fake_wheel_index
+    out = tmp_path / "models" / "fake"
+    entry = {"family": "fake", "size_b": 0.0001, "source": source}  # no sanity_check: on for gguf_wheels
+    with pytest.raises(SanityCheckError) as caught:
+        prepare_model("fake", entry, out, pip_args=["--no-index", "--find-links", str(index)])
+    assert not out.exists() and leftovers(out.parent) == []
+    message = str(caught.value)
+    assert message.startswith("model 'fake' fails the sanity check")
+    assert "must clear 14 nats" in message and "sanity_check: false` in models.fake" in message
+
+
+def test_the_paris_check_names_the_measured_margin_and_follows_the_entry_flag(tiny_model_dir, tmp_path, monkeypatch):
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from benchval.models.checks import PARIS_MIN_MARGIN, SanityCheckError, paris_check
+
+    model = AutoModelForCausalLM.from_pretrained(tiny_model_dir).eval()
+    measured = paris_check(model, AutoTokenizer.from_pretrained(tiny_model_dir))["margin"]
+    assert measured < PARIS_MIN_MARGIN  # random weights
+    prepare_model("tiny", local_entry(tiny_model_dir), tmp_path / "off")  # local: not checked by default
+    with pytest.raises(SanityCheckError, match=rf"model 'tiny'.* is only {measured:.2f} nats above"):
+        prepare_model("tiny", local_entry(tiny_model_dir, sanity_check=True), tmp_path / "on")
+    real_check = prepare_module.paris_check
+    for margin, passes in ((PARIS_MIN_MARGIN, True), (PARIS_MIN_MARGIN - 0.01, False)):
+        monkeypatch.setattr(prepare_module, "paris_check", lambda m, t, margin=margin: {**real_check(m, t), "margin": margin})
+        if passes:
+            manifest = prepare_model("tiny", local_entry(tiny_model_dir, sanity_check=True), tmp_path / "bar")
+            assert manifest["sanity"]["margin"] == margin
+        else:
+            with pytest.raises(SanityCheckError, match=r"only 13\.99 nats"):
+                prepare_model("tiny", local_entry(tiny_model_dir, sanity_check=True), tmp_path / "below")

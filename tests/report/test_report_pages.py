@@ -1,4 +1,4 @@
-"""benchval.report_pages: the HTML pages the report shows for tables, models and the config."""
+"""benchval.report.pages: the HTML pages the report shows for tables, models and the config."""
 
 import json
 
@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchval.report_pages import (
+from benchval.report.pages import (
     csv_to_page,
     models_frame,
     source_description,

@@ -5,9 +5,9 @@ import pandas as pd
 import pytest
 from sklearn.metrics import f1_score
 
-from benchval.evaluate import lmeval_results
+from benchval.evaluation.evaluate import lmeval_results
 from benchval.item_bootstrap import item_rng
-from benchval.scoring.lmeval_format import lmeval_stderr, stderr_key
+from benchval.evaluation.lmeval_format import lmeval_stderr, stderr_key
 
 
 def test_stderr_keys_follow_lm_eval():

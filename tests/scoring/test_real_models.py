@@ -10,7 +10,7 @@ import pytest
 from benchval.paths import REPO_ROOT, default_mirror
 from benchval.scoring.base import make_scorer
 from benchval.scoring.requests import build_requests
-from benchval.scoring.run import load_model
+from benchval.models.loader import load_model
 
 pytestmark = pytest.mark.slow
 MODELS = ["smollm2-135m", "gemma3-270m", "qwen2.5-coder-0.5b"]
@@ -39,7 +39,7 @@ def test_fast_equals_reference_on_a_real_model(name, hellaswag_items):
     folder = REPO_ROOT / "resources" / "models" / name
     if not (folder / "benchval-model.json").exists():
         pytest.skip(f"{name} not prepared ({folder})")
-    model, tok = load_model(folder, "cpu", "float32")
+    model, tok = load_model(folder)
     requests = build_requests(hellaswag_items, "mc")
     ref = make_scorer("reference", model, tok).score(requests)
     fast_scorer = make_scorer("fast", model, tok)

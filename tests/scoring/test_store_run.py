@@ -10,10 +10,11 @@ import pytest
 import yaml
 from scoring_fixtures import make_items
 
+from benchval.models.loader import load_model
 from benchval.paths import REPO_ROOT
 from benchval.scoring import run as run_module
 from benchval.scoring.base import make_scorer
-from benchval.scoring.lmeval_format import lmeval_sample_rows, write_lmeval_samples
+from benchval.evaluation.lmeval_format import lmeval_sample_rows, write_lmeval_samples
 from benchval.scoring.requests import build_requests
 from benchval.scoring.store import ScoresFileError, read_scores, read_scores_meta, write_scores
 
@@ -66,7 +67,7 @@ def test_score_task_writes_the_contract(tmp_path, model_dirs):
     assert len(meta["weights_sha256"]) == 64 and len(meta["cache_key"]) == 64
     n_priors = int(requests["kind"].eq("prior").sum())
     assert summary["scored_shards"] == summary["n_shards"] == 2 + -(-n_priors // 2)  # 2 + 2 items, then priors
-    ref = make_scorer("reference", *run_module.load_model(model_dirs["llama_bos"], "cpu", "float32")).score(requests)
+    ref = make_scorer("reference", *load_model(model_dirs["llama_bos"])).score(requests)
     assert np.max(np.abs(scores["logprob_sum"] - ref["logprob_sum"])) <= 1e-4
 
 
@@ -76,7 +77,7 @@ class Interrupt(RuntimeError):
 
 def test_resume_after_interruption_gives_identical_output(tmp_path, model_dirs):
     items_path = _write_task(tmp_path, "mc", n_copies=2)  # 8 items -> 4 shards of 2
-    model, tok = run_module.load_model(model_dirs["llama_nobos"], "cpu", "float32")
+    model, tok = load_model(model_dirs["llama_nobos"])
     full = tmp_path / "full"
     full.mkdir()
     _score(full, items_path, model_dirs["llama_nobos"], scorer=make_scorer("fast", model, tok, batch_tokens=512))

@@ -10,10 +10,10 @@ from collections import Counter
 from pathlib import Path
 
 import yaml
-from snakemake.utils import update_config, validate
+from snakemake.utils import validate
 
 from benchval.cluster import ClusterSettings, entry_resources
-from benchval.config import check_references
+from benchval.config import check_references, merged_config
 
 REPO = Path(__file__).resolve().parents[2]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
@@ -32,17 +32,13 @@ NOMINAL_SIZES = {"pythia": [1, 2.8, 6.9, 12], "opt": [1.3, 2.7, 6.7, 13, 66], "q
                  "llama": [1, 3, 8, 70], "gemma": [2, 9, 27], "mistral": [7, 12]}
 
 
-def merged_config() -> dict:
+def paper_config() -> dict:
     """config.yaml, then the catalogue, then paper.yaml: what `--configfile config/paper.yaml` gives."""
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    for catalogue in sorted((REPO / "config" / "catalogue").glob("*.yaml")):
-        update_config(config, yaml.safe_load(catalogue.read_text()))
-    update_config(config, yaml.safe_load((REPO / "config" / "paper.yaml").read_text()))
-    return config
+    return merged_config(REPO / "config" / "paper.yaml")
 
 
 def test_paper_config_is_valid_and_complete():
-    config = merged_config()
+    config = paper_config()
     validate(copy.deepcopy(config), str(REPO / "workflow" / "schemas" / "config.schema.yaml"))
     check_references(config)
     study = config["studies"]["default"]
@@ -71,14 +67,14 @@ def test_paper_study_is_the_paper_only():
     """
     base = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     assert base["studies"]["default"]["commonwhy_criterion"] is True  # what would merge in
-    study = merged_config()["studies"]["default"]
+    study = paper_config()["studies"]["default"]
     assert study["commonwhy_criterion"] is False
     assert not set(study["models"]) & set(base["studies"]["default"]["models"])
 
 
 def test_paper_models_get_gpus_as_in_the_paper():
     """With the paper's 96 GB GPUs: up to 27B on one GPU, the 66-72B models on two (Appendix A)."""
-    config = merged_config()
+    config = paper_config()
     settings = ClusterSettings(gpu_mem_gb=96)
     batch_tokens = config["scoring"]["batch_tokens"]
     for name in config["studies"]["default"]["models"]:
@@ -105,7 +101,7 @@ def test_paper_config_plans():
                             cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
     assert result.returncode == 0, result.stderr[-3000:]
     jobs = planned_job_counts(result.stdout + result.stderr)
-    config = merged_config()
+    config = paper_config()
     study = config["studies"]["default"]
     assert (len(study["models"]), len(study["tasks"])) == (23, 19)
     large = [m for m in study["models"] if config["models"][m]["size_b"] >= 30]
@@ -115,3 +111,6 @@ def test_paper_config_plans():
             prefix + re.sub(r"\W", "_", m): 1 for m in large}, jobs
     assert jobs["score"] == jobs["evaluate"] == jobs["calibrate"] == 20 * 19, jobs
     assert jobs["prepare_task"] == 19, jobs
+    # the paper and nothing more: no CommonWhy job, and only the paper's 23 models are prepared
+    assert not [rule for rule in jobs if rule.startswith(("commonwhy", "kg_store"))], jobs
+    assert jobs["prepare_model"] == 23, jobs

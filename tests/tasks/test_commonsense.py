@@ -256,17 +256,23 @@ def broken_copy(tmp_path, files, key, edit):
     return copied
 
 
-def test_malformed_jsonl_line_names_file_and_line(tmp_path, run_adapter, task_files):
-    files = broken_copy(tmp_path, task_files("winogrande"), "data", lambda ls: ls[:41] + ['{"sentence": oops\n'] + ls[42:])
-    with pytest.raises(TaskDataError) as error:
-        run_adapter("winogrande", files)
-    assert "winogrande_dev.jsonl, line 42: invalid JSON" in str(error.value)
-
-
-def test_missing_field_names_file_line_and_field(tmp_path, run_adapter, task_files):
-    files = broken_copy(tmp_path, task_files("hellaswag"), "data", lambda ls: ls[:2] + ['{"ctx_a": "x"}\n'] + ls[3:])
-    with pytest.raises(TaskDataError, match=r"hellaswag_val.jsonl, line 3: missing field 'activity_label'"):
-        run_adapter("hellaswag", files)
+@pytest.mark.parametrize(
+    "task, key, edit, message",
+    [
+        ("winogrande", "data", lambda ls: ls[:41] + ['{"sentence": oops\n'] + ls[42:],
+         r"winogrande_dev.jsonl, line 42: invalid JSON"),
+        ("hellaswag", "data", lambda ls: ls[:2] + ['{"ctx_a": "x"}\n'] + ls[3:],
+         r"hellaswag_val.jsonl, line 3: missing field 'activity_label'"),
+        ("piqa", "labels", lambda ls: ls[:9] + ["7\n"] + ls[10:], r"valid-labels.lst, line 10: label '7'"),
+        ("winowhat", "data", lambda ls: ls[:5] + ["a,b,c,d,e,f,g,h,i\r\n"] + ls[6:],
+         r"WinoWhat.csv, line 6: row has 9 fields, header has 8"),
+    ],
+    ids=["malformed_jsonl_line", "missing_field", "bad_label_value", "csv_row_with_extra_field"],
+)
+def test_broken_file_names_file_and_line(tmp_path, run_adapter, task_files, task, key, edit, message):
+    files = broken_copy(tmp_path, task_files(task), key, edit)
+    with pytest.raises(TaskDataError, match=message):
+        run_adapter(task, files)
 
 
 def test_label_count_mismatch_names_both_files(tmp_path, run_adapter, task_files):
@@ -275,18 +281,6 @@ def test_label_count_mismatch_names_both_files(tmp_path, run_adapter, task_files
         run_adapter("socialiqa", files)
     assert "dev-labels.lst" in str(error.value) and "1953 labels" in str(error.value)
     assert "dev.jsonl has 1954 items" in str(error.value)
-
-
-def test_bad_label_value_names_line(tmp_path, run_adapter, task_files):
-    files = broken_copy(tmp_path, task_files("piqa"), "labels", lambda ls: ls[:9] + ["7\n"] + ls[10:])
-    with pytest.raises(TaskDataError, match=r"valid-labels.lst, line 10: label '7'"):
-        run_adapter("piqa", files)
-
-
-def test_csv_row_with_extra_field_names_line(tmp_path, run_adapter, task_files):
-    files = broken_copy(tmp_path, task_files("winowhat"), "data", lambda ls: ls[:5] + ['a,b,c,d,e,f,g,h,i\r\n'] + ls[6:])
-    with pytest.raises(TaskDataError, match=r"WinoWhat.csv, line 6: 9 fields, header has 8"):
-        run_adapter("winowhat", files)
 
 
 def test_disagreeing_answer_field_is_an_error(tmp_path, run_adapter, task_files):

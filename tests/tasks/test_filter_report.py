@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from benchval.tasks.base import LISTED_ROWS, FilterReport, Item, default_source, label_shares, share_shift, source
-from benchval.tasks.downstream.common import Row
+from benchval.tasks.rawfiles import Row
 
 
 def test_source_and_default_source():

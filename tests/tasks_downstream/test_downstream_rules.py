@@ -13,7 +13,8 @@ from benchval.data import dataset_files, sha256_of
 from benchval.paths import REPO_ROOT
 from benchval.tasks import prepare
 from benchval.tasks.base import known_adapters
-from benchval.tasks.downstream.common import answer_statements, read_csv, shuffle_options
+from benchval.tasks.downstream.common import answer_statements, shuffle_options
+from benchval.tasks.rawfiles import read_csv
 from benchval.tasks.downstream.near_duplicates import jaccard, near_duplicate_of
 from benchval.tasks.sizes import deviates, task_sizes_table
 

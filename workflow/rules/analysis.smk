@@ -16,57 +16,45 @@ from benchval.analysis.outputs import (
     TABLE_NAMES,
     TESTED_TABLES,
 )
+from benchval.layout import SCORE_TABLE, STUDY_DIR, STUDY_TABLE, STUDY_TASKS, UNADJUSTED_TABLE, alternatives, fill
+from benchval.layout import workflow_layout
 from benchval.workflow_support import canonical, script_code_for, workdir_relative
 
-script_code = script_code_for(workflow.current_basedir)  # see common.smk
+script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+LAYOUT = workflow_layout(config)
 
 
 def _analysis_params(keys):
     """The given keys of the `analysis:` section (seed: the top-level seed unless analysis.seed is set)."""
-    section = dict(config.get("analysis") or {})
+    section = dict(config["analysis"])
     section.setdefault("seed", config["seed"])
     return canonical({key: section[key] for key in keys if key in section})
 
 
-def _figure_formats():
-    return ((config.get("analysis") or {}).get("figures") or {}).get("formats") or ["png", "pdf"]
-
-
-def study_figure_files(study):
-    """Figure files the analysis writes for `study` (also used by the publish rule)."""
-    return [f"results/studies/{study}/figures/{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in _figure_formats()]
-
-
-def study_table_files(study):
-    """Table files (CSV) the analysis writes for `study` (also used by the publish rule)."""
-    return [f"results/studies/{study}/tables/{name}.csv" for name in TABLE_NAMES]
-
-
 def _step_file(name):
     """Where a statistic step writes table `name` (p-values unadjusted until the FDR step)."""
-    folder = "unadjusted" if name in TESTED_TABLES else "tables"
-    return f"results/studies/{{study}}/{folder}/{name}.csv"
+    return fill(UNADJUSTED_TABLE if name in TESTED_TABLES else STUDY_TABLE, name=name)
 
 
 def _import_source(wildcards):
     """The imported study's source file or directory (mirror expanded), relative to the working directory."""
     from benchval.analysis.importers import expand_path
 
-    return workdir_relative(expand_path(STUDIES[wildcards.study]["path"], MIRROR))
+    return workdir_relative(expand_path(LAYOUT.studies[wildcards.study]["path"], LAYOUT.mirror))
 
 
 rule import_score_table:
     input:
         source=_import_source,
     output:
-        table="results/studies/{study}/score_table.csv",
-        tasks="results/studies/{study}/tasks.csv",
+        table=SCORE_TABLE,
+        tasks=STUDY_TASKS,
     params:
-        study=lambda w: canonical(STUDIES[w.study]),
-        mirror=workdir_relative(MIRROR),
+        study=lambda w: canonical(LAYOUT.studies[w.study]),
+        mirror=workdir_relative(LAYOUT.mirror),
         code=script_code("import_score_table.py"),
     wildcard_constraints:
-        study=IMPORTED_STUDY_PATTERN,
+        study=alternatives(LAYOUT.imported_studies),
     log:
         "logs/import_score_table/{study}.log",
     benchmark:
@@ -81,14 +69,14 @@ for _step, _tables in STEP_TABLES.items():
         name:
             f"analysis_{_step}"
         input:
-            table="results/studies/{study}/score_table.csv",
-            tasks="results/studies/{study}/tasks.csv",
+            table=SCORE_TABLE,
+            tasks=STUDY_TASKS,
         output:
             **{name: _step_file(name) for name in _tables},
         params:
             step=_step,
             analysis=_analysis_params(STEP_SETTINGS[_step]),
-            out_dir=lambda w: f"results/studies/{w.study}",
+            out_dir=lambda w: fill(STUDY_DIR, study=w.study),
             code=script_code(f"analysis_{_step}.py"),
         wildcard_constraints:
             study="[^/]+",
@@ -103,12 +91,12 @@ for _step, _tables in STEP_TABLES.items():
 
 rule analysis_fdr:
     input:
-        **{name: f"results/studies/{{study}}/unadjusted/{name}.csv" for name in TESTED_TABLES},
+        **{name: fill(UNADJUSTED_TABLE, name=name) for name in TESTED_TABLES},
     output:
-        **{name: f"results/studies/{{study}}/tables/{name}.csv" for name in (*TESTED_TABLES, "fdr")},
+        **{name: fill(STUDY_TABLE, name=name) for name in (*TESTED_TABLES, "fdr")},
     params:
         analysis=_analysis_params(STEP_SETTINGS["fdr"]),
-        out_dir=lambda w: f"results/studies/{w.study}",
+        out_dir=lambda w: fill(STUDY_DIR, study=w.study),
         code=script_code("analysis_fdr.py"),
     wildcard_constraints:
         study="[^/]+",
@@ -126,8 +114,8 @@ _FIGURES_FROM_UNADJUSTED = {"fig4_axis_tests"}
 
 
 def _figure_table(stem, name):
-    folder = "unadjusted" if stem in _FIGURES_FROM_UNADJUSTED and name in TESTED_TABLES else "tables"
-    return f"results/studies/{{study}}/{folder}/{name}.csv"
+    unadjusted = stem in _FIGURES_FROM_UNADJUSTED and name in TESTED_TABLES
+    return fill(UNADJUSTED_TABLE if unadjusted else STUDY_TABLE, name=name)
 
 
 for _stem in FIGURE_STEMS:
@@ -136,15 +124,16 @@ for _stem in FIGURE_STEMS:
         name:
             f"analysis_figure_{_stem}"
         input:
-            table="results/studies/{study}/score_table.csv",
-            tasks="results/studies/{study}/tasks.csv",
+            table=SCORE_TABLE,
+            tasks=STUDY_TASKS,
             **{name: _figure_table(_stem, name) for name in FIGURE_INPUTS[_stem]},
         output:
-            [f"results/studies/{{study}}/figures/{_stem}.{fmt}" for fmt in _figure_formats()],
+            LAYOUT.study_figure_files("{study}", [_stem]),
         params:
             stem=_stem,
             analysis=_analysis_params(FIGURE_SETTINGS[_stem]),
-            out_dir=lambda w: f"results/studies/{w.study}",
+            out_dir=lambda w: fill(STUDY_DIR, study=w.study),
+            notice=lambda w: config["studies"][w.study].get("notice"),
             code=script_code("analysis_figure.py"),
         wildcard_constraints:
             study="[^/]+",

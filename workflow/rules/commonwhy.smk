@@ -3,30 +3,29 @@
 # workflow/schemas/commonwhy.schema.yaml); docs/commonwhy.md explains every output.
 
 from benchval.commonwhy.rdf_convert import INPUT_FILES as CW_LITWD1K_FILES
-from benchval.config import raw_root, resolve_mirror
+from benchval.layout import COMMONWHY_DIR, workflow_layout
 from benchval.workflow_support import canonical, script_code_for, workdir_relative
 
-script_code = script_code_for(workflow.current_basedir)  # see common.smk
+script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+LAYOUT = workflow_layout(config)
 
-CW_CONFIG = config.get("commonwhy") or {}
-CW_KG = CW_CONFIG.get("kg") or {}
+CW_CONFIG = config["commonwhy"]
 # mirror: null -> resources/data, filled by rule fetch_raw_file (config/catalogue/raw_sources.yaml);
 # relative to the working directory: moving the checkout with its data reruns nothing
-CW_MIRROR = workdir_relative(raw_root(resolve_mirror(config.get("mirror"))))
+CW_MIRROR = workdir_relative(LAYOUT.raw_root)
 CW_RAW = f"{CW_MIRROR}/commonwhy"
 CW_LITWD1K = f"{CW_MIRROR}/wikidata_litwd1k"
-CW_STORE = CW_KG.get("store", "resources/kg/litwd1k.oxigraph")
 CW_PUBLISHED_FILES = ["Head.json", "Longtail.json", "inference_rule_entities.json", "LabeledRules.json"]
 
 
 def commonwhy_outputs():
     """Final files of the CommonWhy part (for the default target)."""
     return [
-        "results/commonwhy/published.parquet",
-        "results/commonwhy/published_join_report.json",
-        "results/commonwhy/constructed.parquet",
-        "results/commonwhy/grounding_report.csv",
-        "results/commonwhy/construction_summary.json",
+        f"{COMMONWHY_DIR}/published.parquet",
+        f"{COMMONWHY_DIR}/published_join_report.json",
+        f"{COMMONWHY_DIR}/constructed.parquet",
+        f"{COMMONWHY_DIR}/grounding_report.csv",
+        f"{COMMONWHY_DIR}/construction_summary.json",
     ]
 
 
@@ -34,11 +33,10 @@ def _commonwhy_ground_inputs(wildcards):
     inputs = {
         "rule_entities": f"{CW_RAW}/inference_rule_entities.json",
         "labeled_rules": f"{CW_RAW}/LabeledRules.json",
-        "annotations": list(CW_CONFIG.get("annotations") or []),
+        "annotations": list(CW_CONFIG["annotations"]),
+        **LAYOUT.kg_store_inputs,
     }
-    if CW_KG.get("source", "local") == "local":
-        inputs["store"] = CW_STORE
-    if CW_CONFIG.get("user_rules"):
+    if CW_CONFIG["user_rules"]:
         inputs["user_rules"] = CW_CONFIG["user_rules"]
     return inputs
 
@@ -47,8 +45,8 @@ rule commonwhy_published:
     input:
         **{name.split(".")[0]: f"{CW_RAW}/{name}" for name in CW_PUBLISHED_FILES},
     output:
-        table="results/commonwhy/published.parquet",
-        report="results/commonwhy/published_join_report.json",
+        table=f"{COMMONWHY_DIR}/published.parquet",
+        report=f"{COMMONWHY_DIR}/published_join_report.json",
     params:
         raw_dir=CW_RAW,
         code=script_code("commonwhy_published.py"),
@@ -64,11 +62,11 @@ rule kg_store:
     input:
         [f"{CW_LITWD1K}/{name}" for name in CW_LITWD1K_FILES],
     output:
-        store=directory(CW_STORE),
-        stats=f"{CW_STORE}.stats.json",
+        store=directory(LAYOUT.kg_store),
+        stats=f"{LAYOUT.kg_store}.stats.json",
     params:
         litwd1k_dir=CW_LITWD1K,
-        infer_time_precision=CW_KG.get("infer_time_precision", True),
+        infer_time_precision=LAYOUT.kg["infer_time_precision"],
         code=script_code("commonwhy_kg_store.py"),
     log:
         "logs/kg_store/litwd1k.log",
@@ -82,9 +80,9 @@ rule commonwhy_ground:
     input:
         unpack(_commonwhy_ground_inputs),
     output:
-        constructed="results/commonwhy/constructed.parquet",
-        report="results/commonwhy/grounding_report.csv",
-        summary="results/commonwhy/construction_summary.json",
+        constructed=f"{COMMONWHY_DIR}/constructed.parquet",
+        report=f"{COMMONWHY_DIR}/grounding_report.csv",
+        summary=f"{COMMONWHY_DIR}/construction_summary.json",
     params:
         raw_dir=CW_RAW,
         commonwhy=canonical(CW_CONFIG),

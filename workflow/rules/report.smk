@@ -2,11 +2,25 @@
 # Snakemake's report shows images and HTML inline (CSV only as a download), so these rules put
 # every figure and a self-contained HTML page of every table, the models, the task sizes and
 # the config used under results/report/, each flagged with report() and a caption from
-# workflow/report/*.rst. Needs from common.smk: STUDIES, SCORED_STUDIES, study_models.
+# workflow/report/*.rst.
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
-from benchval.workflow_support import canonical, script_code_for, workdir_relative
+from benchval.layout import (
+    REPORT_DIR,
+    REPORT_STUDY_FIGURE,
+    REPORT_STUDY_TABLE,
+    SCORE_TABLE,
+    STUDY_FIGURE,
+    STUDY_TABLE,
+    STUDY_TASKS,
+    TASK_SIZES,
+    fill,
+    model_manifest,
+    workflow_layout,
+)
+from benchval.workflow_support import canonical, script_code_for
 
-script_code = script_code_for(workflow.current_basedir)  # see common.smk
+script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+LAYOUT = workflow_layout(config)
 
 REPORT_STUDY_TABLES = ("score_table", "task_table") + tuple(TABLE_NAMES)
 
@@ -20,27 +34,18 @@ localrules:
     report_config,
 
 
-def _report_table_csv(study, name):
+def _report_table_csv(name):
     """Where a study's table lives (docs/data-contract.md)."""
-    if name == "score_table":
-        return f"results/studies/{study}/score_table.csv"
-    if name == "task_table":
-        return f"results/studies/{study}/tasks.csv"
-    return f"results/studies/{study}/tables/{name}.csv"
-
-
-def _report_models():
-    """Every model some scored study uses (imported studies have no prepared models)."""
-    return sorted({m for s in SCORED_STUDIES for m in study_models(s)})
+    return {"score_table": SCORE_TABLE, "task_table": STUDY_TASKS}.get(name, fill(STUDY_TABLE, name=name))
 
 
 rule report_figures:
     input:
-        [f"results/studies/{{study}}/figures/{stem}.png" for stem in FIGURE_STEMS],
+        [fill(STUDY_FIGURE, stem=stem, fmt="png") for stem in FIGURE_STEMS],
     output:
         [
             report(
-                f"results/report/{{study}}/figures/{stem}.png",
+                fill(REPORT_STUDY_FIGURE, stem=stem),
                 caption=f"../report/{stem}.rst",
                 category="Figures",
                 subcategory="{study}",
@@ -53,16 +58,16 @@ rule report_figures:
     benchmark:
         "logs/benchmarks/report_figures/{study}.tsv"
     shell:
-        "(for f in {input}; do cp -v \"$f\" results/report/{wildcards.study}/figures/; done) > {log} 2>&1"
+        f"(for f in {{input}}; do cp -v \"$f\" {REPORT_DIR}/{{wildcards.study}}/figures/; done) > {{log}} 2>&1"
 
 
 rule report_tables:
     input:
-        **{name: _report_table_csv("{study}", name) for name in REPORT_STUDY_TABLES},
+        **{name: _report_table_csv(name) for name in REPORT_STUDY_TABLES},
     output:
         **{
             name: report(
-                f"results/report/{{study}}/tables/{name}.html",
+                fill(REPORT_STUDY_TABLE, name=name),
                 caption=f"../report/table_{name}.rst",
                 category="Tables",
                 subcategory="{study}",
@@ -82,10 +87,11 @@ rule report_tables:
 
 rule report_models:
     input:
-        manifests=[f"resources/models/{m}/benchval-model.json" for m in _report_models()],
+        # every model some scored study uses (imported studies have no prepared models)
+        manifests=[model_manifest(m) for m in LAYOUT.scored_study_models()],
     output:
-        page=report("results/report/models.html", caption="../report/models.rst", category="Models"),
-        table="results/report/models.csv",
+        page=report(f"{REPORT_DIR}/models.html", caption="../report/models.rst", category="Models"),
+        table=f"{REPORT_DIR}/models.csv",
     params:
         code=script_code("report_models.py"),
     log:
@@ -98,9 +104,9 @@ rule report_models:
 
 rule report_task_sizes:
     input:
-        "results/summary/task_sizes.csv",
+        TASK_SIZES,
     output:
-        report("results/report/task_sizes.html", caption="../report/task_sizes.rst", category="Tasks"),
+        report(f"{REPORT_DIR}/task_sizes.html", caption="../report/task_sizes.rst", category="Tasks"),
     params:
         code=script_code("report_task_sizes.py"),
     log:
@@ -113,8 +119,8 @@ rule report_task_sizes:
 
 rule report_config:
     output:
-        page=report("results/report/config.html", caption="../report/config.rst", category="Configuration"),
-        config="results/report/config.yaml",
+        page=report(f"{REPORT_DIR}/config.html", caption="../report/config.rst", category="Configuration"),
+        config=f"{REPORT_DIR}/config.yaml",
     params:
         config=canonical(config),
         code=script_code("report_config.py"),
@@ -129,10 +135,10 @@ rule report_config:
 rule report_inputs:
     """Everything the report shows; `rule all` lists these so that --report finds them."""
     input:
-        expand("results/report/{study}/figures/{stem}.png", study=STUDIES, stem=FIGURE_STEMS),
-        expand("results/report/{study}/tables/{name}.html", study=STUDIES, name=REPORT_STUDY_TABLES),
-        scoreboard_report_files(),
-        commonwhy_eval_report_files(),
-        "results/report/models.html",
-        "results/report/config.html",
-        ["results/report/task_sizes.html"] if SCORED_STUDIES else [],
+        expand(REPORT_STUDY_FIGURE, study=LAYOUT.studies, stem=FIGURE_STEMS),
+        expand(REPORT_STUDY_TABLE, study=LAYOUT.studies, name=REPORT_STUDY_TABLES),
+        LAYOUT.scoreboard_report_files(),
+        LAYOUT.commonwhy_eval_report_files(),
+        f"{REPORT_DIR}/models.html",
+        f"{REPORT_DIR}/config.html",
+        [f"{REPORT_DIR}/task_sizes.html"] if LAYOUT.scored_studies else [],

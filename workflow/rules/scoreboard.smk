@@ -2,91 +2,65 @@
 # and macro-F1 with item-bootstrap CIs and chance levels, as a table and a figure. It reads the items,
 # scores and metrics files that scoring and evaluation already wrote: no model reruns.
 # Also the partial-Spearman sensitivity table of every study (docs/analysis.md, "Partial Spearman").
-# Needs from common.smk: STUDIES, SCORED_STUDIES, SCORED_STUDY_PATTERN, study_models, study_tasks.
+from benchval.layout import (
+    METRICS,
+    PARTIAL_SENSITIVITY_TABLE,
+    REPORT_STUDY_FIGURE,
+    REPORT_STUDY_TABLE,
+    SCORE_TABLE,
+    SCOREBOARD_TABLE,
+    SCORES,
+    STUDY_FIGURE,
+    STUDY_TASKS,
+    TASK_ITEMS,
+    TASK_META,
+    alternatives,
+    fill,
+    workflow_layout,
+)
 from benchval.workflow_support import canonical, script_code_for
 
-script_code = script_code_for(workflow.current_basedir)  # see common.smk
-
-
-def _scoreboard_formats():
-    return ((config.get("analysis") or {}).get("figures") or {}).get("formats") or ["png", "pdf"]
-
-
-def _scoreboard_dpi():
-    from benchval.analysis.settings import settings_from_config
-
-    return settings_from_config(config.get("analysis") or {}).figure_dpi
-
-
-def scoreboard_figure_files(study):
-    return [f"results/studies/{study}/figures/scoreboard.{fmt}" for fmt in _scoreboard_formats()]
-
-
-def scoreboard_table_file(study):
-    return f"results/studies/{study}/tables/scoreboard.csv"
-
-
-def partial_sensitivity_table_file(study):
-    return f"results/studies/{study}/tables/partial_spearman_sensitivity.csv"
-
-
-def scoreboard_publish_files(kind):
-    """Every scored study's scoreboard figures (kind 'figures') or tables (kind 'tables': the
-    scoreboards and every study's partial-Spearman sensitivity table), for publish."""
-    if kind == "figures":
-        return [path for study in SCORED_STUDIES for path in scoreboard_figure_files(study)]
-    return [scoreboard_table_file(study) for study in SCORED_STUDIES] + [
-        partial_sensitivity_table_file(study) for study in STUDIES
-    ]
-
-
-def scoreboard_report_files():
-    """What the report shows of the scoreboards (see rule report_scoreboard)."""
-    return [
-        path
-        for study in SCORED_STUDIES
-        for path in (
-            f"results/report/{study}/figures/scoreboard.png",
-            f"results/report/{study}/tables/scoreboard.html",
-        )
-    ] + [f"results/report/{study}/tables/partial_spearman_sensitivity.html" for study in STUDIES]
+script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+LAYOUT = workflow_layout(config)
+_SCORED_STUDY_PATTERN = alternatives(LAYOUT.scored_studies)
 
 
 def _scoreboard_pairs(study):
-    return [[model, task] for model in study_models(study) for task in study_tasks(study)]
+    return [[model, task] for model in LAYOUT.study_models(study) for task in LAYOUT.study_tasks(study)]
 
 
 def _scoreboard_bootstrap():
     """Only what the scoreboard uses, so that other analysis settings do not rerun it."""
     from benchval.analysis.settings import settings_from_config
 
-    settings = settings_from_config({"seed": config["seed"], **(config.get("analysis") or {})})
+    settings = settings_from_config({"seed": config["seed"], **config["analysis"]})
     return {"seed": settings.seed, "n_bootstrap": settings.n_bootstrap, "ci_level": settings.ci_level}
 
 
 rule scoreboard:
     input:
-        task_items=lambda w: expand("results/tasks/{task}.parquet", task=study_tasks(w.study)),
-        metas=lambda w: expand("results/tasks/{task}.meta.json", task=study_tasks(w.study)),
-        scores=lambda w: [f"results/scores/{m}/{t}.parquet" for m, t in _scoreboard_pairs(w.study)],
-        metrics=lambda w: [f"results/metrics/{m}/{t}.csv" for m, t in _scoreboard_pairs(w.study)],
+        task_items=lambda w: expand(TASK_ITEMS, task=LAYOUT.study_tasks(w.study)),
+        metas=lambda w: expand(TASK_META, task=LAYOUT.study_tasks(w.study)),
+        scores=lambda w: [fill(SCORES, model=m, task=t) for m, t in _scoreboard_pairs(w.study)],
+        metrics=lambda w: [fill(METRICS, model=m, task=t) for m, t in _scoreboard_pairs(w.study)],
     output:
-        table=scoreboard_table_file("{study}"),
-        figures=scoreboard_figure_files("{study}"),
+        table=SCOREBOARD_TABLE,
+        figures=LAYOUT.scoreboard_figure_files("{study}"),
     params:
-        tasks=lambda w: study_tasks(w.study),
+        tasks=lambda w: LAYOUT.study_tasks(w.study),
         pairs=lambda w: _scoreboard_pairs(w.study),
         models=lambda w: canonical(
-            {m: {k: config["models"][m][k] for k in ("family", "size_b")} for m in study_models(w.study)}
+            {m: {k: config["models"][m][k] for k in ("family", "size_b")} for m in LAYOUT.study_models(w.study)}
         ),
-        labels=lambda w: canonical({t: config["tasks"][t].get("label") or t for t in study_tasks(w.study)}),
+        labels=lambda w: canonical(LAYOUT.task_labels(w.study)),
         normalisation=config["scoring"]["normalisation"],
         bootstrap=canonical(_scoreboard_bootstrap()),
         code=script_code("scoreboard.py"),
-        figure_formats=_scoreboard_formats(),
-        figure_dpi=_scoreboard_dpi(),
+        figure_formats=LAYOUT.figure_formats,
+        figure_dpi=config["analysis"]["figures"]["dpi"],
+        notice=lambda w: config["studies"][w.study].get("notice"),
     wildcard_constraints:
-        study=SCORED_STUDY_PATTERN,
+        study=_SCORED_STUDY_PATTERN,
     log:
         "logs/scoreboard/{study}.log",
     benchmark:
@@ -97,18 +71,18 @@ rule scoreboard:
 
 rule report_scoreboard:
     input:
-        figure="results/studies/{study}/figures/scoreboard.png",
-        table=scoreboard_table_file("{study}"),
+        figure=fill(STUDY_FIGURE, stem="scoreboard", fmt="png"),
+        table=SCOREBOARD_TABLE,
     output:
         figure=report(
-            "results/report/{study}/figures/scoreboard.png",
+            fill(REPORT_STUDY_FIGURE, stem="scoreboard"),
             caption="../report/scoreboard.rst",
             category="Figures",
             subcategory="{study}",
             labels={"study": "{study}", "figure": "scoreboard"},
         ),
         table=report(
-            "results/report/{study}/tables/scoreboard.html",
+            fill(REPORT_STUDY_TABLE, name="scoreboard"),
             caption="../report/table_scoreboard.rst",
             category="Tables",
             subcategory="{study}",
@@ -117,7 +91,7 @@ rule report_scoreboard:
     params:
         code=script_code("report_scoreboard.py"),
     wildcard_constraints:
-        study=SCORED_STUDY_PATTERN,
+        study=_SCORED_STUDY_PATTERN,
     log:
         "logs/report_scoreboard/{study}.log",
     benchmark:
@@ -128,7 +102,7 @@ rule report_scoreboard:
 
 def _partial_sensitivity_params():
     """Only the analysis settings the sensitivity table uses."""
-    analysis = config.get("analysis") or {}
+    analysis = config["analysis"]
     keep = ("min_models", "metrics", "control_composite")
     params = {key: analysis[key] for key in keep if key in analysis}
     if "alpha" in (analysis.get("fdr") or {}):
@@ -138,10 +112,10 @@ def _partial_sensitivity_params():
 
 rule partial_sensitivity:
     input:
-        table="results/studies/{study}/score_table.csv",
-        tasks="results/studies/{study}/tasks.csv",
+        table=SCORE_TABLE,
+        tasks=STUDY_TASKS,
     output:
-        table=partial_sensitivity_table_file("{study}"),
+        table=PARTIAL_SENSITIVITY_TABLE,
     params:
         analysis=canonical(_partial_sensitivity_params()),
         code=script_code("partial_sensitivity.py"),
@@ -157,10 +131,10 @@ rule partial_sensitivity:
 
 rule report_partial_sensitivity:
     input:
-        partial_sensitivity_table_file("{study}"),
+        PARTIAL_SENSITIVITY_TABLE,
     output:
         report(
-            "results/report/{study}/tables/partial_spearman_sensitivity.html",
+            fill(REPORT_STUDY_TABLE, name="partial_spearman_sensitivity"),
             caption="../report/table_partial_spearman_sensitivity.rst",
             category="Tables",
             subcategory="{study}",

@@ -13,51 +13,56 @@
 import re as _score_re
 
 from benchval.cluster import rule_resources as _rule_resources
+from benchval.layout import SCORE_SHARDS, SCORES, TASK_ITEMS, TASK_META, alternatives, fill, model_manifest
+from benchval.layout import workflow_layout
+from benchval.models.registry import LAYOUT_KEYS as _LAYOUT_KEYS
+from benchval.workflow_support import canonical, script_code_for
 
+script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+LAYOUT = workflow_layout(config)
 
-# Everything in `scoring:` but the normalisation and lm-eval bootstrap iterations, which only the
-# evaluation rules use, and the job layout: editing them must not rerun the scoring (Snakemake reruns
-# a job whose params changed).
+# Everything in `scoring:` but what changes no score: the normalisation and lm-eval bootstrap
+# iterations (only the evaluation rules use them), the job layout and the progress bars. Editing
+# them must not rerun the scoring (Snakemake reruns a job whose params changed).
 _SCORING_PARAMS = canonical(
-    {k: v for k, v in config["scoring"].items() if k not in ("normalisation", "lmeval_bootstrap_iters", "jobs")}
+    {
+        k: v
+        for k, v in config["scoring"].items()
+        if k not in ("normalisation", "lmeval_bootstrap_iters", "jobs", "progress")
+    }
 )
 
-
-# common.smk's MODEL_JOB_THREADS: one model job at a time locally.
-_MODEL_THREADS = MODEL_JOB_THREADS
-
-
-def _tasks_scored_with(model):
-    return sorted({task for scored_model, task in scored_pairs() if scored_model == model})
+# local.model_jobs_at_once model jobs side by side locally (benchval.layout.Layout.model_job_threads).
+_MODEL_THREADS = LAYOUT.model_job_threads(workflow)
 
 
 def _model_params(model):
     """The model entry as a params value, less its job layout (which changes no score)."""
-    return {k: v for k, v in config["models"][model].items() if k != "scoring_jobs"}
+    return {k: v for k, v in config["models"][model].items() if k not in _LAYOUT_KEYS}
 
 
-_SCORED_MODELS = sorted({model for model, _ in scored_pairs()})
-_PER_MODEL_JOBS = [model for model in _SCORED_MODELS if scoring_layout(model) == "per_model"]
+_SCORED_MODELS = LAYOUT.scored_models()
+_PER_MODEL_JOBS = LAYOUT.models_with_layout("per_model")
 # Rule `score` serves every other model; with per-model jobs beside it, only those (no two rules
 # may write the same file).
 _PER_TASK_CONSTRAINT = (
-    {"model": _alternatives([m for m in _SCORED_MODELS if m not in _PER_MODEL_JOBS])} if _PER_MODEL_JOBS else {}
+    {"model": alternatives([m for m in _SCORED_MODELS if m not in _PER_MODEL_JOBS])} if _PER_MODEL_JOBS else {}
 )
 
 
-if len(_PER_MODEL_JOBS) < len(_SCORED_MODELS) or config["scoring"].get("jobs", "per_task") == "per_task":
+if len(_PER_MODEL_JOBS) < len(_SCORED_MODELS) or config["scoring"]["jobs"] == "per_task":
 
     rule score:
         input:
-            table="results/tasks/{task}.parquet",  # ("items" is reserved by Snakemake)
-            meta="results/tasks/{task}.meta.json",  # scoring_mode
-            model="resources/models/{model}/benchval-model.json",
+            table=TASK_ITEMS,  # ("items" is reserved by Snakemake)
+            meta=TASK_META,  # scoring_mode
+            model=model_manifest(),
         output:
-            "results/scores/{model}/{task}.parquet",
+            SCORES,
         params:
             scoring=_SCORING_PARAMS,
             model=lambda wildcards: canonical(_model_params(wildcards.model)),
-            shard_dir=lambda wildcards: f"results/scores/{wildcards.model}/{wildcards.task}.shards",
+            shard_dir=lambda wildcards: fill(SCORE_SHARDS, model=wildcards.model, task=wildcards.task),
             code=script_code("score.py"),
         log:
             "logs/score/{model}/{task}.log",
@@ -73,22 +78,22 @@ if len(_PER_MODEL_JOBS) < len(_SCORED_MODELS) or config["scoring"].get("jobs", "
 
 if _PER_MODEL_JOBS:
     for _model in _PER_MODEL_JOBS:
-        _tasks = _tasks_scored_with(_model)
+        _tasks = LAYOUT.tasks_scored_with(_model)
 
         rule:
             name:
                 "score_model_" + _score_re.sub(r"\W", "_", _model)
             input:
-                tables=expand("results/tasks/{task}.parquet", task=_tasks),
-                metas=expand("results/tasks/{task}.meta.json", task=_tasks),
-                model=f"resources/models/{_model}/benchval-model.json",
+                tables=expand(TASK_ITEMS, task=_tasks),
+                metas=expand(TASK_META, task=_tasks),
+                model=model_manifest(_model),
             output:
-                expand("results/scores/{model}/{task}.parquet", model=_model, task=_tasks),
+                expand(SCORES, model=_model, task=_tasks),
             params:
                 scoring=_SCORING_PARAMS,
                 model=canonical(_model_params(_model)),
                 model_name=_model,
-                shard_dirs=expand("results/scores/{model}/{task}.shards", model=_model, task=_tasks),
+                shard_dirs=expand(SCORE_SHARDS, model=_model, task=_tasks),
                 code=script_code("score_model.py"),
             log:
                 f"logs/score/{_model}.log",

@@ -3,20 +3,18 @@
 # docs/data-contract.md (section 1). A task whose data is unavailable here (GoldenSwag needs the
 # Hugging Face Hub) still gets its three files: no items, meta "unavailable" = the reason.
 
-import re as _re
+from pathlib import Path
 
 from benchval.data import dataset_files as _dataset_files
 from benchval.data import find_declared as _find_declared
-from benchval.data import mirror_from_config as _mirror_from_config
 from benchval.data import resolve as _resolve_data_path
+from benchval.layout import DOWNLOADS_DIR, TASK_FILTERS, TASK_ITEMS, TASK_META, alternatives, workflow_layout
 from benchval.workflow_support import canonical, script_code_for, workdir_relative
 
-script_code = script_code_for(workflow.current_basedir)  # see common.smk
-
-# common.smk defines MIRROR; fall back to the same resolution when this file is used alone.
-_TASKS_MIRROR = MIRROR if "MIRROR" in globals() else _mirror_from_config(config)
+script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+LAYOUT = workflow_layout(config)
 _DECLARED_PATHS = sorted(
-    {f.path for name in config.get("datasets", {}) for f in _dataset_files(config["datasets"], name).values()}
+    {f.path for name in config["datasets"] for f in _dataset_files(config["datasets"], name).values()}
 )
 
 
@@ -26,7 +24,7 @@ def _task_raw_files(wildcards):
     files = {}
     if spec.get("dataset") is not None:
         for key, data_file in _dataset_files(config["datasets"], spec["dataset"]).items():
-            files[key] = workdir_relative(_resolve_data_path(data_file.path, _TASKS_MIRROR))
+            files[key] = workdir_relative(_resolve_data_path(data_file.path, LAYOUT.mirror))
     return files
 
 
@@ -51,9 +49,8 @@ def _task_checksums(wildcards):
 
 def _task_sample(wildcards):
     """Only this task's sample size, so that changing another task's size does not rerun this one."""
-    sample = config.get("sample") or {}
-    per_task = sample.get("per_task") or {}
-    return {"n_items": per_task.get(wildcards.task, sample.get("n_items"))}
+    sample = config["sample"]
+    return {"n_items": sample["per_task"].get(wildcards.task, sample["n_items"])}
 
 
 # Keys of a task's config that only name or present it: editing them must not rebuild its items
@@ -68,13 +65,13 @@ def _task_config(wildcards):
 
 rule fetch_raw_file:
     output:
-        "resources/data/{path}",
+        f"{DOWNLOADS_DIR}/{{path}}",
     params:
         entry=lambda w: canonical(vars(_find_declared(config["datasets"], w.path))),
-        mirror=workdir_relative(_TASKS_MIRROR),
+        mirror=workdir_relative(LAYOUT.mirror),
         code=script_code("fetch_raw_file.py"),
     wildcard_constraints:
-        path="|".join(_re.escape(p) for p in _DECLARED_PATHS) or "(?!x)x",
+        path=alternatives(_DECLARED_PATHS),
     log:
         "logs/fetch_raw_file/{path}.log",
     benchmark:
@@ -87,9 +84,9 @@ rule prepare_task:
     input:
         unpack(_task_raw_files),
     output:
-        table="results/tasks/{task}.parquet",
-        meta="results/tasks/{task}.meta.json",
-        filters="results/tasks/{task}.filters.json",
+        table=TASK_ITEMS,
+        meta=TASK_META,
+        filters=TASK_FILTERS,
     params:
         task_config=_task_config,
         sample=lambda w: canonical(_task_sample(w)),

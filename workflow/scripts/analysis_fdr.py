@@ -2,8 +2,9 @@
 import logging
 
 from benchval.analysis.fdr import run_fdr_step
+from benchval.joblog import log_to_file
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+log_to_file(snakemake.log[0])
 logging.captureWarnings(True)
 unadjusted = {name: path for name, path in snakemake.input.items()}
 run_fdr_step(unadjusted, snakemake.params.analysis, snakemake.params.out_dir)

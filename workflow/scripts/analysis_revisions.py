@@ -3,8 +3,9 @@ import logging
 
 from benchval.analysis import revisions
 from benchval.analysis.chain import run_step
+from benchval.joblog import log_to_file
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+log_to_file(snakemake.log[0])
 logging.captureWarnings(True)
 run_step("revisions", revisions.step_tables, snakemake.input.table, snakemake.input.tasks, snakemake.params.analysis,
          snakemake.params.out_dir)

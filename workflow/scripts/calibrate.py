@@ -2,8 +2,9 @@
 import logging
 
 from benchval.calibrate import calibrate_files
+from benchval.joblog import log_to_file
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+log_to_file(snakemake.log[0])
 for scores, meta, output in zip(snakemake.input.scores, snakemake.input.metas, snakemake.output.calibrated):
     rows = calibrate_files(scores, meta, snakemake.params.normalisation, output)
     logging.info("%s -> %s: %d option scores (%s)", scores, output, rows, snakemake.params.normalisation)

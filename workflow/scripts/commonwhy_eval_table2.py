@@ -1,13 +1,12 @@
 """Rule commonwhy_eval_table2: results.csv, Table 2 layout per source and the figure."""
 
-import logging
-
 from benchval.commonwhy.eval import run
+from benchval.joblog import log_to_file
+from benchval.threads import job_torch_threads
 
 sm = snakemake  # noqa: F821
-# force: an imported library may already have configured the root logger
-logging.basicConfig(filename=sm.log[0], level=logging.INFO, format="%(asctime)s %(name)s %(message)s", force=True)
-run.set_threads(sm.threads)
+log_to_file(sm.log[0])
+run.set_threads(job_torch_threads(sm))
 systems = {name: {"metrics": m, "judged": j, "factscore": f} for name, m, j, f in
            zip(sm.params.systems, sm.input.metrics, sm.input.judged, sm.input.factscore)}
 run.stage_table2(sm.input.questions, systems, sm.input.validity, sm.output.results,

@@ -1,10 +1,9 @@
 """Snakemake script for rule commonwhy_ground (thin: calls benchval.commonwhy.entrypoints)."""
 
-import logging
-
 from benchval.commonwhy.entrypoints import ground
+from benchval.joblog import log_to_file
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(name)s %(message)s")  # noqa: F821
+log_to_file(snakemake.log[0])  # noqa: F821
 inputs = snakemake.input  # noqa: F821
 ground(snakemake.params.raw_dir, snakemake.params.commonwhy,  # noqa: F821
        inputs.store if hasattr(inputs, "store") else None,

@@ -1,8 +1,7 @@
 """Snakemake script for rule commonwhy_published (thin: calls benchval.commonwhy.entrypoints)."""
 
-import logging
-
 from benchval.commonwhy.entrypoints import published
+from benchval.joblog import log_to_file
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(name)s %(message)s")  # noqa: F821
+log_to_file(snakemake.log[0])  # noqa: F821
 published(snakemake.params.raw_dir, snakemake.output.table, snakemake.output.report)  # noqa: F821

@@ -5,9 +5,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval.evaluate import evaluate_task, lmeval_results, lmeval_samples, write_outputs
+from benchval.evaluation.evaluate import (
+    evaluate_task,
+    lmeval_results,
+    lmeval_samples,
+    write_outputs,
+)
+from benchval.joblog import log_to_file
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+log_to_file(snakemake.log[0])
 manifest = json.loads(open(snakemake.input.model).read())
 model = snakemake.params.model
 jobs = zip(snakemake.input.task_items, snakemake.input.metas, snakemake.input.scores, snakemake.input.calibrated,

@@ -3,8 +3,9 @@ import logging
 from pathlib import Path
 
 from benchval.data import DataFile, fetch_to
+from benchval.joblog import log_to_file
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+log_to_file(snakemake.log[0])
 data_file = DataFile(**snakemake.params.entry)
 mirror = Path(snakemake.params.mirror) if snakemake.params.mirror else None
 logging.info("fetching %s from %s", data_file.path, data_file.url)

@@ -6,8 +6,9 @@ import pandas as pd
 from benchval.analysis.partial_sensitivity import sensitivity_table
 from benchval.analysis.settings import settings_from_config
 from benchval.analysis.table import load_study
+from benchval.joblog import log_to_file
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+log_to_file(snakemake.log[0])
 settings = settings_from_config(snakemake.params.analysis)
 study = load_study(snakemake.input.table, snakemake.input.tasks)
 metrics = [m for m in study.metrics if not settings.metrics or m in settings.metrics] or list(settings.metrics) or [

@@ -3,7 +3,9 @@ import logging
 import shutil
 from pathlib import Path
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+from benchval.joblog import log_to_file
+
+log_to_file(snakemake.log[0])
 
 
 def publish(paths, destination_root):

@@ -1,11 +1,13 @@
 """Snakemake script: model manifests -> models table (CSV) and its HTML page for the report."""
 import logging
 
-from benchval.report_pages import models_frame, write_table_page
+from benchval.joblog import log_to_file
+from benchval.layout import model_manifest
+from benchval.report.pages import models_frame, write_table_page
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)
+log_to_file(snakemake.log[0])
 log = logging.getLogger("report_models")
 frame = models_frame(snakemake.input.manifests)
 frame.to_csv(snakemake.output.table, index=False)
-write_table_page(frame, snakemake.output.page, "Models", "From resources/models/<model>/benchval-model.json.")
+write_table_page(frame, snakemake.output.page, "Models", f"From {model_manifest('<model>')}.")
 log.info("%d models", len(frame))

@@ -2,9 +2,10 @@
 import logging
 import shutil
 
-from benchval.report_pages import write_study_table_pages
+from benchval.joblog import log_to_file
+from benchval.report.pages import write_study_table_pages
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)
+log_to_file(snakemake.log[0])
 shutil.copy2(snakemake.input.figure, snakemake.output.figure)
 write_study_table_pages(snakemake.wildcards.study, {"scoreboard": snakemake.input.table},
                         {"scoreboard": snakemake.output.table})

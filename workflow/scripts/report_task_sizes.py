@@ -1,9 +1,10 @@
 """Snakemake script: the task-size table -> its HTML page for the report."""
 import logging
 
-from benchval.report_pages import csv_to_page
+from benchval.joblog import log_to_file
+from benchval.report.pages import csv_to_page
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO)
+log_to_file(snakemake.log[0])
 log = logging.getLogger("report_task_sizes")
 csv_to_page(snakemake.input[0], snakemake.output[0], "Task sizes and filters", f"Rendered from {snakemake.input[0]}.")
 log.info("wrote %s", snakemake.output[0])

@@ -4,6 +4,7 @@ from pathlib import Path
 
 from benchval.joblog import job_log
 from benchval.scoring.run import score_task
+from benchval.threads import job_torch_threads
 
 with job_log(snakemake.log[0], f"scoring {snakemake.wildcards.model} on {snakemake.wildcards.task}"):
     score_task(
@@ -11,8 +12,8 @@ with job_log(snakemake.log[0], f"scoring {snakemake.wildcards.model} on {snakema
         Path(snakemake.input.model).parent,
         snakemake.output[0],
         dict(snakemake.params.scoring),
-        dict(snakemake.params.model),
+        dict(snakemake.config["models"][snakemake.wildcards.model]),  # params.model less LAYOUT_KEYS: the trigger
         snakemake.params.shard_dir,
         model_name=snakemake.wildcards.model,
-        threads=snakemake.threads,
+        threads=job_torch_threads(snakemake),
     )

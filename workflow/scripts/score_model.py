@@ -4,6 +4,7 @@ from pathlib import Path
 
 from benchval.joblog import job_log
 from benchval.scoring.run import TaskFiles, score_tasks
+from benchval.threads import job_torch_threads
 
 tasks = [TaskFiles(*files) for files in zip(snakemake.input.tables, snakemake.output, snakemake.params.shard_dirs)]
 with job_log(snakemake.log[0], f"scoring {snakemake.params.model_name}"):
@@ -11,7 +12,7 @@ with job_log(snakemake.log[0], f"scoring {snakemake.params.model_name}"):
         tasks,
         Path(snakemake.input.model).parent,
         dict(snakemake.params.scoring),
-        dict(snakemake.params.model),
+        dict(snakemake.config["models"][snakemake.params.model_name]),  # params.model less LAYOUT_KEYS: the trigger
         model_name=snakemake.params.model_name,
-        threads=snakemake.threads,
+        threads=job_torch_threads(snakemake),
     )

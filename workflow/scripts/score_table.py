@@ -4,14 +4,15 @@ import logging
 
 import pandas as pd
 
-from benchval.score_table import (
+from benchval.evaluation.score_table import (
     commonwhy_criterion_tables,
     score_table_from_metrics,
     task_table_from_metas,
     validate_score_table,
 )
+from benchval.joblog import log_to_file
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+log_to_file(snakemake.log[0])
 metrics = pd.concat([pd.read_csv(path) for path in snakemake.input.metrics], ignore_index=True)
 metas = [json.loads(open(path).read()) for path in snakemake.input.metas]
 table = score_table_from_metrics(metrics, snakemake.params.models)

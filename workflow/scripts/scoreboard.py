@@ -5,12 +5,18 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval.analysis.scoreboard import ModelInfo, ScoreboardSettings, model_task_rows, scoreboard_table
+from benchval.analysis.scoreboard import (
+    ModelInfo,
+    ScoreboardSettings,
+    model_task_rows,
+    scoreboard_table,
+)
 from benchval.analysis.scoreboard_figure import figure_scoreboard
+from benchval.joblog import log_to_file
 from benchval.scoring.store import read_scores
 from benchval.tasks.items import read_items, read_task_meta
 
-logging.basicConfig(filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(message)s")
+log_to_file(snakemake.log[0])
 params = snakemake.params
 settings = ScoreboardSettings(seed=params.bootstrap["seed"], n_bootstrap=params.bootstrap["n_bootstrap"],
                               ci_level=params.bootstrap["ci_level"], normalisation=params.normalisation)
@@ -27,6 +33,6 @@ table = scoreboard_table(rows)
 Path(snakemake.output.table).parent.mkdir(parents=True, exist_ok=True)
 table.to_csv(snakemake.output.table, index=False)
 figure_scoreboard(table, Path(snakemake.output.figures[0]).parent, params.figure_formats, params.figure_dpi,
-                  snakemake.wildcards.study, settings.ci_level)
+                  snakemake.wildcards.study, settings.ci_level, params.notice)
 logging.info("scoreboard of %s: %d rows (%d models x %d tasks), settings %s", snakemake.wildcards.study, len(table),
              table["model"].nunique(), table["task"].nunique(), json.dumps(vars(settings)))

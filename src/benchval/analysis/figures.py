@@ -33,8 +33,11 @@ def metric_label(metric: str) -> str:
     return METRIC_LABELS.get(metric, metric.replace("_", " "))
 
 
-def save(figure: plt.Figure, out_dir: Path, stem: str, formats, dpi: int) -> list[Path]:
-    """Write ``stem.<fmt>`` for every format and close the figure."""
+def save(figure: plt.Figure, out_dir: Path, stem: str, formats, dpi: int, notice: str | None = None) -> list[Path]:
+    """Write ``stem.<fmt>`` for every format and close the figure; a study's ``notice`` (e.g. that its
+    weights are random) is printed above everything else, so that no copy of the figure loses it."""
+    if notice:
+        figure.text(0.5, 1.0, notice, ha="center", va="bottom", color="firebrick", fontsize=10, fontweight="bold")
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
     for fmt in formats:
@@ -92,7 +95,7 @@ def _model_range(table: pd.DataFrame) -> str:
 
 
 def figure_cs_correlations(table: pd.DataFrame, study: StudyTable, metrics: list[str], out_dir: Path,
-                           formats, dpi: int, alpha: float, study_name: str) -> list[Path]:
+                           formats, dpi: int, alpha: float, study_name: str, notice: str | None = None) -> list[Path]:
     """Figure 1: Spearman matrix of original and reworked commonsense benchmarks."""
     fig, axes = plt.subplots(1, len(metrics), figsize=(7.0 * len(metrics) + 1, 6.0), squeeze=False, layout="constrained")
     image = None
@@ -111,11 +114,11 @@ def figure_cs_correlations(table: pd.DataFrame, study: StudyTable, metrics: list
     fig.suptitle(f"Figure 1 ({study_name}): rank correlations between commonsense benchmarks", fontsize=11)
     fig.supxlabel(f"* Benjamini-Hochberg adjusted p < {alpha}; grey 'n/a' = undefined (see tables/correlations_cs_cs.csv)",
                   fontsize=8)
-    return save(fig, out_dir, "fig1_cs_correlations", formats, dpi)
+    return save(fig, out_dir, "fig1_cs_correlations", formats, dpi, notice)
 
 
 def figure_cs_downstream(table: pd.DataFrame, study: StudyTable, metrics: list[str], out_dir: Path,
-                         formats, dpi: int, alpha: float, study_name: str) -> list[Path]:
+                         formats, dpi: int, alpha: float, study_name: str, notice: str | None = None) -> list[Path]:
     """Figure 2: commonsense (and control) benchmarks x downstream tasks."""
     width = 0.7 * max(4, table["downstream"].nunique()) + 3.5
     fig, axes = plt.subplots(1, len(metrics), figsize=(width * len(metrics) + 1, 6.0), squeeze=False, layout="constrained")
@@ -137,11 +140,11 @@ def figure_cs_downstream(table: pd.DataFrame, study: StudyTable, metrics: list[s
     fig.suptitle(f"Figure 2 ({study_name}): do benchmark rankings transfer to downstream tasks?", fontsize=11)
     fig.supxlabel(f"* Benjamini-Hochberg adjusted p < {alpha} within the comparison family; "
                   "grey 'n/a' = undefined (see tables/correlations_cs_downstream.csv)", fontsize=8)
-    return save(fig, out_dir, "fig2_cs_downstream", formats, dpi)
+    return save(fig, out_dir, "fig2_cs_downstream", formats, dpi, notice)
 
 
 def figure_lofo(table: pd.DataFrame, study: StudyTable, metrics: list[str], out_dir: Path,
-                formats, dpi: int, study_name: str) -> list[Path]:
+                formats, dpi: int, study_name: str, notice: str | None = None) -> list[Path]:
     """Figure 3: change in leave-one-family-out R^2 when CS composites are added to controls."""
     fig, axes = plt.subplots(len(metrics), 1, figsize=(max(6.0, 1.1 * table["downstream"].nunique() + 2), 3.4 * len(metrics)),
                              squeeze=False)
@@ -180,11 +183,11 @@ def figure_lofo(table: pd.DataFrame, study: StudyTable, metrics: list[str], out_
              "interval over models (predictions held fixed); 'n/a' = undefined (reason in tables/lofo_scores.csv)",
              fontsize=8)
     fig.tight_layout()
-    return save(fig, out_dir, "fig3_lofo_delta_r2", formats, dpi)
+    return save(fig, out_dir, "fig3_lofo_delta_r2", formats, dpi, notice)
 
 
 def figure_axis_tests(table: pd.DataFrame, metrics: list[str], out_dir: Path, formats, dpi: int,
-                      level: float, study_name: str) -> list[Path]:
+                      level: float, study_name: str, notice: str | None = None) -> list[Path]:
     """Figure 4: same-axis minus cross-axis mean Fisher z with bootstrap CIs."""
     panels = [("a", "(a) Benchmark's same-axis vs other\ndownstream tasks", ["social", "pragmatic", "event"]),
               ("b", "(b) Task's same-axis vs other\ncommonsense benchmarks", ["social", "pragmatic", "event"]),
@@ -216,11 +219,11 @@ def figure_axis_tests(table: pd.DataFrame, metrics: list[str], out_dir: Path, fo
     fig.legend(handles=handles, loc="outside lower center", ncol=len(metrics), fontsize=8)
     fig.suptitle(f"Figure 4 ({study_name}): is criterion validity axis-specific? "
                  f"(points: estimate, bars: {int(level * 100)}% bootstrap CI; > 0 = axis alignment)", fontsize=10)
-    return save(fig, out_dir, "fig4_axis_tests", formats, dpi)
+    return save(fig, out_dir, "fig4_axis_tests", formats, dpi, notice)
 
 
 def figure_table4(table: pd.DataFrame, metrics: list[str], out_dir: Path, formats, dpi: int, top_k: int,
-                  study_name: str) -> list[Path]:
+                  study_name: str, notice: str | None = None) -> list[Path]:
     """Table 4 rendered as a figure: ranking correspondence per CS benchmark, averaged over downstream tasks."""
     jaccard = f"mean_top{top_k}_jaccard"
     rows, row_colours = [], []
@@ -246,7 +249,7 @@ def figure_table4(table: pd.DataFrame, metrics: list[str], out_dir: Path, format
     ax.set_title(f"Table 4 ({study_name}): how well each commonsense benchmark's model ranking matches the "
                  "downstream rankings\n(averages over downstream tasks; |Δ rank| = mean absolute rank displacement, "
                  "rank 1 = best model)", fontsize=9)
-    return save(fig, out_dir, "table4_rank_displacement", formats, dpi)
+    return save(fig, out_dir, "table4_rank_displacement", formats, dpi, notice)
 
 
 #: figures drawn from correlations across models: below min_models they say so instead of a grid of n/a
@@ -259,19 +262,20 @@ _FIGURE_TITLES = {
 
 
 def figure_too_few_models(stem: str, n_models: int, min_models: int, out_dir: Path, formats, dpi: int,
-                          study_name: str) -> list[Path]:
+                          study_name: str, notice: str | None = None) -> list[Path]:
     """A one-line figure: the study has too few models for this correlation figure."""
     fig = plt.figure(figsize=(7.0, 1.2))
     fig.text(0.5, 0.62, f"{_FIGURE_TITLES[stem]} ({study_name})", ha="center", va="center", fontsize=10)
     fig.text(0.5, 0.28, f"Not drawn: the study has {n_models} model{'s' if n_models != 1 else ''}; correlations across "
              f"models need at least {min_models} (analysis.min_models).", ha="center", va="center", fontsize=9)
-    return save(fig, out_dir, stem, formats, dpi)
+    return save(fig, out_dir, stem, formats, dpi, notice)
 
 
 def draw(stem: str, tables: dict[str, pd.DataFrame], study: StudyTable, metrics: list[str], settings,
-         out_dir: Path, study_name: str) -> list[Path]:
+         out_dir: Path, study_name: str, notice: str | None = None) -> list[Path]:
     """Draw figure ``stem`` (benchval.analysis.outputs.FIGURE_STEMS) from its tables."""
-    args = dict(out_dir=out_dir, formats=settings.figure_formats, dpi=settings.figure_dpi, study_name=study_name)
+    args = dict(out_dir=out_dir, formats=settings.figure_formats, dpi=settings.figure_dpi, study_name=study_name,
+                notice=notice)
     if stem in NEEDS_MIN_MODELS and len(study.models) < settings.min_models:
         return figure_too_few_models(stem, len(study.models), settings.min_models, **args)
     if stem == "fig1_cs_correlations":
@@ -289,7 +293,7 @@ def draw(stem: str, tables: dict[str, pd.DataFrame], study: StudyTable, metrics:
 
 
 def run_figure_step(stem: str, score_table_csv, tasks_csv, table_csvs: dict[str, str], section: dict | None,
-                    out_dir, study_name: str) -> list[Path]:
+                    out_dir, study_name: str, notice: str | None = None) -> list[Path]:
     """The chain's step for figure ``stem``: read the study and the figure's tables, draw it."""
     from benchval.analysis.chain import read_tables, step_settings, study_metrics
     from benchval.analysis.outputs import FIGURE_SETTINGS
@@ -298,4 +302,4 @@ def run_figure_step(stem: str, score_table_csv, tasks_csv, table_csvs: dict[str,
     settings = step_settings(section, FIGURE_SETTINGS[stem], stem)
     study = load_study(score_table_csv, tasks_csv)
     metrics = study_metrics(study, settings, score_table_csv)
-    return draw(stem, read_tables(table_csvs), study, metrics, settings, Path(out_dir) / "figures", study_name)
+    return draw(stem, read_tables(table_csvs), study, metrics, settings, Path(out_dir) / "figures", study_name, notice)

@@ -31,7 +31,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.analysis.table import SCORE_COLUMNS, read_score_table, read_tasks
-from benchval.score_table import TASK_TABLE_COLUMNS, validate_score_table
+from benchval.evaluation.score_table import TASK_TABLE_COLUMNS, validate_score_table
 
 log = logging.getLogger(__name__)
 

@@ -33,8 +33,6 @@ TABLE_NAMES = (
     "fdr",
 )
 
-FIGURE_FORMATS = ("png", "pdf")
-
 # The analysis as a chain of steps (one Snakemake rule each, workflow/rules/analysis.smk).
 # Each statistic step writes its tables; the ones with p-values go to unadjusted/ first and reach
 # tables/ through the FDR step, which adjusts them together.
@@ -95,8 +93,13 @@ def table_step(name: str) -> str:
     return next(step for step, names in STEP_TABLES.items() if name in names)
 
 
-def figure_paths(out_dir: str | Path, formats=FIGURE_FORMATS) -> list[Path]:
-    """``out_dir/figures/<stem>.<fmt>`` for every figure and format."""
+def figure_paths(out_dir: str | Path, formats=None) -> list[Path]:
+    """``out_dir/figures/<stem>.<fmt>`` for every figure and format (default: the schema's
+    ``analysis.figures.formats``)."""
+    if formats is None:
+        from benchval.config import section_defaults
+
+        formats = section_defaults("analysis")["figures"]["formats"]
     return [Path(out_dir) / "figures" / f"{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in formats]
 
 

@@ -3,7 +3,7 @@ item-bootstrap confidence intervals and the chance level of each (docs/analysis.
 
 Per (model, task) it reads what the scoring and evaluation already wrote (docs/data-contract.md):
 the items, the option scores and the reported metrics. Predictions are recomputed from the scores
-with the study's normalisation (:func:`benchval.metrics.predict`) and must reproduce the reported
+with the study's normalisation (:func:`benchval.evaluation.metrics.predict`) and must reproduce the reported
 value (else a clear error: the inputs are out of step). Then:
 
 * CI: percentile interval at ``ci_level`` over ``n_bootstrap`` item resamples
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchval import metrics as metric_functions
+from benchval.evaluation import metrics as metric_functions
 from benchval.chance import chance_accuracy, chance_macro_f1
 from benchval.item_bootstrap import bootstrap_metric, item_rng
 

@@ -36,7 +36,7 @@ def _panel(ax, rows: pd.DataFrame, models: list[str], tasks: list[str], labels: 
 
 
 def figure_scoreboard(table: pd.DataFrame, out_dir: str | Path, formats, dpi: int, study_name: str,
-                      level: float) -> list[Path]:
+                      level: float, notice: str | None = None) -> list[Path]:
     """Write ``scoreboard.<fmt>`` from :func:`benchval.analysis.scoreboard.scoreboard_table`."""
     metrics = list(dict.fromkeys(table["metric"])) or ["accuracy"]
     models = list(dict.fromkeys(table["model"]))
@@ -59,4 +59,4 @@ def figure_scoreboard(table: pd.DataFrame, out_dir: str | Path, formats, dpi: in
     fig.legend(handles, names, loc="outside lower center", ncol=len(names), fontsize=8)
     fig.suptitle(f"Scoreboard ({study_name}): score per model and task, {int(round(level * 100))}% item-bootstrap "
                  "CI; dashed = chance", fontsize=10)
-    return save(fig, Path(out_dir), "scoreboard", formats, dpi)
+    return save(fig, Path(out_dir), "scoreboard", formats, dpi, notice)

@@ -27,7 +27,7 @@ CS_ROLES = ("cs_original", "cs_reworked")
 AXES = ("social", "pragmatic", "event")
 SCORE_COLUMNS = ("model", "family", "size_b", "task", "metric", "value")
 TASK_COLUMNS = ("task", "role", "pairs_with", "axes", "label")
-#: optional tasks.csv column (written by benchval.score_table): why a task has no scores
+#: optional tasks.csv column (written by benchval.evaluation.score_table): why a task has no scores
 OPTIONAL_TASK_COLUMNS = ("unavailable",)
 #: metrics listed first, in this order, when present; others follow alphabetically
 PREFERRED_METRIC_ORDER = ("accuracy", "macro_f1")

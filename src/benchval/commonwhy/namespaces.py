@@ -29,13 +29,6 @@ PREFIXES: dict[str, str] = {
 _QID = re.compile(r"^[QP]\d+$")
 
 
-def entity_iri(qid: str) -> str:
-    """``Q42`` -> ``http://www.wikidata.org/entity/Q42`` (also for property ids ``P31``)."""
-    if not _QID.match(qid):
-        raise ValueError(f"not a Wikidata entity id: {qid!r}")
-    return WD + qid
-
-
 def local_id(iri: str) -> str | None:
     """The QID/PID at the end of an entity or property IRI (any Wikidata namespace), else None."""
     for namespace in (WD, WDT, PSV, PSN, PS, PQ, P):

@@ -9,6 +9,8 @@ from pathlib import Path
 import torch
 
 from benchval.generation.prompts import Messages, cut_answer, plain_text  # noqa: F401 (cut_answer re-exported)
+from benchval.models.loader import load_prepared
+from benchval.models.placement import Placement, input_device
 
 log = logging.getLogger(__name__)
 
@@ -33,15 +35,15 @@ class HFGenerator:
         self.chat = decide_chat(tokenizer, use_chat_template)
         if tokenizer.pad_token_id is None:
             tokenizer.pad_token = tokenizer.eos_token
-        self.device = next(model.parameters()).device
+        self.device = input_device(model)  # the first layer's (a model may span several devices)
 
     @classmethod
     def from_prepared(cls, model_dir: str | Path, name: str | None = None, device: str = "cpu",
-                      dtype: str = "float32", **kwargs) -> "HFGenerator":  # fmt: skip
-        """Load a prepared model folder (resources/models/{model}/) with benchval.models."""
-        from benchval.models.loader import load_prepared
+                      dtype: str = "float32", placement: Placement | None = None, **kwargs) -> "HFGenerator":  # fmt: skip
+        """Load a prepared model folder (resources/models/{model}/) with the model backend, benchval.models.loader.
 
-        model, tokenizer = load_prepared(model_dir, device=device, dtype=dtype)
+        `placement` (e.g. ``Placement.from_model_entry(entry)``: several GPUs) replaces `device` and `dtype`."""
+        model, tokenizer = load_prepared(model_dir, placement=placement or Placement(device, dtype))
         return cls(model, tokenizer, name=name or Path(model_dir).name, **kwargs)
 
     def render(self, messages: Messages) -> str:

@@ -67,13 +67,6 @@ def make_handler(generator, model_name: str):
     return Handler
 
 
-def serve(generator, model_name: str, host: str = "127.0.0.1", port: int = 0) -> ThreadingHTTPServer:
-    """A started server (in a daemon thread); `server.server_address` has the bound port."""
-    server = ThreadingHTTPServer((host, port), make_handler(generator, model_name))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
-
-
 def main(argv: list[str] | None = None) -> None:
     from benchval.generation.hf import HFGenerator
 

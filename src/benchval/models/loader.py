@@ -1,4 +1,9 @@
-"""Load a prepared model (resources/models/{model}/) for scoring."""
+"""The one model backend: load a model folder for scoring and generation.
+
+A prepared folder (resources/models/{model}/, with benchval-model.json) loads from its manifest's
+load target; a plain Hugging Face folder (tests, benchmarks) loads as it is. Device, dtype and the
+device map of a model larger than one device come from a :class:`~benchval.models.placement.Placement`.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from benchval.models.hf import hub_error
 from benchval.models.manifest import manifest_path, read_manifest
+from benchval.models.placement import Placement, keep_in_place, place, resolve_device
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
@@ -26,17 +32,6 @@ def resolve_dtype(dtype: str | torch.dtype) -> torch.dtype:
     return DTYPES[dtype]
 
 
-def resolve_device(device: str) -> str:
-    """'cpu' | 'cuda' | 'auto' (cuda when available, else cpu) -> a torch device string."""
-    if device == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    if device.startswith("cuda") and not torch.cuda.is_available():
-        raise ModelLoadError(f"device {device!r} requested but CUDA is not available here")
-    if device != "cpu" and not device.startswith("cuda"):
-        raise ValueError(f"device {device!r} is not one of cpu, cuda, auto")
-    return device
-
-
 def load_target(model_dir: Path, manifest: dict) -> tuple[str, dict]:
     """What to pass to from_pretrained (a folder or a Hub id) and the extra keyword arguments."""
     load_from = manifest["load_from"]
@@ -49,22 +44,41 @@ def load_target(model_dir: Path, manifest: dict) -> tuple[str, dict]:
     return load_from["id"], {"revision": load_from.get("revision")}
 
 
-def load_prepared(model_dir: str | Path, device: str = "cpu", dtype: str | torch.dtype = "float32"):
-    """(model, tokenizer) of a prepared model folder; the model is in eval mode on `device`.
+def load_model(model_dir: str | Path, placement: Placement = Placement()):
+    """(model, tokenizer) of a model folder, placed as `placement` says, in eval mode.
 
-    The manifest's own `dtype`/`device` (from the config) are what the scorer should pass.
+    A folder with benchval-model.json is a prepared model (loaded from its manifest's target, with
+    clear errors for a missing Hub copy); any other folder is loaded as a Hugging Face folder.
     """
+    if manifest_path(model_dir).is_file():
+        return load_prepared(model_dir, placement=placement)
+    return _from_pretrained(str(model_dir), {}, placement)
+
+
+def load_prepared(model_dir: str | Path, device: str = "cpu", dtype: str | torch.dtype = "float32", *,
+                  placement: Placement | None = None):
+    """(model, tokenizer) of a prepared model folder (or its manifest file), in eval mode on `device`.
+
+    `placement` (device, dtype, device map) replaces `device` and `dtype` when given. The
+    manifest's own `dtype`/`device` (from the config) are what the scorer should pass.
+    """
+    placement = placement or Placement(device, dtype)
     model_dir = manifest_path(model_dir).parent
     manifest = read_manifest(model_dir)
-    torch_dtype, device = resolve_dtype(dtype), resolve_device(device)
     target, kwargs = load_target(model_dir, manifest)
     try:
-        tokenizer = AutoTokenizer.from_pretrained(target, **kwargs)
-        model = AutoModelForCausalLM.from_pretrained(target, dtype=torch_dtype, **kwargs)
+        return _from_pretrained(target, kwargs, placement)
     except OSError as error:
         if manifest["load_from"]["kind"] == "hub":
             raise hub_error(manifest["name"], target, kwargs.get("revision"), error) from error
         message = f"model {manifest['name']!r}: cannot load {target}: {error}"
         raise ModelLoadError(message) from error
-    model = model.to(device=device, dtype=torch_dtype).eval()
-    return model, tokenizer
+
+
+def _from_pretrained(target: str, kwargs: dict, placement: Placement):
+    torch_dtype, device = resolve_dtype(placement.dtype), resolve_device(placement.device)
+    tokenizer = AutoTokenizer.from_pretrained(target, **kwargs)
+    model = AutoModelForCausalLM.from_pretrained(target, dtype=torch_dtype, **kwargs,
+                                                 **placement.from_pretrained_kwargs())
+    keep_in_place(model)
+    return place(model, device, torch_dtype), tokenizer

@@ -103,6 +103,14 @@ def weights_sha256(files: list[Path]) -> str:
     return digest.hexdigest()
 
 
+def folder_weights_sha256(model_dir: str | Path) -> str:
+    """The weights hash of a model folder: its manifest's `weights_sha256` when prepared, else
+    :func:`weights_sha256` of its weights files (a plain Hugging Face folder: tests, benchmarks)."""
+    if manifest_path(model_dir).is_file():
+        return read_manifest(model_dir)["weights_sha256"]
+    return weights_sha256(weight_files(Path(model_dir)))
+
+
 def tokenizer_facts(tokenizer) -> dict[str, Any]:
     """Tokenizer class, special tokens, and whether encoding text prepends BOS."""
     with_special = tokenizer("Hello world")["input_ids"]

@@ -25,7 +25,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 
 import benchval
 from benchval.models import gguf, hf, lock, wheels
-from benchval.models.checks import paris_check
+from benchval.models.checks import paris_check, require_paris_margin
 from benchval.models.loader import resolve_dtype
 from benchval.models.manifest import (
     MANIFEST_VERSION,
@@ -172,6 +172,9 @@ def prepare_model(
         weights_hash = weights_sha256(files)
         log.info("weights sha256 %s (%s) in %.1f s", weights_hash, ", ".join(f.name for f in files),
                  time.perf_counter() - hashing)  # fmt: skip
+        facts = describe(folder, "float32" if loaded is not None else spec.dtype, loaded)
+        if spec.checks_sanity:
+            require_paris_margin(name, facts["sanity"])
         model_lock = None
         if lock_path is not None:
             commit = load_from.get("revision") if load_from["kind"] == "hub" else None
@@ -186,7 +189,7 @@ def prepare_model(
             "weights_files": [f.name for f in files],
             "load_from": load_from,
             "model_lock": model_lock,
-            **describe(folder, "float32" if loaded is not None else spec.dtype, loaded),
+            **facts,
             **software_versions(),
             "prepared_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
             "preparation_seconds": round(time.perf_counter() - started, 2),

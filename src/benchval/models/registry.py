@@ -18,6 +18,13 @@ from benchval.paths import REPO_ROOT
 
 SCHEMA_PATH = REPO_ROOT / "workflow" / "schemas" / "models.schema.yaml"
 SOURCE_TYPES = {"hf": "hf_source", "gguf_wheels": "gguf_wheels_source", "local": "local_source"}
+# Sources that deliver a published model's real weights: prepare_model enforces the sanity check
+# (benchval.models.checks) on them unless the entry says `sanity_check: false`. A local folder may
+# hold random test weights: checked only with `sanity_check: true`.
+REAL_WEIGHT_SOURCES = ("gguf_wheels", "hf")
+# Keys of a model entry that say how its jobs are laid out and where its layers go, and change no
+# prepared file and no score: left out of the params of prepare_model and the scoring rules.
+LAYOUT_KEYS = ("scoring_jobs", "max_memory_per_gpu_gb", "cpu_offload_gb")
 
 
 class ModelConfigError(ValueError):
@@ -34,10 +41,18 @@ class ModelSpec:
     dtype: str
     device: str
     source: dict[str, Any] = field(hash=False)
+    sanity_check: bool | None = None
 
     @property
     def source_type(self) -> str:
         return self.source["type"]
+
+    @property
+    def checks_sanity(self) -> bool:
+        """Whether prepare_model enforces the sanity check (`sanity_check`, else by source type)."""
+        if self.sanity_check is not None:
+            return self.sanity_check
+        return self.source_type in REAL_WEIGHT_SOURCES
 
     def to_dict(self) -> dict[str, Any]:
         """The entry as written in the manifest."""
@@ -105,6 +120,7 @@ def parse_model_entry(name: str, entry: Any) -> ModelSpec:
         dtype=entry.get("dtype", "float32"),
         device=entry.get("device", "cpu"),
         source=source,
+        sanity_check=entry.get("sanity_check"),
     )
 
 

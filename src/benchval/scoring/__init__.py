@@ -7,5 +7,4 @@
 - :mod:`benchval.scoring.engine`: fast scorer (shared contexts packed in one row, token-budget batches).
 - :mod:`benchval.scoring.store`: the scores parquet (writer/reader) and resumable shards.
 - :mod:`benchval.scoring.run`: :func:`score_task`, used by the ``score`` rule.
-- :mod:`benchval.scoring.lmeval_format`: lm-evaluation-harness style samples/results output.
 """

@@ -16,6 +16,8 @@ import numpy as np
 import pandas as pd
 import torch
 
+from benchval.models.loader import resolve_dtype
+from benchval.models.placement import input_device, place
 from benchval.scoring.requests import REQUEST_COLUMNS
 from benchval.scoring.tokens import EncodedRequest, RequestEncoder
 
@@ -23,7 +25,6 @@ log = logging.getLogger(__name__)
 
 SCORE_COLUMNS = ["logprob_sum", "n_tokens", "n_chars", "n_bytes", "token_logprobs", "is_greedy"]
 ENGINES = ("reference", "fast")
-DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
 
 @dataclass
@@ -60,15 +61,6 @@ class ScoringStats:
         return d
 
 
-def resolve_dtype(dtype: str | torch.dtype | None) -> torch.dtype | None:
-    if dtype is None or isinstance(dtype, torch.dtype):
-        return dtype
-    try:
-        return DTYPES[dtype]
-    except KeyError:
-        raise ValueError(f"unknown dtype {dtype!r}; known: {sorted(DTYPES)}") from None
-
-
 def unique_token_count(encoded: list[EncodedRequest]) -> int:
     """Tokens that must go through the model once: each distinct context, each continuation but its last."""
     contexts = {e.context_ids for e in encoded}
@@ -93,10 +85,9 @@ class Scorer(ABC):
                  dtype: str | torch.dtype | None = None, progress: bool = False):
         if batch_tokens < 1:
             raise ValueError(f"batch_tokens must be >= 1, got {batch_tokens}")
-        self.device = torch.device(device)
-        dtype = resolve_dtype(dtype)
-        self.model = model.to(device=self.device, dtype=dtype) if dtype is not None else model.to(self.device)
-        self.model.eval()
+        # a model spread over devices (models.placement) stays where it is; inputs go to its first layer
+        self.model = place(model, torch.device(device), resolve_dtype(dtype) if dtype is not None else None)
+        self.device = input_device(self.model)
         self.tokenizer = tokenizer
         self.encoder = RequestEncoder(tokenizer)
         self.batch_tokens = int(batch_tokens)

@@ -34,6 +34,7 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
+from benchval.models.placement import is_dispatched
 from benchval.scoring.base import Scorer, TokenScores
 from benchval.scoring.tokens import EncodedRequest
 
@@ -204,6 +205,8 @@ class FastScorer(Scorer):
         self.attn_implementation = getattr(config, "_attn_implementation", "sdpa") or "sdpa"
         self.group_keys: list[str] | None = None
         self.pack_groups = True  # several groups in one row (block-diagonal mask), no padding
+        # the boolean logits_to_keep indexes the last layer's output: on CPU it may index any device
+        self.keep_device = torch.device("cpu") if is_dispatched(self.model) else self.device
 
     # -- requests -> rows -> batches -------------------------------------------------------------
 
@@ -259,7 +262,7 @@ class FastScorer(Scorer):
             input_ids=tokens.to(self.device),
             position_ids=positions.to(self.device),
             attention_mask=self._mask_argument(rows, width),
-            logits_to_keep=keep.to(self.device),
+            logits_to_keep=keep.to(self.keep_device),
             use_cache=False,
         ).logits
         logits = logits.reshape(-1, logits.shape[-1])  # (kept positions, vocab), row-major order

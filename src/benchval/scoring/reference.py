@@ -23,7 +23,7 @@ class ReferenceScorer(Scorer):
         inputs = torch.tensor([sequence[:-1]], dtype=torch.long, device=self.device)
         logits = self.model(input_ids=inputs, use_cache=False).logits[0]
         n_ctx = len(e.context_ids)
-        targets = torch.tensor(e.continuation_ids, dtype=torch.long, device=self.device)
+        targets = torch.tensor(e.continuation_ids, dtype=torch.long, device=logits.device)
         self.stats.n_forward += 1
         self.stats.fed_tokens += inputs.numel()
         self.stats.real_tokens += inputs.numel()

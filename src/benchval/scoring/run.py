@@ -12,17 +12,19 @@ import functools
 import hashlib
 import json
 import logging
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
-import torch
 
+from benchval.models.loader import load_model
+from benchval.models.manifest import folder_weights_sha256
+from benchval.models.placement import Placement
 from benchval.threads import limit_torch_threads
 
+from benchval.config import section_defaults
 from benchval.scoring.base import make_scorer
 from benchval.scoring.requests import build_requests
 from benchval.scoring.store import COLUMNS as STORE_COLUMNS
@@ -30,43 +32,7 @@ from benchval.scoring.store import ShardStore, requests_fingerprint, write_score
 
 log = logging.getLogger(__name__)
 
-SCORING_DEFAULTS = {
-    "engine": "reference",
-    "normalisation": "per_token",
-    "batch_tokens": 1024,
-    "shard_items": 256,
-    "prior_context": "N/A",
-    "progress": True,
-}
 ITEM_COLUMNS = ("id", "context", "options", "label", "target", "task", "source_row")
-
-
-def _sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def model_manifest(model_dir: str | Path) -> dict:
-    """``benchval-model.json`` of a prepared model, or {} for a plain HF folder."""
-    path = Path(model_dir) / "benchval-model.json"
-    return json.loads(path.read_text()) if path.exists() else {}
-
-
-def weights_sha256(model_dir: str | Path) -> str:
-    """The prepared model's ``weights_sha256``; for a plain folder, a hash over its weight files."""
-    manifest = model_manifest(model_dir)
-    if manifest.get("weights_sha256"):
-        return manifest["weights_sha256"]
-    files = sorted(Path(model_dir).glob("*.safetensors")) + sorted(Path(model_dir).glob("*.bin"))
-    if not files:
-        raise FileNotFoundError(f"{model_dir}: no benchval-model.json weights_sha256 and no weight files")
-    h = hashlib.sha256()
-    for f in files:
-        h.update(f.name.encode() + _sha256_file(f).encode())
-    return h.hexdigest()
 
 
 def tokenizer_sha256(tokenizer) -> str:
@@ -77,22 +43,6 @@ def tokenizer_sha256(tokenizer) -> str:
     extra = {"class": type(tokenizer).__name__, "special": {k: str(v) for k, v in tokenizer.special_tokens_map.items()},
              "bos_prefix": tokenizer.encode("a")}
     return hashlib.sha256((spec + json.dumps(extra, sort_keys=True)).encode()).hexdigest()
-
-
-def load_model(model_dir: str | Path, device: str, dtype: str):
-    """(model, tokenizer) of a model folder: ``benchval.models.load_prepared`` for a prepared one
-    (with ``benchval-model.json``), else a plain Hugging Face folder (tests, benchmarks)."""
-    if (Path(model_dir) / "benchval-model.json").exists():
-        from benchval.models import load_prepared
-
-        return load_prepared(model_dir, device, dtype)
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    from benchval.scoring.base import resolve_dtype
-
-    model = AutoModelForCausalLM.from_pretrained(model_dir, dtype=resolve_dtype(dtype))
-    tokenizer = AutoTokenizer.from_pretrained(model_dir)
-    return model.to(device).eval(), tokenizer
 
 
 def read_items(items_parquet: str | Path) -> pd.DataFrame:
@@ -145,12 +95,13 @@ def shard_requests(requests: pd.DataFrame, shard_items: int) -> list[pd.DataFram
 
 
 def load_scorer(model_dir, scoring_config: dict, model_config: dict):
-    """The configured engine's scorer over the model in ``model_dir`` (device and dtype from ``model_config``)."""
-    cfg = {**SCORING_DEFAULTS, **(scoring_config or {})}
-    device, dtype = model_config.get("device", "cpu"), model_config.get("dtype", "float32")
-    model, tokenizer = load_model(model_dir, device, dtype)
-    return make_scorer(cfg["engine"], model, tokenizer, batch_tokens=cfg["batch_tokens"], device=device,
-                       dtype=dtype, progress=cfg["progress"])
+    """The configured engine's scorer over the model in ``model_dir``, placed as ``model_config`` (the
+    model's config entry: device, dtype, GPU memory) says (:mod:`benchval.models.placement`)."""
+    cfg = section_defaults("scoring", scoring_config)  # defaults: workflow/schemas/scoring.schema.yaml
+    placement = Placement.from_model_entry(model_config)
+    model, tokenizer = load_model(model_dir, placement)
+    return make_scorer(cfg["engine"], model, tokenizer, batch_tokens=cfg["batch_tokens"], device=placement.device,
+                       dtype=placement.dtype, progress=cfg["progress"])
 
 
 def _scorer_tokenizer_sha256(scorer) -> str:
@@ -170,7 +121,7 @@ def score_task(items_parquet, model_dir, out_parquet, scoring_config: dict, mode
     function returning one, called only if there is something to score; by default the model is
     loaded from ``model_dir`` with the config's device and dtype.
     """
-    cfg = {**SCORING_DEFAULTS, **(scoring_config or {})}
+    cfg = section_defaults("scoring", scoring_config)  # defaults: workflow/schemas/scoring.schema.yaml
     device = model_config.get("device", "cpu")
     dtype = model_config.get("dtype", "float32")
     model_name = model_name or Path(model_dir).name
@@ -188,7 +139,7 @@ def score_task(items_parquet, model_dir, out_parquet, scoring_config: dict, mode
         scorer = load_scorer(model_dir, cfg, model_config)
     elif callable(scorer):
         scorer = scorer()
-    tok_hash, weights = _scorer_tokenizer_sha256(scorer), weights_sha256(model_dir)
+    tok_hash, weights = _scorer_tokenizer_sha256(scorer), folder_weights_sha256(model_dir)
     key = cache_key(weights=weights, tokenizer=tok_hash, scoring_mode=mode,
                     prior_context=cfg["prior_context"], engine=scorer.engine_name,
                     engine_version=scorer.engine_version, dtype=dtype)

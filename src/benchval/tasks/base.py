@@ -8,6 +8,8 @@ choices) and the resolved raw file paths.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -227,10 +229,18 @@ class AdapterInput:
 
 Adapter = Callable[[AdapterInput, FilterReport], Iterable[Item]]
 _ADAPTERS: dict[str, Adapter] = {}
+#: the adapter modules, and packages every module of which is one (searched with pkgutil);
+#: benchval.workflow_support counts them as code dependencies of whatever imports this module
+IMPORTS_EVERY_MODULE_OF = ("benchval.tasks.commonsense", "benchval.tasks.downstream")
 
 
 def register(name: str) -> Callable[[Adapter], Adapter]:
-    """Decorator: make an adapter available to config under ``name``."""
+    """Decorator: make an adapter available to config under ``name``.
+
+    The decorated function's module registers itself: every adapter module (``commonsense`` and
+    every module of the ``downstream`` package) is imported before an adapter is looked up
+    (:func:`import_adapter_modules`), so adding a task means a catalogue entry and one adapter
+    module, nothing else."""
 
     def decorate(adapter: Adapter) -> Adapter:
         if name in _ADAPTERS:
@@ -241,9 +251,17 @@ def register(name: str) -> Callable[[Adapter], Adapter]:
     return decorate
 
 
-def get_adapter(name: str) -> Adapter:
-    from benchval.tasks import registry  # noqa: F401  (imports every adapter module)
+def import_adapter_modules() -> None:
+    """Import :data:`IMPORTS_EVERY_MODULE_OF` (a module imported before is not run again)."""
+    for name in IMPORTS_EVERY_MODULE_OF:
+        module = importlib.import_module(name)
+        for found in pkgutil.walk_packages(getattr(module, "__path__", []), prefix=f"{name}."):
+            importlib.import_module(found.name)
 
+
+def get_adapter(name: str) -> Adapter:
+    if name not in _ADAPTERS:
+        import_adapter_modules()
     try:
         return _ADAPTERS[name]
     except KeyError:
@@ -251,6 +269,5 @@ def get_adapter(name: str) -> Adapter:
 
 
 def known_adapters() -> list[str]:
-    from benchval.tasks import registry  # noqa: F401
-
+    import_adapter_modules()
     return sorted(_ADAPTERS)

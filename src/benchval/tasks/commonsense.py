@@ -15,7 +15,8 @@ from typing import Mapping, Sequence
 
 from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, TaskUnavailable, register
 from benchval.tasks.base import source as source_ref
-from benchval.tasks.rawfiles import parse_label, read_csv_rows, read_jsonl, read_label_lines, require_fields
+from benchval.tasks.options import check_options, choice, option
+from benchval.tasks.rawfiles import Row, parse_label, read_csv, read_jsonl, read_label_lines
 from benchval.tasks.seeding import task_rng
 
 ONE_BASED_TWO = {"1": 0, "2": 1}
@@ -25,15 +26,18 @@ ZERO_BASED_FOUR = {"0": 0, "1": 1, "2": 2, "3": 3}
 SPREADSHEET_ERROR = "#NAME?"
 
 
-def option(value: str) -> str:
+def answer_text(value: str) -> str:
     """An answer option as appended to the context: one leading space, no surrounding whitespace."""
     return " " + value.strip()
 
 
-def unknown_option(options: Mapping[str, object], allowed: Sequence[str], task: str) -> None:
-    extra = sorted(set(options) - set(allowed))
-    if extra:
-        raise KeyError(f"task {task!r}: unknown adapter options {extra}; allowed: {sorted(allowed)}")
+def labelled_rows(source: AdapterInput, labels: Mapping[str, int]) -> list[tuple[Row, int]]:
+    """The rows of the ``data`` JSON Lines file, each with its 0-based label from the ``labels`` file
+    (one raw label a line, mapped by ``labels``; the two files must have as many lines)."""
+    data_path, label_path = source.file("data"), source.file("labels")
+    rows = read_jsonl(data_path)
+    raw_labels = read_label_lines(label_path, len(rows), data_path)
+    return [(row, parse_label(raw, labels, label_path, row.line)) for row, raw in zip(rows, raw_labels)]
 
 
 # --------------------------------------------------------------------------- WinoGrande / WinoWhat
@@ -80,21 +84,18 @@ def note_repairs(report: FilterReport, repaired: int, path: Path) -> None:
 @register("winogrande")
 def winogrande(source: AdapterInput, report: FilterReport) -> list[Item]:
     """WinoGrande dev (``data`` = winogrande_dev.jsonl, ``labels`` = dev-labels.lst), partial scoring."""
-    unknown_option(source.options, [], source.task)
-    data_path, label_path = source.file("data"), source.file("labels")
-    rows = read_jsonl(data_path)
-    labels = read_label_lines(label_path, len(rows), data_path)
+    check_options(source, [])
     items, repaired = [], 0
-    for (line, row), raw_label in zip(rows, labels):
-        sentence, first, second = require_fields(row, ["sentence", "option1", "option2"], data_path, line)
-        label = parse_label(raw_label, ONE_BASED_TWO, label_path, line)
-        if "answer" in row and parse_label(row["answer"], ONE_BASED_TWO, data_path, line) != label:
-            raise TaskDataError(data_path, line, f"answer {row['answer']!r} disagrees with {label_path.name} ({raw_label!r})")
-        item, fixed = blank_item(f"{source.task}-dev-{line:05d}", sentence, [first, second], label,
-                                 source.scoring_mode or "partial", data_path, line)
+    for row, label in labelled_rows(source, ONE_BASED_TWO):
+        sentence, first, second = row.strings("sentence", "option1", "option2")
+        if "answer" in row.data and parse_label(row.data["answer"], ONE_BASED_TWO, row.path, row.line) != label:
+            raise TaskDataError(row.path, row.line, f"answer {row.data['answer']!r} disagrees with "
+                                                    f"{source.file('labels').name} (label index {label})")
+        item, fixed = blank_item(f"{source.task}-dev-{row.line:05d}", sentence, [first, second], label,
+                                 source.scoring_mode or "partial", row.path, row.line)
         items.append(item)
         repaired += fixed
-    note_repairs(report, repaired, data_path)
+    note_repairs(report, repaired, source.file("data"))
     return items
 
 
@@ -111,25 +112,25 @@ def winowhat(source: AdapterInput, report: FilterReport) -> list[Item]:
     original WinoGrande sentences of the same rows), ``only_in_original_experiment`` (true: keep
     rows flagged 1).
     """
-    unknown_option(source.options, WINOWHAT_OPTIONS, source.task)
-    column = str(source.options.get("sentence_column", "paraphrased_sentence"))
-    only_flagged = bool(source.options.get("only_in_original_experiment", True))
+    check_options(source, WINOWHAT_OPTIONS)
+    column = str(option(source, "sentence_column", "paraphrased_sentence"))
+    only_flagged = bool(option(source, "only_in_original_experiment", True))
     mode = source.scoring_mode or "mc"
     path = source.file("data")
-    rows = read_csv_rows(path, [column, "option1", "option2", "answer", "in_original_experiment"])
+    rows = read_csv(path, [column, "option1", "option2", "answer", "in_original_experiment"])
     items, flags, repaired = [], {}, 0
-    for row_number, (line, row) in enumerate(rows, start=1):
-        label = parse_label(row["answer"], ONE_BASED_TWO, path, line)
-        flag = row["in_original_experiment"].strip()
+    for row_number, row in enumerate(rows, start=1):
+        label = parse_label(row.data["answer"], ONE_BASED_TWO, path, row.line)
+        flag = row.data["in_original_experiment"].strip()
         if flag not in ("0", "1"):
-            raise TaskDataError(path, line, f"in_original_experiment {flag!r} is not 0 or 1")
-        item, fixed = blank_item(f"{source.task}-{row_number:05d}", row[column], [row["option1"], row["option2"]],
-                                 label, mode, path, line)
+            raise TaskDataError(path, row.line, f"in_original_experiment {flag!r} is not 0 or 1")
+        item, fixed = blank_item(f"{source.task}-{row_number:05d}", row.data[column],
+                                 [row.data["option1"], row.data["option2"]], label, mode, path, row.line)
         item.source_row = row_number
         items.append(item)
         flags[item.id], repaired = flag, repaired + fixed
     note_repairs(report, repaired, path)
-    repeats = sum(count - 1 for count in Counter(row["sentence"] for _, row in rows).values() if count > 1)
+    repeats = sum(count - 1 for count in Counter(row.data["sentence"] for row in rows).values() if count > 1)
     if repeats:
         report.note(f"{repeats} WinoGrande sentence(s) appear more than once with different paraphrases; all kept")
     if only_flagged:
@@ -153,28 +154,25 @@ def hellaswag_preprocess(text: str) -> str:
     return text.replace("  ", " ")
 
 
-def hellaswag_item(item_id: str, row: Mapping[str, object], path: Path | str, line: int) -> Item:
+def hellaswag_item(item_id: str, row: Row) -> Item:
     """lm-eval's hellaswag doc: query = activity_label + ': ' + ctx_a + ' ' + ctx_b.capitalize()."""
-    activity, ctx_a, ctx_b = require_fields(row, ["activity_label", "ctx_a", "ctx_b"], path, line)
-    endings = row.get("endings")
+    activity, ctx_a, ctx_b = row.strings("activity_label", "ctx_a", "ctx_b")
+    endings = row.data.get("endings")
     if not isinstance(endings, list) or len(endings) != 4 or not all(isinstance(e, str) for e in endings):
-        raise TaskDataError(path, line, f"field 'endings' should be a list of 4 strings, got {endings!r}")
-    if "label" not in row:
-        raise TaskDataError(path, line, "missing field 'label'")
-    label = parse_label(row["label"], ZERO_BASED_FOUR, path, line)
+        raise TaskDataError(row.path, row.line, f"field 'endings' should be a list of 4 strings, got {endings!r}")
+    label = parse_label(row.field("label"), ZERO_BASED_FOUR, row.path, row.line)
     context = hellaswag_preprocess(activity + ": " + ctx_a + " " + ctx_b.capitalize()).rstrip()
     options = [" " + hellaswag_preprocess(ending) for ending in endings]
     if any(not opt.strip() for opt in options):
-        raise TaskDataError(path, line, "an ending is empty after preprocessing")
-    return Item(item_id, context, options, label, line)
+        raise TaskDataError(row.path, row.line, "an ending is empty after preprocessing")
+    return Item(item_id, context, options, label, row.line)
 
 
 @register("hellaswag")
 def hellaswag(source: AdapterInput, report: FilterReport) -> list[Item]:
     """HellaSwag validation (``data`` = hellaswag_val.jsonl)."""
-    unknown_option(source.options, [], source.task)
-    path = source.file("data")
-    return [hellaswag_item(f"{source.task}-val-{line:05d}", row, path, line) for line, row in read_jsonl(path)]
+    check_options(source, [])
+    return [hellaswag_item(f"{source.task}-val-{row.line:05d}", row) for row in read_jsonl(source.file("data"))]
 
 
 def load_hub_rows(hub_id: str, split: str) -> list[dict]:
@@ -192,9 +190,9 @@ def goldenswag(source: AdapterInput, report: FilterReport) -> list[Item]:
     Options: ``hub_id`` (PleIAs/GoldenSwag), ``split`` (validation). Without the ``datasets``
     library or the Hub, raises :class:`TaskUnavailable` (the workflow then records a skip).
     """
-    unknown_option(source.options, ["hub_id", "split"], source.task)
-    hub_id = str(source.options.get("hub_id", "PleIAs/GoldenSwag"))
-    split = str(source.options.get("split", "validation"))
+    check_options(source, ["hub_id", "split"])
+    hub_id = str(option(source, "hub_id", "PleIAs/GoldenSwag"))
+    split = str(option(source, "split", "validation"))
     try:
         rows = load_hub_rows(hub_id, split)
     except ImportError as error:
@@ -202,7 +200,8 @@ def goldenswag(source: AdapterInput, report: FilterReport) -> list[Item]:
     except OSError as error:
         raise TaskUnavailable(source.task, f"needs the Hugging Face Hub (dataset {hub_id}, split {split}), which is unreachable here: {error}") from error
     where = f"hf://datasets/{hub_id} ({split})"
-    return [hellaswag_item(f"{source.task}-{split}-{index:05d}", row, where, index) for index, row in enumerate(rows, start=1)]
+    return [hellaswag_item(f"{source.task}-{split}-{index:05d}", Row(where, index, row))
+            for index, row in enumerate(rows, start=1)]
 
 
 # --------------------------------------------------------------------------- Social IQA
@@ -219,21 +218,14 @@ def socialiqa(source: AdapterInput, report: FilterReport) -> list[Item]:
     Options: ``prompt`` (``lm_eval``: "Q: {context} {question}\\nA:"; ``plain``), ``duplicates``
     (``keep`` or ``drop``: drop rows repeating an earlier row's context, question and answers).
     """
-    unknown_option(source.options, ["prompt", "duplicates"], source.task)
-    prompt = SIQA_PROMPTS[str(source.options.get("prompt", "lm_eval"))]
-    duplicates = str(source.options.get("duplicates", "keep"))
-    if duplicates not in ("keep", "drop"):
-        raise ValueError(f"task {source.task!r}: options.duplicates must be 'keep' or 'drop', got {duplicates!r}")
-    data_path, label_path = source.file("data"), source.file("labels")
-    rows = read_jsonl(data_path)
-    labels = read_label_lines(label_path, len(rows), data_path)
+    check_options(source, ["prompt", "duplicates"])
+    prompt = SIQA_PROMPTS[choice(source, "prompt", list(SIQA_PROMPTS), "lm_eval")]
+    duplicates = choice(source, "duplicates", ["keep", "drop"], "keep")
     items, keys = [], {}
-    for (line, row), raw_label in zip(rows, labels):
-        context, question, *answers = require_fields(
-            row, ["context", "question", "answerA", "answerB", "answerC"], data_path, line)
-        label = parse_label(raw_label, ONE_BASED_THREE, label_path, line)
+    for row, label in labelled_rows(source, ONE_BASED_THREE):
+        context, question, *answers = row.strings("context", "question", "answerA", "answerB", "answerC")
         text = prompt.format(context=context.strip(), question=question.strip())
-        item = Item(f"{source.task}-dev-{line:05d}", text, [option(answer) for answer in answers], label, line)
+        item = Item(f"{source.task}-dev-{row.line:05d}", text, [answer_text(a) for a in answers], label, row.line)
         items.append(item)
         keys[item.id] = (context, question, *answers)
     return duplicate_step(items, keys, duplicates, report)
@@ -268,16 +260,12 @@ PIQA_PROMPT = "Question: {goal}\nAnswer:"
 @register("piqa")
 def piqa(source: AdapterInput, report: FilterReport) -> list[Item]:
     """PIQA validation (``data`` = valid.jsonl, ``labels`` = valid-labels.lst, 0-based)."""
-    unknown_option(source.options, [], source.task)
-    data_path, label_path = source.file("data"), source.file("labels")
-    rows = read_jsonl(data_path)
-    labels = read_label_lines(label_path, len(rows), data_path)
+    check_options(source, [])
     items = []
-    for (line, row), raw_label in zip(rows, labels):
-        goal, sol1, sol2 = require_fields(row, ["goal", "sol1", "sol2"], data_path, line)
-        label = parse_label(raw_label, ZERO_BASED_TWO, label_path, line)
-        items.append(Item(f"{source.task}-val-{line:05d}", PIQA_PROMPT.format(goal=goal.strip()),
-                          [option(sol1), option(sol2)], label, line))
+    for row, label in labelled_rows(source, ZERO_BASED_TWO):
+        goal, sol1, sol2 = row.strings("goal", "sol1", "sol2")
+        items.append(Item(f"{source.task}-val-{row.line:05d}", PIQA_PROMPT.format(goal=goal.strip()),
+                          [answer_text(sol1), answer_text(sol2)], label, row.line))
     return items
 
 
@@ -308,18 +296,15 @@ def goal_problem(goal: str) -> str | None:
 
 def piqa_rup_options(source: AdapterInput) -> tuple[list[str], str]:
     """The checked ``perturbations`` and ``combine`` options of a PIQA-RUP task."""
-    unknown_option(source.options, ["perturbations", "combine"], source.task)
-    columns = list(source.options.get("perturbations") or PIQA_RUP_PARAPHRASE_LIKE)
+    check_options(source, ["perturbations", "combine"])
+    columns = list(option(source, "perturbations", None) or PIQA_RUP_PARAPHRASE_LIKE)
     unknown = sorted(set(columns) - set(PIQA_RUP_COLUMNS))
     if unknown or len(set(columns)) != len(columns):
         raise ValueError(f"task {source.task!r}: options.perturbations {columns}: each once, among {PIQA_RUP_COLUMNS}")
-    combine = str(source.options.get("combine", "random_per_item"))
-    if combine not in PIQA_RUP_COMBINE:
-        raise ValueError(f"task {source.task!r}: options.combine must be one of {PIQA_RUP_COMBINE}, got {combine!r}")
-    return columns, combine
+    return columns, choice(source, "combine", PIQA_RUP_COMBINE, "random_per_item")
 
 
-def repair_solutions(rows: list[tuple[int, dict[str, str]]], rup_path: Path, piqa_path: Path) -> list[tuple[int, str]]:
+def repair_solutions(rows: list[Row], rup_path: Path, piqa_path: Path) -> list[tuple[int, str]]:
     """Replace solutions corrupted to '#NAME?' by those of the row-aligned PIQA valid.jsonl (in place);
     return (line, what) of every repaired row.
 
@@ -330,23 +315,24 @@ def repair_solutions(rows: list[tuple[int, dict[str, str]]], rup_path: Path, piq
     if len(piqa_rows) != len(rows):
         raise TaskDataError(piqa_path, None, f"{len(piqa_rows)} rows but {rup_path.name} has {len(rows)}: not row-aligned")
     repaired = []
-    for (line, row), (piqa_line, piqa_row) in zip(rows, piqa_rows):
-        goal, sol1, sol2 = require_fields(piqa_row, ["goal", "sol1", "sol2"], piqa_path, piqa_line)
-        if row["goal"].strip() != goal.strip():
-            raise TaskDataError(rup_path, line, f"goal {row['goal']!r} differs from {piqa_path.name} line "
-                                                f"{piqa_line} ({goal!r}): the files are not row-aligned")
-        corrupted = [key for key in ("sol1", "sol2") if row[key].strip() == SPREADSHEET_ERROR]
+    for row, piqa_row in zip(rows, piqa_rows):
+        goal, sol1, sol2 = piqa_row.strings("goal", "sol1", "sol2")
+        if row.data["goal"].strip() != goal.strip():
+            raise TaskDataError(rup_path, row.line, f"goal {row.data['goal']!r} differs from {piqa_path.name} line "
+                                                    f"{piqa_row.line} ({goal!r}): the files are not row-aligned")
+        corrupted = [key for key in ("sol1", "sol2") if row.data[key].strip() == SPREADSHEET_ERROR]
         for key in corrupted:
-            row[key] = {"sol1": sol1, "sol2": sol2}[key]
+            row.data[key] = {"sol1": sol1, "sol2": sol2}[key]
         if corrupted:
-            repaired.append((line, f"{', '.join(corrupted)} '#NAME?' taken from {piqa_path.name} line {piqa_line}"))
+            repaired.append((row.line, f"{', '.join(corrupted)} '#NAME?' taken from {piqa_path.name} "
+                                       f"line {piqa_row.line}"))
     return repaired
 
 
-def unused_corrupt_goals(rows: list[tuple[int, dict[str, str]]], used: set[tuple[int, str]]) -> list[tuple[int, str]]:
+def unused_corrupt_goals(rows: list[Row], used: set[tuple[int, str]]) -> list[tuple[int, str]]:
     """(line, what) of the unusable perturbed goals that no item of this task uses (``used``: (line, column))."""
-    return [(line, f"{column}: {goal_problem(row[column])}") for line, row in rows
-            for column in PIQA_RUP_COLUMNS if (line, column) not in used and goal_problem(row[column])]
+    return [(row.line, f"{column}: {goal_problem(row.data[column])}") for row in rows
+            for column in PIQA_RUP_COLUMNS if (row.line, column) not in used and goal_problem(row.data[column])]
 
 
 @register("piqa_rup")
@@ -361,21 +347,22 @@ def piqa_rup(source: AdapterInput, report: FilterReport) -> list[Item]:
     """
     columns, combine = piqa_rup_options(source)
     path = source.file("data")
-    rows = read_csv_rows(path, ["goal", "sol1", "sol2", "answer", *PIQA_RUP_COLUMNS])
+    rows = read_csv(path, ["goal", "sol1", "sol2", "answer", *PIQA_RUP_COLUMNS])
     repaired = repair_solutions(rows, path, source.file("piqa"))
     rng = task_rng(source.seed, source.task, "perturbation")
     items, problems, lines, used, unchanged = [], {}, {}, set(), 0
-    for row_number, (line, row) in enumerate(rows, start=1):
-        label = parse_label(row["answer"], ZERO_BASED_TWO, path, line)
+    for row_number, row in enumerate(rows, start=1):
+        cells, line = row.data, row.line
+        label = parse_label(cells["answer"], ZERO_BASED_TWO, path, line)
         chosen = columns if combine == "stack" else [columns[int(rng.integers(len(columns)))]]
         for column in chosen:
-            goal = unquote(row[column])
+            goal = unquote(cells[column])
             item = Item(f"{source.task}-{row_number:05d}-{column}", PIQA_PROMPT.format(goal=goal),
-                        [option(row["sol1"]), option(row["sol2"])], label, row_number)
+                        [answer_text(cells["sol1"]), answer_text(cells["sol2"])], label, row_number)
             items.append(item)
-            problems[item.id], lines[item.id] = goal_problem(row[column]), line
+            problems[item.id], lines[item.id] = goal_problem(cells[column]), line
             used.add((line, column))
-            unchanged += goal == unquote(row["goal"])
+            unchanged += goal == unquote(cells["goal"])
     report.record("repaired_solutions", len(items), len(items), {},  # a repair removes nothing
                   changed=[(source_ref(path, line), what) for line, what in repaired])
     report.note(f"perturbations {columns}, combined by {combine}; surrounding quotes removed from perturbed goals; "

@@ -1,25 +1,67 @@
-"""Readers for raw benchmark files that fail loudly: every problem names the file and line.
+"""The readers of raw benchmark files, for every adapter; they fail loudly, naming file and line.
 
-* :func:`read_jsonl`: JSON Lines -> ``[(line_number, object)]`` (1-based line numbers),
-* :func:`read_csv_rows`: CSV with a header -> ``[(line_number, {column: value})]``,
+* :func:`read_jsonl`: JSON Lines -> ``[Row]`` (one object a line),
+* :func:`read_json`: one whole JSON document,
+* :func:`read_csv`: CSV with a header -> ``[Row]`` keyed by column,
 * :func:`read_label_lines`: a one-label-per-line file, checked against the data file's count,
-* :func:`require_fields`: fetch named string fields of a record, or fail naming the field.
+* :func:`parse_label`: a raw label mapped to a 0-based option index.
+
+Lines are split on "\\n" only (a "\\r" before it is dropped): ``str.splitlines`` also splits on
+U+2028, U+0085 and other characters that are valid inside a JSON string or a label.
+
+Blank lines: trailing blank lines end a file and are ignored everywhere. Inside a JSON Lines or
+label file a blank line is an error (it is a lost record, and would shift every later line's
+label); inside a CSV file a blank line between rows is skipped (spreadsheet exports write them,
+and the ``csv`` module reads them as an empty row, never as a record).
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from benchval.tasks.base import TaskDataError
 
 
+@dataclass
+class Row:
+    """One raw record with the 1-based line on which it starts in ``path`` (a file, or a name such
+    as ``hf://datasets/...`` for a record that did not come from a file)."""
+
+    path: Path | str
+    line: int
+    data: dict[str, Any]
+
+    def field(self, key: str) -> Any:
+        """The value of ``key``; a missing key is a :class:`TaskDataError` naming file and line."""
+        if key not in self.data:
+            raise TaskDataError(self.path, self.line, f"missing field {key!r} (have {sorted(self.data)})")
+        return self.data[key]
+
+    def text(self, key: str) -> str:
+        """``key`` as a stripped string (null reads as ""); another non-string value is an error."""
+        value = self.field(key)
+        if value is None:
+            return ""
+        if not isinstance(value, str):
+            raise TaskDataError(self.path, self.line, f"field {key!r} is {type(value).__name__}, expected text")
+        return value.strip()
+
+    def strings(self, *keys: str) -> list[str]:
+        """The named fields as they are (not stripped); a missing, null or non-string one is an error."""
+        values = [self.field(key) for key in keys]
+        for key, value in zip(keys, values):
+            if not isinstance(value, str):
+                raise TaskDataError(self.path, self.line, f"field {key!r} is {type(value).__name__}, expected text")
+        return values
+
+
 def _lines(path: Path) -> list[str]:
-    """The file's lines, split on "\n" only (a "\r" before it is dropped), trailing blank lines
-    removed. ``str.splitlines`` is not used: it also splits on U+2028, U+0085 and other characters
-    that are valid inside a JSON string or a label."""
+    """The file's lines, split on "\\n" only, "\\r" endings dropped, trailing blank lines removed."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
@@ -30,13 +72,11 @@ def _lines(path: Path) -> list[str]:
     return lines
 
 
-def read_jsonl(path: Path | str) -> list[tuple[int, dict]]:
-    """Every line of a JSON Lines file as an object, with its 1-based line number.
+def read_jsonl(path: Path | str) -> list[Row]:
+    """Every line of a JSON Lines file as a :class:`Row`.
 
-    Lines are split on "\n" only (a U+2028 inside a JSON string is valid JSON). An empty file, a
-    blank line inside the file, invalid JSON or a value that is not an object raise
-    :class:`TaskDataError` naming the file and line. The one JSON Lines reader of the package
-    (``benchval.tasks.downstream.common.read_jsonl`` wraps it)."""
+    An empty file, a blank line inside the file, invalid JSON or a value that is not an object raise
+    :class:`TaskDataError` naming the file and line."""
     lines = _lines(Path(path))
     if not lines:
         raise TaskDataError(path, 1, "empty JSON Lines file (no records)")
@@ -50,42 +90,51 @@ def read_jsonl(path: Path | str) -> list[tuple[int, dict]]:
             raise TaskDataError(path, number, f"invalid JSON ({error.msg} at column {error.colno})") from None
         if not isinstance(record, dict):
             raise TaskDataError(path, number, f"expected a JSON object, got {type(record).__name__}")
-        rows.append((number, record))
+        rows.append(Row(Path(path), number, record))
     return rows
 
 
-def read_csv_rows(path: Path | str, required: Iterable[str] = ()) -> list[tuple[int, dict[str, str]]]:
-    """Rows of a CSV file with a header, keyed by column; the number is the row's first line.
+def read_json(path: Path | str) -> Any:
+    """A whole JSON document; an empty file or a parse error raises TaskDataError with the line."""
+    text = Path(path).read_text(encoding="utf-8")
+    if not text.strip():
+        raise TaskDataError(path, 1, "empty JSON file")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise TaskDataError(path, error.lineno, f"invalid JSON: {error.msg}") from None
 
-    A row with more or fewer fields than the header, or a header lacking a ``required`` column,
-    raises :class:`TaskDataError`.
+
+def read_csv(path: Path | str, required: Iterable[str] = (), text: str | None = None) -> list[Row]:
+    """Rows of a CSV file with a header (quoted multi-line fields, optional UTF-8 BOM), keyed by column.
+
+    ``line`` is the physical line on which the record starts. ``required`` header columns must all
+    be present. ``text`` lets a caller pass the decoded content (e.g. from a zip member). An empty
+    file, an unreadable row, or a row with more or fewer fields than the header (e.g. a truncated
+    last row) raises :class:`TaskDataError` naming the file and line.
     """
-    path = Path(path)
-    with open(path, newline="", encoding="utf-8") as handle:
-        reader = csv.reader(handle)
+    content = Path(path).read_text(encoding="utf-8-sig") if text is None else text.lstrip("\ufeff")
+    if not content.strip():
+        raise TaskDataError(path, 1, "empty CSV file (no header)")
+    reader = csv.reader(io.StringIO(content, newline=""))
+    rows, start, header = [], 1, None
+    while True:
         try:
-            header = next(reader)
+            fields = next(reader)
         except StopIteration:
-            raise TaskDataError(path, 1, "empty CSV file (no header)") from None
+            return rows
         except csv.Error as error:
-            raise TaskDataError(path, 1, f"unreadable CSV header: {error}") from None
-        missing = [column for column in required if column not in header]
-        if missing:
-            raise TaskDataError(path, 1, f"header lacks columns {missing} (has {header})")
-        rows, start = [], reader.line_num + 1
-        while True:
-            try:
-                fields = next(reader)
-            except StopIteration:
-                break
-            except csv.Error as error:
-                raise TaskDataError(path, start, f"unreadable CSV row: {error}") from None
-            if fields and len(fields) != len(header):
-                raise TaskDataError(path, start, f"{len(fields)} fields, header has {len(header)}")
-            if fields:
-                rows.append((start, dict(zip(header, fields))))
-            start = reader.line_num + 1
-    return rows
+            raise TaskDataError(path, start, f"unreadable CSV row: {error}") from None
+        if header is None:
+            header = fields
+            missing = [column for column in required if column not in header]
+            if missing:
+                raise TaskDataError(path, 1, f"missing column(s) {missing} (header: {header})")
+        elif fields:  # a blank line is an empty list
+            if len(fields) != len(header):
+                raise TaskDataError(path, start, f"row has {len(fields)} fields, header has {len(header)}")
+            rows.append(Row(Path(path), start, dict(zip(header, fields))))
+        start = reader.line_num + 1
 
 
 def read_label_lines(path: Path | str, expected: int, data_path: Path | str) -> list[str]:
@@ -99,19 +148,6 @@ def read_label_lines(path: Path | str, expected: int, data_path: Path | str) -> 
         if not label:
             raise TaskDataError(path, number, "empty label line")
     return labels
-
-
-def require_fields(record: Mapping[str, object], fields: Iterable[str], path: Path | str, line: int) -> list[str]:
-    """The named fields of ``record`` as strings; a missing or non-string field is an error."""
-    values = []
-    for name in fields:
-        if name not in record:
-            raise TaskDataError(path, line, f"missing field {name!r}")
-        value = record[name]
-        if not isinstance(value, str):
-            raise TaskDataError(path, line, f"field {name!r} should be a string, got {type(value).__name__}")
-        values.append(value)
-    return values
 
 
 def parse_label(value: object, mapping: Mapping[str, int], path: Path | str, line: int) -> int:

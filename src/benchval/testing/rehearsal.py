@@ -20,13 +20,14 @@ import copy
 from pathlib import Path
 
 import yaml
-from snakemake.utils import update_config
 
+from benchval.config import merged_config
 from benchval.paths import REPO_ROOT
 
 FAMILY_ARCHITECTURE = {"pythia": "gpt_neox", "opt": "opt", "qwen": "qwen2", "llama": "llama",
                        "gemma": "gemma2", "mistral": "mistral"}
 FAMILY_ADDS_BOS = {"pythia": False, "opt": True, "qwen": False, "llama": True, "gemma": True, "mistral": True}
+FIGURE_NOTICE = "REHEARSAL: random-weight models under the paper's names; every number here is meaningless"
 NOTICE = ("REHEARSAL WITH RANDOM WEIGHTS: tiny random-weight models under the paper's model names. "
           "Every score, metric, table and figure of this run is meaningless; only the job count and "
           "the times mean something.")
@@ -35,11 +36,7 @@ MODELS_DIR = "models"  # relative to the rehearsal's working directory (snakemak
 
 def paper_config() -> dict:
     """config.yaml + catalogue + paper.yaml, merged as `--configfile config/paper.yaml` merges them."""
-    config = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
-    for catalogue in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
-        update_config(config, yaml.safe_load(catalogue.read_text()))
-    update_config(config, yaml.safe_load((REPO_ROOT / "config" / "paper.yaml").read_text()))
-    return config
+    return merged_config(REPO_ROOT / "config" / "paper.yaml")
 
 
 def rehearsal_config(n_items: int = 8, n_bootstrap: int = 100, models: list[str] | None = None,
@@ -60,7 +57,7 @@ def rehearsal_config(n_items: int = 8, n_bootstrap: int = 100, models: list[str]
         "scoring": {"engine": "fast", "batch_tokens": 1024, "jobs": "per_model"},
         "analysis": {"n_bootstrap": n_bootstrap},
         "studies": {"default": {"source": "scored", "models": models, "tasks": list(tasks or study["tasks"]),
-                                "commonwhy_criterion": False}},
+                                "commonwhy_criterion": False, "notice": FIGURE_NOTICE}},
     }
 
 

@@ -307,7 +307,7 @@ def stage_table2(questions: str, systems: Mapping[str, Mapping[str, str]], valid
 
 def stage_judge_check_report(scores: list[str], validities: list[str], table_out: str, page_out: str) -> None:
     """Every measured judge's check table (one CSV) and its HTML page for the report."""
-    from benchval.report_pages import write_table_page
+    from benchval.report.pages import write_table_page
 
     table = pd.concat([pd.read_csv(p) for p in scores], ignore_index=True)
     verdicts = [read_validity(p) for p in validities]

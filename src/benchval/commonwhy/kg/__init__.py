@@ -2,41 +2,39 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
-
-import yaml
 
 from benchval.commonwhy.kg.local import LocalSource
 from benchval.commonwhy.kg.remote import RemoteSource
 from benchval.commonwhy.kg.source import (EndpointError, EndpointUnreachable, KGQueryError, KGSource, Qualifier, QuerySyntaxError,
                                            QueryTimeoutError, Term, Triple)
-
-
+from benchval.config import section_defaults
 from benchval.paths import REPO_ROOT
 
 SCHEMA_PATH = REPO_ROOT / "workflow" / "schemas" / "commonwhy.schema.yaml"
 
 
-@lru_cache(maxsize=1)
+def _with_defaults(kg_config: Mapping) -> dict:
+    """The ``commonwhy.kg`` block with its schema defaults (a remote block too, when given)."""
+    return section_defaults("commonwhy", {"kg": kg_config})["kg"]
+
+
 def remote_defaults() -> dict:
     """Defaults of ``commonwhy.kg.remote`` from its JSON schema (the one place they are written)."""
-    schema = yaml.safe_load(SCHEMA_PATH.read_text(encoding="utf-8"))
-    properties = schema["properties"]["kg"]["properties"]["remote"]["properties"]
-    return {name: spec["default"] for name, spec in properties.items() if "default" in spec}
+    return _with_defaults({"remote": {}})["remote"]
 
 
 def open_source(kg_config: Mapping, store_path: Path | str | None = None, language: str = "en") -> KGSource:
     """Build the source named by the ``commonwhy.kg`` config block (``source: local | remote``)."""
-    kind = kg_config.get("source", "local")
-    if kind == "local":
-        return LocalSource.open(store_path or kg_config["store"], language=language)
-    if kind == "remote":
-        remote = {**remote_defaults(), **(kg_config.get("remote") or {})}
+    kg = _with_defaults(kg_config)
+    if kg["source"] == "local":
+        return LocalSource.open(store_path or kg["store"], language=language)
+    if kg["source"] == "remote":
+        remote = dict(kg.get("remote") or remote_defaults())
         endpoint = remote.pop("endpoint")
         return RemoteSource(endpoint, language=language, **remote)
-    raise ValueError(f"commonwhy.kg.source: unknown source {kind!r} (local or remote)")
+    raise ValueError(f"commonwhy.kg.source: unknown source {kg['source']!r} (workflow/schemas/commonwhy.schema.yaml)")
 
 
 __all__ = ["KGSource", "LocalSource", "RemoteSource", "Term", "Triple", "Qualifier", "KGQueryError",

@@ -1,10 +1,7 @@
 """Downstream tasks (social, pragmatic, event axes) and the control tasks of the paper.
 
-Importing this package registers every adapter (see benchval.tasks.registry). One module per
-source; near_duplicates.py holds the near-duplicate rule shared by IMPPRES and TRIP, common.py
-the readers and helpers. Filters and their thresholds are documented in docs/downstream-tasks.md.
+One module per source, each registering its adapters with ``benchval.tasks.base.register``
+(the modules are found by ``benchval.tasks.base.import_adapter_modules``); near_duplicates.py holds
+the near-duplicate rule shared by IMPPRES and TRIP, common.py the helpers the adapters share.
+Filters and their thresholds are documented in docs/downstream-tasks.md.
 """
-
-from benchval.tasks.downstream import (  # noqa: F401
-    blimp, cei, epitome, gpqa, imppres, mmlu_redux, sarc7, timedial, trip,
-)

@@ -13,7 +13,9 @@ items are their union), ``shuffle_options``.
 from __future__ import annotations
 
 from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, register
-from benchval.tasks.downstream.common import check_options, option, read_jsonl, shuffle_options
+from benchval.tasks.downstream.common import shuffle_options
+from benchval.tasks.options import check_options, option
+from benchval.tasks.rawfiles import read_jsonl
 
 
 def blimp_item(paradigm: str, row, seed: int, shuffle: bool) -> Item:

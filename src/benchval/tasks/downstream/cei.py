@@ -17,7 +17,9 @@ Options: ``labels``, ``label_words``, ``answer_template``, ``context_template``,
 from __future__ import annotations
 
 from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, register, source
-from benchval.tasks.downstream.common import answer_statements, check_options, option, read_json
+from benchval.tasks.downstream.common import answer_statements
+from benchval.tasks.options import check_options, option
+from benchval.tasks.rawfiles import read_json
 
 DEFAULT_CONTEXT = '{context}\nThe {speaker_role} says to the {listener_role}: "{utterance}"'
 

@@ -20,7 +20,9 @@ from __future__ import annotations
 import re
 
 from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, register
-from benchval.tasks.downstream.common import check_options, option, option_text, read_csv
+from benchval.tasks.downstream.common import option_text
+from benchval.tasks.options import check_options, option
+from benchval.tasks.rawfiles import read_csv
 
 MASK = "[MASK]"
 FB_COLUMNS = ("item_id", "passage", "condition", "start", "end", "critical_a")

@@ -16,7 +16,9 @@ import zipfile
 from pathlib import Path
 
 from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, register
-from benchval.tasks.downstream.common import check_options, option, option_text, read_csv, shuffle_options
+from benchval.tasks.downstream.common import option_text, shuffle_options
+from benchval.tasks.options import check_options, option
+from benchval.tasks.rawfiles import read_csv
 
 ANSWERS = ("Correct Answer", "Incorrect Answer 1", "Incorrect Answer 2", "Incorrect Answer 3")
 COLUMNS = ("Question", "Record ID") + ANSWERS

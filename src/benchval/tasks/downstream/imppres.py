@@ -33,9 +33,9 @@ import random
 from benchval.tasks.base import (
     LABEL_SHARE_TOLERANCE, AdapterInput, FilterReport, Item, TaskDataError, register, source,
 )
-from benchval.tasks.downstream.common import (
-    Row, answer_statements, check_options, option, read_jsonl, unnatural_reason,
-)
+from benchval.tasks.downstream.common import answer_statements, unnatural_reason
+from benchval.tasks.options import check_options, option
+from benchval.tasks.rawfiles import Row, read_jsonl
 
 DEFAULT_CONTEXT = "Sentence 1: {premise}\nSentence 2: {hypothesis}"
 OPTIONS = ["files", "labels", "label_words", "label_field", "answer_template", "context_template",

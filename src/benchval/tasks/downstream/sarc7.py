@@ -26,7 +26,9 @@ Missing or malformed fields are a :class:`TaskDataError` naming the MUStARD id.
 from __future__ import annotations
 
 from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, register, source
-from benchval.tasks.downstream.common import answer_statements, check_options, option, read_json
+from benchval.tasks.downstream.common import answer_statements
+from benchval.tasks.options import check_options, option
+from benchval.tasks.rawfiles import read_json
 
 DEFAULT_CONTEXT = "{dialogue}"
 NOT_SARCASM = "not sarcasm"

@@ -33,7 +33,9 @@ from __future__ import annotations
 import re
 
 from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, register, source
-from benchval.tasks.downstream.common import check_options, option, option_text, read_json
+from benchval.tasks.downstream.common import option_text
+from benchval.tasks.options import check_options, choice, option
+from benchval.tasks.rawfiles import read_json
 
 MASK = "<MASK>"
 FIELDS = ("id", "conversation", "correct1", "correct2", "incorrect1", "incorrect2")
@@ -121,12 +123,8 @@ def dialog_source(path, position: int, record: dict) -> dict:
 @register("timedial")
 def timedial(inp: AdapterInput, report: FilterReport) -> list[Item]:
     check_options(inp, ["use_correct", "mid_sentence_masks", "detokenize"])
-    use_correct = option(inp, "use_correct", "correct1")
-    if use_correct not in ("correct1", "correct2"):
-        raise KeyError(f"task {inp.task!r}: use_correct must be correct1 or correct2, got {use_correct!r}")
-    mid_sentence = option(inp, "mid_sentence_masks", "suffix")
-    if mid_sentence not in MID_SENTENCE:
-        raise KeyError(f"task {inp.task!r}: mid_sentence_masks must be one of {MID_SENTENCE}, got {mid_sentence!r}")
+    use_correct = choice(inp, "use_correct", ["correct1", "correct2"], "correct1")
+    mid_sentence = choice(inp, "mid_sentence_masks", MID_SENTENCE, "suffix")
     tidy = bool(option(inp, "detokenize", True))
     path = inp.file("test")
     rows = validated(path, read_json(path))

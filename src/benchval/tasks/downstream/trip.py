@@ -28,9 +28,9 @@ from __future__ import annotations
 import re
 
 from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, register
-from benchval.tasks.downstream.common import (
-    Row, check_options, drop_near_duplicates, option, read_jsonl, unnatural_reason,
-)
+from benchval.tasks.downstream.common import drop_near_duplicates, unnatural_reason
+from benchval.tasks.options import check_options, option
+from benchval.tasks.rawfiles import Row, read_jsonl
 
 WELL_FORMED = re.compile(r"^[A-Z0-9\"'].*[.!?][\"']?$")
 

@@ -7,9 +7,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval import metrics as metric_functions
+from benchval.evaluation import metrics as metric_functions
+from benchval.evaluation.lmeval_format import (
+    STDERR_NOT_AVAILABLE,
+    lmeval_sample_rows,
+    lmeval_stderr,
+    stderr_key,
+)
 from benchval.item_bootstrap import item_rng
-from benchval.scoring.lmeval_format import STDERR_NOT_AVAILABLE, lmeval_sample_rows, lmeval_stderr, stderr_key
 
 METRICS_COLUMNS = ["model", "task", "metric", "value", "n_items", "normalisation", "note"]
 # lm-evaluation-harness names for our metrics, so that its tooling can read our results JSON.
@@ -40,7 +45,7 @@ def lmeval_results(metrics_rows: pd.DataFrame, meta: dict, model: str, model_man
 
     With ``predictions`` (of :func:`evaluate_task`) and ``stderr`` = {seed, bootstrap_iters}, every
     metric gets its lm-eval standard error beside it (``acc_stderr,none``, ...;
-    :func:`benchval.scoring.lmeval_format.lmeval_stderr`).
+    :func:`benchval.evaluation.lmeval_format.lmeval_stderr`).
     """
     task = meta["task"]
     results = {"alias": task}

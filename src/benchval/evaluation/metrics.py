@@ -12,7 +12,6 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import accuracy_score, f1_score
 
-NORMALISATIONS = ("sum", "per_token", "per_char", "per_byte")
 METRICS = ("accuracy", "macro_f1")
 
 
@@ -22,7 +21,10 @@ def normalised_logprob(scores: pd.DataFrame, normalisation: str) -> pd.Series:
         return scores["logprob_sum"].astype(float)
     length_column = {"per_token": "n_tokens", "per_char": "n_chars", "per_byte": "n_bytes"}.get(normalisation)
     if length_column is None:
-        raise ValueError(f"unknown normalisation {normalisation!r}; choose one of {NORMALISATIONS}")
+        from benchval.config import allowed_values
+
+        raise ValueError(f"unknown normalisation {normalisation!r}; choose one of "
+                         f"{allowed_values('scoring', 'normalisation')} (workflow/schemas/scoring.schema.yaml)")
     lengths = scores[length_column].astype(float)
     if (lengths <= 0).any():
         bad = scores.loc[lengths <= 0, ["item_id", "option_index"]].head(3).to_dict("records")

@@ -1,0 +1,264 @@
+"""The workflow's layout: where every file lives, and which studies, models, tasks and pairs a config asks for.
+
+Every rule file (workflow/rules/*.smk), the Snakefile and the test Snakefiles take their paths, name
+patterns and study sets from here, so that no rule file reads another's globals:
+
+    from benchval.layout import workflow_layout
+    LAYOUT = workflow_layout(config)
+
+Paths are relative to the working directory (Snakemake's ``--directory``). A pattern keeps its
+``{wildcards}``; :func:`fill` replaces some of them and leaves the others (docs/workflow.md, "Layout").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property
+from pathlib import Path
+from typing import Mapping
+
+from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
+from benchval.config import fill_defaults, raw_root, resolve_mirror
+from benchval.threads import model_job_threads
+
+# ---- folders and file names ------------------------------------------------------------------
+RESULTS = "results"
+RESOURCES = "resources"
+MODELS_DIR = f"{RESOURCES}/models"
+MODEL_MANIFEST_NAME = "benchval-model.json"
+WHEELS_DIR = f"{MODELS_DIR}/_wheels"  # downloaded model wheels, reused (not a rule output)
+DOWNLOADS_DIR = f"{RESOURCES}/data"  # raw files fetched when `mirror: null` (rule fetch_raw_file)
+
+# ---- name patterns ---------------------------------------------------------------------------
+MODEL_MANIFEST = f"{MODELS_DIR}/{{model}}/{MODEL_MANIFEST_NAME}"
+TASK_ITEMS = f"{RESULTS}/tasks/{{task}}.parquet"
+TASK_META = f"{RESULTS}/tasks/{{task}}.meta.json"
+TASK_FILTERS = f"{RESULTS}/tasks/{{task}}.filters.json"
+SCORES = f"{RESULTS}/scores/{{model}}/{{task}}.parquet"
+SCORE_SHARDS = f"{RESULTS}/scores/{{model}}/{{task}}.shards"  # finished shards of an interrupted job
+CALIBRATED = f"{RESULTS}/calibrated/{{model}}/{{task}}.parquet"
+METRICS = f"{RESULTS}/metrics/{{model}}/{{task}}.csv"
+LMEVAL_RESULTS = f"{RESULTS}/lmeval/{{model}}/{{task}}/results.json"
+LMEVAL_SAMPLES = f"{RESULTS}/lmeval/{{model}}/{{task}}/samples.jsonl"
+STUDY_DIR = f"{RESULTS}/studies/{{study}}"
+SCORE_TABLE = f"{STUDY_DIR}/score_table.csv"
+STUDY_TASKS = f"{STUDY_DIR}/tasks.csv"
+STUDY_TABLE = f"{STUDY_DIR}/tables/{{name}}.csv"
+UNADJUSTED_TABLE = f"{STUDY_DIR}/unadjusted/{{name}}.csv"  # p-values before the FDR step
+STUDY_FIGURE = f"{STUDY_DIR}/figures/{{stem}}.{{fmt}}"
+SCOREBOARD_TABLE = f"{STUDY_DIR}/tables/scoreboard.csv"
+PARTIAL_SENSITIVITY_TABLE = f"{STUDY_DIR}/tables/partial_spearman_sensitivity.csv"
+TASK_SIZES = f"{RESULTS}/summary/task_sizes.csv"
+PUBLISHED_FIGURES = f"{RESULTS}/figures"
+PUBLISHED_TABLES = f"{RESULTS}/tables"
+REPORT_DIR = f"{RESULTS}/report"
+REPORT_STUDY_FIGURE = f"{REPORT_DIR}/{{study}}/figures/{{stem}}.png"
+REPORT_STUDY_TABLE = f"{REPORT_DIR}/{{study}}/tables/{{name}}.html"
+COMMONWHY_DIR = f"{RESULTS}/commonwhy"
+COMMONWHY_EVAL_DIR = f"{RESULTS}/commonwhy_eval"
+COMMONWHY_CRITERION_FILES = (f"{COMMONWHY_EVAL_DIR}/criterion_rows.csv", f"{COMMONWHY_EVAL_DIR}/criterion_tasks.csv")
+JUDGE_CHECK_DIR = f"{COMMONWHY_EVAL_DIR}/judge_check"
+JUDGE_CHECK_PAGE = f"{JUDGE_CHECK_DIR}/judge_check.html"
+
+_WILDCARD = re.compile(r"\{(\w+)\}")
+
+
+def fill(pattern: str, **values) -> str:
+    """``pattern`` with the named wildcards replaced; the other wildcards stay (``fill(SCORES, model="m")``
+    gives ``results/scores/m/{task}.parquet``)."""
+    return _WILDCARD.sub(lambda match: str(values.get(match[1], match[0])), pattern)
+
+
+def model_manifest(model: str = "{model}") -> str:
+    """The prepared model's manifest (the output of rule prepare_model; weights and tokenizer beside it)."""
+    return fill(MODEL_MANIFEST, model=model)
+
+
+def alternatives(names) -> str:
+    """A regex matching exactly these names (never matching anything when there are none)."""
+    return "|".join(re.escape(name) for name in names) or "(?!x)x"
+
+
+class Layout:
+    """Paths and sets that follow from one loaded config (defaults filled: :func:`workflow_layout`)."""
+
+    def __init__(self, config: Mapping):
+        self.config = config
+
+    # ---- the raw-data mirror -----------------------------------------------------------------
+    @cached_property
+    def mirror(self) -> Path | None:
+        """The raw-data mirror folder (absolute), or None (``mirror: null``: raw files are downloaded)."""
+        return resolve_mirror(self.config.get("mirror"))
+
+    @cached_property
+    def raw_root(self) -> Path:
+        """Where raw files are read: the mirror, or the download folder rule fetch_raw_file fills."""
+        return raw_root(self.mirror)
+
+    # ---- studies, models, tasks --------------------------------------------------------------
+    @property
+    def studies(self) -> Mapping:
+        return self.config["studies"]
+
+    @property
+    def scored_studies(self) -> list[str]:
+        return [name for name, spec in self.studies.items() if spec["source"] == "scored"]
+
+    @property
+    def imported_studies(self) -> list[str]:
+        return [name for name, spec in self.studies.items() if spec["source"] != "scored"]
+
+    def study_models(self, study: str) -> list[str]:
+        return self.studies[study]["models"]
+
+    def study_tasks(self, study: str) -> list[str]:
+        return self.studies[study]["tasks"]
+
+    def scored_pairs(self) -> list[tuple[str, str]]:
+        """Every (model, task) that some scored study needs, each once."""
+        return sorted(
+            {(m, t) for s in self.scored_studies for m in self.study_models(s) for t in self.study_tasks(s)}
+        )
+
+    def scored_tasks(self) -> list[str]:
+        return sorted({t for s in self.scored_studies for t in self.study_tasks(s)})
+
+    def scored_study_models(self) -> list[str]:
+        """Every model some scored study lists (imported studies have no prepared models)."""
+        return sorted({m for s in self.scored_studies for m in self.study_models(s)})
+
+    def scored_models(self) -> list[str]:
+        return sorted({m for m, _ in self.scored_pairs()})
+
+    def tasks_scored_with(self, model: str) -> list[str]:
+        return sorted({t for m, t in self.scored_pairs() if m == model})
+
+    def task_labels(self, study: str) -> dict[str, str]:
+        """How ``study``'s tasks are named in tables and figures (a task's ``label``, else its name)."""
+        return {t: self.config["tasks"][t].get("label") or t for t in self.study_tasks(study)}
+
+    def scoring_layout(self, model: str) -> str:
+        """How ``model``'s scoring (and its calibration and evaluation) is cut into jobs: per_task |
+        per_model. A model entry's ``scoring_jobs`` (models.schema.yaml) overrides ``scoring.jobs``."""
+        return self.config["models"][model].get("scoring_jobs", self.config["scoring"]["jobs"])
+
+    def models_with_layout(self, layout: str) -> list[str]:
+        return [m for m in self.scored_models() if self.scoring_layout(m) == layout]
+
+    # ---- model jobs ----------------------------------------------------------------------------
+    @property
+    def model_jobs_at_once(self) -> int:
+        return self.config["local"]["model_jobs_at_once"]
+
+    def model_job_threads(self, workflow) -> int:
+        """Threads a job that runs a language model takes of the ``--cores`` budget (benchval.threads):
+        at most ``local.model_jobs_at_once`` such jobs run side by side locally. On a cluster without
+        ``--cores`` it is 1: profiles/slurm sets these rules' threads."""
+        from snakemake.exceptions import WorkflowError
+
+        try:
+            return model_job_threads(workflow.cores, self.model_jobs_at_once)
+        except WorkflowError:
+            return 1
+
+    # ---- analysis outputs ----------------------------------------------------------------------
+    @property
+    def figure_formats(self) -> list[str]:
+        return self.config["analysis"]["figures"]["formats"]
+
+    def study_figure_files(self, study: str, stems=FIGURE_STEMS) -> list[str]:
+        """Every format of each figure in ``stems`` (default: the analysis's figures) of ``study``."""
+        return [fill(STUDY_FIGURE, study=study, stem=stem, fmt=fmt) for stem in stems for fmt in self.figure_formats]
+
+    @staticmethod
+    def study_table_files(study: str) -> list[str]:
+        """The tables (CSV) the analysis writes for ``study``."""
+        return [fill(STUDY_TABLE, study=study, name=name) for name in TABLE_NAMES]
+
+    # ---- scoreboards (scored studies) and the partial-Spearman sensitivity table (every study) --
+    def scoreboard_figure_files(self, study: str) -> list[str]:
+        return self.study_figure_files(study, ["scoreboard"])
+
+    def published_figures(self) -> list[str]:
+        """Every figure rule publish gathers into results/figures/."""
+        return [path for study in self.studies for path in self.study_figure_files(study)] + [
+            path for study in self.scored_studies for path in self.scoreboard_figure_files(study)
+        ]
+
+    def published_tables(self) -> list[str]:
+        """Every table rule publish gathers into results/tables/."""
+        return (
+            [path for study in self.studies for path in self.study_table_files(study)]
+            + [fill(SCOREBOARD_TABLE, study=study) for study in self.scored_studies]
+            + [fill(PARTIAL_SENSITIVITY_TABLE, study=study) for study in self.studies]
+        )
+
+    def scoreboard_report_files(self) -> list[str]:
+        """What the report shows of the scoreboards and the sensitivity tables."""
+        return [
+            path
+            for study in self.scored_studies
+            for path in (
+                fill(REPORT_STUDY_FIGURE, study=study, stem="scoreboard"),
+                fill(REPORT_STUDY_TABLE, study=study, name="scoreboard"),
+            )
+        ] + [fill(REPORT_STUDY_TABLE, study=study, name="partial_spearman_sensitivity") for study in self.studies]
+
+    # ---- CommonWhy -----------------------------------------------------------------------------
+    @property
+    def kg(self) -> Mapping:
+        return self.config["commonwhy"]["kg"]
+
+    @property
+    def kg_store(self) -> str:
+        """The local KG store folder (built by rule kg_store)."""
+        return self.kg["store"]
+
+    @property
+    def kg_store_inputs(self) -> dict[str, str]:
+        """``{"store": folder}`` for rules that read the KG when the source is the local store; else empty."""
+        return {"store": self.kg_store} if self.kg["source"] == "local" else {}
+
+    def commonwhy_criterion_inputs(self, study: str) -> list[str]:
+        """The CommonWhy criterion rows and tasks when ``study`` asks for them (studies.schema.yaml)."""
+        return list(COMMONWHY_CRITERION_FILES) if self.studies[study].get("commonwhy_criterion", False) else []
+
+    def uses_commonwhy_criterion(self) -> bool:
+        return any(self.studies[s].get("commonwhy_criterion", False) for s in self.scored_studies)
+
+    @cached_property
+    def commonwhy_eval(self) -> dict:
+        """The ``commonwhy_eval:`` section, checked, with its defaults (benchval.commonwhy.eval.settings)."""
+        from benchval.commonwhy.eval.settings import resolve
+
+        return resolve(self.config.get("commonwhy_eval"))
+
+    def commonwhy_eval_systems(self) -> list[str]:
+        from benchval.commonwhy.eval.settings import all_systems
+
+        return all_systems(self.commonwhy_eval)
+
+    def commonwhy_in_default_target(self) -> bool:
+        """CommonWhy is in the default target and the report only when a scored study uses it as a
+        criterion (config/paper.yaml uses none: the paper's run computes the paper and nothing more).
+        Its files can always be asked for by name (``snakemake results/commonwhy_eval/table2.png``)."""
+        return self.uses_commonwhy_criterion() and bool(self.commonwhy_eval_systems())
+
+    def commonwhy_eval_report_files(self) -> list[str]:
+        """What the report shows of the CommonWhy evaluation."""
+        return [JUDGE_CHECK_PAGE] if self.commonwhy_in_default_target() else []
+
+
+_LAYOUTS: dict[int, tuple[Mapping, Layout]] = {}
+
+
+def workflow_layout(config: dict) -> Layout:
+    """The layout of this Snakemake ``config`` (one per config object): on the first call its schema
+    defaults are filled (benchval.config.fill_defaults), so a rule file used on its own (tests) sees the
+    same settings as in the whole workflow."""
+    key = id(config)
+    if key not in _LAYOUTS or _LAYOUTS[key][0] is not config:
+        fill_defaults(config)
+        _LAYOUTS[key] = (config, Layout(config))
+    return _LAYOUTS[key][1]

@@ -1,0 +1,1 @@
+"""Report stage: the HTML pages of workflow/rules/report.smk (pages)."""
