@@ -25,6 +25,7 @@ from benchval.commonwhy.eval.judge import JUDGE_PLACEHOLDERS, Judge, judge_answe
 from benchval.commonwhy.eval.judge_check import build_check_set, judge_pairs, judge_validity, score_check
 from benchval.commonwhy.eval.metrics import BertScoreSettings, score_answers
 from benchval.commonwhy.eval.questions import read_questions, sample_questions, write_questions
+from benchval.commonwhy.eval.tables import read_table, write_table
 from benchval.generation.endpoint import EndpointGenerator, EndpointSettings
 from benchval.generation.hf import HFGenerator
 from benchval.generation.prompts import PromptTemplate, user
@@ -56,18 +57,13 @@ def answer_prompt(settings: Mapping) -> PromptTemplate:
 
 
 def write_answers(table: pd.DataFrame, path: str | Path, timing_path: str | Path | None = None, **timing) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    table.to_parquet(path, index=False)
+    write_table(table, path)
     if timing_path:
         Path(timing_path).write_text(json.dumps(timing, indent=2))
 
 
 def read_answers(path: str | Path) -> pd.DataFrame:
-    table = pd.read_parquet(path)
-    missing = [c for c in ANSWER_COLUMNS if c not in table.columns]
-    if missing:
-        raise ValueError(f"{path}: not an answers table (missing columns {missing})")
-    return table
+    return read_table(path, ANSWER_COLUMNS, "an answers table")
 
 
 # --- stages --------------------------------------------------------------------------------------------
@@ -131,15 +127,16 @@ def stage_kbbinder(questions: str, settings: Mapping, models_config: Mapping, kg
     started = time.perf_counter()
     answer_template = PromptTemplate.from_file(base["kbbinder_answer_prompt"], required={"question", "facts"})
     binder = KBBinder(generator, template, open_kg(kg_config, store), max_new_tokens=base["max_new_tokens"],
-                      answer_template=answer_template)  # fmt: skip
+                      answer_template=answer_template, n_drafts=base["kbbinder_drafts"])  # fmt: skip
     answers = binder.answer(list(table["id"]), list(table["question"]))
     seconds = time.perf_counter() - started
     answers.insert(1, "system", f"kbbinder-{base['backbone']}")
     answers.insert(3, "seconds", seconds / max(len(answers), 1))
     write_answers(answers, out, timing_out, system=f"kbbinder-{base['backbone']}", n_questions=len(answers),
                   seconds_this_run=round(seconds, 2), status=answers["status"].value_counts().to_dict(),
-                  n_drafts=len(answers), n_parsed=int(answers["parsed"].sum()), n_bound=int(answers["bound"].sum()),
-                  n_with_facts=int(answers["facts"].astype(bool).sum()))  # fmt: skip
+                  n_drafts=int(answers["n_drafts"].sum()), n_parsed=int(answers["n_parsed"].sum()),
+                  n_bound=int(answers["n_bound"].sum()), n_drafts_with_facts=int(answers["n_with_facts"].sum()),
+                  n_questions_with_facts=int(answers["facts"].astype(bool).sum()))  # fmt: skip
 
 
 def stage_kgr(questions: str, drafts: str, settings: Mapping, models_config: Mapping, kg_config: Mapping,
@@ -179,8 +176,7 @@ def stage_score(questions: str, answers: Mapping[str, str], settings: Mapping, e
         started = time.perf_counter()
         table = read_answers(path).merge(sample, on="id", validate="one_to_one")
         scores = score_answers(table, encoder)
-        Path(outs[system]).parent.mkdir(parents=True, exist_ok=True)
-        scores.to_parquet(outs[system], index=False)
+        write_table(scores, outs[system])
         log.info("scored %s: %d answers in %.1f s", system, len(scores), time.perf_counter() - started)
 
 
@@ -193,8 +189,7 @@ def stage_check_set(published: str, constructed: str, kg_config: Mapping, store:
     check, report = build_check_set(read_published(published), read_constructed(constructed), open_kg(kg_config, store),
                                     settings["judge_check"], seed)  # fmt: skip
     log.info("judge check set: %s", report)
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
-    check.to_parquet(out, index=False)
+    write_table(check, out)
     Path(report_out).write_text(json.dumps(report, indent=2))
 
 
@@ -212,18 +207,27 @@ def stage_judge_check(check_set: str, system: str, settings: Mapping, models_con
     """One judge on the check set: per-pair verdicts, measures per type with intervals, validity."""
     started = time.perf_counter()
     judge = make_judge(system, settings, models_config, models_dir, decision)
-    loaded = time.perf_counter()
+    return check_judge(judge, system, check_set, settings, seed, (verdicts_out, scores_out, validity_out),
+                       seconds_load=time.perf_counter() - started)  # fmt: skip
+
+
+def check_judge(judge: Judge, system: str, check_set: str, settings: Mapping, seed: int,
+                outs: tuple[str, str, str], seconds_load: float = float("nan")) -> dict:  # fmt: skip
+    """A loaded judge (its current decision) on the check set; `outs`: verdicts, scores, validity paths.
+    ``seconds_judge`` counts only the prompts this judge had not scored before (see Judge.margins)."""
+    started = time.perf_counter()
     verdicts = judge_pairs(judge, pd.read_parquet(check_set))
-    judged = time.perf_counter()
+    seconds_judge = time.perf_counter() - started
     cfg = settings["judge_check"]
     scores = score_check(verdicts, cfg["n_bootstrap"], cfg["ci_level"], seed)
     scores.insert(0, "judge", system)
     scores.insert(1, "decision", judge.decision)
     validity = judge_validity(scores, cfg["bar"], system)
     validity.update(decision=judge.decision, n_pairs=len(verdicts), share_yes=float(verdicts["judged_yes"].mean()),
-                    n_unparsed=int(verdicts["n_unparsed"].sum()), seconds_load=round(loaded - started, 2),
-                    seconds_judge=round(judged - loaded, 2))  # fmt: skip
-    for path in (verdicts_out, scores_out, validity_out):
+                    n_unparsed=int(verdicts["n_unparsed"].sum()), seconds_load=round(seconds_load, 2),
+                    seconds_judge=round(seconds_judge, 2))  # fmt: skip
+    verdicts_out, scores_out, validity_out = outs
+    for path in outs:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     verdicts.to_parquet(verdicts_out, index=False)
     scores.to_csv(scores_out, index=False)
@@ -259,8 +263,7 @@ def stage_judge(questions: str, answers: Mapping[str, str], settings: Mapping, m
         verdicts.insert(1, "system", system)
         verdicts["judge_valid"] = check["valid"]
         verdicts["judge_note"] = "" if check["valid"] else f"not judged: {check['reason']}"
-        Path(outs[system]).parent.mkdir(parents=True, exist_ok=True)
-        verdicts.to_parquet(outs[system], index=False)
+        write_table(verdicts, outs[system])
         log.info("judged %s: %s in %.1f s", system, f"{int(verdicts['correct'].sum())}/{len(verdicts)} correct"
                  if check["valid"] else "not judged (invalid judge)", time.perf_counter() - started)  # fmt: skip
 
@@ -278,8 +281,7 @@ def stage_factscore(answers: Mapping[str, str], judged: Mapping[str, str], setti
     for system, path in answers.items():
         started = time.perf_counter()
         table = factscore_table(read_answers(path), pd.read_parquet(judged[system]), checker, splitter)
-        Path(outs[system]).parent.mkdir(parents=True, exist_ok=True)
-        table.to_parquet(outs[system], index=False)
+        write_table(table, outs[system])
         log.info("FActScore %s: %d answers, %d claims, %d checkable, %d supported, %d without a KG entity (%.1f s)",
                  system, len(table), int(table["n_claims"].sum()), int(table["n_checkable"].sum()),
                  int(table["n_supported"].sum()), int(table["n_unlinked"].sum()), time.perf_counter() - started)  # fmt: skip
