@@ -34,6 +34,8 @@ CWE_ENCODER = CWE["metrics"]["bertscore"]["dir"]
 CWE_SOURCES = [s for s in ("published", "constructed") if CWE["sample"][s] != 0]
 CWE_JUDGE = CWE["judge"]["system"]
 CWE_CHECK = f"{CWE_DIR}/judge_check"
+CWE_BS_BASELINE = CWE["metrics"]["bertscore"]["baseline"]  # the locally computed rescaling baseline
+CWE_BS_CORPUS = f"{config['mirror']}/{CWE_BS_BASELINE['corpus']}" if CWE_BS_BASELINE["corpus"] else None
 
 
 def _cwe_pattern(names):
@@ -83,6 +85,28 @@ rule commonwhy_eval_encoder:
         "logs/benchmarks/commonwhy_eval_encoder/encoder.tsv"
     script:
         "../scripts/commonwhy_eval_encoder.py"
+
+
+rule commonwhy_eval_bertscore_baseline:
+    # computed once per encoder, layer, corpus and seed (bert-score's method; docs/commonwhy-eval.md)
+    input:
+        corpus=CWE_BS_CORPUS or [],
+        encoder=[] if CWE["metrics"]["bertscore"]["model_type"] else f"{CWE_ENCODER}/benchval-encoder.json",
+    output:
+        baseline=f"{CWE_DIR}/bertscore_baseline.csv",
+        report=f"{CWE_DIR}/bertscore_baseline.json",
+    params:
+        settings=canonical(CWE["metrics"]["bertscore"]),
+        encoder_dir=CWE_ENCODER,
+        seed=config.get("seed", 0),
+        code=script_code("commonwhy_eval_bertscore_baseline.py"),
+    log:
+        "logs/commonwhy_eval_bertscore_baseline/baseline.log",
+    threads: _MODEL_THREADS
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_bertscore_baseline/baseline.tsv"
+    script:
+        "../scripts/commonwhy_eval_bertscore_baseline.py"
 
 
 rule commonwhy_eval_sample:
@@ -185,6 +209,7 @@ rule commonwhy_eval_score:
         questions=f"{CWE_DIR}/questions.parquet",
         answers=expand(f"{CWE_DIR}/answers/{{system}}.parquet", system=CWE_SYSTEMS),
         encoder=[] if CWE["metrics"]["bertscore"]["model_type"] else f"{CWE_ENCODER}/benchval-encoder.json",
+        baseline=f"{CWE_DIR}/bertscore_baseline.csv" if CWE_BS_CORPUS else [],
     output:
         expand(f"{CWE_DIR}/metrics/{{system}}.parquet", system=CWE_SYSTEMS),
     params:
@@ -338,7 +363,9 @@ rule commonwhy_eval_table2:
         factscore_min_coverage=CWE["factscore"]["min_coverage"],
         bertscore_note=_cwe_bertscore_note(
             CWE["metrics"]["bertscore"]["model_type"] or f"all-MiniLM-L6-v2 ({CWE['metrics']['bertscore']['wheel']})",
-            CWE["metrics"]["bertscore"]["num_layers"], CWE["metrics"]["bertscore"]["rescale_with_baseline"]),
+            CWE["metrics"]["bertscore"]["num_layers"], CWE["metrics"]["bertscore"]["rescale_with_baseline"],
+            f"mean P/R/F over {CWE_BS_BASELINE['n_pairs']} random pairs of sentences of {CWE_BS_BASELINE['corpus']} "
+            f"({', '.join(CWE_BS_BASELINE['fields'])}), seed {config.get('seed', 0)}" if CWE_BS_CORPUS else None),
     log:
         "logs/commonwhy_eval_table2/table2.log",
     benchmark:

