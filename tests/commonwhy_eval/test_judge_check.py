@@ -140,3 +140,24 @@ def test_shared_questions_merge_within_a_split_only():
     assert list(kept["id"]) == ["p-1", "p-3", "p-4"]
     assert list(kept["references"]) == [["Because x.", "Because y."], ["Because z."], ["Because w."]]
     assert report[0]["merged"] == {"p-2": "p-1"} and (report[0]["before"], report[0]["after"]) == (4, 3)
+
+
+def test_report_page_shows_every_measured_judge(tmp_path):
+    import json
+
+    from benchval.commonwhy.eval.run import stage_judge_check_report
+
+    def scores(judge, decision, ba):
+        path = tmp_path / f"{judge}-{decision}.csv"
+        pd.DataFrame({"judge": [judge], "decision": [decision], "subset": ["all"], "balanced_accuracy": [ba],
+                      "balanced_accuracy_lo": [ba - 0.05], "balanced_accuracy_hi": [ba + 0.05]}).to_csv(path, index=False)
+        return str(path)
+
+    validity = tmp_path / "v.json"
+    validity.write_text(json.dumps({"judge": "a", "valid": False, "reason": "judge a: balanced accuracy 0.545"}))
+    stage_judge_check_report([scores("a", "calibrated", 0.545)], [str(validity)], tmp_path / "t.csv",
+                             tmp_path / "t.html", measured=[scores("a", "logprob", 0.5), scores("b", "calibrated", 0.7)])
+    table = pd.read_csv(tmp_path / "t.csv")
+    assert table["measured_by"].tolist() == ["this run"] + ["benchmarks/bench_commonwhy_judges.py"] * 2
+    page = (tmp_path / "t.html").read_text()
+    assert "INVALID (not used)" in page and "b calibrated 0.700 [0.650, 0.750]" in page

@@ -10,6 +10,7 @@
 _MODEL_THREADS = globals().get("MODEL_JOB_THREADS", 1)
 
 import re as _cwe_re
+from pathlib import Path
 
 from benchval.cluster import rule_resources as _cwe_rule_resources
 from benchval.workflow_support import canonical, script_code_for, workdir_relative
@@ -283,6 +284,8 @@ rule commonwhy_eval_judge_check_report:
     input:
         scores=[f"{CWE_CHECK}/{CWE_JUDGE}.csv"],
         validity=[f"{CWE_CHECK}/{CWE_JUDGE}.json"],
+        # every offline judge measured by benchmarks/bench_commonwhy_judges.py (committed tables)
+        measured=sorted(str(p) for p in (Path(workflow.basedir) / "benchmarks/results/commonwhy_judges").glob("*-*.csv")),
     output:
         table=f"{CWE_CHECK}/judge_check.csv",
         page=report(f"{CWE_CHECK}/judge_check.html", caption="../report/commonwhy_judge_check.rst",

@@ -332,14 +332,23 @@ def stage_table2(questions: str, systems: Mapping[str, Mapping[str, str]], valid
                         else results, figure_out, "CommonWhy answers (layout of Table 2 + FActScore)")  # fmt: skip
 
 
-def stage_judge_check_report(scores: list[str], validities: list[str], table_out: str, page_out: str) -> None:
-    """Every measured judge's check table (one CSV) and its HTML page for the report."""
+def stage_judge_check_report(scores: list[str], validities: list[str], table_out: str, page_out: str,
+                             measured: list[str] = ()) -> None:  # fmt: skip
+    """The configured judge's check table and that of every judge measured by
+    benchmarks/bench_commonwhy_judges.py (`measured`: its committed per-judge CSVs), one CSV and its HTML page."""
     from benchval.report_pages import write_table_page
 
-    table = pd.concat([pd.read_csv(p) for p in scores], ignore_index=True)
+    parts = [pd.read_csv(p).assign(measured_by="this run") for p in scores]
+    parts += [pd.read_csv(p).assign(measured_by="benchmarks/bench_commonwhy_judges.py") for p in measured]
+    table = pd.concat(parts, ignore_index=True)
     verdicts = [read_validity(p) for p in validities]
     table.to_csv(table_out, index=False)
     intro = " ".join(f"{v['reason']}: correctness {'valid' if v['valid'] else 'INVALID (not used)'}." for v in verdicts)
+    if measured:
+        overall = table[(table["measured_by"] != "this run") & (table["subset"] == "all")]
+        intro += " Every offline judge measured (balanced accuracy on all pairs, 95% interval): " + "; ".join(
+            f"{r.judge} {r.decision} {r.balanced_accuracy:.3f} [{r.balanced_accuracy_lo:.3f}, "
+            f"{r.balanced_accuracy_hi:.3f}]" for r in overall.itertuples()) + "."  # fmt: skip
     write_table_page(table.round(3), page_out, "CommonWhy judge check", intro)
 
 
