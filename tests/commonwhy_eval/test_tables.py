@@ -178,3 +178,19 @@ def test_rescaled_bertscore_columns_sit_beside_the_raw_ones_when_computed():
     note = table2.bertscore_note("minilm", 6, False, "mean P/R/F over 2000 random pairs of creak/train.json")
     assert "BS-* (rescaled): (x - b) / (1 - b) with a baseline b computed here" in note
     assert "2000 random pairs" in note and "still not the paper's roberta-large scale" in note
+
+
+def test_bertscore_note_names_the_papers_setting_only_when_it_is_used():
+    assert table2.bertscore_note("roberta-large", 17, True).endswith("rescaled with bert-score's baseline: the paper's setting")
+    assert "not the paper's rescaled roberta-large" in table2.bertscore_note("roberta-large", 17, False)
+
+
+def test_paper_commonwhy_config_resolves_with_the_papers_bertscore():
+    import yaml
+
+    from benchval.paths import REPO_ROOT
+
+    section = yaml.safe_load((REPO_ROOT / "config/paper_commonwhy.yaml").read_text())["commonwhy_eval"]
+    bs = resolve(section)["metrics"]["bertscore"]
+    assert (bs["model_type"], bs["num_layers"], bs["rescale_with_baseline"]) == ("roberta-large", 17, True)
+    assert bs["baseline"]["corpus"] is None and bs["batch_size"] == 32  # defaults still filled

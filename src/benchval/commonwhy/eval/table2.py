@@ -28,6 +28,7 @@ MEASURES = {  # column in results.csv -> Table 2 heading
 RESCALED_MEASURES = {"bs_precision_rescaled": "BS-Prec (rescaled)", "bs_recall_rescaled": "BS-Rec (rescaled)",
                      "bs_f1_rescaled": "BS-F1 (rescaled)"}  # with the locally computed baseline (.bertscore_baseline)
 SPLIT_HEADINGS = {"longtail": "Long-Tail", "head": "Head"}
+PAPER_BERTSCORE = ("roberta-large", 17)  # bert-score's default encoder and layer for English, rescaled in the paper
 FACTSCORE_MEASURES = {"factscore_all": "FActScore", "factscore_coverage": "FActScore coverage"}
 RESULT_COLUMNS = ["system", "source", "split", "n", *MEASURES, *RESCALED_MEASURES, "n_correct", "factscore_correct", "n_factscore_correct",
                   "factscore_all", "factscore_coverage", "correctness_status", "factscore_status"]  # fmt: skip
@@ -94,8 +95,11 @@ def bertscore_note(model_type: str, num_layers: int, rescaled: bool, local_basel
     """What the BS-* columns are, next to the paper's (rescaled roberta-large, bert-score's default for en).
     `local_baseline`: how the baseline behind the BS-* (rescaled) columns was computed (None: no such columns)."""
     scale = "rescaled with bert-score's baseline" if rescaled else "not rescaled"
-    note = (f"BS-*: BERTScore with encoder {model_type}, layer {num_layers}, {scale}; not the paper's rescaled "
-            "roberta-large, so not on its scale")  # fmt: skip
+    if rescaled and (model_type, num_layers) == PAPER_BERTSCORE:
+        note = f"BS-*: BERTScore with {model_type}, layer {num_layers}, {scale}: the paper's setting"
+    else:
+        note = (f"BS-*: BERTScore with encoder {model_type}, layer {num_layers}, {scale}; not the paper's rescaled "
+                "roberta-large, so not on its scale")  # fmt: skip
     if local_baseline:
         note += (f"; BS-* (rescaled): (x - b) / (1 - b) with a baseline b computed here as bert-score computes its "
                  f"own ({local_baseline}), still not the paper's roberta-large scale")  # fmt: skip
