@@ -154,10 +154,28 @@ def test_report_page_shows_every_measured_judge(tmp_path):
         return str(path)
 
     validity = tmp_path / "v.json"
-    validity.write_text(json.dumps({"judge": "a", "valid": False, "reason": "judge a: balanced accuracy 0.545"}))
+    validity.write_text(json.dumps({"judge": "a", "valid": False, "bar": 0.8, "reason": "judge a: balanced accuracy 0.545"}))
     stage_judge_check_report([scores("a", "calibrated", 0.545)], [str(validity)], tmp_path / "t.csv",
                              tmp_path / "t.html", measured=[scores("a", "logprob", 0.5), scores("b", "calibrated", 0.7)])
     table = pd.read_csv(tmp_path / "t.csv")
     assert table["measured_by"].tolist() == ["this run"] + ["benchmarks/bench_commonwhy_judges.py"] * 2
     page = (tmp_path / "t.html").read_text()
     assert "INVALID (not used)" in page and "b calibrated 0.700 [0.650, 0.750]" in page
+    assert "No judge at hand passes the bar 0.80" in page
+
+
+def test_table2_reason_says_no_judge_at_hand_passes_with_the_figures(tmp_path):
+    from benchval.commonwhy.eval.run import measured_judges_note
+
+    path = tmp_path / "judges.csv"
+    pd.DataFrame({"judge": ["a", "a", "c"], "decision": ["calibrated", "logprob", None],
+                  "status": ["measured", "measured", "not prepared"], "valid": [False, False, None],
+                  "balanced_accuracy": [0.545, 0.5, None], "balanced_accuracy_lo": [0.484, 0.5, None],
+                  "balanced_accuracy_hi": [0.6, 0.5, None]}).to_csv(path, index=False)  # fmt: skip
+    note = measured_judges_note(path, 0.8)
+    assert note == ("no judge at hand passes the bar 0.80 (benchmarks/bench_commonwhy_judges.py, balanced accuracy "
+                    "[95% CI]: a (calibrated) 0.545 [0.484, 0.600]; a (logprob) 0.500 [0.500, 0.500]; not measured: c)")
+    table = pd.read_csv(path)
+    table.loc[1, ["valid", "balanced_accuracy_lo"]] = [True, 0.81]
+    table.to_csv(path, index=False)
+    assert measured_judges_note(path, 0.8).startswith("passing the bar 0.80: a (logprob) (")

@@ -355,6 +355,7 @@ rule commonwhy_eval_table2:
         judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
         factscore=expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
         validity=f"{CWE_CHECK}/{CWE_JUDGE}.json",
+        judges=[p for p in [Path(workflow.basedir) / "benchmarks/results/commonwhy_judges/judges.csv"] if p.exists()],
     output:
         results=f"{CWE_DIR}/results.csv",
         tables=expand(f"{CWE_DIR}/table2_{{source}}.csv", source=CWE_SOURCES),

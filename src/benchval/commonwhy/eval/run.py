@@ -312,18 +312,36 @@ def stage_factscore(answers: Mapping[str, str], judged: Mapping[str, str], setti
                  int(table["n_supported"].sum()), int(table["n_unlinked"].sum()), time.perf_counter() - started)  # fmt: skip
 
 
+def measured_judges_note(judges_csv: str | Path, bar: float) -> str:
+    """What benchmarks/bench_commonwhy_judges.py found (its judges.csv): which judges pass the bar, with figures."""
+    table = pd.read_csv(judges_csv)
+    measured = table[table["status"] == "measured"]
+    passing = measured[measured["valid"].astype(str).str.lower() == "true"]
+    figures = "; ".join(f"{r.judge} ({r.decision}) {r.balanced_accuracy:.3f} [{r.balanced_accuracy_lo:.3f}, "
+                        f"{r.balanced_accuracy_hi:.3f}]" for r in measured.itertuples())  # fmt: skip
+    head = (f"no judge at hand passes the bar {bar:.2f}" if passing.empty else f"passing the bar {bar:.2f}: "
+            + ", ".join(f"{r.judge} ({r.decision})" for r in passing.itertuples()))  # fmt: skip
+    missing = table.loc[table["status"] != "measured", "judge"].tolist()
+    tail = f"; not measured: {', '.join(missing)}" if missing else ""
+    return f"{head} (benchmarks/bench_commonwhy_judges.py, balanced accuracy [95% CI]: {figures}{tail})"
+
+
 def stage_table2(questions: str, systems: Mapping[str, Mapping[str, str]], validity: str, results_out: str,
                  table_outs: Mapping[str, str], figure_out: str, min_coverage: float = 0.0,
-                 bertscore_note: str = "") -> None:  # fmt: skip
+                 bertscore_note: str = "", judges_measured: str | None = None) -> None:  # fmt: skip
     """`systems`: name -> {metrics, judged, factscore} paths. `table_outs`: source -> CSV path.
-    `validity`: the judge's check verdict (judge-dependent cells are invalid when it failed)."""
+    `validity`: the judge's check verdict (judge-dependent cells are invalid when it failed; the reason then
+    adds what the judge benchmark found, `judges_measured`: its judges.csv)."""
     sample = read_questions(questions)
     items = pd.concat([
         table2.item_scores(sample, name, pd.read_parquet(p["metrics"]), pd.read_parquet(p["judged"]),
                            pd.read_parquet(p["factscore"]))
         for name, p in systems.items()
     ], ignore_index=True)  # fmt: skip
-    results = table2.summarise(items, read_validity(validity), min_coverage)
+    check = read_validity(validity)
+    if not check["valid"] and judges_measured:
+        check["reason"] += "; " + measured_judges_note(judges_measured, check["bar"])
+    results = table2.summarise(items, check, min_coverage)
     Path(results_out).parent.mkdir(parents=True, exist_ok=True)
     results.to_csv(results_out, index=False)
     for source, path in table_outs.items():
@@ -349,6 +367,9 @@ def stage_judge_check_report(scores: list[str], validities: list[str], table_out
         intro += " Every offline judge measured (balanced accuracy on all pairs, 95% interval): " + "; ".join(
             f"{r.judge} {r.decision} {r.balanced_accuracy:.3f} [{r.balanced_accuracy_lo:.3f}, "
             f"{r.balanced_accuracy_hi:.3f}]" for r in overall.itertuples()) + "."  # fmt: skip
+        bar = verdicts[0]["bar"] if verdicts else float("nan")
+        if not (overall["balanced_accuracy_lo"] >= bar).any():
+            intro += f" No judge at hand passes the bar {bar:.2f} (lower end of the interval)."
     write_table_page(table.round(3), page_out, "CommonWhy judge check", intro)
 
 
