@@ -36,6 +36,9 @@ CWE_SOURCES = [s for s in ("published", "constructed") if CWE["sample"][s] != 0]
 CWE_JUDGE = CWE["judge"]["system"]
 CWE_CHECK = f"{CWE_DIR}/judge_check"
 CWE_BS_BASELINE = CWE["metrics"]["bertscore"]["baseline"]  # the locally computed rescaling baseline
+if CWE_BS_BASELINE["corpus"] and "mirror" not in config:
+    raise ValueError("commonwhy_eval.metrics.bertscore.baseline.corpus is relative to the top-level `mirror` "
+                     "(the raw-data folder), which the config lacks; set mirror or corpus: null")
 CWE_BS_CORPUS = f"{config['mirror']}/{CWE_BS_BASELINE['corpus']}" if CWE_BS_BASELINE["corpus"] else None
 
 
