@@ -179,3 +179,21 @@ def test_table2_reason_says_no_judge_at_hand_passes_with_the_figures(tmp_path):
     table.loc[1, ["valid", "balanced_accuracy_lo"]] = [True, 0.81]
     table.to_csv(path, index=False)
     assert measured_judges_note(path, 0.8).startswith("passing the bar 0.80: a (logprob) (")
+
+
+def test_judge_benchmark_merges_config_files_and_keeps_earlier_judges(tmp_path):
+    import importlib.util
+
+    from benchval.paths import REPO_ROOT
+
+    spec = importlib.util.spec_from_file_location("bench", REPO_ROOT / "benchmarks/bench_commonwhy_judges.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    config = bench.read_configs([str(REPO_ROOT / "config/config.yaml"), str(REPO_ROOT / "benchmarks/commonwhy_judges.yaml")])
+    assert {"smollm2-135m", "qwen2.5-coder-1.5b"} <= set(config["models"])
+    assert config["models"]["qwen2.5-coder-1.5b"]["dtype"] == "bfloat16" and "commonwhy_eval" in config
+    path = tmp_path / "judges.csv"
+    pd.DataFrame({"judge": ["a", "b"], "decision": ["calibrated"] * 2, "balanced_accuracy": [0.5, 0.6]}).to_csv(path)
+    merged = bench.merge_previous(pd.DataFrame({"judge": ["b"], "decision": ["calibrated"], "balanced_accuracy": [0.7]}),
+                                  path)  # fmt: skip
+    assert merged[["judge", "balanced_accuracy"]].values.tolist() == [["a", 0.5], ["b", 0.7]]
