@@ -322,8 +322,10 @@ rule commonwhy_eval_factscore:
         unpack(lambda wc: _cwe_kg_inputs()),
         answers=expand(f"{CWE_DIR}/answers/{{system}}.parquet", system=CWE_SYSTEMS),
         judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
+        questions=f"{CWE_DIR}/questions.parquet",
     output:
-        expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
+        systems=expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
+        references=f"{CWE_DIR}/factscore_references.csv",
     params:
         settings=canonical(CWE),
         models=canonical(config["models"]),
@@ -345,6 +347,7 @@ rule commonwhy_eval_table2:
         metrics=expand(f"{CWE_DIR}/metrics/{{system}}.parquet", system=CWE_SYSTEMS),
         judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
         factscore=expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
+        factscore_references=f"{CWE_DIR}/factscore_references.csv",
         validity=f"{CWE_CHECK}/{CWE_JUDGE}.json",
         judges=[workdir_relative(p) for p in [Path(workflow.basedir) / "benchmarks/results/commonwhy_judges/judges.csv"] if p.exists()],
     output:

@@ -20,7 +20,13 @@ from benchval.threads import limit_torch_threads
 
 from benchval.commonwhy.eval import bertscore_baseline, criterion, table2
 from benchval.commonwhy.eval.baselines import KBBinder, KGR
-from benchval.commonwhy.eval.factscore import KGFactChecker, LLMClaimSplitter, factscore_table, split_claims_by_rule
+from benchval.commonwhy.eval.factscore import (
+    KGFactChecker,
+    LLMClaimSplitter,
+    factscore_table,
+    reference_factscore,
+    split_claims_by_rule,
+)
 from benchval.commonwhy.eval.judge import JUDGE_PLACEHOLDERS, Judge, judge_answers
 from benchval.commonwhy.eval.judge_check import build_check_set, judge_pairs, judge_validity, score_check
 from benchval.commonwhy.eval.metrics import BertScoreSettings, score_answers
@@ -295,14 +301,20 @@ def stage_judge(questions: str, answers: Mapping[str, str], settings: Mapping, m
 
 def stage_factscore(answers: Mapping[str, str], judged: Mapping[str, str], settings: Mapping, models_config: Mapping,
                     kg_config: Mapping, store: str | None, outs: Mapping[str, str],
-                    models_dir: str = "resources/models") -> None:  # fmt: skip
-    """FActScore of every system's answers against the KG source (one checker, shared caches)."""
+                    models_dir: str = "resources/models", questions: str | None = None,
+                    references_out: str | None = None) -> None:  # fmt: skip
+    """FActScore of every system's answers against the KG source (one checker, shared caches), and of
+    the questions' reference answers (``references_out``, per source and split)."""
     cfg = settings["factscore"]
     splitter = split_claims_by_rule
     if cfg["claims"] == "llm":
         generator = make_generator(cfg["claim_system"], settings, models_config, models_dir)
         splitter = LLMClaimSplitter(generator, PromptTemplate.from_file(cfg["prompt"], required={"answer"}))
     checker = KGFactChecker(open_kg(kg_config, store))
+    if questions and references_out:
+        summary = reference_factscore(read_table(questions, ["source", "split", "references"], "the questions table"), checker, splitter)
+        summary.to_csv(references_out, index=False)
+        log.info("FActScore of the references (the check on the checker):\n%s", summary.to_string(index=False))
     for system, path in answers.items():
         started = time.perf_counter()
         table = factscore_table(read_answers(path), pd.read_parquet(judged[system]), checker, splitter)
@@ -328,7 +340,8 @@ def measured_judges_note(judges_csv: str | Path, bar: float) -> str:
 
 def stage_table2(questions: str, systems: Mapping[str, Mapping[str, str]], validity: str, results_out: str,
                  table_outs: Mapping[str, str], figure_out: str, min_coverage: float = 0.0,
-                 bertscore_note: str = "", judges_measured: str | None = None) -> None:  # fmt: skip
+                 bertscore_note: str = "", judges_measured: str | None = None,
+                 factscore_references: str | None = None) -> None:  # fmt: skip
     """`systems`: name -> {metrics, judged, factscore} paths. `table_outs`: source -> CSV path.
     `validity`: the judge's check verdict (judge-dependent cells are invalid when it failed; the reason then
     adds what the judge benchmark found, `judges_measured`: its judges.csv)."""
@@ -344,10 +357,22 @@ def stage_table2(questions: str, systems: Mapping[str, Mapping[str, str]], valid
     results = table2.summarise(items, check, min_coverage)
     Path(results_out).parent.mkdir(parents=True, exist_ok=True)
     results.to_csv(results_out, index=False)
+    references = pd.read_csv(factscore_references) if factscore_references else None
     for source, path in table_outs.items():
-        table2.table2_layout(results, source, bertscore_note).to_csv(path)
+        note = "; ".join(filter(None, [bertscore_note, reference_factscore_note(references, source)]))
+        table2.table2_layout(results, source, note).to_csv(path)
     table2.plot_results(results[results["source"] == "published"] if (results["source"] == "published").any()
                         else results, figure_out, "CommonWhy answers (layout of Table 2 + FActScore)")  # fmt: skip
+
+
+def reference_factscore_note(references: pd.DataFrame | None, source: str) -> str:
+    """One sentence per source: FActScore of the reference answers themselves (the check on the checker)."""
+    if references is None:
+        return ""
+    rows = references[references["source"] == source]
+    parts = [f"{r.split} coverage {r.coverage:.2f}, FActScore {r.factscore:.2f} ({r.n_checkable} of {r.n_claims} "
+             f"claims checkable)" for r in rows.itertuples()]  # fmt: skip
+    return f"FActScore of the {source} references themselves: " + "; ".join(parts) if parts else ""
 
 
 def stage_judge_check_report(scores: list[str], validities: list[str], table_out: str, page_out: str,
