@@ -10,16 +10,22 @@ and the validity verdict are written to ``--out`` (default ``benchmarks/results/
 and the recommendation: the judge with the highest lower end of the balanced accuracy interval among
 those that pass the bar; none passing means correctness is invalid with every judge at hand.
 
-Models of MODELS.md not prepared here (Qwen2.5-Coder-1.5B is not in the default config) are listed as
-``not prepared`` rather than skipped silently. Usage::
+Each model is loaded once; ``calibrated`` runs first and scores every prompt it needs (the answers' and
+the content-free "N/A" answer's), ``logprob`` then reuses those margins, so its ``seconds_judge`` is ~0
+and the calibrated pass's ``seconds_judge`` is the cost of the full check. Models of MODELS.md not
+prepared here are listed as ``not prepared`` rather than skipped silently. Qwen2.5-Coder-1.5B is not
+in the default config: ``benchmarks/commonwhy_judges.yaml`` declares it (bfloat16) and the run takes it as a
+second config file. Usage::
 
-    PYTHONPATH=src .venv/bin/python benchmarks/bench_commonwhy_judges.py --threads 2
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_commonwhy_judges.py --threads 1 \
+        --config config/config.yaml benchmarks/commonwhy_judges.yaml --models smollm2-135m
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -30,12 +36,34 @@ from benchval.commonwhy.eval.settings import resolve
 from benchval.paths import REPO_ROOT
 
 MODELS_MD = ("smollm2-135m", "gemma3-270m", "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b")  # ../shared/MODELS.md
-DECISIONS = ("logprob", "calibrated")
+DECISIONS = ("calibrated", "logprob")  # calibrated first: logprob reuses its margins
+
+
+def read_configs(paths: list[str]) -> dict:
+    """The config files merged as snakemake merges --configfile (top-level sections updated key by key)."""
+    config: dict = {}
+    for path in paths:
+        for key, value in (yaml.safe_load(Path(path).read_text()) or {}).items():
+            if isinstance(value, dict) and isinstance(config.get(key), dict):
+                config[key] = {**config[key], **value}
+            else:
+                config[key] = value
+    return config
+
+
+def merge_previous(table: pd.DataFrame, path: Path) -> pd.DataFrame:
+    """This run's rows over those of earlier runs in `path` (judges measured one at a time)."""
+    if not path.exists():
+        return table
+    previous = pd.read_csv(path)
+    keep = ~previous["judge"].isin(table["judge"])
+    return pd.concat([previous[keep], table], ignore_index=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", default=str(REPO_ROOT / "config" / "config.yaml"))
+    parser.add_argument("--config", nargs="+", default=[str(REPO_ROOT / "config" / "config.yaml")],
+                        help="config files, later ones update earlier ones (as snakemake --configfile)")
     parser.add_argument("--check-set", default="results/commonwhy_eval/judge_check/check_set.parquet")
     parser.add_argument("--models-dir", default="resources/models")
     parser.add_argument("--out", default=str(REPO_ROOT / "benchmarks" / "results" / "commonwhy_judges"))
@@ -45,7 +73,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=None, help="bootstrap seed (default: the config's seed)")
     args = parser.parse_args()
 
-    config = yaml.safe_load(Path(args.config).read_text())
+    config = read_configs(args.config)
     settings = resolve(config.get("commonwhy_eval"))
     seed = config.get("seed", 0) if args.seed is None else args.seed
     run.set_threads(args.threads)
@@ -58,19 +86,24 @@ def main() -> None:
             rows.append({"judge": model, "decision": None, "status": "not prepared"})
             print(f"{model}: not prepared ({manifest} missing or not in the config's models)", flush=True)
             continue
+        started = time.perf_counter()
+        judge = run.make_judge(model, settings, config["models"], args.models_dir)
+        seconds_load = time.perf_counter() - started
         for decision in args.decisions:
+            judge.decision = decision
             stem = out / f"{model}-{decision}"
-            validity = run.stage_judge_check(args.check_set, model, settings, config["models"],
-                                             f"{stem}.parquet", f"{stem}.csv", f"{stem}.json", seed,
-                                             models_dir=args.models_dir, decision=decision)  # fmt: skip
+            validity = run.check_judge(judge, model, args.check_set, settings, seed,
+                                       (f"{stem}.parquet", f"{stem}.csv", f"{stem}.json"), seconds_load)  # fmt: skip
             scores = pd.read_csv(f"{stem}.csv").set_index("subset")
             rows.append({"judge": model, "decision": decision, "status": "measured",
+                         "dtype": config["models"][model].get("dtype", "float32"), "threads": args.threads,
                          **{k: validity[k] for k in ("valid", "balanced_accuracy", "balanced_accuracy_lo",
                                                      "n_pairs", "share_yes", "seconds_load", "seconds_judge")},
                          "balanced_accuracy_hi": scores.loc["all", "balanced_accuracy_hi"],
                          "kappa": scores.loc["all", "kappa"]})  # fmt: skip
             print(validity["reason"], f"({decision}, {validity['seconds_judge']} s)", flush=True)
-    table = pd.DataFrame(rows)
+        del judge
+    table = merge_previous(pd.DataFrame(rows), out / "judges.csv")
     table.to_csv(out / "judges.csv", index=False)
     passing = table[table.get("valid", pd.Series(False, index=table.index)).fillna(False).astype(bool)]
     best = (passing.sort_values("balanced_accuracy_lo", ascending=False).iloc[0].to_dict() if len(passing) else None)

@@ -260,12 +260,29 @@ def section_defaults(section: str, values: Mapping | None = None) -> dict:
     return filled
 
 
-def allowed_values(section: str, key: str) -> list:
-    """The ``enum`` of ``<section>.<key>`` in its schema (e.g. ``allowed_values("scoring", "normalisation")``):
+def _property(schema: Mapping, base: str, key: str) -> tuple[Mapping, str]:
+    """The schema of property ``key`` (through ``$ref`` and ``additionalProperties``: the schema of
+    each entry of a name -> entry mapping such as ``tasks``) and the address it was found at."""
+    if "$ref" in schema:
+        schema, address = _lookup(schema["$ref"], base)
+        base = address.split("#")[0]
+    if key in schema.get("properties", {}):
+        return schema["properties"][key], base
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, Mapping):
+        return _property(extra, base, key)
+    raise KeyError(f"schema has no property {key!r}")
+
+
+def allowed_values(section: str, *keys: str) -> list:
+    """The ``enum`` of ``<section>.<key>...`` in its schema (e.g. ``allowed_values("scoring", "normalisation")``,
+    ``allowed_values("tasks", "role")`` for every task's role; an array's items' enum for an array):
     code that must name the allowed values reads them here instead of writing them again."""
     spec = yaml.safe_load((SCHEMA_DIR / "config.schema.yaml").read_text(encoding="utf-8"))["properties"][section]
-    schema, _ = _lookup(spec["$ref"], _schema_uri("config.schema.yaml"))
-    return list(schema["properties"][key]["enum"])
+    base = _schema_uri("config.schema.yaml")
+    for key in keys:
+        spec, base = _property(spec, base, key)
+    return list(spec["enum"] if "enum" in spec else spec["items"]["enum"])
 
 
 def merged_config(*overlays: Path | str) -> dict:

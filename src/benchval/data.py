@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
+from benchval.layout import DOWNLOADS_DIR
 from benchval.paths import REPO_ROOT, default_mirror
 
-DOWNLOAD_DIR = Path("resources") / "data"
+DOWNLOAD_DIR = Path(DOWNLOADS_DIR)
 _UNSET = object()
 
 

@@ -1,4 +1,4 @@
-"""Shared fixtures: a tiny random-weight causal LM with a word-level tokenizer and a chat template."""
+"""Shared fixtures: a tiny random-weight causal LM (word-level tokenizer, chat template) and a tiny BERT encoder."""
 
 from __future__ import annotations
 
@@ -58,3 +58,30 @@ def tiny_generator(tiny_lm_dir):
 def tiny_lm_builder():
     """The builder itself, for tests that need a variant (e.g. no chat template)."""
     return build_tiny_lm
+
+
+@pytest.fixture(scope="session")
+def tiny_encoder(tmp_path_factory):
+    """A random-weight 2-layer BERT with a word-level tokenizer, saved as a transformers folder."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, processors
+    from transformers import BertConfig, BertModel, PreTrainedTokenizerFast
+
+    folder = tmp_path_factory.mktemp("encoder")
+    words = "because he she is was a the of in born citizen germany france cat dog sat".split()
+    vocab = {t: i for i, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words])}
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])]
+    )
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]",
+                                   cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")  # fmt: skip
+    fast.model_max_length = 128
+    fast.save_pretrained(folder)
+    import torch
+
+    torch.manual_seed(0)
+    config = BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2,
+                        num_attention_heads=2, intermediate_size=64, max_position_embeddings=128)  # fmt: skip
+    BertModel(config).save_pretrained(folder)
+    return str(folder)

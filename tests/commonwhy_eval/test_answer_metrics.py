@@ -76,33 +76,6 @@ def test_missing_wordnet_names_the_apt_line(tmp_path):
         wordnet.load_wordnet(str(tmp_path))
 
 
-@pytest.fixture(scope="session")
-def tiny_encoder(tmp_path_factory):
-    """A random-weight 2-layer BERT with a word-level tokenizer, saved as a transformers folder."""
-    from tokenizers import Tokenizer, models, pre_tokenizers, processors
-    from transformers import BertConfig, BertModel, PreTrainedTokenizerFast
-
-    folder = tmp_path_factory.mktemp("encoder")
-    words = "because he she is was a the of in born citizen germany france cat dog sat".split()
-    vocab = {t: i for i, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words])}
-    tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
-    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])]
-    )
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]",
-                                   cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")  # fmt: skip
-    fast.model_max_length = 128
-    fast.save_pretrained(folder)
-    import torch
-
-    torch.manual_seed(0)
-    config = BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2,
-                        num_attention_heads=2, intermediate_size=64, max_position_embeddings=128)  # fmt: skip
-    BertModel(config).save_pretrained(folder)
-    return str(folder)
-
-
 def test_bertscore_identity_is_one_and_max_over_references(tiny_encoder):
     settings = metrics.BertScoreSettings(model_type=tiny_encoder, num_layers=2, batch_size=4)
     hyps = ["because he was born in germany", "the cat sat"]

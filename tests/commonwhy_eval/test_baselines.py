@@ -90,3 +90,42 @@ def test_few_shot_prompt_becomes_chat_turns():
     assert [m["role"] for m in messages] == ["system"] + ["user", "assistant"] * 3 + ["user"]
     assert messages[-1]["content"] == "Question: Why is Anna Berg German?"
     assert messages[2]["content"].startswith('SPARQL: SELECT ?value WHERE { ent:"Eduards')
+
+
+def test_kbbinder_votes_over_several_drafts_each_with_another_exemplar_order(source):
+    from benchval.commonwhy.eval.baselines import few_shot_messages
+
+    anna = 'SELECT ?value WHERE { ent:"Anna Berg" rel:"country of citizenship" ?value . }'
+    drafts = [
+        "no query here", anna, anna,  # question a: 1 fails to parse, 2 agree
+        'SELECT ?value WHERE { ent:"Anna Berg" rel:"date of birth" ?value . }', anna,  # question b: a tie
+        'SELECT ?value WHERE { ent:"Anna Berg" rel:"zzzz qqqq" ?value . }',
+    ]
+    template = PromptTemplate.from_file(PROMPTS / "commonwhy_kbbinder.txt", required={"question"})
+    backbone = Scripted(drafts)
+    seen = []
+    backbone.generate = lambda prompts, n: seen.extend(prompts) or [drafts.pop(0) for _ in prompts]
+    table = KBBinder(backbone, template, source, n_drafts=3).answer(["a", "b"], ["Why is Anna Berg German?"] * 2)
+    assert table["n_drafts"].tolist() == [3, 3]
+    assert table["n_parsed"].tolist() == [2, 3] and table["n_bound"].tolist() == [2, 2]
+    assert table["n_with_facts"].tolist() == [2, 2] and table["votes"].tolist() == [2, 1]
+    assert table.loc[0, "facts"] == "Anna Berg | country of citizenship | Germany"
+    assert table.loc[1, "facts"].startswith("Anna Berg | date of birth")  # tie: the earlier draft
+    assert [d["status"] for d in json.loads(table.loc[1, "drafts"])] == ["answered", "answered", "no_binding"]
+    # the three drafts of a question see the examples in three different orders, the first as written
+    orders = [tuple(m["content"] for m in p if m["role"] == "user") for p in seen[:3]]
+    assert len(set(orders)) == 3 and seen[0] == few_shot_messages(template.fill(question="Why is Anna Berg German?"))
+    assert all(p[-1]["content"] == "Question: Why is Anna Berg German?" for p in seen)
+
+
+def test_kbbinder_refuses_more_drafts_than_exemplar_orders(source):
+    template = PromptTemplate.from_file(PROMPTS / "commonwhy_kbbinder.txt", required={"question"})
+    with pytest.raises(ValueError, match="kbbinder_drafts: 7 drafts but the prompt's 3 examples have only 6"):
+        KBBinder(Scripted([]), template, source, n_drafts=7).answer(["a"], ["Why?"])
+
+
+def test_majority_vote_ignores_empty_results():
+    from benchval.commonwhy.eval.baselines import majority
+
+    assert majority([(), ("x",), ("y",), ("y",)]) == (2, 2)
+    assert majority([(), ()]) == (None, 0)

@@ -74,8 +74,14 @@ def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
     del disk
     encoder = _encoder_folder(tmp_path / "encoder")
     prompts = {p.name: str(p) for p in (REPO_ROOT / "config/prompts").glob("commonwhy_*.txt")}
+    mirror = wf / "mirror"
+    mirror.mkdir()
+    (mirror / "sentences.json").write_text("".join(json.dumps({"text": f"{a} was born in {b}"}) + "\n"
+                                                   for a in ("anna berg", "tour alpha", "germany")
+                                                   for b in ("france", "germany", "anna")))  # fmt: skip
     config = {
         "seed": 3,
+        "mirror": str(mirror),
         "models": {n: {"family": "tiny", "size_b": 0.0001, "dtype": "float32", "device": "cpu"} for n in ("tiny-a", "tiny-b")},
         "commonwhy": {"kg": {"source": "local", "store": "resources/kg/tiny.oxigraph"}},
         # a scored study that uses the criterion: commonwhy_eval_outputs() lists the files only then
@@ -83,7 +89,8 @@ def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
         "commonwhy_eval": {
             "models": ["tiny-a", "tiny-b"], "sample": {"published": 2, "constructed": 1},
             "generation": {"max_new_tokens": 6, "batch_size": 2, "prompt": prompts["commonwhy_answer.txt"]},
-            "metrics": {"bertscore": {"model_type": encoder, "num_layers": 2}},
+            "metrics": {"bertscore": {"model_type": encoder, "num_layers": 2,
+                                      "baseline": {"corpus": "sentences.json", "fields": ["text"], "n_pairs": 4}}},
             "judge": {"system": "tiny-b", "prompt": prompts["commonwhy_judge.txt"]},
             "judge_check": {"min_pairs": 10, "n_bootstrap": 100},
             "baselines": {"backbone": "tiny-a", "sources": ["published", "constructed"], "kbbinder_prompt": prompts["commonwhy_kbbinder.txt"],
@@ -118,10 +125,18 @@ def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
     rows = pd.read_csv(out / "criterion_rows.csv")
     assert set(rows["model"]) == {"tiny-a", "tiny-b"} and set(rows["task"]) == {"commonwhy_head", "commonwhy_longtail"}
     assert (out / "table2.png").stat().st_size > 1000
-    # per split (Long-Tail, Head): 3 BERTScore, ROUGE-L, BLEU, METEOR, correctness, FActScore, coverage; + Notes
-    assert pd.read_csv(out / "table2_published.csv", index_col=0).shape == (4, 2 * 9 + 1)
+    # per split (Long-Tail, Head): 3 BERTScore, ROUGE-L, BLEU, METEOR, correctness, 3 BERTScore rescaled, FActScore,
+    # coverage; + Notes
+    wide = pd.read_csv(out / "table2_published.csv", index_col=0)
+    assert wide.shape == (4, 2 * 12 + 1) and "BS-* (rescaled): (x - b) / (1 - b)" in wide["Notes"].iloc[0]
+    baseline = pd.read_csv(out / "bertscore_baseline.csv")
+    assert list(baseline.columns) == ["LAYER", "P", "R", "F"] and len(baseline) == 3  # embeddings + 2 layers
+    metrics = pd.read_parquet(out / "metrics/tiny-a.parquet")
+    b = baseline.loc[2, "F"]
+    assert metrics["bs_f1_rescaled"].tolist() == pytest.approx(((metrics["bs_f1"] - b) / (1 - b)).tolist())
     kb = pd.read_parquet(out / "answers/kbbinder-tiny-a.parquet")
-    assert kb["status"].notna().all()
+    assert kb["status"].notna().all() and kb["n_drafts"].eq(3).all()
+    assert json.loads((out / "answers/kbbinder-tiny-a.timing.json").read_text())["n_drafts"] == 3 * len(kb)
     # resumable: the checkpoint holds every answered question once
     lines = (out / "answers/tiny-a.checkpoint.jsonl").read_text().splitlines()
     assert len(lines) == 1 + 6

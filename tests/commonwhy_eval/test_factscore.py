@@ -122,3 +122,22 @@ def test_llm_claim_splitter_reads_dash_lines_and_falls_back(checker):
     assert splitter("whatever") == ["Anna Berg is a citizen of Germany.", "Tour Alpha took place in France."]
     assert model.first_line is False  # the whole multi-line reply is needed
     assert LLMClaimSplitter(Lines("no dashes"), template)("Because A is B, and C is D.") == ["A is B", "C is D"]
+
+
+def test_reference_factscore_pools_claims_per_source_and_split(checker):
+    from benchval.commonwhy.eval.factscore import reference_factscore
+
+    questions = pd.DataFrame({
+        "source": ["constructed", "constructed", "published"],
+        "split": ["head", "head", "longtail"],
+        # 2 + 2 claims (3 checkable, 2 supported) for constructed/head; 1 claim, nothing checkable, for published
+        "references": [["Because Anna Berg is a citizen of Germany, and German citizens need no visa."],
+                       ["Because Tour Alpha took place in France, and Tour Alpha took place in Germany."],
+                       ["Because people like to rest."]],
+    })  # fmt: skip
+    summary = reference_factscore(questions, checker).set_index(["source", "split"])
+    head = summary.loc[("constructed", "head")]
+    assert (head.n_references, head.n_claims, head.n_checkable, head.n_supported) == (2, 4, 3, 2)
+    assert head.coverage == pytest.approx(3 / 4) and head.factscore == pytest.approx(2 / 3)
+    published = summary.loc[("published", "longtail")]
+    assert published.n_checkable == 0 and math.isnan(published.factscore)

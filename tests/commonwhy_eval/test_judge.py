@@ -110,3 +110,18 @@ def test_calibration_removes_a_constant_lean():
     assert [v["yes"] for v in raw] == [False, False]  # the constant lean towards No
     cal = Judge(MarginModel(), PROMPT, decision="calibrated").decide(triples)
     assert [v["yes"] for v in cal] == [True, False]
+
+
+def test_each_prompt_is_scored_once_per_judge_and_decisions_share_the_margins():
+    model = MarginModel()
+    asked = []
+    scored = model.first_token_choice
+    model.first_token_choice = lambda prompts, options: asked.extend(prompts) or scored(prompts, options)
+    judge = Judge(model, PROMPT, decision="calibrated")
+    triples = [("Why?", "Because A.", "Because A."), ("Why?", "Because A.", "Because B."),
+               ("Why?", "Because A.", "Because A.")]  # fmt: skip
+    calibrated = [v["yes"] for v in judge.decide(triples)]
+    assert len(asked) == 3  # two distinct answers + one content-free "N/A" for the shared (question, reference)
+    judge.decision = "logprob"
+    assert [v["yes"] for v in judge.decide(triples)] == [False, False, False] and len(asked) == 3
+    assert calibrated == [True, False, True]

@@ -140,3 +140,60 @@ def test_shared_questions_merge_within_a_split_only():
     assert list(kept["id"]) == ["p-1", "p-3", "p-4"]
     assert list(kept["references"]) == [["Because x.", "Because y."], ["Because z."], ["Because w."]]
     assert report[0]["merged"] == {"p-2": "p-1"} and (report[0]["before"], report[0]["after"]) == (4, 3)
+
+
+def test_report_page_shows_every_measured_judge(tmp_path):
+    import json
+
+    from benchval.commonwhy.eval.run import stage_judge_check_report
+
+    def scores(judge, decision, ba):
+        path = tmp_path / f"{judge}-{decision}.csv"
+        pd.DataFrame({"judge": [judge], "decision": [decision], "subset": ["all"], "balanced_accuracy": [ba],
+                      "balanced_accuracy_lo": [ba - 0.05], "balanced_accuracy_hi": [ba + 0.05]}).to_csv(path, index=False)
+        return str(path)
+
+    validity = tmp_path / "v.json"
+    validity.write_text(json.dumps({"judge": "a", "valid": False, "bar": 0.8, "reason": "judge a: balanced accuracy 0.545"}))
+    stage_judge_check_report([scores("a", "calibrated", 0.545)], [str(validity)], tmp_path / "t.csv",
+                             tmp_path / "t.html", measured=[scores("a", "logprob", 0.5), scores("b", "calibrated", 0.7)])
+    table = pd.read_csv(tmp_path / "t.csv")
+    assert table["measured_by"].tolist() == ["this run"] + ["benchmarks/bench_commonwhy_judges.py"] * 2
+    page = (tmp_path / "t.html").read_text()
+    assert "INVALID (not used)" in page and "b calibrated 0.700 [0.650, 0.750]" in page
+    assert "No judge at hand passes the bar 0.80" in page
+
+
+def test_table2_reason_says_no_judge_at_hand_passes_with_the_figures(tmp_path):
+    from benchval.commonwhy.eval.run import measured_judges_note
+
+    path = tmp_path / "judges.csv"
+    pd.DataFrame({"judge": ["a", "a", "c"], "decision": ["calibrated", "logprob", None],
+                  "status": ["measured", "measured", "not prepared"], "valid": [False, False, None],
+                  "balanced_accuracy": [0.545, 0.5, None], "balanced_accuracy_lo": [0.484, 0.5, None],
+                  "balanced_accuracy_hi": [0.6, 0.5, None]}).to_csv(path, index=False)  # fmt: skip
+    note = measured_judges_note(path, 0.8)
+    assert note == ("no judge at hand passes the bar 0.80 (benchmarks/bench_commonwhy_judges.py, balanced accuracy "
+                    "[95% CI]: a (calibrated) 0.545 [0.484, 0.600]; a (logprob) 0.500 [0.500, 0.500]; not measured: c)")
+    table = pd.read_csv(path)
+    table.loc[1, ["valid", "balanced_accuracy_lo"]] = [True, 0.81]
+    table.to_csv(path, index=False)
+    assert measured_judges_note(path, 0.8).startswith("passing the bar 0.80: a (logprob) (")
+
+
+def test_judge_benchmark_merges_config_files_and_keeps_earlier_judges(tmp_path):
+    import importlib.util
+
+    from benchval.paths import REPO_ROOT
+
+    spec = importlib.util.spec_from_file_location("bench", REPO_ROOT / "benchmarks/bench_commonwhy_judges.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    config = bench.read_configs([str(REPO_ROOT / "config/config.yaml"), str(REPO_ROOT / "benchmarks/commonwhy_judges.yaml")])
+    assert {"smollm2-135m", "qwen2.5-coder-1.5b"} <= set(config["models"])
+    assert config["models"]["qwen2.5-coder-1.5b"]["dtype"] == "bfloat16" and "commonwhy_eval" in config
+    path = tmp_path / "judges.csv"
+    pd.DataFrame({"judge": ["a", "b"], "decision": ["calibrated"] * 2, "balanced_accuracy": [0.5, 0.6]}).to_csv(path)
+    merged = bench.merge_previous(pd.DataFrame({"judge": ["b"], "decision": ["calibrated"], "balanced_accuracy": [0.7]}),
+                                  path)  # fmt: skip
+    assert merged[["judge", "balanced_accuracy"]].values.tolist() == [["a", 0.5], ["b", 0.7]]

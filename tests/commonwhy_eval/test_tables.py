@@ -164,3 +164,33 @@ def test_factscore_below_the_coverage_bar_is_missing_with_the_reason():
     assert "coverage 0.50 < 0.60" in results.loc["longtail", "factscore_status"]
     wide = table2.table2_layout(results.reset_index(), "published")
     assert "FActScore longtail: n/a" in wide.loc["m", "Notes"]
+
+
+def test_rescaled_bertscore_columns_sit_beside_the_raw_ones_when_computed():
+    items = _items()
+    items = items.assign(bs_precision_rescaled=items["bs_precision"] * 2 - 1, bs_recall_rescaled=0.1,
+                         bs_f1_rescaled=items["bs_f1"] - 0.5)  # fmt: skip
+    results = table2.summarise(items).set_index("split")
+    assert results.loc["head", "bs_f1_rescaled"] == pytest.approx(results.loc["head", "bs_f1"] - 0.5)
+    wide = table2.table2_layout(results.reset_index(), "published")
+    assert "Head/BS-F1 (rescaled)" in wide.columns and len(wide.columns) == 19 + 6
+    assert "Head/BS-F1 (rescaled)" not in table2.table2_layout(table2.summarise(_items()), "published").columns
+    note = table2.bertscore_note("minilm", 6, False, "mean P/R/F over 2000 random pairs of creak/train.json")
+    assert "BS-* (rescaled): (x - b) / (1 - b) with a baseline b computed here" in note
+    assert "2000 random pairs" in note and "still not the paper's roberta-large scale" in note
+
+
+def test_bertscore_note_names_the_papers_setting_only_when_it_is_used():
+    assert table2.bertscore_note("roberta-large", 17, True).endswith("rescaled with bert-score's baseline: the paper's setting")
+    assert "not the paper's rescaled roberta-large" in table2.bertscore_note("roberta-large", 17, False)
+
+
+def test_paper_commonwhy_config_resolves_with_the_papers_bertscore():
+    import yaml
+
+    from benchval.paths import REPO_ROOT
+
+    section = yaml.safe_load((REPO_ROOT / "config/paper_commonwhy.yaml").read_text())["commonwhy_eval"]
+    bs = resolve(section)["metrics"]["bertscore"]
+    assert (bs["model_type"], bs["num_layers"], bs["rescale_with_baseline"]) == ("roberta-large", 17, True)
+    assert bs["baseline"]["corpus"] is None and bs["batch_size"] == 32  # defaults still filled

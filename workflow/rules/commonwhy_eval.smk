@@ -6,13 +6,15 @@
 # Inputs from the CommonWhy part: results/commonwhy/{published,constructed}.parquet and the KG store.
 
 
+from pathlib import Path
+
 from benchval.cluster import rule_resources as _cwe_rule_resources
 from benchval.commonwhy.eval.settings import answering_endpoints as _cwe_answering_endpoints
 from benchval.commonwhy.eval.settings import check_names as _cwe_check_names
 from benchval.commonwhy.eval.table2 import bertscore_note as _cwe_bertscore_note
 from benchval.layout import COMMONWHY_DIR, COMMONWHY_EVAL_DIR, JUDGE_CHECK_DIR, JUDGE_CHECK_PAGE, WHEELS_DIR
 from benchval.layout import alternatives, model_manifest, workflow_layout
-from benchval.workflow_support import canonical, script_code_for
+from benchval.workflow_support import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
@@ -31,6 +33,9 @@ CWE_ENCODER = CWE["metrics"]["bertscore"]["dir"]
 CWE_SOURCES = [s for s in ("published", "constructed") if CWE["sample"][s] != 0]
 CWE_JUDGE = CWE["judge"]["system"]
 CWE_CHECK = JUDGE_CHECK_DIR
+CWE_BS_BASELINE = CWE["metrics"]["bertscore"]["baseline"]  # the locally computed rescaling baseline
+# the baseline corpus is a raw-data file: read from the mirror, or from the downloads with `mirror: null`
+CWE_BS_CORPUS = workdir_relative(LAYOUT.raw_root / CWE_BS_BASELINE["corpus"]) if CWE_BS_BASELINE["corpus"] else None
 
 
 def _cwe_manifest(system):
@@ -72,6 +77,28 @@ rule commonwhy_eval_encoder:
         "logs/benchmarks/commonwhy_eval_encoder/encoder.tsv"
     script:
         "../scripts/commonwhy_eval_encoder.py"
+
+
+rule commonwhy_eval_bertscore_baseline:
+    # computed once per encoder, layer, corpus and seed (bert-score's method; docs/commonwhy-eval.md)
+    input:
+        corpus=CWE_BS_CORPUS or [],
+        encoder=[] if CWE["metrics"]["bertscore"]["model_type"] else f"{CWE_ENCODER}/benchval-encoder.json",
+    output:
+        baseline=f"{CWE_DIR}/bertscore_baseline.csv",
+        report=f"{CWE_DIR}/bertscore_baseline.json",
+    params:
+        settings=canonical(CWE["metrics"]["bertscore"]),
+        encoder_dir=CWE_ENCODER,
+        seed=config.get("seed", 0),
+        code=script_code("commonwhy_eval_bertscore_baseline.py"),
+    log:
+        "logs/commonwhy_eval_bertscore_baseline/baseline.log",
+    threads: _MODEL_THREADS
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_bertscore_baseline/baseline.tsv"
+    script:
+        "../scripts/commonwhy_eval_bertscore_baseline.py"
 
 
 rule commonwhy_eval_sample:
@@ -174,6 +201,7 @@ rule commonwhy_eval_score:
         questions=f"{CWE_DIR}/questions.parquet",
         answers=expand(f"{CWE_DIR}/answers/{{system}}.parquet", system=CWE_SYSTEMS),
         encoder=[] if CWE["metrics"]["bertscore"]["model_type"] else f"{CWE_ENCODER}/benchval-encoder.json",
+        baseline=f"{CWE_DIR}/bertscore_baseline.csv" if CWE_BS_CORPUS else [],
     output:
         expand(f"{CWE_DIR}/metrics/{{system}}.parquet", system=CWE_SYSTEMS),
     params:
@@ -247,6 +275,8 @@ rule commonwhy_eval_judge_check_report:
     input:
         scores=[f"{CWE_CHECK}/{CWE_JUDGE}.csv"],
         validity=[f"{CWE_CHECK}/{CWE_JUDGE}.json"],
+        # every offline judge measured by benchmarks/bench_commonwhy_judges.py (committed tables)
+        measured=sorted(workdir_relative(p) for p in (Path(workflow.basedir) / "benchmarks/results/commonwhy_judges").glob("*-*.csv")),
     output:
         table=f"{CWE_CHECK}/judge_check.csv",
         page=report(JUDGE_CHECK_PAGE, caption="../report/commonwhy_judge_check.rst",
@@ -292,8 +322,10 @@ rule commonwhy_eval_factscore:
         unpack(lambda wc: _cwe_kg_inputs()),
         answers=expand(f"{CWE_DIR}/answers/{{system}}.parquet", system=CWE_SYSTEMS),
         judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
+        questions=f"{CWE_DIR}/questions.parquet",
     output:
-        expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
+        systems=expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
+        references=f"{CWE_DIR}/factscore_references.csv",
     params:
         settings=canonical(CWE),
         models=canonical(config["models"]),
@@ -315,7 +347,9 @@ rule commonwhy_eval_table2:
         metrics=expand(f"{CWE_DIR}/metrics/{{system}}.parquet", system=CWE_SYSTEMS),
         judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
         factscore=expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
+        factscore_references=f"{CWE_DIR}/factscore_references.csv",
         validity=f"{CWE_CHECK}/{CWE_JUDGE}.json",
+        judges=[workdir_relative(p) for p in [Path(workflow.basedir) / "benchmarks/results/commonwhy_judges/judges.csv"] if p.exists()],
     output:
         results=f"{CWE_DIR}/results.csv",
         tables=expand(f"{CWE_DIR}/table2_{{source}}.csv", source=CWE_SOURCES),
@@ -327,7 +361,9 @@ rule commonwhy_eval_table2:
         factscore_min_coverage=CWE["factscore"]["min_coverage"],
         bertscore_note=_cwe_bertscore_note(
             CWE["metrics"]["bertscore"]["model_type"] or f"all-MiniLM-L6-v2 ({CWE['metrics']['bertscore']['wheel']})",
-            CWE["metrics"]["bertscore"]["num_layers"], CWE["metrics"]["bertscore"]["rescale_with_baseline"]),
+            CWE["metrics"]["bertscore"]["num_layers"], CWE["metrics"]["bertscore"]["rescale_with_baseline"],
+            f"mean P/R/F over {CWE_BS_BASELINE['n_pairs']} random pairs of sentences of {CWE_BS_BASELINE['corpus']} "
+            f"({', '.join(CWE_BS_BASELINE['fields'])}), seed {config['seed']}" if CWE_BS_CORPUS else None),
     log:
         "logs/commonwhy_eval_table2/table2.log",
     benchmark:

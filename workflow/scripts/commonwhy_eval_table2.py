@@ -11,4 +11,5 @@ systems = {name: {"metrics": m, "judged": j, "factscore": f} for name, m, j, f i
            zip(sm.params.systems, sm.input.metrics, sm.input.judged, sm.input.factscore)}
 run.stage_table2(sm.input.questions, systems, sm.input.validity, sm.output.results,
                  dict(zip(sm.params.sources, sm.output.tables)), sm.output.figure, sm.params.factscore_min_coverage,
-                 sm.params.bertscore_note)
+                 sm.params.bertscore_note, judges_measured=str(sm.input.judges[0]) if sm.input.judges else None,
+                 factscore_references=sm.input.factscore_references)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-SCORING_MODES = ("mc", "partial", "minimal_pair", "calibrated")
+from benchval.tasks.base import SCORING_MODES  # tasks.schema.yaml's enum
+
 REQUEST_COLUMNS = ["request_id", "item_id", "option_index", "kind", "context", "continuation"]
 ITEM_COLUMNS = ("id", "context", "options", "label")
 

@@ -15,9 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
-SCORING_MODES = ("mc", "partial", "minimal_pair", "calibrated")
-ROLES = ("cs_original", "cs_reworked", "cs_variant", "downstream", "control")
-AXES = ("social", "pragmatic", "event")
+from benchval.config import allowed_values
+
+# the allowed values of a task's scoring_mode, role and axes are tasks.schema.yaml's
+SCORING_MODES = tuple(allowed_values("tasks", "scoring_mode"))
+ROLES = tuple(allowed_values("tasks", "role"))
+AXES = tuple(allowed_values("tasks", "axes"))
 
 
 class TaskDataError(ValueError):

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Mapping
 
 from benchval.data import ChecksumMismatch, sha256_of
+from benchval.joblog import log_to_file
 from benchval.tasks.base import (
     AdapterInput, FilterReport, Item, TaskDataError, TaskUnavailable, default_source, get_adapter,
 )
@@ -23,7 +24,7 @@ log = logging.getLogger(__name__)
 
 def configure_logging(log_file: Path | str) -> None:
     """INFO and above to the rule's log file; benchval warnings (e.g. SKIP of an unavailable task) also to stderr."""
-    logging.basicConfig(filename=str(log_file), level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    log_to_file(log_file)
     console = logging.StreamHandler()
     console.setLevel(logging.WARNING)
     console.setFormatter(logging.Formatter("benchval %(levelname)s: %(message)s"))

@@ -6,9 +6,13 @@ which entities are ``ent:"label"`` and relations ``rel:"label"``; entities are b
 exact-label search (falling back to the entities linked in the question), relations by the closest
 property label (difflib); the bound query runs on the source, its rows become fact lines, and the
 backbone writes the final answer from the question and those facts (``commonwhy_kbbinder_answer.txt``;
-without that prompt, a template "Because <entity> has <relation> <values>."). Reported per draft:
-``parsed`` (a SELECT with ent:/rel: markers), ``bound``, ``status``. One greedy draft per question
-(the original samples several and votes over bindings).
+without that prompt, a template "Because <entity> has <relation> <values>."). As in the original,
+several drafts are written per question and the answer set returned by most executed drafts wins
+(majority vote; a tie goes to the earlier draft). The original varies its drafts by sampling and by
+its exemplars; decoding here is greedy, so draft k sees the few-shot exemplars in the k-th order of
+``itertools.permutations`` (draft 0: the prompt file's order). Reported per question: ``n_drafts``,
+``n_parsed`` (a SELECT with ent:/rel: markers), ``n_bound``, ``n_with_facts``, ``votes`` (drafts behind
+the chosen facts), and the chosen draft's ``draft``, ``parsed``, ``bound``, ``status``.
 
 **KGR-style** (Guan et al., 2024): the draft is the backbone's own direct answer; it is split into
 claims (rule-based splitter); per claim, its entities are linked and their statements retrieved
@@ -22,9 +26,12 @@ One round (the original may iterate).
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
 import logging
+import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 import pandas as pd
@@ -48,22 +55,42 @@ def property_labels(source) -> dict[str, str]:
     return {row["label"].value: row["p"].qid for row in rows if row["p"].qid}
 
 
-def few_shot_messages(text: str) -> list[dict]:
+def few_shot_messages(text: str, order: Sequence[int] | None = None) -> list[dict]:
     """A filled few-shot prompt as chat turns, so a chat model answers the last question, not the first.
 
     Blank-line separated blocks: the first is the instruction (system message); each example block
-    "Question: …\nSPARQL: …" becomes a user turn and an assistant turn; the last block (the asked
-    question, its "SPARQL:" cue dropped) is the final user turn. A base model sees the same text back
-    (blocks joined by blank lines) and continues after the final "Question:" block.
+    "Question: …\nSPARQL: …" becomes a user turn and an assistant turn (in `order`, indices of the
+    examples; default: as written); the last block (the asked question, its "SPARQL:" cue dropped) is
+    the final user turn. A base model sees the same text back (blocks joined by blank lines) and
+    continues after the final "Question:" block.
     """
     blocks = [block.strip() for block in text.strip().split("\n\n") if block.strip()]
+    examples, asked = blocks[1:-1], blocks[-1:]
     messages = [{"role": "system", "content": blocks[0]}]
-    for block in blocks[1:]:
+    for block in [examples[i] for i in (order if order is not None else range(len(examples)))] + asked:
         question, _, sparql = block.partition("\nSPARQL:")
         messages.append({"role": "user", "content": question.strip()})
         if sparql.strip():
             messages.append({"role": "assistant", "content": "SPARQL: " + sparql.strip()})
     return messages
+
+
+def exemplar_orders(n_examples: int, n_drafts: int) -> list[tuple[int, ...]]:
+    """The first `n_drafts` orders of the examples (itertools.permutations order; the first is as written)."""
+    if n_drafts > math.factorial(n_examples):
+        raise ValueError(f"commonwhy_eval.baselines.kbbinder_drafts: {n_drafts} drafts but the prompt's "
+                         f"{n_examples} examples have only {math.factorial(n_examples)} orders")  # fmt: skip
+    return list(itertools.islice(itertools.permutations(range(n_examples)), n_drafts))
+
+
+def majority(results: Sequence[tuple[str, ...]]) -> tuple[int | None, int]:
+    """(index of the first draft whose non-empty result most drafts returned, its votes); (None, 0) if none."""
+    counts = Counter(r for r in results if r)
+    if not counts:
+        return None, 0
+    best = max(counts.values())
+    winner = next(i for i, r in enumerate(results) if r and counts[r] == best)
+    return winner, best
 
 
 def fact_line(fact) -> str:
@@ -75,16 +102,22 @@ class KBBinder:
     """Question -> SPARQL draft (few-shot) -> bound -> executed -> facts -> LLM answer from the facts."""
 
     def __init__(self, generator, template: PromptTemplate, source, max_new_tokens: int = 64,
-                 answer_template: PromptTemplate | None = None):  # fmt: skip
+                 answer_template: PromptTemplate | None = None, n_drafts: int = 1):  # fmt: skip
         self.generator, self.template, self.source = generator, template, source
         self.answer_template = answer_template
         self.max_new_tokens = max_new_tokens
+        self.n_drafts = n_drafts
         self.checker = KGFactChecker(source)
         self.relations = property_labels(source)
 
-    def draft(self, questions: Sequence[str]) -> list[str]:
-        prompts = [few_shot_messages(self.template.fill(question=q)) for q in questions]
-        return [text.splitlines()[0] if text else "" for text in self.generator.generate(prompts, self.max_new_tokens)]
+    def draft(self, questions: Sequence[str]) -> list[list[str]]:
+        """`n_drafts` drafts per question (first lines), each from another order of the examples."""
+        filled = [self.template.fill(question=q) for q in questions]
+        n_examples = len(few_shot_messages(filled[0])) // 2 - 1 if filled else 0
+        orders = exemplar_orders(n_examples, self.n_drafts) if filled else []
+        prompts = [few_shot_messages(text, order) for text in filled for order in orders]
+        texts = [t.splitlines()[0] if t else "" for t in self.generator.generate(prompts, self.max_new_tokens)]
+        return [texts[i:i + len(orders)] for i in range(0, len(texts), len(orders))] if orders else []
 
     @staticmethod
     def parses(draft: str) -> bool:
@@ -137,29 +170,44 @@ class KBBinder:
         entity, relation = next(iter(bound["entities"])), next(iter(bound["relations"]))
         return f"Because {entity} has {relation} {', '.join(f.split(' | ', 2)[2] for f in facts)}."
 
+    def execute(self, draft: str, question: str) -> dict:
+        """One draft parsed, bound and run: {draft, parsed, bound, status, facts (tuple), bindings}."""
+        sparql, bound = self.bind(draft, question)
+        status, facts = "no_binding", []
+        if sparql is not None:
+            try:
+                facts = self.facts(bound, self.source.query(sparql))
+                status = "answered" if facts else "empty_result"
+            except Exception as error:  # noqa: BLE001 - any KG failure is this baseline's outcome
+                status = f"query_error: {type(error).__name__}"
+        return {"draft": draft, "parsed": self.parses(draft), "bound": sparql is not None, "status": status,
+                "facts": tuple(facts), "bindings": bound}  # fmt: skip
+
     def answer(self, ids: Sequence[str], questions: Sequence[str]) -> pd.DataFrame:
         rows = []
         drafts = self.draft(questions)
-        for item_id, question, draft in tqdm(list(zip(ids, questions, drafts)), desc="kb-binder", mininterval=2):
-            sparql, bound = self.bind(draft, question)
-            status, facts = "no_binding", []
-            if sparql is not None:
-                try:
-                    facts = self.facts(bound, self.source.query(sparql))
-                    status = "answered" if facts else "empty_result"
-                except Exception as error:  # noqa: BLE001 - any KG failure is this baseline's outcome
-                    status = f"query_error: {type(error).__name__}"
-            rows.append({"id": item_id, "question": question, "answer": self.verbalise(bound, facts), "draft": draft,
-                         "parsed": self.parses(draft), "bound": sparql is not None, "status": status,
-                         "facts": "\n".join(facts), "bindings": str(bound)})  # fmt: skip
+        for item_id, question, own in tqdm(list(zip(ids, questions, drafts)), desc="kb-binder", mininterval=2):
+            runs = [self.execute(d, question) for d in own]
+            winner, votes = majority([r["facts"] for r in runs])
+            chosen = runs[0 if winner is None else winner]
+            rows.append({"id": item_id, "question": question,
+                         "answer": self.verbalise(chosen["bindings"], list(chosen["facts"])),
+                         "draft": chosen["draft"], "parsed": chosen["parsed"], "bound": chosen["bound"],
+                         "status": chosen["status"], "facts": "\n".join(chosen["facts"]),
+                         "bindings": str(chosen["bindings"]), "n_drafts": len(runs),
+                         "n_parsed": sum(r["parsed"] for r in runs), "n_bound": sum(r["bound"] for r in runs),
+                         "n_with_facts": sum(bool(r["facts"]) for r in runs), "votes": votes,
+                         "drafts": json.dumps([{k: r[k] for k in ("draft", "parsed", "bound", "status")}
+                                               for r in runs], ensure_ascii=False)})  # fmt: skip
         with_facts = [r for r in rows if r["facts"]]
         if self.answer_template is not None and with_facts:
             prompts = [user(self.answer_template.fill(question=r["question"], facts=r["facts"])) for r in with_facts]
             for row, text in zip(with_facts, self.generator.generate(prompts, self.max_new_tokens)):
                 row["answer"] = text.strip() or NO_ANSWER
         table = pd.DataFrame(rows).drop(columns="question")
-        log.info("KB-Binder: %d drafts, %d parse, %d bind, %d retrieve facts", len(table), int(table["parsed"].sum()),
-                 int(table["bound"].sum()), len(with_facts))  # fmt: skip
+        log.info("KB-Binder: %d questions, %d drafts, %d parse, %d bind, %d retrieve facts; %d questions answered "
+                 "from facts", len(table), int(table["n_drafts"].sum()), int(table["n_parsed"].sum()),
+                 int(table["n_bound"].sum()), int(table["n_with_facts"].sum()), len(with_facts))  # fmt: skip
         return table
 
 

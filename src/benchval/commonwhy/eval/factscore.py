@@ -228,3 +228,27 @@ def factscore_table(answers: pd.DataFrame, judged: pd.DataFrame, checker: KGFact
         result["claims"] = json.dumps(result["claims"], ensure_ascii=False)
         rows.append({"id": row.id, "correct": None if pd.isna(row.correct) else bool(row.correct), **result})
     return pd.DataFrame(rows, columns=FACTSCORE_COLUMNS)
+
+
+REFERENCE_SUMMARY_COLUMNS = ["source", "split", "n_references", "n_claims", "n_checkable", "n_supported",
+                             "coverage", "factscore"]  # fmt: skip
+
+
+def reference_factscore(questions: pd.DataFrame, checker: KGFactChecker,
+                        splitter=split_claims_by_rule) -> pd.DataFrame:  # fmt: skip
+    """FActScore of the reference answers themselves, per source and split: the check on the checker.
+
+    The constructed questions' references are worded from KG facts, so their claims should be
+    checkable and supported; a low coverage or score there points at the claim splitter or the
+    relation matcher, not at a system. Pooled over claims (coverage = checkable / claims,
+    FActScore = supported / checkable; NaN when nothing is checkable)."""
+    rows = []
+    for (source, split), group in questions.groupby(["source", "split"], sort=True):
+        results = [factscore_answer(ref, checker, splitter) for refs in group["references"] for ref in refs]
+        claims, checkable = sum(r["n_claims"] for r in results), sum(r["n_checkable"] for r in results)
+        supported = sum(r["n_supported"] for r in results)
+        rows.append({"source": source, "split": split, "n_references": len(results), "n_claims": claims,
+                     "n_checkable": checkable, "n_supported": supported,
+                     "coverage": checkable / claims if claims else float("nan"),
+                     "factscore": supported / checkable if checkable else float("nan")})  # fmt: skip
+    return pd.DataFrame(rows, columns=REFERENCE_SUMMARY_COLUMNS)

@@ -58,27 +58,30 @@ class Judge:
             raise ValueError(f"judge decision {decision!r} needs a local model; {generator.name} has no log-probs")
         self.generator, self.template, self.decision = generator, template, decision
         self.max_new_tokens = max_new_tokens
-        self._free_margins: dict[tuple[str, str], float] = {}  # (question, reference) -> content-free margin
+        # (question, reference, answer) -> Yes-No margin: each prompt is scored once per judge, so the
+        # content-free margins are shared across answers and a second decision reuses the first's margins
+        self._margins: dict[tuple[str, str, str], float] = {}
 
-    def _margins(self, prompts) -> list[float]:
-        """log p(Yes) - log p(No) as the first answer token, per prompt."""
-        return [s["Yes"] - s["No"] for s in self.generator.first_token_choice(prompts, ["Yes", "No"])]
+    def margins(self, triples: Sequence[tuple[str, str, str]]) -> list[float]:
+        """log p(Yes) - log p(No) as the first answer token, per (question, reference, answer)."""
+        missing = [t for t in dict.fromkeys(triples) if t not in self._margins]
+        if missing:
+            prompts = [user(self.template.fill(question=q, reference=r, answer=a)) for q, r, a in missing]
+            choices = self.generator.first_token_choice(prompts, ["Yes", "No"])
+            self._margins.update(zip(missing, (c["Yes"] - c["No"] for c in choices)))
+        return [self._margins[t] for t in triples]
 
     def decide(self, triples: Sequence[tuple[str, str, str]]) -> list[dict]:
         """One verdict per (question, reference, answer): {'yes': bool, 'parsed': bool, 'raw': str}."""
-        prompts = [user(self.template.fill(question=q, reference=r, answer=a)) for q, r, a in triples]
-        if not prompts:
+        if not triples:
             return []
         if self.decision in ("logprob", "calibrated"):
-            margins = self._margins(prompts)
-            baselines = [0.0] * len(prompts)
+            margins = self.margins(triples)
+            baselines = [0.0] * len(triples)
             if self.decision == "calibrated":
-                pairs = [p for p in dict.fromkeys((q, r) for q, r, _ in triples) if p not in self._free_margins]
-                free = self._margins([user(self.template.fill(question=q, reference=r, answer=CONTENT_FREE_ANSWER))
-                                      for q, r in pairs])  # fmt: skip
-                self._free_margins.update(zip(pairs, free))
-                baselines = [self._free_margins[(q, r)] for q, r, _ in triples]
+                baselines = self.margins([(q, r, CONTENT_FREE_ANSWER) for q, r, _ in triples])
             return [{"yes": m > b, "parsed": True, "raw": f"{m - b:+.3f}"} for m, b in zip(margins, baselines)]
+        prompts = [user(self.template.fill(question=q, reference=r, answer=a)) for q, r, a in triples]
         texts = self.generator.generate(prompts, self.max_new_tokens)
         verdicts = [parse_verdict(t) for t in texts]
         return [{"yes": bool(v), "parsed": v is not None, "raw": t} for v, t in zip(verdicts, texts)]

@@ -22,6 +22,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchval.commonwhy.eval.tables import read_table, write_table
+
 log = logging.getLogger(__name__)
 
 COLUMNS = ["id", "source", "split", "question", "references", "rule", "reasoning_category", "popularity",
@@ -126,17 +128,13 @@ def sample_questions(published: pd.DataFrame | None, constructed: pd.DataFrame |
 
 
 def write_questions(sample: pd.DataFrame, report: list[dict], path: str | Path, report_path: str | Path) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    sample.to_parquet(path, index=False)
+    write_table(sample, path)
     Path(report_path).write_text(json.dumps(report, indent=2))
 
 
 def read_questions(path: str | Path) -> pd.DataFrame:
     """questions.parquet, checked for the documented columns."""
-    table = pd.read_parquet(path)
-    missing = [c for c in COLUMNS if c not in table.columns]
-    if missing:
-        raise ValueError(f"{path}: not a CommonWhy evaluation sample (missing columns {missing})")
+    table = read_table(path, COLUMNS, "a CommonWhy evaluation sample")
     table["references"] = table["references"].map(list)
     table["anchor_qids"] = table["anchor_qids"].map(list)
     return table

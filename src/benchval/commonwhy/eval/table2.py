@@ -25,9 +25,12 @@ MEASURES = {  # column in results.csv -> Table 2 heading
     "bs_precision": "BS-Prec", "bs_recall": "BS-Rec", "bs_f1": "BS-F1", "rougeL": "ROUGE-L",
     "bleu": "BLEU (%)", "meteor": "METEOR", "correctness_pct": "Correctness (%)",
 }  # fmt: skip
+RESCALED_MEASURES = {"bs_precision_rescaled": "BS-Prec (rescaled)", "bs_recall_rescaled": "BS-Rec (rescaled)",
+                     "bs_f1_rescaled": "BS-F1 (rescaled)"}  # with the locally computed baseline (.bertscore_baseline)
 SPLIT_HEADINGS = {"longtail": "Long-Tail", "head": "Head"}
+PAPER_BERTSCORE = ("roberta-large", 17)  # bert-score's default encoder and layer for English, rescaled in the paper
 FACTSCORE_MEASURES = {"factscore_all": "FActScore", "factscore_coverage": "FActScore coverage"}
-RESULT_COLUMNS = ["system", "source", "split", "n", *MEASURES, "n_correct", "factscore_correct", "n_factscore_correct",
+RESULT_COLUMNS = ["system", "source", "split", "n", *MEASURES, *RESCALED_MEASURES, "n_correct", "factscore_correct", "n_factscore_correct",
                   "factscore_all", "factscore_coverage", "correctness_status", "factscore_status"]  # fmt: skip
 JUDGE_DEPENDENT = ("correctness_pct", "n_correct", "factscore_correct", "n_factscore_correct")
 
@@ -65,8 +68,8 @@ def summarise(items: pd.DataFrame, judge_validity: dict | None = None, min_cover
         correct = group["correct"].astype("boolean").fillna(False).astype(bool)
         rows.append({
             "system": system, "source": source, "split": split, "n": len(group),
-            **{m: group[m].mean() for m in ("bs_precision", "bs_recall", "bs_f1", "rougeL", "bleu", "meteor")
-               if m in group},
+            **{m: group[m].mean() for m in ("bs_precision", "bs_recall", "bs_f1", "rougeL", "bleu", "meteor",
+                                            *RESCALED_MEASURES) if m in group},
             "correctness_pct": 100 * correct.mean(), "n_correct": int(correct.sum()),
             "factscore_correct": group.loc[correct, "factscore"].mean(),
             "n_factscore_correct": int(group.loc[correct, "factscore"].notna().sum()),
@@ -88,11 +91,19 @@ def summarise(items: pd.DataFrame, judge_validity: dict | None = None, min_cover
     return table
 
 
-def bertscore_note(model_type: str, num_layers: int, rescaled: bool) -> str:
-    """What the BS-* columns are, next to the paper's (rescaled roberta-large, bert-score's default for en)."""
+def bertscore_note(model_type: str, num_layers: int, rescaled: bool, local_baseline: str | None = None) -> str:
+    """What the BS-* columns are, next to the paper's (rescaled roberta-large, bert-score's default for en).
+    `local_baseline`: how the baseline behind the BS-* (rescaled) columns was computed (None: no such columns)."""
     scale = "rescaled with bert-score's baseline" if rescaled else "not rescaled"
-    return (f"BS-*: BERTScore with encoder {model_type}, layer {num_layers}, {scale}; not the paper's rescaled "
-            "roberta-large, so not on its scale")  # fmt: skip
+    if rescaled and (model_type, num_layers) == PAPER_BERTSCORE:
+        note = f"BS-*: BERTScore with {model_type}, layer {num_layers}, {scale}: the paper's setting"
+    else:
+        note = (f"BS-*: BERTScore with encoder {model_type}, layer {num_layers}, {scale}; not the paper's rescaled "
+                "roberta-large, so not on its scale")  # fmt: skip
+    if local_baseline:
+        note += (f"; BS-* (rescaled): (x - b) / (1 - b) with a baseline b computed here as bert-score computes its "
+                 f"own ({local_baseline}), still not the paper's roberta-large scale")  # fmt: skip
+    return note
 
 
 def table2_layout(results: pd.DataFrame, source: str, note: str = "") -> pd.DataFrame:
@@ -102,7 +113,8 @@ def table2_layout(results: pd.DataFrame, source: str, note: str = "") -> pd.Data
     wide.index.name = "Model"
     for split, heading in SPLIT_HEADINGS.items():
         part = subset[subset["split"] == split].set_index("system")
-        for column, label in {**MEASURES, **FACTSCORE_MEASURES}.items():
+        rescaled = {c: label for c, label in RESCALED_MEASURES.items() if c in subset and subset[c].notna().any()}
+        for column, label in {**MEASURES, **rescaled, **FACTSCORE_MEASURES}.items():
             wide[f"{heading}/{label}"] = part[column] if column in part else float("nan")
     wide = wide.round(3)
     invalid = subset.loc[subset["correctness_status"].fillna("valid") != "valid", "correctness_status"]
