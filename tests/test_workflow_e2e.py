@@ -63,10 +63,13 @@ def model_rule(prefix, model):
 
 
 def with_layout(configfile, per_task_model, name):
-    """The config with scoring.jobs per_model, but per_task for ``per_task_model``."""
+    """The config with scoring.jobs per_model, but per_task for ``per_task_model`` (only)."""
     config = yaml.safe_load(configfile.read_text())
     config["scoring"]["jobs"] = "per_model"
-    config["models"][per_task_model]["scoring_jobs"] = "per_task"
+    for model, entry in config["models"].items():
+        entry.pop("scoring_jobs", None)
+        if model == per_task_model:
+            entry["scoring_jobs"] = "per_task"
     path = configfile.with_name(name)
     path.write_text(yaml.safe_dump(config, sort_keys=False))
     return path
