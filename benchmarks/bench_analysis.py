@@ -27,12 +27,19 @@ def main() -> None:
         out = args.keep or Path(scratch)
         score_csv, tasks_csv = write_synthetic_study(out / "input", seed=0)
         wall, cpu = time.perf_counter(), time.process_time()
-        run_analysis(score_csv, tasks_csv, {"n_bootstrap": args.n_bootstrap, "seed": 1}, out / "synthetic",
-                     make_figures=not args.no_figures)
+        run_analysis(
+            score_csv,
+            tasks_csv,
+            {"n_bootstrap": args.n_bootstrap, "seed": 1},
+            out / "synthetic",
+            make_figures=not args.no_figures,
+        )
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     what = "tables" if args.no_figures else "tables + figures"
-    print(f"bench_analysis: 23 models x 19 tasks, {args.n_bootstrap} bootstrap resamples, {what}: "
-          f"{wall:.2f} s wall, {cpu:.2f} s CPU (target <= 20 s wall on 2 cores)")
+    print(
+        f"bench_analysis: 23 models x 19 tasks, {args.n_bootstrap} bootstrap resamples, {what}: "
+        f"{wall:.2f} s wall, {cpu:.2f} s CPU (target <= 20 s wall on 2 cores)"
+    )
 
 
 if __name__ == "__main__":

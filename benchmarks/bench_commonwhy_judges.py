@@ -62,8 +62,12 @@ def merge_previous(table: pd.DataFrame, path: Path) -> pd.DataFrame:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--config", nargs="+", default=[str(REPO_ROOT / "config" / "config.yaml")],
-                        help="config files, later ones update earlier ones (as snakemake --configfile)")
+    parser.add_argument(
+        "--config",
+        nargs="+",
+        default=[str(REPO_ROOT / "config" / "config.yaml")],
+        help="config files, later ones update earlier ones (as snakemake --configfile)",
+    )
     parser.add_argument("--check-set", default="results/commonwhy_eval/judge_check/check_set.parquet")
     parser.add_argument("--models-dir", default="resources/models")
     parser.add_argument("--out", default=str(REPO_ROOT / "benchmarks" / "results" / "commonwhy_judges"))
@@ -92,26 +96,50 @@ def main() -> None:
         for decision in args.decisions:
             judge.decision = decision
             stem = out / f"{model}-{decision}"
-            validity = run.check_judge(judge, model, args.check_set, settings, seed,
-                                       (f"{stem}.parquet", f"{stem}.csv", f"{stem}.json"), seconds_load)  # fmt: skip
+            validity = run.check_judge(
+                judge,
+                model,
+                args.check_set,
+                settings,
+                seed,
+                (f"{stem}.parquet", f"{stem}.csv", f"{stem}.json"),
+                seconds_load,
+            )
             scores = pd.read_csv(f"{stem}.csv").set_index("subset")
-            rows.append({"judge": model, "decision": decision, "status": "measured",
-                         "dtype": config["models"][model].get("dtype", "float32"), "threads": args.threads,
-                         **{k: validity[k] for k in ("valid", "balanced_accuracy", "balanced_accuracy_lo",
-                                                     "n_pairs", "share_yes", "seconds_load", "seconds_judge")},
-                         "balanced_accuracy_hi": scores.loc["all", "balanced_accuracy_hi"],
-                         "kappa": scores.loc["all", "kappa"]})  # fmt: skip
+            rows.append(
+                {
+                    "judge": model,
+                    "decision": decision,
+                    "status": "measured",
+                    "dtype": config["models"][model].get("dtype", "float32"),
+                    "threads": args.threads,
+                    **{
+                        k: validity[k]
+                        for k in (
+                            "valid",
+                            "balanced_accuracy",
+                            "balanced_accuracy_lo",
+                            "n_pairs",
+                            "share_yes",
+                            "seconds_load",
+                            "seconds_judge",
+                        )
+                    },
+                    "balanced_accuracy_hi": scores.loc["all", "balanced_accuracy_hi"],
+                    "kappa": scores.loc["all", "kappa"],
+                }
+            )
             print(validity["reason"], f"({decision}, {validity['seconds_judge']} s)", flush=True)
         del judge
     table = merge_previous(pd.DataFrame(rows), out / "judges.csv")
     table.to_csv(out / "judges.csv", index=False)
     passing = table[table.get("valid", pd.Series(False, index=table.index)).fillna(False).astype(bool)]
-    best = (passing.sort_values("balanced_accuracy_lo", ascending=False).iloc[0].to_dict() if len(passing) else None)
+    best = passing.sort_values("balanced_accuracy_lo", ascending=False).iloc[0].to_dict() if len(passing) else None
     recommendation = {
         "bar": settings["judge_check"]["bar"],
         "best_passing": None if best is None else {"system": best["judge"], "decision": best["decision"]},
         "note": "no judge at hand passes: correctness is invalid" if best is None else "use it as commonwhy_eval.judge",
-    }  # fmt: skip
+    }
     (out / "recommendation.json").write_text(json.dumps(recommendation, indent=2))
     print(table.to_string(index=False))
     print(json.dumps(recommendation))

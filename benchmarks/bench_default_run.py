@@ -53,9 +53,20 @@ def job_times(log_text: str) -> dict[str, list[float]]:
 
 
 def run(workdir: Path, cores: int) -> float:
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO_ROOT / "Snakefile"), "--configfile",
-               str(REPO_ROOT / "config" / "config.yaml"), "--directory", str(workdir), "--cores", str(cores),
-               "results/figures"]
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(REPO_ROOT / "Snakefile"),
+        "--configfile",
+        str(REPO_ROOT / "config" / "config.yaml"),
+        "--directory",
+        str(workdir),
+        "--cores",
+        str(cores),
+        "results/figures",
+    ]
     start = time.perf_counter()
     with open(workdir / "bench-snakemake.out", "w") as out:
         result = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT)
@@ -71,8 +82,10 @@ def report(workdir: Path, wall: float, cores: int, models_from: Path | None) -> 
     peak_gb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024**2
     models = f"models linked from {models_from}" if models_from else "models prepared in the run"
     print(f"bench_default_run: snakemake --cores {cores} results/figures in {workdir} ({models})")
-    print(f"  total: {wall / 60:.1f} min wall (target <= {TARGET_MINUTES} min on 2 cores), "
-          f"{sum(map(len, times.values()))} jobs, largest job peak RSS {peak_gb:.1f} GB")
+    print(
+        f"  total: {wall / 60:.1f} min wall (target <= {TARGET_MINUTES} min on 2 cores), "
+        f"{sum(map(len, times.values()))} jobs, largest job peak RSS {peak_gb:.1f} GB"
+    )
     print(f"  {'rule':32s} {'jobs':>4s} {'job-seconds':>11s} {'longest':>8s}")
     for rule, seconds in sorted(times.items(), key=lambda item: -sum(item[1])):
         print(f"  {rule:32s} {len(seconds):4d} {sum(seconds):11.0f} {max(seconds):8.0f}")

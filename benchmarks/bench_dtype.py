@@ -50,9 +50,18 @@ def compare(model_dir: Path, items_by_task: dict, normalisation: str) -> list[di
         p32 = predict(items, fp32, mode, normalisation).set_index("id")["prediction"]
         p16 = predict(items, bf16, mode, normalisation).set_index("id")["prediction"]
         flips = int((p32 != p16.loc[p32.index]).sum())
-        rows.append({"model": model_dir.name, "task": task, "mode": mode, "items": len(items),
-                     "flipped": flips, "flipped_share": flips / len(items),
-                     "max_abs_logprob_change": float(delta.max()), "median_abs_logprob_change": float(np.median(delta))})
+        rows.append(
+            {
+                "model": model_dir.name,
+                "task": task,
+                "mode": mode,
+                "items": len(items),
+                "flipped": flips,
+                "flipped_share": flips / len(items),
+                "max_abs_logprob_change": float(delta.max()),
+                "median_abs_logprob_change": float(np.median(delta)),
+            }
+        )
     return rows
 
 
@@ -75,7 +84,9 @@ def main() -> None:
     table = pd.DataFrame(rows)
     print(table.to_markdown(index=False, floatfmt=".3g"))
     total = table.groupby("model")[["items", "flipped"]].sum()
-    print("\nper model, all tasks: " + "; ".join(f"{m} {r['flipped']}/{r['items']} flipped" for m, r in total.iterrows()))
+    print(
+        "\nper model, all tasks: " + "; ".join(f"{m} {r['flipped']}/{r['items']} flipped" for m, r in total.iterrows())
+    )
 
 
 if __name__ == "__main__":

@@ -62,9 +62,15 @@ def hellaswag_items(path: Path, n_items: int) -> pd.DataFrame:
                 break
             doc = json.loads(line)
             ctx = doc["ctx_a"] + " " + doc["ctx_b"].capitalize()
-            rows.append({"id": f"hellaswag-val-{line_no:05d}", "context": preprocess(doc["activity_label"] + ": " + ctx),
-                         "options": [" " + preprocess(e) for e in doc["endings"]], "label": int(doc["label"]),
-                         "source_row": line_no})
+            rows.append(
+                {
+                    "id": f"hellaswag-val-{line_no:05d}",
+                    "context": preprocess(doc["activity_label"] + ": " + ctx),
+                    "options": [" " + preprocess(e) for e in doc["endings"]],
+                    "label": int(doc["label"]),
+                    "source_row": line_no,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -92,8 +98,9 @@ class FedTokenCounter:
         self.handle.remove()
 
 
-def run_benchval(engine: str, model, tokenizer, requests: pd.DataFrame, batch_tokens: int,
-                 device: str) -> tuple[np.ndarray, float, dict]:
+def run_benchval(
+    engine: str, model, tokenizer, requests: pd.DataFrame, batch_tokens: int, device: str
+) -> tuple[np.ndarray, float, dict]:
     scorer = make_scorer(engine, model, tokenizer, batch_tokens=batch_tokens, device=device, progress=False)
     start = time.perf_counter()
     scores = scorer.score(requests)
@@ -101,7 +108,9 @@ def run_benchval(engine: str, model, tokenizer, requests: pd.DataFrame, batch_to
     return scores["logprob_sum"].to_numpy(), seconds, scorer.stats.as_dict()
 
 
-def run_lmeval(model, tokenizer, requests: pd.DataFrame, batch_size: int) -> tuple[np.ndarray | None, float | None, str | None]:
+def run_lmeval(
+    model, tokenizer, requests: pd.DataFrame, batch_size: int
+) -> tuple[np.ndarray | None, float | None, str | None]:
     """lm-evaluation-harness HFLM's summed log-probs of the requests and its seconds, with no skip
     reason; (None, None, why) where lm_eval is not importable."""
     try:
@@ -110,8 +119,10 @@ def run_lmeval(model, tokenizer, requests: pd.DataFrame, batch_size: int) -> tup
     except ImportError as error:
         return None, None, f"lm_eval not importable ({error}): skipped"
     lm = HFLM(pretrained=model, tokenizer=tokenizer, batch_size=batch_size, device=str(input_device(model)))
-    instances = [Instance(request_type="loglikelihood", doc={}, arguments=(c, o), idx=i)
-                 for i, (c, o) in enumerate(zip(requests["context"], requests["continuation"]))]
+    instances = [
+        Instance(request_type="loglikelihood", doc={}, arguments=(c, o), idx=i)
+        for i, (c, o) in enumerate(zip(requests["context"], requests["continuation"]))
+    ]
     start = time.perf_counter()
     out = lm.loglikelihood(instances, disable_tqdm=True)
     seconds = time.perf_counter() - start
@@ -140,7 +151,9 @@ def main(argv=None) -> dict:
     parser.add_argument("--data", type=Path, default=None, help="hellaswag_val.jsonl (default: the mirror's)")
     parser.add_argument("--n-items", type=int, default=200)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--batch-tokens", type=int, default=1024, help="fast engine token budget (1024 is fastest on a 2-core CPU)")
+    parser.add_argument(
+        "--batch-tokens", type=int, default=1024, help="fast engine token budget (1024 is fastest on a 2-core CPU)"
+    )
     parser.add_argument("--lmeval-batch-size", type=int, default=16)
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--skip-naive", action="store_true", help="skip the slow one-pair-per-forward reference")
@@ -165,9 +178,11 @@ def main(argv=None) -> dict:
     encoded = scorer.encoder.encode_frame(requests)
     request_tokens = sum(e.length for e in encoded)
     unique = unique_token_count(encoded)
-    print(f"model {model_dir} ({type(model).__name__}, {sum(p.numel() for p in model.parameters()) / 1e6:.0f}M), "
-          f"{len(items)} items, {len(requests)} pairs, {request_tokens} pair tokens, {unique} unique tokens, "
-          f"{sum(e.boundary_fallback for e in encoded)} boundary fallbacks, threads {args.threads}")
+    print(
+        f"model {model_dir} ({type(model).__name__}, {sum(p.numel() for p in model.parameters()) / 1e6:.0f}M), "
+        f"{len(items)} items, {len(requests)} pairs, {request_tokens} pair tokens, {unique} unique tokens, "
+        f"{sum(e.boundary_fallback for e in encoded)} boundary fallbacks, threads {args.threads}"
+    )
 
     counter = FedTokenCounter(model)
     with torch.inference_mode():
@@ -178,7 +193,9 @@ def main(argv=None) -> dict:
         lm_key: lambda: run_lmeval(model, tokenizer, requests, args.lmeval_batch_size),
     }
     if not args.skip_naive:
-        runners["naive"] = lambda: run_benchval("reference", model, tokenizer, requests, args.batch_tokens, args.device)[:2]
+        runners["naive"] = lambda: run_benchval(
+            "reference", model, tokenizer, requests, args.batch_tokens, args.device
+        )[:2]
     results: dict[str, dict] = {}
     for repeat in range(args.repeats):  # methods alternate, so that a change in machine load hits all of them
         for name, runner in runners.items():
@@ -187,14 +204,28 @@ def main(argv=None) -> dict:
             counter.reset()
             logprobs, seconds, *skipped = runner()
             if logprobs is None:
-                print(f"!! {skipped[0]}: no lm-eval column and no ratio. Install it with: "
-                      ".venv/bin/pip install lm-eval==0.4.13  (pyproject extra 'bench')", flush=True)
+                print(
+                    f"!! {skipped[0]}: no lm-eval column and no ratio. Install it with: "
+                    ".venv/bin/pip install lm-eval==0.4.13  (pyproject extra 'bench')",
+                    flush=True,
+                )
                 runners = {k: v for k, v in runners.items() if k != lm_key}
                 continue
-            print(f"  [{repeat + 1}/{args.repeats}] {name}: {seconds:.1f}s, {request_tokens / seconds:.0f} tok/s, "
-                  f"{counter.calls} forwards, {counter.fed} fed tokens", flush=True)
-            best = results.setdefault(name, {"logprobs": logprobs, "seconds": seconds, "fed": counter.fed,
-                                             "forwards": counter.calls, "all_seconds": []})
+            print(
+                f"  [{repeat + 1}/{args.repeats}] {name}: {seconds:.1f}s, {request_tokens / seconds:.0f} tok/s, "
+                f"{counter.calls} forwards, {counter.fed} fed tokens",
+                flush=True,
+            )
+            best = results.setdefault(
+                name,
+                {
+                    "logprobs": logprobs,
+                    "seconds": seconds,
+                    "fed": counter.fed,
+                    "forwards": counter.calls,
+                    "all_seconds": [],
+                },
+            )
             best["all_seconds"].append(seconds)
             best["seconds"] = min(best["all_seconds"])
     counter.close()
@@ -202,25 +233,47 @@ def main(argv=None) -> dict:
         lm_key = None
 
     oracle = results.get("naive", {}).get("logprobs")
-    report = {"model": str(model_dir), "n_items": len(items), "n_pairs": len(requests), "request_tokens": request_tokens,
-              "unique_tokens": unique, "threads": args.threads, "batch_tokens": args.batch_tokens, "methods": {}}
-    print(f"\n{'method':<16}{'seconds':>9}{'tok/s':>9}{'vs lm-eval':>12}{'forwards':>10}{'fed/unique':>12}"
-          f"{'max|d| vs naive':>17}{'acc':>7}")
+    report = {
+        "model": str(model_dir),
+        "n_items": len(items),
+        "n_pairs": len(requests),
+        "request_tokens": request_tokens,
+        "unique_tokens": unique,
+        "threads": args.threads,
+        "batch_tokens": args.batch_tokens,
+        "methods": {},
+    }
+    print(
+        f"\n{'method':<16}{'seconds':>9}{'tok/s':>9}{'vs lm-eval':>12}{'forwards':>10}{'fed/unique':>12}"
+        f"{'max|d| vs naive':>17}{'acc':>7}"
+    )
     for name, r in results.items():
         tok_s = request_tokens / r["seconds"]
         ratio = tok_s / (request_tokens / results[lm_key]["seconds"]) if lm_key else float("nan")
         diff = float(np.max(np.abs(r["logprobs"] - oracle))) if oracle is not None else float("nan")
         acc = accuracy(requests, r["logprobs"], labels)
-        report["methods"][name] = {"seconds": r["seconds"], "all_seconds": r["all_seconds"], "tokens_per_s": tok_s, "ratio_vs_lmeval": ratio,
-                                   "forwards": r["forwards"], "fed_tokens": r["fed"], "fed_over_unique": r["fed"] / unique,
-                                   "max_abs_diff_vs_naive": diff, "accuracy": acc}
-        print(f"{name:<16}{r['seconds']:>9.1f}{tok_s:>9.0f}{ratio:>11.2f}x{r['forwards']:>10}{r['fed'] / unique:>12.2f}"
-              f"{diff:>17.2e}{acc:>7.3f}")
+        report["methods"][name] = {
+            "seconds": r["seconds"],
+            "all_seconds": r["all_seconds"],
+            "tokens_per_s": tok_s,
+            "ratio_vs_lmeval": ratio,
+            "forwards": r["forwards"],
+            "fed_tokens": r["fed"],
+            "fed_over_unique": r["fed"] / unique,
+            "max_abs_diff_vs_naive": diff,
+            "accuracy": acc,
+        }
+        print(
+            f"{name:<16}{r['seconds']:>9.1f}{tok_s:>9.0f}{ratio:>11.2f}x{r['forwards']:>10}{r['fed'] / unique:>12.2f}"
+            f"{diff:>17.2e}{acc:>7.3f}"
+        )
     fast = report["methods"]["fast"]
     if lm_key:
         verdict = "MET" if fast["ratio_vs_lmeval"] >= 3 and fast["max_abs_diff_vs_naive"] <= 1e-4 else "NOT MET"
-        print(f"\ntarget (>= 3x lm-eval tok/s and max|d| <= 1e-4 nats): {verdict} "
-              f"({fast['ratio_vs_lmeval']:.2f}x, {fast['max_abs_diff_vs_naive']:.1e})")
+        print(
+            f"\ntarget (>= 3x lm-eval tok/s and max|d| <= 1e-4 nats): {verdict} "
+            f"({fast['ratio_vs_lmeval']:.2f}x, {fast['max_abs_diff_vs_naive']:.1e})"
+        )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report, indent=2))

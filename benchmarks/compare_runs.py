@@ -55,9 +55,9 @@ SHOWN = 5  # differences shown per file
 @dataclass(frozen=True)
 class Volatile:
     """A field left out of the comparison: ``files`` (a glob relative to the run directory), ``kind``
-    (``document``: a dotted key path in a JSON or YAML document, ``*`` for any key; ``column``: a CSV/parquet column;
-    ``parquet_meta``: ``KEY:dotted.path`` inside a parquet file's key-value metadata (keys hold dots); ``jsonl``: a key of
-    every record; ``html_cell``: a table column of an HTML page), ``field`` and the reason."""
+    (``document``: a dotted key path in a JSON or YAML document, ``*`` for any key; ``column``: a CSV/parquet
+    column; ``parquet_meta``: ``KEY:dotted.path`` inside a parquet file's key-value metadata (keys hold dots);
+    ``jsonl``: a key of every record; ``html_cell``: a table column of an HTML page), ``field`` and the reason."""
 
     files: str
     kind: str
@@ -81,7 +81,7 @@ results/commonwhy_eval/answers/*.timing.json | document | seconds_this_run | the
 results/commonwhy_eval/answers/*.timing.json | document | seconds_per_question | the generation's wall time
 results/commonwhy_eval/judge_check/*.json | document | seconds_judge | seconds the judge took
 results/commonwhy_eval/judge_check/*.json | document | seconds_load | seconds loading the judge took
-results/tasks/*.meta.json | document | source_files.*.path | raw file path relative to the working directory (moves with it)
+results/tasks/*.meta.json | document | source_files.*.path | raw file path, relative to the workdir (moves with it)
 results/tasks/*.parquet | parquet_meta | benchval.task_meta:source_files.*.path | the same path, in the items' metadata
 config/models.lock.yaml | document | models.*.locked_at | when each model was first locked
 """
@@ -285,7 +285,11 @@ def compare_text(before: Path, after: Path, relative: str, outside_tables: bool 
 
 
 COMPARERS: dict[str, Callable[[Path, Path, str], list[str]]] = {
-    ".json": compare_document, ".yaml": compare_document, ".jsonl": compare_jsonl, ".csv": compare_csv, ".parquet": compare_parquet,
+    ".json": compare_document,
+    ".yaml": compare_document,
+    ".jsonl": compare_jsonl,
+    ".csv": compare_csv,
+    ".parquet": compare_parquet,
     ".html": compare_html,
 }
 
@@ -309,9 +313,11 @@ def compare_store(before: Path, after: Path) -> list[str]:
     if one == other:
         return []
     only_before, only_after = sorted(one - other), sorted(other - one)
-    return ([f"{len(one)} quads before, {len(other)} after"]
-            + [f"only before: {short(q)}" for q in only_before[:SHOWN]]
-            + [f"only after: {short(q)}" for q in only_after[:SHOWN]])
+    return (
+        [f"{len(one)} quads before, {len(other)} after"]
+        + [f"only before: {short(q)}" for q in only_before[:SHOWN]]
+        + [f"only after: {short(q)}" for q in only_after[:SHOWN]]
+    )
 
 
 # --------------------------------------------------------------------------- main
@@ -358,9 +364,12 @@ def compare_runs(before_dir: Path, after_dir: Path, out=sys.stdout) -> int:
         for difference in differences:
             print(f"    {difference}", file=out)
         counts["different" if differences else "identical"] += 1
-    print(f"summary: {counts['identical']} identical, {counts['different']} different, "
-          f"{counts['one side only']} on one side only, {counts['figures']} figures present in both "
-          f"(bytes not compared); {len(VOLATILE)} volatile fields exempt (see VOLATILE)", file=out)
+    print(
+        f"summary: {counts['identical']} identical, {counts['different']} different, "
+        f"{counts['one side only']} on one side only, {counts['figures']} figures present in both "
+        f"(bytes not compared); {len(VOLATILE)} volatile fields exempt (see VOLATILE)",
+        file=out,
+    )
     return counts["different"] + counts["one side only"]
 
 

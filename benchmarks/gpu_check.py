@@ -76,19 +76,30 @@ def check_exactness(items: dict, device: str) -> None:
                 fast = make_scorer("fast", model, tokenizer, device=device, batch_tokens=512).score(requests)
                 worst = max(worst, float(np.max(np.abs(fast["logprob_sum"] - reference["logprob_sum"]))))
                 same_greedy &= bool((fast["is_greedy"] == reference["is_greedy"]).all())
-            report("exact", f"{arch}, {'BOS' if bos else 'no BOS'}, 4 modes",
-                   f"max |fast - reference| {worst:.1e} nats, greedy flags {'equal' if same_greedy else 'DIFFER'}",
-                   worst <= 1e-4 and same_greedy)
+            report(
+                "exact",
+                f"{arch}, {'BOS' if bos else 'no BOS'}, 4 modes",
+                f"max |fast - reference| {worst:.1e} nats, greedy flags {'equal' if same_greedy else 'DIFFER'}",
+                worst <= 1e-4 and same_greedy,
+            )
 
 
 def medium_model(tokenizer, layers: int, hidden: int):
     from transformers import LlamaConfig, LlamaForCausalLM
 
     torch.manual_seed(0)
-    config = LlamaConfig(vocab_size=vocab_size(tokenizer), hidden_size=hidden, intermediate_size=hidden * 4,
-                         num_hidden_layers=layers, num_attention_heads=max(1, hidden // 64),
-                         num_key_value_heads=max(1, hidden // 256), max_position_embeddings=4096,
-                         bos_token_id=0, eos_token_id=1, pad_token_id=2)
+    config = LlamaConfig(
+        vocab_size=vocab_size(tokenizer),
+        hidden_size=hidden,
+        intermediate_size=hidden * 4,
+        num_hidden_layers=layers,
+        num_attention_heads=max(1, hidden // 64),
+        num_key_value_heads=max(1, hidden // 256),
+        max_position_embeddings=4096,
+        bos_token_id=0,
+        eos_token_id=1,
+        pad_token_id=2,
+    )
     return LlamaForCausalLM(config).eval()
 
 
@@ -108,13 +119,19 @@ def check_speed_and_dtype(items: dict, device: str, layers: int, hidden: int, ba
     logprobs, lm_seconds, skipped = run_lmeval(scorer.model, tokenizer, requests, batch_size=16)
     text = skipped or f"{n_tokens / lm_seconds:,.0f} tok/s"
     agree = None if logprobs is None else bool(np.max(np.abs(logprobs - fp32["logprob_sum"].to_numpy())) <= 1e-3)
-    report("speed", f"lm-eval HFLM fp32 batch 16, same requests", text, agree)
-    bf16 = make_scorer("fast", model, tokenizer, device=device, dtype="bfloat16", batch_tokens=batch_tokens).score(requests)
+    report("speed", "lm-eval HFLM fp32 batch 16, same requests", text, agree)
+    bf16 = make_scorer("fast", model, tokenizer, device=device, dtype="bfloat16", batch_tokens=batch_tokens).score(
+        requests
+    )
     delta = np.abs(bf16["logprob_sum"].to_numpy() - fp32["logprob_sum"].to_numpy())
     p32 = predict(items["mc"], fp32, "mc", "per_token")["prediction"].to_numpy()
     p16 = predict(items["mc"], bf16, "mc", "per_token")["prediction"].to_numpy()
-    report("bf16", f"vs fp32, {setting} (random weights)",
-           f"{int((p32 != p16).sum())}/{len(p32)} decisions flip, max |change| {delta.max():.3g} nats", None)
+    report(
+        "bf16",
+        f"vs fp32, {setting} (random weights)",
+        f"{int((p32 != p16).sum())}/{len(p32)} decisions flip, max |change| {delta.max():.3g} nats",
+        None,
+    )
 
 
 def check_oom_backoff(items: dict, device: str) -> None:
@@ -136,8 +153,12 @@ def check_oom_backoff(items: dict, device: str) -> None:
         torch.cuda.set_per_process_memory_fraction(1.0)
     gap = float(np.max(np.abs(got["logprob_sum"] - expected["logprob_sum"])))
     ok = scorer.stats.oom_halvings > 0 and gap <= 1e-4
-    report("oom", "memory capped, batch_tokens 2^20",
-           f"{scorer.stats.oom_halvings} halvings to {scorer.batch_tokens} tokens, scores within {gap:.1e} nats", ok)
+    report(
+        "oom",
+        "memory capped, batch_tokens 2^20",
+        f"{scorer.stats.oom_halvings} halvings to {scorer.batch_tokens} tokens, scores within {gap:.1e} nats",
+        ok,
+    )
 
 
 def main() -> None:
@@ -156,8 +177,13 @@ def main() -> None:
     items = load_items(args.items_dir, args.n_items or (200 if on_gpu else 6))
     exact_items = {mode: table.head(4) for mode, table in items.items()}
     check_exactness(exact_items, args.device)
-    check_speed_and_dtype(items, args.device, args.medium_layers or (16 if on_gpu else 2),
-                          args.medium_hidden or (2048 if on_gpu else 128), args.batch_tokens)
+    check_speed_and_dtype(
+        items,
+        args.device,
+        args.medium_layers or (16 if on_gpu else 2),
+        args.medium_hidden or (2048 if on_gpu else 128),
+        args.batch_tokens,
+    )
     check_oom_backoff(items, args.device)
     name = torch.cuda.get_device_name(0) if on_gpu else "CPU"
     print(f"\nbenchval GPU check on {name} ({args.device}), {time.perf_counter() - start:.0f} s\n")

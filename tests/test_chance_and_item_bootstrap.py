@@ -87,8 +87,9 @@ def test_bootstrap_replicates_equal_sklearn_on_the_same_resamples(metric):
     predictions[:10] = labels[:10]
     replicates = bootstrap_metric(metric, labels, predictions, item_rng(11, "task"), 25)
     draws = item_rng(11, "task").integers(0, 30, size=(25, 30))  # the same resamples, drawn the same way
-    reference = accuracy_score if metric == "accuracy" else (
-        lambda y, p: f1_score(y, p, average="macro", zero_division=0))
+    reference = (
+        accuracy_score if metric == "accuracy" else (lambda y, p: f1_score(y, p, average="macro", zero_division=0))
+    )
     expected = [reference(labels[row], predictions[row]) for row in draws]
     np.testing.assert_allclose(replicates, expected, atol=1e-12)
 

@@ -34,7 +34,8 @@ def write_run(root, seconds=1.5, accuracy=0.5, figure=b"PNG-1", log="started 08:
     (root / "logs" / "benchmarks").mkdir(parents=True)
     pd.DataFrame({"model": ["a", "b"], "accuracy": [accuracy, 0.25]}).to_csv(root / "results/tables/t.csv", index=False)
     pd.DataFrame({"id": ["x"], "options": [[" yes", " no"]], "seconds": [seconds]}).to_parquet(
-        root / "results/tables/t.parquet")
+        root / "results/tables/t.parquet"
+    )
     (root / "resources/kg").mkdir(parents=True)
     (root / "resources/kg/store.stats.json").write_text(json.dumps({"quads": 3, "seconds": seconds}))
     (root / "resources/models/m/model.safetensors").write_bytes(figure * 3)  # weights: never read
@@ -49,8 +50,12 @@ def run(compare_runs, before, after) -> tuple[int, str]:
 
 
 def test_identical_runs_apart_from_volatile_fields_figures_weights_and_logs(tmp_path, compare_runs, monkeypatch):
-    monkeypatch.setattr(compare_runs, "VOLATILE", compare_runs.VOLATILE + (
-        compare_runs.Volatile("results/tables/t.parquet", "column", "seconds", "generation time"),))
+    monkeypatch.setattr(
+        compare_runs,
+        "VOLATILE",
+        compare_runs.VOLATILE
+        + (compare_runs.Volatile("results/tables/t.parquet", "column", "seconds", "generation time"),),
+    )
     before = write_run(tmp_path / "before")
     after = write_run(tmp_path / "after", seconds=9.0, figure=b"PNG-2", log="started 09:00")
     count, text = run(compare_runs, before, after)

@@ -11,15 +11,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-import jsonschema
 import pytest
 import yaml
 from snakemake.utils import update_config, validate
 
 from snakemake.cli import parse_config
 
-from benchval.config import (ConfigError, check_command_line, check_references, check_sections_are_mappings,
-                             resolve_mirror)
+from benchval.config import (
+    ConfigError,
+    check_command_line,
+    check_references,
+    check_sections_are_mappings,
+    resolve_mirror,
+)
 from benchval.paths import REPO_ROOT
 
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
@@ -120,8 +124,14 @@ def test_a_missing_mirror_folder_fails_naming_it(tmp_path):
 
 
 def _dry_run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([SNAKEMAKE, "-n", "--cores", "1", "--quiet", "rules", *args], cwd=REPO_ROOT,
-                          capture_output=True, text=True, timeout=300, check=False)
+    return subprocess.run(
+        [SNAKEMAKE, "-n", "--cores", "1", "--quiet", "rules", *args],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
 
 
 def test_workflow_start_up_error_for_a_mapping_on_the_command_line():

@@ -10,17 +10,26 @@ from benchval.cost import Throughput, study_cost
 
 def test_gpu_hours_by_hand(tmp_path):
     # mc: contexts "abcdefgh" (2 tokens at 4 chars a token) and options " xyz"(1), " uvwxyzab"(2)
-    pd.DataFrame([{"id": "i1", "context": "abcdefgh", "options": [" xyz", " uvwxyzab"], "label": 0, "target": None}]
-                 ).to_parquet(tmp_path / "t_mc.parquet")
+    pd.DataFrame(
+        [{"id": "i1", "context": "abcdefgh", "options": [" xyz", " uvwxyzab"], "label": 0, "target": None}]
+    ).to_parquet(tmp_path / "t_mc.parquet")
     # calibrated: the same options plus one prior each after "N/A" (1 token)
-    pd.DataFrame([{"id": "j1", "context": "abcd", "options": [" xyz", " uvwxyzab"], "label": 1, "target": None}]
-                 ).to_parquet(tmp_path / "t_cal.parquet")
+    pd.DataFrame(
+        [{"id": "j1", "context": "abcd", "options": [" xyz", " uvwxyzab"], "label": 1, "target": None}]
+    ).to_parquet(tmp_path / "t_cal.parquet")
     config = {
         "tasks": {"t_mc": {"scoring_mode": "mc"}, "t_cal": {"scoring_mode": "calibrated"}},
         "scoring": {"batch_tokens": 1024, "jobs": "per_task"},
-        "models": {"small": {"family": "f", "size_b": 1.0, "dtype": "bfloat16", "device": "cuda"},
-                   "large": {"family": "f", "size_b": 70.0, "dtype": "bfloat16", "device": "cuda",
-                             "scoring_jobs": "per_model"}},
+        "models": {
+            "small": {"family": "f", "size_b": 1.0, "dtype": "bfloat16", "device": "cuda"},
+            "large": {
+                "family": "f",
+                "size_b": 70.0,
+                "dtype": "bfloat16",
+                "device": "cuda",
+                "scoring_jobs": "per_model",
+            },
+        },
         "studies": {"default": {"source": "scored", "models": ["small", "large"], "tasks": ["t_mc", "t_cal"]}},
     }
     throughput = Throughput(peak_tflops=100.0, mfu=0.5, load_gbps=2.0, job_start_s=30.0)

@@ -24,19 +24,26 @@ def test_fill_keeps_the_wildcards_it_is_not_given():
 def test_nested_defaults_are_filled_through_the_section_files():
     config = {"local": {}, "commonwhy": {"kg": {"source": "local"}}, "scoring": {"engine": "reference"}}
     fill_defaults(config)
-    assert config["local"]["model_jobs_at_once"] == _schema("local.schema.yaml")["properties"]["model_jobs_at_once"]["default"]
+    assert (
+        config["local"]["model_jobs_at_once"]
+        == _schema("local.schema.yaml")["properties"]["model_jobs_at_once"]["default"]
+    )
     kg = _schema("commonwhy.schema.yaml")["properties"]["kg"]["properties"]
     assert config["commonwhy"]["kg"]["store"] == kg["store"]["default"]
     assert config["scoring"]["engine"] == "reference"  # a value set is kept
-    assert config["scoring"]["normalisation"] == _schema("scoring.schema.yaml")["properties"]["normalisation"]["default"]
+    assert (
+        config["scoring"]["normalisation"] == _schema("scoring.schema.yaml")["properties"]["normalisation"]["default"]
+    )
 
 
 def test_a_oneof_value_gets_the_defaults_of_the_branch_it_matches_only():
     # the workflow's schemas put no default in a oneOf branch yet (studies.schema.yaml says why), so an inline one
-    schema = {"oneOf": [
-        {"type": "object", "properties": {"source": {"const": "a"}, "x": {"default": 1}}, "required": ["source"]},
-        {"type": "object", "properties": {"source": {"const": "b"}, "y": {"default": 2}}, "required": ["source"]},
-    ]}
+    schema = {
+        "oneOf": [
+            {"type": "object", "properties": {"source": {"const": "a"}, "x": {"default": 1}}, "required": ["source"]},
+            {"type": "object", "properties": {"source": {"const": "b"}, "y": {"default": 2}}, "required": ["source"]},
+        ]
+    }
     value = {"source": "b"}
     _fill(value, schema, (SCHEMA_DIR / "config.schema.yaml").as_uri())
     assert value == {"source": "b", "y": 2}

@@ -109,6 +109,8 @@ def test_the_calibration_step_writes_the_scores_the_prediction_takes_the_argmax_
     calibrated = pd.read_parquet(tmp_path / "out.parquet")
     assert calibrated.to_dict("list") == {"item_id": ["a", "a"], "option_index": [0, 1], "score": [4.0, -3.0]}
     items = pd.DataFrame({"id": ["a"], "options": [[" x", " yy"]], "label": [0]})
-    assert metrics.predict_from_option_scores(items, calibrated).equals(metrics.predict(items, frame, "calibrated", "sum"))
+    assert metrics.predict_from_option_scores(items, calibrated).equals(
+        metrics.predict(items, frame, "calibrated", "sum")
+    )
     (tmp_path / "meta.json").write_text(json.dumps({"task": "t", "scoring_mode": "mc", "unavailable": "no data here"}))
     assert calibrate_files(tmp_path / "scores.parquet", tmp_path / "meta.json", "sum", tmp_path / "none.parquet") == 0

@@ -21,7 +21,9 @@ REHEARSAL = REPO_ROOT / "config" / "rehearsal.yaml"
 
 def test_rehearsal_config_is_the_paper_study_on_tiny_models():
     committed = yaml.safe_load(REHEARSAL.read_text())
-    assert committed == rehearsal_config(), "config/rehearsal.yaml is stale: python -m benchval.testing.rehearsal write-config"
+    assert committed == rehearsal_config(), (
+        "config/rehearsal.yaml is stale: python -m benchval.testing.rehearsal write-config"
+    )
     assert REHEARSAL.read_text().startswith("# " + NOTICE)
     paper = paper_config()
     study = committed["studies"]["default"]
@@ -49,15 +51,35 @@ def test_reduced_rehearsal_runs_end_to_end(tmp_path):
     assert (tmp_path / "README-RANDOM-WEIGHTS.txt").read_text().startswith("REHEARSAL WITH RANDOM WEIGHTS")
     path = tmp_path / "rehearsal.yaml"
     path.write_text(yaml.safe_dump(config))
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO_ROOT / "Snakefile"), "--directory",
-               str(tmp_path), "--configfile", str(REPO_ROOT / "config" / "config.yaml"), str(path), "--cores", "2",
-               "results/studies/default/score_table.csv"]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=600,
-                            env=dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1"))
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(REPO_ROOT / "Snakefile"),
+        "--directory",
+        str(tmp_path),
+        "--configfile",
+        str(REPO_ROOT / "config" / "config.yaml"),
+        str(path),
+        "--cores",
+        "2",
+        "results/studies/default/score_table.csv",
+    ]
+    result = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1"),
+    )
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-4000:]
     ran = re.findall(r"^Finished jobid: \d+ \(Rule: (\w+)\)", output, re.MULTILINE)
-    assert sorted(r for r in ran if r.startswith("score_model_")) == ["score_model_gemma_2_2b_it", "score_model_pythia_1b"]
+    assert sorted(r for r in ran if r.startswith("score_model_")) == [
+        "score_model_gemma_2_2b_it",
+        "score_model_pythia_1b",
+    ]
     # calibration and evaluation follow the scoring layout: one job per model too
     for prefix in ("calibrate_model_", "evaluate_model_"):
         assert sorted(r for r in ran if r.startswith(prefix)) == [prefix + "gemma_2_2b_it", prefix + "pythia_1b"]

@@ -24,7 +24,10 @@ def test_score_table_adds_family_and_size():
         {"model": ["m1", "m2"], "task": ["t", "t"], "metric": ["accuracy"] * 2, "value": [0.5, 0.75]}
     )
     table = score_table_from_metrics(metrics, MODELS)
-    assert table[["model", "family", "size_b", "value"]].values.tolist() == [["m1", "f", 0.5, 0.5], ["m2", "g", 1.0, 0.75]]
+    assert table[["model", "family", "size_b", "value"]].values.tolist() == [
+        ["m1", "f", 0.5, 0.5],
+        ["m2", "g", 1.0, 0.75],
+    ]
 
 
 def test_unknown_model_and_duplicates_are_named():
@@ -32,7 +35,14 @@ def test_unknown_model_and_duplicates_are_named():
     with pytest.raises(KeyError, match="zz"):
         score_table_from_metrics(metrics, MODELS)
     doubled = pd.DataFrame(
-        {"model": ["m1"] * 2, "family": ["f"] * 2, "size_b": [1.0] * 2, "task": ["t"] * 2, "metric": ["a"] * 2, "value": [1, 2]}
+        {
+            "model": ["m1"] * 2,
+            "family": ["f"] * 2,
+            "size_b": [1.0] * 2,
+            "task": ["t"] * 2,
+            "metric": ["a"] * 2,
+            "value": [1, 2],
+        }
     )
     with pytest.raises(ValueError, match="imported.csv: 1 duplicate"):
         validate_score_table(doubled, "imported.csv")

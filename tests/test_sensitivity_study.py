@@ -27,8 +27,10 @@ from benchval.testing.tiny import build_tiny_model
 pytestmark = pytest.mark.skipif(default_mirror() is None, reason="needs the shared raw-data mirror")
 
 SEED = 20261130
-MODELS = {f"tiny-{i}": {"family": family, "size_b": 0.001 * i} for i, family in
-          enumerate(["fam-a", "fam-a", "fam-b", "fam-b", "fam-c"], start=1)}
+MODELS = {
+    f"tiny-{i}": {"family": family, "size_b": 0.001 * i}
+    for i, family in enumerate(["fam-a", "fam-a", "fam-b", "fam-b", "fam-c"], start=1)
+}
 STUDY_TASKS = ["winogrande", "winowhat", "piqa", "piqa_rup", "false_beliefs"]
 
 
@@ -38,15 +40,18 @@ def catalogue_config() -> dict:
         loaded = yaml.safe_load(path.read_text())
         config["tasks"].update(loaded.get("tasks") or {})  # not every catalogue file declares tasks
         config["datasets"].update(loaded.get("datasets") or {})
-    config["studies"] = {"s": {"source": "scored", "models": list(MODELS), "tasks": list(STUDY_TASKS),
-                               "sensitivity_variants": True}}  # the one setting
+    config["studies"] = {
+        "s": {"source": "scored", "models": list(MODELS), "tasks": list(STUDY_TASKS), "sensitivity_variants": True}
+    }  # the one setting
     return add_task_variants(config)
 
 
 def build_task(task: str, config: dict, out_dir) -> dict:
     spec = config["tasks"][task]
-    files = {key: default_mirror() / data_file.path
-             for key, data_file in dataset_files(config["datasets"], spec["dataset"]).items()}
+    files = {
+        key: default_mirror() / data_file.path
+        for key, data_file in dataset_files(config["datasets"], spec["dataset"]).items()
+    }
     return prepare_task(task, spec, files, {"n_items": 16}, SEED, output=out_dir / f"{task}.parquet")
 
 
@@ -59,8 +64,14 @@ def analysed(tmp_path_factory):
     metrics = []
     for seed, model in enumerate(MODELS, start=11):
         folder = build_tiny_model(root / "models" / model, seed)
-        files = [TaskFiles(str(root / "tasks" / f"{t}.parquet"), str(root / "scores" / model / f"{t}.parquet"),
-                           str(root / "shards" / model / t)) for t in tasks]
+        files = [
+            TaskFiles(
+                str(root / "tasks" / f"{t}.parquet"),
+                str(root / "scores" / model / f"{t}.parquet"),
+                str(root / "shards" / model / t),
+            )
+            for t in tasks
+        ]
         score_tasks(files, folder, {"engine": "fast", "progress": False}, {}, model_name=model)
         for task, task_files in zip(tasks, files):
             items, scores = pd.read_parquet(task_files.items_parquet), pd.read_parquet(task_files.out_parquet)
@@ -69,8 +80,13 @@ def analysed(tmp_path_factory):
     score_table = score_table_from_metrics(pd.concat(metrics, ignore_index=True), MODELS)
     score_table.to_csv(root / "score_table.csv", index=False)
     task_table_from_metas(list(metas.values())).to_csv(root / "tasks.csv", index=False)
-    tables = run_analysis(root / "score_table.csv", root / "tasks.csv", {"n_bootstrap": 100, "seed": SEED},
-                          root / "study", make_figures=False)
+    tables = run_analysis(
+        root / "score_table.csv",
+        root / "tasks.csv",
+        {"n_bootstrap": 100, "seed": SEED},
+        root / "study",
+        make_figures=False,
+    )
     return root, config, metas, score_table, tables
 
 

@@ -33,8 +33,20 @@ pytestmark = pytest.mark.skipif(default_mirror() is None, reason="needs the shar
 
 
 def snakemake(workdir, configfile, *args, timeout=900):
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO_ROOT / "Snakefile"),
-               "--directory", str(workdir), "--configfile", str(configfile), "--cores", "2", *args]
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(REPO_ROOT / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--configfile",
+        str(configfile),
+        "--cores",
+        "2",
+        *args,
+    ]
     env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
 
@@ -128,7 +140,6 @@ def test_raw_data_to_figures(finished_run):
     sizes = pd.read_csv(workdir / "results/tables/task_sizes.csv")
     n_final = sizes.set_index("task")["n_final"]
     assert n_final["goldenswag"] == 0 and (n_final.drop("goldenswag").loc[table["task"].unique()] == 4).all()
-
 
 
 def test_scoreboard_and_lmeval_stderr(finished_run):
@@ -241,8 +252,11 @@ def test_editing_ridge_alpha_plans_only_lofo_and_figure_3(plans):
 
 def test_editing_fdr_plans_only_fdr_and_the_starred_figures(plans):
     jobs = plans["fdr"].result()
-    assert _analysis_jobs(jobs) == {"analysis_fdr", "analysis_figure_fig1_cs_correlations",
-                                    "analysis_figure_fig2_cs_downstream"}, jobs
+    assert _analysis_jobs(jobs) == {
+        "analysis_fdr",
+        "analysis_figure_fig1_cs_correlations",
+        "analysis_figure_fig2_cs_downstream",
+    }, jobs
     # the partial-Spearman sensitivity table reads fdr.alpha too (its "same conclusion as the paper"
     # column compares unadjusted p with alpha), so an alpha edit reruns it and its report page
     sensitivity = {"partial_sensitivity", "report_partial_sensitivity"}
@@ -255,15 +269,18 @@ def _relabel(config):
 
 
 def test_editing_a_task_label_reruns_no_model_job(plans):
-    """Both layouts here (the finished run mixes them); again in test_per_model_jobs_write_the_same_scores_and_rerun_per_model."""
+    """Both layouts here (the finished run mixes them); again in
+    test_per_model_jobs_write_the_same_scores_and_rerun_per_model."""
     jobs = plans["label"].result()
-    assert not any(rule == "score" or rule.startswith(("score_model_", "prepare", "calibrate", "evaluate"))
-                   for rule in jobs), jobs
+    assert not any(
+        rule == "score" or rule.startswith(("score_model_", "prepare", "calibrate", "evaluate")) for rule in jobs
+    ), jobs
     assert "score_table" in jobs, jobs
 
 
 def _reverse_keys(config):
     """Every mapping of the config with its keys in reverse order (in place at the top level)."""
+
     def reverse(value):
         if isinstance(value, dict):
             return {key: reverse(value[key]) for key in reversed(list(value))}
@@ -293,8 +310,21 @@ def _copied_checkout(destination):
 
 
 def _planned_with_checkout(workdir, configfile, checkout):
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(checkout / "Snakefile"), "--directory",
-               str(workdir), "--configfile", str(configfile), "--cores", "2", "-n", *TARGETS]
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(checkout / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--configfile",
+        str(configfile),
+        "--cores",
+        "2",
+        "-n",
+        *TARGETS,
+    ]
     env = dict(os.environ, PYTHONPATH=str(checkout / "src"), HF_HUB_OFFLINE="1")
     result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
     assert result.returncode == 0, result.stderr[-3000:]

@@ -14,7 +14,10 @@ def test_canonical_sorts_keys_recursively_and_keeps_list_order():
 def test_imports_found_anywhere_and_relative_ones_resolved():
     source = "import os\nfrom benchval.analysis import lofo\ndef f():\n    from . import sibling\n"
     assert imported_modules(source, "benchval.analysis.chain") == {
-        "benchval.analysis", "benchval.analysis.lofo", "benchval.analysis.sibling"}
+        "benchval.analysis",
+        "benchval.analysis.lofo",
+        "benchval.analysis.sibling",
+    }
 
 
 def _package(root):
@@ -33,10 +36,19 @@ def _package(root):
 def test_code_digest_covers_the_transitive_imports_only(tmp_path):
     package, script = _package(tmp_path)
     assert [p.relative_to(tmp_path).as_posix() for p in module_dependencies(script, package)] == [
-        "benchval/__init__.py", "benchval/sub/__init__.py", "benchval/sub/a.py", "benchval/sub/b.py"]
+        "benchval/__init__.py",
+        "benchval/sub/__init__.py",
+        "benchval/sub/a.py",
+        "benchval/sub/b.py",
+    ]
     before = code_digest(script, package)
-    assert set(before) == {"script:script.py", "benchval/__init__.py", "benchval/sub/__init__.py",
-                           "benchval/sub/a.py", "benchval/sub/b.py"}
+    assert set(before) == {
+        "script:script.py",
+        "benchval/__init__.py",
+        "benchval/sub/__init__.py",
+        "benchval/sub/a.py",
+        "benchval/sub/b.py",
+    }
     moved = tmp_path / "moved"
     moved.mkdir()
     package2, script2 = _package(moved)

@@ -21,8 +21,9 @@ COLUMNS = ["item_id", "option_index", "score"]
 def calibrated_option_scores(scores: pd.DataFrame, meta: dict, normalisation: str) -> pd.DataFrame:
     """The decision score of every option (empty for a task unavailable here)."""
     if meta.get("unavailable") or scores.empty:
-        return pd.DataFrame({"item_id": pd.Series(dtype=str), "option_index": pd.Series(dtype="int64"),
-                             "score": pd.Series(dtype=float)})
+        return pd.DataFrame(
+            {"item_id": pd.Series(dtype=str), "option_index": pd.Series(dtype="int64"), "score": pd.Series(dtype=float)}
+        )
     return option_scores(scores, meta["scoring_mode"], normalisation)[COLUMNS]
 
 

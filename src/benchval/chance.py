@@ -68,22 +68,28 @@ def macro_f1_of_guesses(labels: np.ndarray, guesses: np.ndarray) -> np.ndarray:
     truth = labels[None, :, None] == classes
     guessed = guesses[:, :, None] == classes
     denominator = truth.sum(axis=1) + guessed.sum(axis=1)
-    f1 = np.divide(2.0 * (truth & guessed).sum(axis=1), denominator, out=np.zeros(denominator.shape),
-                   where=denominator > 0)
+    f1 = np.divide(
+        2.0 * (truth & guessed).sum(axis=1), denominator, out=np.zeros(denominator.shape), where=denominator > 0
+    )
     return f1.sum(axis=1) / (denominator > 0).sum(axis=1)
 
 
-def simulated_macro_f1(labels: np.ndarray, n_options: np.ndarray, rng: np.random.Generator,
-                       draws: int = SIMULATION_DRAWS) -> tuple[float, float]:
+def simulated_macro_f1(
+    labels: np.ndarray, n_options: np.ndarray, rng: np.random.Generator, draws: int = SIMULATION_DRAWS
+) -> tuple[float, float]:
     """(mean macro-F1 of ``draws`` simulated uniform guessers, 3 standard errors of that mean)."""
-    scores = np.concatenate([macro_f1_of_guesses(labels, rng.integers(0, n_options, size=(min(2000, draws - start),
-                                                                                          len(labels))))
-                             for start in range(0, draws, 2000)])
+    scores = np.concatenate(
+        [
+            macro_f1_of_guesses(labels, rng.integers(0, n_options, size=(min(2000, draws - start), len(labels))))
+            for start in range(0, draws, 2000)
+        ]
+    )
     return float(scores.mean()), float(3.0 * scores.std(ddof=1) / np.sqrt(len(scores)))
 
 
-def chance_macro_f1(labels: np.ndarray, n_options: np.ndarray,
-                    rng: np.random.Generator | None = None) -> tuple[float, float]:
+def chance_macro_f1(
+    labels: np.ndarray, n_options: np.ndarray, rng: np.random.Generator | None = None
+) -> tuple[float, float]:
     """(expected macro-F1 of uniform guessing, bound on its error; 0.0 when exact).
 
     With ``rng`` and a closed-form bound above ``SIMULATION_ABOVE``: the simulated value instead

@@ -35,9 +35,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchval.models.registry import job_resources as prepare_gguf_resources
+
 # Bytes per parameter of the dtypes the scorer runs models in (models.schema.yaml `dtype`).
 from benchval.scoring.resources import BYTES_PER_PARAMETER as BYTES_PER_PARAM
 from benchval.scoring.resources import job_resources as score_cpu_resources
+
 # GPU memory per byte of weights (activations, KV cache of a batch, CUDA context).
 GPU_OVERHEAD = 1.2
 # Host RAM per byte of weights for a one-off load on the CPU (prepare's sanity check).

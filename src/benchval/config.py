@@ -42,8 +42,10 @@ def resolve_mirror(mirror: str | None) -> Path | None:
     path = Path(mirror).expanduser()
     path = path if path.is_absolute() else (REPO_ROOT / path).resolve()
     if not path.is_dir():
-        raise ConfigError(f"mirror: folder {path} does not exist (config value {mirror!r}); point it at the "
-                          f"raw-data mirror, or set `mirror: null` to download every raw file from upstream")
+        raise ConfigError(
+            f"mirror: folder {path} does not exist (config value {mirror!r}); point it at the "
+            f"raw-data mirror, or set `mirror: null` to download every raw file from upstream"
+        )
     return path
 
 
@@ -68,9 +70,11 @@ def _mapping_sections() -> tuple[str, ...]:
     return tuple(sections)
 
 
-_CONFIGFILE_REMEDY = ("write the keys you change in a small YAML file (e.g. override.yaml) and pass it with "
-                      "--configfile override.yaml: it is merged key by key into config/config.yaml "
-                      "(docs/configuration.md, 'Overriding nested keys')")
+_CONFIGFILE_REMEDY = (
+    "write the keys you change in a small YAML file (e.g. override.yaml) and pass it with "
+    "--configfile override.yaml: it is merged key by key into config/config.yaml "
+    "(docs/configuration.md, 'Overriding nested keys')"
+)
 
 
 def check_command_line(overrides: Mapping) -> None:
@@ -82,12 +86,15 @@ def check_command_line(overrides: Mapping) -> None:
     """
     for key, value in overrides.items():
         if isinstance(value, Mapping):
-            raise ConfigError(f"{key}: a nested mapping given with --config ({key}={dict(value)!r}); --config reads "
-                              f"every nested value as text, so numbers and null do not survive. Instead, "
-                              + _CONFIGFILE_REMEDY)
+            raise ConfigError(
+                f"{key}: a nested mapping given with --config ({key}={dict(value)!r}); --config reads "
+                f"every nested value as text, so numbers and null do not survive. Instead, " + _CONFIGFILE_REMEDY
+            )
         if value == "null":
-            raise ConfigError(f"{key}: --config {key}=null gives the text 'null', not null. Instead, put "
-                              f"`{key}: null` in a small YAML file and pass it with --configfile")
+            raise ConfigError(
+                f"{key}: --config {key}=null gives the text 'null', not null. Instead, put "
+                f"`{key}: null` in a small YAML file and pass it with --configfile"
+            )
 
 
 def check_sections_are_mappings(config: Mapping) -> None:
@@ -95,8 +102,10 @@ def check_sections_are_mappings(config: Mapping) -> None:
     for key in _mapping_sections():
         value = config.get(key)
         if isinstance(value, str):
-            raise ConfigError(f"{key}: expected a mapping, got a string ({value!r}); a nested section cannot be "
-                              f"given as text on the command line. Instead, " + _CONFIGFILE_REMEDY)
+            raise ConfigError(
+                f"{key}: expected a mapping, got a string ({value!r}); a nested section cannot be "
+                f"given as text on the command line. Instead, " + _CONFIGFILE_REMEDY
+            )
 
 
 def _unknown(kind: str, where: str, name: str, known) -> ConfigError:
@@ -122,7 +131,9 @@ def _study_metrics(config: dict) -> set[str]:
         if spec["source"] == "scored":
             metrics.update(m for task in spec["tasks"] for m in config["tasks"][task]["metrics"])
             if spec.get("commonwhy_criterion"):
-                metrics.add("accuracy")  # the CommonWhy criterion rows enter as accuracy (benchval.evaluation.score_table)
+                metrics.add(
+                    "accuracy"
+                )  # the CommonWhy criterion rows enter as accuracy (benchval.evaluation.score_table)
         elif spec["source"] == "csv":
             metrics.add(spec.get("metric", "accuracy"))
             metrics.update(task.get("metric", spec.get("metric", "accuracy")) for task in spec["tasks"].values())
@@ -153,13 +164,14 @@ def check_references(config: dict) -> None:
         partner = spec.get("pairs_with")
         if partner is not None and partner not in tasks:
             raise ConfigError(f"tasks.{task}.pairs_with: unknown task {partner!r}")
-    for task in ((config.get("sample") or {}).get("per_task") or {}):
+    for task in (config.get("sample") or {}).get("per_task") or {}:
         if task not in tasks:
             raise _unknown("task", f"sample.per_task.{task}", task, tasks)
     _check_metrics(config)
 
 
 # ---- defaults: written in the schemas only, filled here ------------------------------------------
+
 
 def _schema_uri(name: str) -> str:
     return (SCHEMA_DIR / name).as_uri()

@@ -62,8 +62,11 @@ def task_items(task: str, config: dict, prepared_dir: Path) -> pd.DataFrame:
     report = FilterReport(task)
     seed = int(config.get("seed", 0))
     try:
-        items = list(get_adapter(spec["adapter"])(AdapterInput(task, files, dict(spec.get("options") or {}), seed,
-                                                              spec["scoring_mode"]), report))
+        items = list(
+            get_adapter(spec["adapter"])(
+                AdapterInput(task, files, dict(spec.get("options") or {}), seed, spec["scoring_mode"]), report
+            )
+        )
     except TaskUnavailable as unavailable:
         log.warning("task %s: unavailable (%s), counted as 0 tokens", task, unavailable.reason)
         return pd.DataFrame(columns=["id", "context", "options", "label", "target"])
@@ -71,8 +74,12 @@ def task_items(task: str, config: dict, prepared_dir: Path) -> pd.DataFrame:
         excluded = REPO_ROOT / spec["exclude_ids"]
         items = exclude_by_hand(items, read_exclusion_list(excluded), report, str(excluded))
     items = subsample(items, sample_size(config.get("sample"), task), seed, report)
-    return pd.DataFrame([{"id": i.id, "context": i.context, "options": list(i.options), "label": i.label,
-                          "target": i.target} for i in items])
+    return pd.DataFrame(
+        [
+            {"id": i.id, "context": i.context, "options": list(i.options), "label": i.label, "target": i.target}
+            for i in items
+        ]
+    )
 
 
 def unique_tokens(items: pd.DataFrame, scoring_mode: str, count) -> int:
@@ -93,16 +100,25 @@ def counter(tokenizer_dir: Path | None):
     from transformers import AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(tokenizer_dir)
-    return lambda texts: [len(ids) for ids in tokenizer(list(texts), add_special_tokens=False)["input_ids"]] if texts else []
+    return lambda texts: (
+        [len(ids) for ids in tokenizer(list(texts), add_special_tokens=False)["input_ids"]] if texts else []
+    )
 
 
-def study_cost(config: dict, study: str = "default", throughput: Throughput = Throughput(),
-               tokenizer_dir: Path | None = None, prepared_dir: Path = Path("results/tasks")) -> pd.DataFrame:
+def study_cost(
+    config: dict,
+    study: str = "default",
+    throughput: Throughput = Throughput(),
+    tokenizer_dir: Path | None = None,
+    prepared_dir: Path = Path("results/tasks"),
+) -> pd.DataFrame:
     """One row per model of ``study``: GPUs, jobs, tokens, compute and load hours, GPU-hours."""
     spec = config["studies"][study]
     count = counter(tokenizer_dir)
-    tokens = {task: unique_tokens(task_items(task, config, prepared_dir), config["tasks"][task]["scoring_mode"], count)
-              for task in spec["tasks"]}
+    tokens = {
+        task: unique_tokens(task_items(task, config, prepared_dir), config["tasks"][task]["scoring_mode"], count)
+        for task in spec["tasks"]
+    }
     settings = ClusterSettings.from_config(config.get("cluster"))
     batch_tokens = config["scoring"]["batch_tokens"]
     rows = []
@@ -115,9 +131,20 @@ def study_cost(config: dict, study: str = "default", throughput: Throughput = Th
         jobs = len(spec["tasks"]) if layout == "per_task" else 1
         load_s = jobs * weights_gb(entry["size_b"], entry.get("dtype", "float32")) / throughput.load_gbps
         start_s = jobs * throughput.job_start_s
-        rows.append({"model": name, "size_b": entry["size_b"], "gpus": gpus, "layout": layout, "jobs": jobs,
-                     "tokens": n_tokens, "compute_h": compute_s / 3600, "load_h": load_s / 3600,
-                     "start_h": start_s / 3600, "gpu_hours": (compute_s + load_s + start_s) * gpus / 3600})
+        rows.append(
+            {
+                "model": name,
+                "size_b": entry["size_b"],
+                "gpus": gpus,
+                "layout": layout,
+                "jobs": jobs,
+                "tokens": n_tokens,
+                "compute_h": compute_s / 3600,
+                "load_h": load_s / 3600,
+                "start_h": start_s / 3600,
+                "gpu_hours": (compute_s + load_s + start_s) * gpus / 3600,
+            }
+        )
     table = pd.DataFrame(rows)
     table.attrs["tokens_per_task"] = tokens
     return table
@@ -136,16 +163,27 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s")
     config = merged_config(*args.configfile)
-    table = study_cost(config, args.study, Throughput(args.peak_tflops, args.mfu, args.load_gbps, args.job_start_s),
-                       args.tokenizer, args.prepared)
-    print("tokens per task (fed once by the fast engine): "
-          + ", ".join(f"{t} {n:,}" for t, n in table.attrs["tokens_per_task"].items()))
-    print(f"assumed: {args.peak_tflops:g} TFLOPS peak x MFU {args.mfu:g}; weights load at {args.load_gbps:g} GB/s; "
-          f"{args.job_start_s:g} s start-up a job; "
-          f"GPUs of {ClusterSettings.from_config(config.get('cluster')).gpu_mem_gb:g} GB")
+    table = study_cost(
+        config,
+        args.study,
+        Throughput(args.peak_tflops, args.mfu, args.load_gbps, args.job_start_s),
+        args.tokenizer,
+        args.prepared,
+    )
+    print(
+        "tokens per task (fed once by the fast engine): "
+        + ", ".join(f"{t} {n:,}" for t, n in table.attrs["tokens_per_task"].items())
+    )
+    print(
+        f"assumed: {args.peak_tflops:g} TFLOPS peak x MFU {args.mfu:g}; weights load at {args.load_gbps:g} GB/s; "
+        f"{args.job_start_s:g} s start-up a job; "
+        f"GPUs of {ClusterSettings.from_config(config.get('cluster')).gpu_mem_gb:g} GB"
+    )
     print(table.to_string(index=False, float_format=lambda x: f"{x:,.2f}"))
-    print(f"total: {table['gpu_hours'].sum():,.1f} GPU-hours over {len(table)} models "
-          f"({table['tokens'].iloc[0] if len(table) else 0:,} tokens per model)")
+    print(
+        f"total: {table['gpu_hours'].sum():,.1f} GPU-hours over {len(table)} models "
+        f"({table['tokens'].iloc[0] if len(table) else 0:,} tokens per model)"
+    )
 
 
 if __name__ == "__main__":

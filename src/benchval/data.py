@@ -118,8 +118,9 @@ def resolve(path: str, mirror: Path | None, download_dir: Path | str = DOWNLOAD_
     return Path(download_dir) / path
 
 
-def locate(data_file: DataFile, mirror: Path | None, download_dir: Path | str = DOWNLOAD_DIR,
-           verify: bool = True) -> Path:
+def locate(
+    data_file: DataFile, mirror: Path | None, download_dir: Path | str = DOWNLOAD_DIR, verify: bool = True
+) -> Path:
     """The existing local copy of ``data_file`` (checksum-verified), or :class:`DataFileNotFound`."""
     places = candidates(data_file.path, mirror, Path(download_dir))
     for place in places:

@@ -65,8 +65,9 @@ def weighted_macro_f1(counts: np.ndarray, labels: np.ndarray, predictions: np.nd
 METRIC_FUNCTIONS = {"accuracy": weighted_accuracy, "macro_f1": weighted_macro_f1}
 
 
-def bootstrap_metric(metric: str, labels: np.ndarray, predictions: np.ndarray, rng: np.random.Generator,
-                     n_boot: int) -> np.ndarray:
+def bootstrap_metric(
+    metric: str, labels: np.ndarray, predictions: np.ndarray, rng: np.random.Generator, n_boot: int
+) -> np.ndarray:
     """``n_boot`` bootstrap replicates of ``metric`` (``accuracy`` or ``macro_f1``) over items."""
     if metric not in METRIC_FUNCTIONS:
         raise ValueError(f"no item bootstrap for metric {metric!r}; known: {sorted(METRIC_FUNCTIONS)}")

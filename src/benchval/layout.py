@@ -117,9 +117,7 @@ class Layout:
 
     def scored_pairs(self) -> list[tuple[str, str]]:
         """Every (model, task) that some scored study needs, each once."""
-        return sorted(
-            {(m, t) for s in self.scored_studies for m in self.study_models(s) for t in self.study_tasks(s)}
-        )
+        return sorted({(m, t) for s in self.scored_studies for m in self.study_models(s) for t in self.study_tasks(s)})
 
     def scored_tasks(self) -> list[str]:
         return sorted({t for s in self.scored_studies for t in self.study_tasks(s)})

@@ -7,8 +7,12 @@ from benchval.analysis.axes import axis_tests, comparisons
 
 def test_masks_hand_case():
     # benchmarks: B0 {social, pragmatic}, B1 {event, pragmatic}; tasks: T0 social, T1 pragmatic, T2 event
-    grid = {(p, a): (s, c) for p, a, s, c in comparisons([{"social", "pragmatic"}, {"event", "pragmatic"}],
-                                                          [{"social"}, {"pragmatic"}, {"event"}])}
+    grid = {
+        (p, a): (s, c)
+        for p, a, s, c in comparisons(
+            [{"social", "pragmatic"}, {"event", "pragmatic"}], [{"social"}, {"pragmatic"}, {"event"}]
+        )
+    }
     same, cross = grid[("a", "social")]
     assert same.tolist() == [[True, False, False], [False, False, False]]
     assert cross.tolist() == [[False, True, True], [False, False, False]]

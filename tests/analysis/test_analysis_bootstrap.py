@@ -58,8 +58,16 @@ def test_percentile_ci_agrees_with_scipy_bootstrap():
     n_boot = 20000
     indices = np.random.default_rng(2).integers(0, n, size=(n_boot, n))
     ours = bootstrap.summarise(float(delta(x1, x2, y)), delta(x1[indices], x2[indices], y[indices]), 0.95)
-    reference = stats.bootstrap((x1, x2, y), delta, paired=True, vectorized=True, n_resamples=n_boot,
-                                method="percentile", confidence_level=0.95, rng=np.random.default_rng(3))
+    reference = stats.bootstrap(
+        (x1, x2, y),
+        delta,
+        paired=True,
+        vectorized=True,
+        n_resamples=n_boot,
+        method="percentile",
+        confidence_level=0.95,
+        rng=np.random.default_rng(3),
+    )
     assert ours["estimate"] == pytest.approx(stats.spearmanr(x1, y).statistic - stats.spearmanr(x2, y).statistic)
     assert ours["ci_low"] == pytest.approx(reference.confidence_interval.low, abs=0.03)
     assert ours["ci_high"] == pytest.approx(reference.confidence_interval.high, abs=0.03)

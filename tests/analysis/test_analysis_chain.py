@@ -50,7 +50,7 @@ def test_a_step_reading_a_setting_its_rule_does_not_pass_fails(tmp_path):
     settings = chain.step_settings({"ridge_alpha": 2.0}, ("ridge_alpha",), "lofo")
     assert settings.ridge_alpha == 2.0
     with pytest.raises(AttributeError, match="analysis step 'lofo' reads settings.top_k"):
-        settings.top_k
+        _ = settings.top_k
     with pytest.raises(ValueError, match="does not declare"):
         chain.step_settings({"top_k": 3}, ("ridge_alpha",), "lofo")
 
@@ -58,8 +58,9 @@ def test_a_step_reading_a_setting_its_rule_does_not_pass_fails(tmp_path):
 def test_a_correlation_figure_below_min_models_says_so(tmp_path):
     table_csv, tasks_csv = write_synthetic_study(tmp_path / "input", seed=3)
     out = tmp_path / "out"
-    chain.run_step("correlations", STEP_MODULES["correlations"].step_tables, table_csv, tasks_csv,
-                   {"min_models": 500}, out)
+    chain.run_step(
+        "correlations", STEP_MODULES["correlations"].step_tables, table_csv, tasks_csv, {"min_models": 500}, out
+    )
     stem = "fig1_cs_correlations"
     section = {"min_models": 500, "figures": {"formats": ["png"], "dpi": 50}}
     drawn = []
@@ -71,8 +72,15 @@ def test_a_correlation_figure_below_min_models_says_so(tmp_path):
 
     figures.figure_too_few_models = spy
     try:
-        figures.run_figure_step(stem, table_csv, tasks_csv, {"correlations_cs_cs": out / "unadjusted" /
-                                                             "correlations_cs_cs.csv"}, section, out, "syn")
+        figures.run_figure_step(
+            stem,
+            table_csv,
+            tasks_csv,
+            {"correlations_cs_cs": out / "unadjusted" / "correlations_cs_cs.csv"},
+            section,
+            out,
+            "syn",
+        )
     finally:
         figures.figure_too_few_models = original
     n_models = pd.read_csv(table_csv)["model"].nunique()

@@ -13,8 +13,9 @@ def test_composite_is_mean_of_scipy_zscores_and_standard_scaler():
     values = rng.normal(size=(9, 3))
     expected = stats.zscore(values, axis=0).mean(axis=1)  # scipy's default ddof=0
     np.testing.assert_allclose(standardised_mean(values, values), expected, atol=1e-12)
-    np.testing.assert_allclose(standardised_mean(values, values), StandardScaler().fit_transform(values).mean(axis=1),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        standardised_mean(values, values), StandardScaler().fit_transform(values).mean(axis=1), atol=1e-12
+    )
 
 
 def test_composite_with_missing_constituents_and_reference_statistics():

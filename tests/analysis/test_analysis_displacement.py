@@ -5,8 +5,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchval.analysis.displacement import (expected_top_k_jaccard, mean_abs_rank_displacement, pair_table, table4,
-                                            top_k_cut)
+from benchval.analysis.displacement import (
+    expected_top_k_jaccard,
+    mean_abs_rank_displacement,
+    pair_table,
+    table4,
+    top_k_cut,
+)
 from benchval.analysis.settings import settings_from_config
 
 
@@ -32,6 +37,7 @@ def test_top_k_jaccard_ties_at_the_cut_hand_computed():
 
 def _enumerated_jaccard(x: pd.Series, y: pd.Series, k: int) -> float:
     """Mean Jaccard over every tie-breaking order of both rankings (brute force)."""
+
     def top_sets(scores):
         counts, values, names = Counter(), scores.to_numpy(), list(scores.index)
         for order in permutations(range(len(values))):  # a random order breaks ties (stable sort)
@@ -39,6 +45,7 @@ def _enumerated_jaccard(x: pd.Series, y: pd.Series, k: int) -> float:
             counts[frozenset(names[i] for i in ranked[:k])] += 1
         total = sum(counts.values())
         return {top: n / total for top, n in counts.items()}
+
     return sum(pa * pb * len(a & b) / len(a | b) for a, pa in top_sets(x).items() for b, pb in top_sets(y).items())
 
 

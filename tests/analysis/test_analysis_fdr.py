@@ -20,14 +20,24 @@ def test_bh_hand_case():
 
 
 def test_families_split_by_metric_and_missing_p_excluded():
-    settings = settings_from_config({"fdr": {"families": [{"name": "corr", "tests": ["cs_downstream_spearman", "partial_spearman"]}]}})
-    tests = pd.DataFrame({
-        "test_id": [f"t:{i}" for i in range(6)],
-        "test_kind": ["cs_downstream_spearman", "partial_spearman", "cs_downstream_spearman", "cs_downstream_spearman",
-                      "axis_test", "partial_spearman"],
-        "metric": ["accuracy", "accuracy", "accuracy", "macro_f1", "accuracy", "macro_f1"],
-        "p": [0.01, 0.04, np.nan, 0.02, 0.001, 0.5],
-    })
+    settings = settings_from_config(
+        {"fdr": {"families": [{"name": "corr", "tests": ["cs_downstream_spearman", "partial_spearman"]}]}}
+    )
+    tests = pd.DataFrame(
+        {
+            "test_id": [f"t:{i}" for i in range(6)],
+            "test_kind": [
+                "cs_downstream_spearman",
+                "partial_spearman",
+                "cs_downstream_spearman",
+                "cs_downstream_spearman",
+                "axis_test",
+                "partial_spearman",
+            ],
+            "metric": ["accuracy", "accuracy", "accuracy", "macro_f1", "accuracy", "macro_f1"],
+            "p": [0.01, 0.04, np.nan, 0.02, 0.001, 0.5],
+        }
+    )
     out = fdr.adjust(tests, settings)
     np.testing.assert_allclose(out.loc[[0, 1], "p_fdr"], stats.false_discovery_control([0.01, 0.04]))
     np.testing.assert_allclose(out.loc[[3, 5], "p_fdr"], stats.false_discovery_control([0.02, 0.5]))
@@ -37,7 +47,10 @@ def test_families_split_by_metric_and_missing_p_excluded():
 
 
 def test_pooled_family_over_metrics():
-    settings = settings_from_config({"fdr": {"families": [{"name": "all", "tests": ["axis_test"], "per_metric": False}]}})
-    tests = pd.DataFrame({"test_id": ["a:0", "a:1"], "test_kind": "axis_test", "metric": ["accuracy", "macro_f1"],
-                          "p": [0.01, 0.03]})
+    settings = settings_from_config(
+        {"fdr": {"families": [{"name": "all", "tests": ["axis_test"], "per_metric": False}]}}
+    )
+    tests = pd.DataFrame(
+        {"test_id": ["a:0", "a:1"], "test_kind": "axis_test", "metric": ["accuracy", "macro_f1"], "p": [0.01, 0.03]}
+    )
     np.testing.assert_allclose(fdr.adjust(tests, settings)["p_fdr"], [0.02, 0.03])

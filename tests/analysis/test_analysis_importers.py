@@ -10,7 +10,8 @@ from benchval.analysis.table import load_study
 from benchval.paths import REPO_ROOT, default_mirror
 
 CSV_STUDY = {
-    "source": "csv", "path": "{mirror}/scores.csv",
+    "source": "csv",
+    "path": "{mirror}/scores.csv",
     "columns": {"model": "Model", "family": "Fam", "size_b": "Size"},
     "tasks": {
         "hs": {"column": "HS", "role": "cs_original", "axes": ["event"], "label": "HellaSwag"},
@@ -21,9 +22,16 @@ CSV_STUDY = {
 
 
 def test_csv_importer(tmp_path):
-    pd.DataFrame({"Model": ["m1", "m2", "m3"], "Fam": ["a", "a", "b"], "Size": [1.0, 7.0, 3.0],
-                  "HS": [0.5, 0.6, None], "GS": [0.4, 0.5, 0.6], "TRIP": [0.3, 0.2, 0.1]}).to_csv(tmp_path / "scores.csv",
-                                                                                                  index=False)
+    pd.DataFrame(
+        {
+            "Model": ["m1", "m2", "m3"],
+            "Fam": ["a", "a", "b"],
+            "Size": [1.0, 7.0, 3.0],
+            "HS": [0.5, 0.6, None],
+            "GS": [0.4, 0.5, 0.6],
+            "TRIP": [0.3, 0.2, 0.1],
+        }
+    ).to_csv(tmp_path / "scores.csv", index=False)
     import_study("x", CSV_STUDY, tmp_path, tmp_path / "out/score_table.csv", tmp_path / "out/tasks.csv")
     study = load_study(tmp_path / "out/score_table.csv", tmp_path / "out/tasks.csv")
     assert study.metrics == ["accuracy", "macro_f1"]
@@ -37,16 +45,24 @@ def test_csv_importer(tmp_path):
 def test_csv_importer_keeps_near_duplicates_distinct_unless_rounding_is_asked(tmp_path, caplog):
     """%.10g used to write 0.6 and 0.6 + 1e-12 as the same number: a tie that changes the ranks."""
     near = [0.6, 0.6 + 1e-12, 0.6 + 3e-12]
-    pd.DataFrame({"Model": ["m1", "m2", "m3"], "Fam": ["a", "a", "b"], "Size": [1.0, 7.0, 3.0],
-                  "HS": near, "GS": [0.4, 0.5, 0.6], "TRIP": [0.3, 0.2, 0.1]}).to_csv(tmp_path / "scores.csv",
-                                                                                     index=False)
+    pd.DataFrame(
+        {
+            "Model": ["m1", "m2", "m3"],
+            "Fam": ["a", "a", "b"],
+            "Size": [1.0, 7.0, 3.0],
+            "HS": near,
+            "GS": [0.4, 0.5, 0.6],
+            "TRIP": [0.3, 0.2, 0.1],
+        }
+    ).to_csv(tmp_path / "scores.csv", index=False)
     import_study("x", CSV_STUDY, tmp_path, tmp_path / "full/score_table.csv", tmp_path / "full/tasks.csv")
     hs = load_study(tmp_path / "full/score_table.csv", tmp_path / "full/tasks.csv").wide("accuracy")["hs"]
     assert hs.tolist() == pd.read_csv(tmp_path / "scores.csv")["HS"].tolist()  # bit-identical round trip
     assert hs.rank().tolist() == [1.0, 2.0, 3.0]
     with caplog.at_level("INFO"):
-        import_study("x", {**CSV_STUDY, "round_digits": 10}, tmp_path, tmp_path / "r/score_table.csv",
-                     tmp_path / "r/tasks.csv")
+        import_study(
+            "x", {**CSV_STUDY, "round_digits": 10}, tmp_path, tmp_path / "r/score_table.csv", tmp_path / "r/tasks.csv"
+        )
     rounded = load_study(tmp_path / "r/score_table.csv", tmp_path / "r/tasks.csv").wide("accuracy")["hs"]
     assert rounded.rank().tolist() == [2.0, 2.0, 2.0]
     assert "tied scores 0 -> 3" in caplog.text
@@ -54,7 +70,8 @@ def test_csv_importer_keeps_near_duplicates_distinct_unless_rounding_is_asked(tm
 
 def test_csv_importer_errors_name_the_column(tmp_path):
     pd.DataFrame({"Model": ["m1"], "Fam": ["a"], "Size": [1.0], "HS": [50.0], "GS": [0.4]}).to_csv(
-        tmp_path / "scores.csv", index=False)
+        tmp_path / "scores.csv", index=False
+    )
     with pytest.raises(StudyImportError, match=r"tasks.trip.column"):
         import_study("x", CSV_STUDY, tmp_path, tmp_path / "s.csv", tmp_path / "t.csv")
     study = {**CSV_STUDY, "tasks": {k: v for k, v in CSV_STUDY["tasks"].items() if k != "trip"}}
@@ -71,22 +88,39 @@ def write_result(path, model_args, results):
 
 def test_lm_eval_importer(tmp_path):
     runs = tmp_path / "runs"
-    write_result(runs / "pythia/results_2024-01-01.json", "pretrained=EleutherAI/pythia-160m,dtype=float32",
-                 {"hellaswag": {"acc,none": 0.30, "acc_norm,none": 0.31}, "arc_challenge": {"acc,none": 0.2}})
-    write_result(runs / "pythia/results_2024-02-01.json", "pretrained=EleutherAI/pythia-160m,dtype=float32",
-                 {"hellaswag": {"acc,none": 0.32, "acc_norm,none": 0.33}})  # later run overrides
-    write_result(runs / "qwen/results.json", {"pretrained": "Qwen/Qwen2.5-0.5B"},
-                 {"hellaswag": {"acc,none": 0.40, "acc_norm,none": 0.5}, "arc_challenge": {"acc,none": 0.3}})
+    write_result(
+        runs / "pythia/results_2024-01-01.json",
+        "pretrained=EleutherAI/pythia-160m,dtype=float32",
+        {"hellaswag": {"acc,none": 0.30, "acc_norm,none": 0.31}, "arc_challenge": {"acc,none": 0.2}},
+    )
+    write_result(
+        runs / "pythia/results_2024-02-01.json",
+        "pretrained=EleutherAI/pythia-160m,dtype=float32",
+        {"hellaswag": {"acc,none": 0.32, "acc_norm,none": 0.33}},
+    )  # later run overrides
+    write_result(
+        runs / "qwen/results.json",
+        {"pretrained": "Qwen/Qwen2.5-0.5B"},
+        {"hellaswag": {"acc,none": 0.40, "acc_norm,none": 0.5}, "arc_challenge": {"acc,none": 0.3}},
+    )
     write_result(runs / "other/results.json", "pretrained=unknown/model", {"hellaswag": {"acc,none": 0.9}})
     (runs / "other/samples.json").write_text(json.dumps([1, 2]))
     study = {
-        "source": "lm_eval", "path": str(runs),
-        "models": {"EleutherAI/pythia-160m": {"name": "pythia-160m", "family": "pythia", "size_b": 0.16},
-                   "Qwen/Qwen2.5-0.5B": {"name": "qwen-0.5b", "family": "qwen", "size_b": 0.5}},
-        "tasks": {"hellaswag": {"harness_task": "hellaswag", "role": "cs_original",
-                                "metrics": {"accuracy": "acc_norm,none"}},
-                  "arc": {"harness_task": "arc_challenge", "role": "downstream", "axes": ["event"],
-                          "metrics": {"accuracy": "acc,none"}}},
+        "source": "lm_eval",
+        "path": str(runs),
+        "models": {
+            "EleutherAI/pythia-160m": {"name": "pythia-160m", "family": "pythia", "size_b": 0.16},
+            "Qwen/Qwen2.5-0.5B": {"name": "qwen-0.5b", "family": "qwen", "size_b": 0.5},
+        },
+        "tasks": {
+            "hellaswag": {"harness_task": "hellaswag", "role": "cs_original", "metrics": {"accuracy": "acc_norm,none"}},
+            "arc": {
+                "harness_task": "arc_challenge",
+                "role": "downstream",
+                "axes": ["event"],
+                "metrics": {"accuracy": "acc,none"},
+            },
+        },
     }
     import_study("lm", study, None, tmp_path / "out/score_table.csv", tmp_path / "out/tasks.csv")
     loaded = load_study(tmp_path / "out/score_table.csv", tmp_path / "out/tasks.csv")
@@ -108,6 +142,14 @@ def test_obsscaling_study_from_config(tmp_path):
     study = load_study(tmp_path / "s.csv", tmp_path / "t.csv")
     assert len(study.models) == 148 and study.models.family.nunique() == 47
     wide = study.wide("score")
-    assert wide.notna().sum().to_dict() == {"hellaswag": 148, "winogrande": 148, "xwinograd": 132, "mmlu": 148,
-                                            "arc_challenge": 145, "truthfulqa": 148, "gsm8k": 148, "humaneval": 127}
+    assert wide.notna().sum().to_dict() == {
+        "hellaswag": 148,
+        "winogrande": 148,
+        "xwinograd": 132,
+        "mmlu": 148,
+        "arc_challenge": 145,
+        "truthfulqa": 148,
+        "gsm8k": 148,
+        "humaneval": 127,
+    }
     assert study.tasks_with_role("downstream") == ["arc_challenge", "truthfulqa", "gsm8k", "humaneval"]

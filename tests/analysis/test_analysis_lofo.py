@@ -38,10 +38,15 @@ class CompositeFeatures(BaseEstimator, TransformerMixin):
 
 
 def sklearn_reference(features, y, families, groups, alpha):
-    pipeline = make_pipeline(CompositeFeatures(groups), SimpleImputer(strategy="mean", keep_empty_features=True),
-                             StandardScaler(), Ridge(alpha=alpha))
-    return cross_val_predict(pipeline, features.to_numpy(float), y.to_numpy(float), groups=families.to_numpy(),
-                             cv=LeaveOneGroupOut())
+    pipeline = make_pipeline(
+        CompositeFeatures(groups),
+        SimpleImputer(strategy="mean", keep_empty_features=True),
+        StandardScaler(),
+        Ridge(alpha=alpha),
+    )
+    return cross_val_predict(
+        pipeline, features.to_numpy(float), y.to_numpy(float), groups=families.to_numpy(), cv=LeaveOneGroupOut()
+    )
 
 
 def test_matches_sklearn_pipeline_with_missing_predictors(study):
@@ -49,7 +54,8 @@ def test_matches_sklearn_pipeline_with_missing_predictors(study):
     wide.iloc[[1, 7, 12], wide.columns.get_loc("hellaswag")] = np.nan
     wide.iloc[[1], wide.columns.get_loc("winogrande")] = np.nan  # winogrande and hellaswag missing for model 1
     features = pd.DataFrame({"log_size": np.log(study.models.size_b)}, index=wide.index).join(
-        wide[["blimp", "mmlu_redux", "gpqa_diamond", "winogrande", "hellaswag", "siqa", "piqa"]])
+        wide[["blimp", "mmlu_redux", "gpqa_diamond", "winogrande", "hellaswag", "siqa", "piqa"]]
+    )
     groups = [["blimp", "mmlu_redux", "gpqa_diamond"], ["winogrande", "hellaswag", "siqa", "piqa"]]
     families = study.models.family
     ours = predict_out_of_family(features, wide.trip, families, groups, alpha=1.0)
@@ -91,15 +97,19 @@ def test_lofo_table_shape_and_delta(study):
     scores, predictions = lofo_table(study, "macro_f1", study.wide("macro_f1"), settings)
     assert len(scores) == 7 * 4  # TimeDial has no macro-F1
     row = scores[(scores.downstream == "trip")].set_index("predictor_set")
-    assert row.at["controls+both", "delta_r2"] == pytest.approx(row.at["controls+both", "r2"] - row.at["controls", "r2"])
+    assert row.at["controls+both", "delta_r2"] == pytest.approx(
+        row.at["controls+both", "r2"] - row.at["controls", "r2"]
+    )
     assert set(predictions.model) == set(study.models.index)
     from sklearn.metrics import r2_score
+
     subset = predictions[(predictions.downstream == "trip") & (predictions.predictor_set == "controls")]
     assert row.at["controls", "r2"] == pytest.approx(r2_score(subset.observed, subset.predicted))
 
 
 def test_bootstrap_delta_r2_recomputes_sklearn_r2_on_each_resample():
     from sklearn.metrics import r2_score
+
     rng = np.random.default_rng(1)
     y, a, b = rng.normal(size=12), rng.normal(size=12), rng.normal(size=12)
     indices = np.vstack([np.arange(12), rng.integers(0, 12, size=(4, 12)), np.zeros((1, 12), int)])
@@ -110,7 +120,9 @@ def test_bootstrap_delta_r2_recomputes_sklearn_r2_on_each_resample():
 
 
 def test_delta_r2_interval_brackets_the_estimate(study):
-    scores, _ = lofo_table(study, "accuracy", study.wide("accuracy"), settings_from_config({"n_bootstrap": 300, "seed": 2}))
+    scores, _ = lofo_table(
+        study, "accuracy", study.wide("accuracy"), settings_from_config({"n_bootstrap": 300, "seed": 2})
+    )
     gains = scores[scores.predictor_set != "controls"].dropna(subset=["delta_r2"])
     assert len(gains) and (gains.delta_r2_ci_low <= gains.delta_r2_ci_high).all()
     assert ((gains.delta_r2_ci_low <= gains.delta_r2) & (gains.delta_r2 <= gains.delta_r2_ci_high)).mean() > 0.8

@@ -35,8 +35,9 @@ def test_differs_from_pingouin_when_covariate_is_not_rank_like():
     x = np.log(log_size) + rng.normal(size=n) * 0.3
     y = np.log(log_size) + rng.normal(size=n) * 0.3
     r, _, _ = partial_spearman(x, y, log_size[:, None])
-    reference = pingouin.partial_corr(pd.DataFrame({"x": x, "y": y, "s": log_size}), x="x", y="y", covar="s",
-                                      method="spearman")["r"].iloc[0]
+    reference = pingouin.partial_corr(
+        pd.DataFrame({"x": x, "y": y, "s": log_size}), x="x", y="y", covar="s", method="spearman"
+    )["r"].iloc[0]
     assert abs(r - reference) > 1e-3
 
 

@@ -16,16 +16,18 @@ def test_ranked_covariates_equal_pingouin_and_differ_from_the_paper_when_size_is
     family = np.repeat(["a", "b"], 10)
     x = np.log(size) + rng.normal(size=n) * 0.3
     y = np.log(size) + rng.normal(size=n) * 0.3 + (family == "b")
-    covariates = pd.DataFrame({"log_size": size, "family_b": (family == "b").astype(float),
-                               "control_composite": rng.normal(size=n) ** 3})
+    covariates = pd.DataFrame(
+        {"log_size": size, "family_b": (family == "b").astype(float), "control_composite": rng.normal(size=n) ** 3}
+    )
     rows = {r["convention"]: r for r in pair_rows(x, y, covariates, {"benchmark": "x"}, alpha=0.05)}
     data = covariates.assign(x=x, y=y)
     reference = pingouin.partial_corr(data, x="x", y="y", covar=list(covariates.columns), method="spearman")
     assert rows["ranked_covariates"]["rho_partial"] == pytest.approx(reference["r"].iloc[0], abs=1e-10)
     assert rows["ranked_covariates"]["p"] == pytest.approx(reference["p_val"].iloc[0], rel=1e-8)
     assert abs(rows["paper"]["rho_partial"] - rows["ranked_covariates"]["rho_partial"]) > 1e-3
-    two = pingouin.partial_corr(data.assign(log_size=np.log(size)), x="x", y="y", covar=["log_size", "family_b"],
-                                method="spearman")
+    two = pingouin.partial_corr(
+        data.assign(log_size=np.log(size)), x="x", y="y", covar=["log_size", "family_b"], method="spearman"
+    )
     assert rows["size_family_only"]["covariates"] == "log_size + family_b"
     assert rows["size_family_only"]["df"] == n - 2 - 2
     assert rows["paper"]["same_conclusion_as_paper"] is True

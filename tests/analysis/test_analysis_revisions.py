@@ -11,10 +11,7 @@ from benchval.analysis.settings import settings_from_config
 
 def test_group_statistics_hand_case():
     # tasks: O1 O2 R1 R2
-    corr = np.array([[1.0, 0.5, 0.2, 0.3],
-                     [0.5, 1.0, 0.4, 0.1],
-                     [0.2, 0.4, 1.0, 0.6],
-                     [0.3, 0.1, 0.6, 1.0]])
+    corr = np.array([[1.0, 0.5, 0.2, 0.3], [0.5, 1.0, 0.4, 0.1], [0.2, 0.4, 1.0, 0.6], [0.3, 0.1, 0.6, 1.0]])
     out = group_statistics(corr, 2, 0.9999)
     assert out["mean_z_OO"] == pytest.approx(np.arctanh(0.5))
     assert out["mean_z_RR"] == pytest.approx(np.arctanh(0.6))
@@ -26,7 +23,10 @@ def test_group_point_estimate_uses_scipy_correlations(study, settings):
     wide = study.wide("accuracy")
     table = group_comparisons(study, "accuracy", wide, settings)
     overall = table[table.left_out_family == "(none)"].set_index("statistic")
-    originals, reworked = ["winogrande", "hellaswag", "siqa", "piqa"], ["winowhat", "goldenswag", "siqa_filtered", "piqa_rup"]
+    originals, reworked = (
+        ["winogrande", "hellaswag", "siqa", "piqa"],
+        ["winowhat", "goldenswag", "siqa_filtered", "piqa_rup"],
+    )
     corr = stats.spearmanr(wide[originals + reworked]).statistic
     oo = np.mean([np.arctanh(corr[i, j]) for i in range(4) for j in range(i + 1, 4)])
     assert overall.at["mean_z_OO", "estimate"] == pytest.approx(oo)
@@ -50,21 +50,29 @@ def test_delta_rho_estimate_and_paired_bootstrap(study):
     table = delta_rho(study, "accuracy", wide, settings)
     assert len(table) == 4 * 8
     row = table[(table.original == "winogrande") & (table.downstream == "trip")].iloc[0]
-    expected = stats.spearmanr(wide.winogrande, wide.trip).statistic - stats.spearmanr(wide.winowhat, wide.trip).statistic
+    expected = (
+        stats.spearmanr(wide.winogrande, wide.trip).statistic - stats.spearmanr(wide.winowhat, wide.trip).statistic
+    )
     assert row.estimate == pytest.approx(expected)
     # reference: the documented resamples drawn here with numpy (seed 1 and the CRC32 of the key
     # "delta_rho/accuracy/<models...>"), scipy per resample (loop), percentile interval
     complete = wide[["winogrande", "winowhat", "siqa", "piqa", "trip"]].dropna()
     key = "/".join(["delta_rho", "accuracy", *map(str, complete.index)])
-    indices = np.random.default_rng([1, zlib.crc32(key.encode("utf-8"))]).integers(0, len(complete), size=(300, len(complete)))
-    samples = [stats.spearmanr(complete.winogrande.to_numpy()[i], complete.trip.to_numpy()[i]).statistic
-               - stats.spearmanr(complete.winowhat.to_numpy()[i], complete.trip.to_numpy()[i]).statistic for i in indices]
+    indices = np.random.default_rng([1, zlib.crc32(key.encode("utf-8"))]).integers(
+        0, len(complete), size=(300, len(complete))
+    )
+    samples = [
+        stats.spearmanr(complete.winogrande.to_numpy()[i], complete.trip.to_numpy()[i]).statistic
+        - stats.spearmanr(complete.winowhat.to_numpy()[i], complete.trip.to_numpy()[i]).statistic
+        for i in indices
+    ]
     assert row.ci_low == pytest.approx(np.quantile(samples, 0.025))
     assert row.ci_high == pytest.approx(np.quantile(samples, 0.975))
 
 
 def test_no_reworked_tasks_is_missing_with_reason(tmp_path, synthetic_frames, settings):
     from benchval.analysis.table import load_study
+
     scores, tasks = synthetic_frames
     keep = tasks[tasks.role != "cs_reworked"]
     scores = scores[scores.task.isin(keep.task)]
@@ -121,15 +129,23 @@ def test_variant_sensitivity_one_row_per_variant_against_references(tmp_path):
     assert row.diff_OO_minus_OR == pytest.approx(overall.at["diff_OO_minus_OR", "estimate"])
     assert row.diff_OO_minus_RR_ci_low <= row.diff_OO_minus_RR <= row.diff_OO_minus_RR_ci_high
     # mean delta rho: scipy per downstream task, and a loop over the same resamples for the interval
-    deltas = [stats.spearmanr(wide.piqa, wide[t]).statistic - stats.spearmanr(variant, wide[t]).statistic
-              for t in downstream]
+    deltas = [
+        stats.spearmanr(wide.piqa, wide[t]).statistic - stats.spearmanr(variant, wide[t]).statistic for t in downstream
+    ]
     assert row.mean_delta_rho == pytest.approx(np.mean(deltas))
     matrix = wide[["piqa", "piqa_rup__goal_Leet"] + downstream].to_numpy()
     key = "revision_sensitivity_delta_rho/accuracy/piqa_rup__goal_Leet"  # the documented seeding, by hand
     indices = np.random.default_rng([5, zlib.crc32(key.encode("utf-8"))]).integers(0, 23, size=(100, 23))
-    samples = [np.mean([stats.spearmanr(matrix[i, 0], matrix[i, 2 + k]).statistic
-                        - stats.spearmanr(matrix[i, 1], matrix[i, 2 + k]).statistic for k in range(len(downstream))])
-               for i in indices]
+    samples = [
+        np.mean(
+            [
+                stats.spearmanr(matrix[i, 0], matrix[i, 2 + k]).statistic
+                - stats.spearmanr(matrix[i, 1], matrix[i, 2 + k]).statistic
+                for k in range(len(downstream))
+            ]
+        )
+        for i in indices
+    ]
     assert row.mean_delta_rho_ci_low == pytest.approx(np.quantile(samples, 0.025))
     assert row.mean_delta_rho_ci_high == pytest.approx(np.quantile(samples, 0.975))
     # same seed, same table
@@ -160,11 +176,15 @@ def test_task_table_checks_variant_rows(tmp_path):
     from benchval.analysis.table import TableError, read_tasks
 
     path = tmp_path / "tasks.csv"
-    path.write_text("task,role,pairs_with,axes,label\npiqa,cs_original,,event,P\npiqa_rup__goal_HP,cs_variant,piqa,event,V\n")
+    path.write_text(
+        "task,role,pairs_with,axes,label\npiqa,cs_original,,event,P\npiqa_rup__goal_HP,cs_variant,piqa,event,V\n"
+    )
     assert read_tasks(path).at["piqa_rup__goal_HP", "role"] == "cs_variant"
     path.write_text("task,role,pairs_with,axes,label\npiqa,cs_original,,event,P\nrup_hp,cs_variant,piqa,event,V\n")
     with pytest.raises(TableError, match=r"line 3 \(task 'rup_hp'\): 'rup_hp' is not a variant name"):
         read_tasks(path)
-    path.write_text("task,role,pairs_with,axes,label\npiqa,cs_original,,event,P\npiqa_rup__goal_HP,cs_variant,,event,V\n")
+    path.write_text(
+        "task,role,pairs_with,axes,label\npiqa,cs_original,,event,P\npiqa_rup__goal_HP,cs_variant,,event,V\n"
+    )
     with pytest.raises(TableError, match="a cs_variant task needs 'pairs_with'"):
         read_tasks(path)

@@ -48,11 +48,22 @@ def test_tiny_study_reports_missing_never_crashes(tmp_path):
     sizes = {"a": [0.135], "b": [0.27], "c": [0.5]}
     score_csv, tasks_csv = write_synthetic_study(tmp_path / "tiny", family_sizes=sizes)
     tables = run_analysis(score_csv, tasks_csv, QUICK_FIGURES, tmp_path / "tiny_out")
-    for name in ("correlations_cs_cs", "correlations_cs_downstream", "partial_spearman", "delta_rho", "axis_tests",
-                 "lofo_scores", "revision_groups"):
+    for name in (
+        "correlations_cs_cs",
+        "correlations_cs_downstream",
+        "partial_spearman",
+        "delta_rho",
+        "axis_tests",
+        "lofo_scores",
+        "revision_groups",
+    ):
         table = tables[name]
-        value = {"correlations_cs_cs": "rho", "correlations_cs_downstream": "rho", "partial_spearman": "rho_partial",
-                 "lofo_scores": "r2"}.get(name, "estimate")
+        value = {
+            "correlations_cs_cs": "rho",
+            "correlations_cs_downstream": "rho",
+            "partial_spearman": "rho_partial",
+            "lofo_scores": "r2",
+        }.get(name, "estimate")
         assert table[value].isna().all(), name
         assert table["note"].fillna("").str.len().gt(0).all(), name
     for path in figure_paths(tmp_path / "tiny_out", formats=("png",)):
@@ -62,6 +73,7 @@ def test_tiny_study_reports_missing_never_crashes(tmp_path):
 def test_only_commonsense_tasks(tmp_path):
     """A study without downstream or control tasks (the default scored study's shape)."""
     from benchval.analysis.synthetic import PAPER_TASKS
+
     tasks = [t for t in PAPER_TASKS if t[1].startswith("cs_")]
     score_csv, tasks_csv = write_synthetic_study(tmp_path / "cs", tasks=tasks)
     tables = run_analysis(score_csv, tasks_csv, QUICK_FIGURES, tmp_path / "cs_out")
@@ -83,9 +95,17 @@ def test_config_sections_validate_against_schemas():
         jsonschema.validate({"n_bootstrap": 5000, "typo_key": 1}, analysis_schema)
     studies_schema = yaml.safe_load((schemas / "studies.schema.yaml").read_text())
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate({"x": {"source": "csv", "path": "p", "columns": {"model": "m", "family": "f", "size_b": "s"},
-                                   "tasks": {"t": {"column": "c", "role": "downstream", "axis": ["event"]}}}},
-                            studies_schema)
+        jsonschema.validate(
+            {
+                "x": {
+                    "source": "csv",
+                    "path": "p",
+                    "columns": {"model": "m", "family": "f", "size_b": "s"},
+                    "tasks": {"t": {"column": "c", "role": "downstream", "axis": ["event"]}},
+                }
+            },
+            studies_schema,
+        )
 
 
 def test_unknown_analysis_key_fails_in_python_too():

@@ -7,13 +7,27 @@ import pytest
 from benchval.analysis.scoreboard import ModelInfo, ScoreboardSettings, model_task_rows
 from benchval.chance import chance_macro_f1
 
-ITEMS = pd.DataFrame({"id": list("abcdef"), "options": [[" x", " y"]] * 4 + [[" x", " y", " z"]] * 2,
-                      "label": [0, 1, 1, 0, 2, 1]})
+ITEMS = pd.DataFrame(
+    {"id": list("abcdef"), "options": [[" x", " y"]] * 4 + [[" x", " y", " z"]] * 2, "label": [0, 1, 1, 0, 2, 1]}
+)
 # the model prefers option 0 everywhere except item c (option 1) and item e (option 2): 4 of 6 correct
 PREFERRED = {"a": 0, "b": 0, "c": 1, "d": 0, "e": 2, "f": 0}
-SCORES = pd.DataFrame([{"item_id": i, "option_index": k, "kind": "option", "continuation": o,
-                        "logprob_sum": -1.0 if k == PREFERRED[i] else -3.0, "n_tokens": 1, "n_chars": 2, "n_bytes": 2}
-                       for i, options in zip(ITEMS["id"], ITEMS["options"]) for k, o in enumerate(options)])
+SCORES = pd.DataFrame(
+    [
+        {
+            "item_id": i,
+            "option_index": k,
+            "kind": "option",
+            "continuation": o,
+            "logprob_sum": -1.0 if k == PREFERRED[i] else -3.0,
+            "n_tokens": 1,
+            "n_chars": 2,
+            "n_bytes": 2,
+        }
+        for i, options in zip(ITEMS["id"], ITEMS["options"])
+        for k, o in enumerate(options)
+    ]
+)
 META = {"task": "t", "role": "downstream", "metrics": ["accuracy", "macro_f1"], "scoring_mode": "mc"}
 SETTINGS = ScoreboardSettings(seed=1, n_bootstrap=300, ci_level=0.95, normalisation="per_token")
 MODEL = ModelInfo("m", "fam", 0.1)
@@ -41,8 +55,9 @@ def test_rows_carry_value_ci_and_chance():
 
 def test_models_of_a_task_share_resamples():
     first = model_task_rows(MODEL, TASK, ITEMS, SCORES, META, reported(4 / 6, (4 / 6 + 2 / 4 + 1) / 3), SETTINGS)
-    other = model_task_rows(ModelInfo("n", "fam", 0.2), TASK, ITEMS, SCORES, META,
-                            reported(4 / 6, (4 / 6 + 2 / 4 + 1) / 3), SETTINGS)
+    other = model_task_rows(
+        ModelInfo("n", "fam", 0.2), TASK, ITEMS, SCORES, META, reported(4 / 6, (4 / 6 + 2 / 4 + 1) / 3), SETTINGS
+    )
     assert [(r["ci_low"], r["ci_high"]) for r in first] == [(r["ci_low"], r["ci_high"]) for r in other]
 
 

@@ -12,8 +12,15 @@ from benchval.analysis.settings import SCHEMA, TEST_KINDS, settings_from_config
 def test_defaults_are_the_schemas():
     schema = yaml.safe_load(SCHEMA.read_text())["properties"]
     settings = settings_from_config({"seed": 3})
-    for key in ("n_bootstrap", "ci_level", "min_models", "fisher_z_max_abs_rho", "ridge_alpha", "min_families_lofo",
-                "top_k"):
+    for key in (
+        "n_bootstrap",
+        "ci_level",
+        "min_models",
+        "fisher_z_max_abs_rho",
+        "ridge_alpha",
+        "min_families_lofo",
+        "top_k",
+    ):
         assert getattr(settings, key) == schema[key]["default"], key
     assert settings.axes_for_every_cs == tuple(schema["axes_for_every_cs"]["default"])
     assert settings.fdr_alpha == schema["fdr"]["properties"]["alpha"]["default"]
@@ -31,5 +38,6 @@ def test_values_the_schema_does_not_allow_fail():
     with pytest.raises(WorkflowError, match="no_such_test"):
         settings_from_config({"fdr": {"families": [{"name": "x", "tests": ["no_such_test"]}]}})
     with pytest.raises(ValueError, match="more than one family"):
-        settings_from_config({"fdr": {"families": [{"name": "a", "tests": ["axis_test"]},
-                                                   {"name": "b", "tests": ["axis_test"]}]}})
+        settings_from_config(
+            {"fdr": {"families": [{"name": "a", "tests": ["axis_test"]}, {"name": "b", "tests": ["axis_test"]}]}}
+        )

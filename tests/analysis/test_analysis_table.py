@@ -43,11 +43,14 @@ def test_non_numeric_value_names_line(tmp_path, synthetic_frames):
         read_score_table(write(tmp_path, "s.csv", scores))
 
 
-@pytest.mark.parametrize("column,value,message", [
-    ("role", "bogus", "role 'bogus'"),
-    ("axes", "social;cosmic", "unknown axis"),
-    ("pairs_with", "cei", "has role 'downstream', not cs_original"),
-])
+@pytest.mark.parametrize(
+    "column,value,message",
+    [
+        ("role", "bogus", "role 'bogus'"),
+        ("axes", "social;cosmic", "unknown axis"),
+        ("pairs_with", "cei", "has role 'downstream', not cs_original"),
+    ],
+)
 def test_task_table_errors(tmp_path, synthetic_frames, column, value, message):
     _, tasks = synthetic_frames
     tasks.loc[tasks.task == "winowhat", column] = value
@@ -79,9 +82,13 @@ def test_missing_value_is_nan_in_wide(tmp_path, synthetic_frames):
 
 def test_reworked_without_its_original_gives_missing_pair(tmp_path, synthetic_frames, settings):
     from benchval.analysis.revisions import pair_correlations
+
     scores, tasks = synthetic_frames
     tasks, scores = tasks[tasks.task != "hellaswag"], scores[scores.task != "hellaswag"]
     study = load_study(write(tmp_path, "s.csv", scores), write(tmp_path, "t.csv", tasks))
     pairs = pair_correlations(study, "accuracy", study.wide("accuracy"), settings).set_index("reworked")
-    assert np.isnan(pairs.at["goldenswag", "rho"]) and "hellaswag has no 'accuracy' scores" in pairs.at["goldenswag", "note"]
+    assert (
+        np.isnan(pairs.at["goldenswag", "rho"])
+        and "hellaswag has no 'accuracy' scores" in pairs.at["goldenswag", "note"]
+    )
     assert np.isfinite(pairs.at["winowhat", "rho"])

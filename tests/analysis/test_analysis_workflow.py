@@ -24,26 +24,36 @@ def test_import_and_analyse_rules(tmp_path):
     rng = np.random.default_rng(0)
     n = 12
     ability = rng.normal(size=n)
-    raw = pd.DataFrame({"name": [f"m{i}" for i in range(n)], "fam": [f"f{i % 4}" for i in range(n)],
-                        "params": rng.uniform(1, 70, n)})
+    raw = pd.DataFrame(
+        {"name": [f"m{i}" for i in range(n)], "fam": [f"f{i % 4}" for i in range(n)], "params": rng.uniform(1, 70, n)}
+    )
     for column in ("A", "B", "C", "D"):
         raw[column] = 1 / (1 + np.exp(-(ability + rng.normal(size=n))))
     (tmp_path / "mirror").mkdir()
     raw.to_csv(tmp_path / "mirror/toy.csv", index=False)
     config = {
-        "mirror": str(tmp_path / "mirror"), "seed": 3,
-        "studies": {"toy": {"source": "csv", "path": "{mirror}/toy.csv",
-                            "columns": {"model": "name", "family": "fam", "size_b": "params"},
-                            "tasks": {"a": {"column": "A", "role": "cs_original", "axes": ["event"]},
-                                      "b": {"column": "B", "role": "cs_reworked", "pairs_with": "a"},
-                                      "c": {"column": "C", "role": "control"},
-                                      "d": {"column": "D", "role": "downstream", "axes": ["event"]}}}},
+        "mirror": str(tmp_path / "mirror"),
+        "seed": 3,
+        "studies": {
+            "toy": {
+                "source": "csv",
+                "path": "{mirror}/toy.csv",
+                "columns": {"model": "name", "family": "fam", "size_b": "params"},
+                "tasks": {
+                    "a": {"column": "A", "role": "cs_original", "axes": ["event"]},
+                    "b": {"column": "B", "role": "cs_reworked", "pairs_with": "a"},
+                    "c": {"column": "C", "role": "control"},
+                    "d": {"column": "D", "role": "downstream", "axes": ["event"]},
+                },
+            }
+        },
         "analysis": {"n_bootstrap": 100, "figures": {"formats": ["png"], "dpi": 50}},
     }
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
     (tmp_path / "Snakefile").write_text(SNAKEFILE.replace("{rules}", str(REPO_ROOT / "workflow/rules/analysis.smk")))
-    result = subprocess.run([str(snakemake), "--cores", "2", "--quiet", "all"], cwd=tmp_path, capture_output=True,
-                            text=True, timeout=300)
+    result = subprocess.run(
+        [str(snakemake), "--cores", "2", "--quiet", "all"], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     tables = tmp_path / "results/studies/toy/tables"
     cs_ds = pd.read_csv(tables / "correlations_cs_downstream.csv")

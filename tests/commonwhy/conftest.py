@@ -16,7 +16,9 @@ from benchval.paths import default_mirror
 
 # Alice: Latvian citizen (qualifier: start time 2021) born 17 May 2003 (day precision) -> matches the rule.
 # Bob:   Latvian citizen born 1950 -> too old.   Carol: born 2005 but German -> wrong country.
-TINY_GRAPH = prefix_header() + """
+TINY_GRAPH = (
+    prefix_header()
+    + """
 wd:Q1 rdfs:label "Alice Example"@en ; wdt:P27 wd:Q211 ; p:P27 wds:Q1-a ; wdt:P569 "2003-05-17T00:00:00Z"^^xsd:dateTime ; p:P569 wds:Q1-b .
 wds:Q1-a ps:P27 wd:Q211 ; pq:P580 "2021-01-01T00:00:00Z"^^xsd:dateTime ; wikibase:rank wikibase:NormalRank .
 wds:Q1-b ps:P569 "2003-05-17T00:00:00Z"^^xsd:dateTime ; psv:P569 wdv:t1 ; wikibase:rank wikibase:NormalRank .
@@ -35,6 +37,7 @@ wd:P27 wikibase:claim p:P27 ; wikibase:directClaim wdt:P27 ; rdfs:label "country
 wd:P569 wikibase:claim p:P569 ; wikibase:directClaim wdt:P569 ; rdfs:label "date of birth"@en .
 wd:P580 wikibase:qualifier pq:P580 ; rdfs:label "start time"@en .
 """
+)
 
 # Written the way the published rules are: WDQS dialect, no PREFIX lines, label service, query hints.
 TINY_RULE_SPARQL = """

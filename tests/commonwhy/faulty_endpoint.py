@@ -144,10 +144,14 @@ def _read_request(connection: socket.socket) -> tuple[str, str] | None:
 
 def _head(status: int, length: int, content_type: str = "application/sparql-results+json") -> bytes:
     extra = "Retry-After: 0\r\n" if status == 429 else ""
-    return (f"HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n{extra}"
-            "Connection: close\r\n\r\n").encode("latin-1")
+    return (
+        f"HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n{extra}"
+        "Connection: close\r\n\r\n"
+    ).encode("latin-1")
 
 
-def _send(connection: socket.socket, status: int, body: str, content_type: str = "application/sparql-results+json") -> None:
+def _send(
+    connection: socket.socket, status: int, body: str, content_type: str = "application/sparql-results+json"
+) -> None:
     data = body.encode("utf-8")
     connection.sendall(_head(status, len(data), content_type) + data)

@@ -25,12 +25,15 @@ def test_config_block_is_valid():
     jsonschema.validate(BLOCK, SCHEMA)
 
 
-@pytest.mark.parametrize("change", [
-    lambda b: b.update(unknown_key=1),
-    lambda b: b["kg"].update(source="sparql"),
-    lambda b: b["kg"]["remote"].update(retries=3),
-    lambda b: b.update(annotations=["only-one-annotator.csv"]),
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda b: b.update(unknown_key=1),
+        lambda b: b["kg"].update(source="sparql"),
+        lambda b: b["kg"]["remote"].update(retries=3),
+        lambda b: b.update(annotations=["only-one-annotator.csv"]),
+    ],
+)
 def test_bad_config_fails(change):
     block = copy.deepcopy(BLOCK)
     change(block)
@@ -41,8 +44,12 @@ def test_bad_config_fails(change):
 def _snakemake(workdir: Path, *args: str) -> str:
     snakefile = workdir / "Snakefile"
     snakefile.write_text(f'configfile: "config.yaml"\ninclude: "{REPO_ROOT}/workflow/rules/commonwhy.smk"\n')
-    done = subprocess.run([sys.executable, "-m", "snakemake", "-s", str(snakefile), "-d", str(workdir), "--cores", "1",
-                           *args], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-s", str(snakefile), "-d", str(workdir), "--cores", "1", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout + done.stderr
 

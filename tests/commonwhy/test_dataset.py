@@ -13,12 +13,23 @@ RULE = "If person A was born after 2001, then A could not have voted in 1998."
 
 
 def _write(tmp_path, head, longtail=None):
-    entities = [{"qid": "Q1", "label": "Anna"}, {"qid": "Q2", "label": "Anna Berzina"},
-                {"qid": "Q3", "label": "Juris"}, {"qid": "Q4", "label": "Juris"}]
+    entities = [
+        {"qid": "Q1", "label": "Anna"},
+        {"qid": "Q2", "label": "Anna Berzina"},
+        {"qid": "Q3", "label": "Juris"},
+        {"qid": "Q4", "label": "Juris"},
+    ]
     files = {
-        "Head.json": head, "Longtail.json": longtail or [],
-        "inference_rule_entities.json": {RULE: {"sparql": "SELECT ?item WHERE {}", "entities": entities,
-                                                "question": "Why couldn't person A have voted?", "answer": "Because ..."}},
+        "Head.json": head,
+        "Longtail.json": longtail or [],
+        "inference_rule_entities.json": {
+            RULE: {
+                "sparql": "SELECT ?item WHERE {}",
+                "entities": entities,
+                "question": "Why couldn't person A have voted?",
+                "answer": "Because ...",
+            }
+        },
         "LabeledRules.json": {RULE: ["TemporalReasoning", "Political", "Historical"]},
     }
     for name, data in files.items():
@@ -31,14 +42,25 @@ def _item(question, rule=RULE, popularity=10):
 
 
 def test_join_statuses_and_labels(tmp_path):
-    table, report = load_published(_write(tmp_path, [
-        _item("Why couldn't Anna Berzina have voted?"), _item("Why couldn't Juris have voted?"),
-        _item("Why couldn't Maija have voted?"), _item("Why couldn't Anna have voted?", rule=RULE.replace("1998", "1989")),
-    ], [_item("Why couldn't Anna have voted?", popularity=3)]))
+    table, report = load_published(
+        _write(
+            tmp_path,
+            [
+                _item("Why couldn't Anna Berzina have voted?"),
+                _item("Why couldn't Juris have voted?"),
+                _item("Why couldn't Maija have voted?"),
+                _item("Why couldn't Anna have voted?", rule=RULE.replace("1998", "1989")),
+            ],
+            [_item("Why couldn't Anna have voted?", popularity=3)],
+        )
+    )
     assert table["join_status"].tolist() == ["joined", "ambiguous", "no_label_match", "rule_not_found", "joined"]
     assert table["anchor_qids"].tolist() == [["Q2"], ["Q3", "Q4"], [], [], ["Q1"]]
     assert table["item_id"].tolist()[-1] == "commonwhy-longtail-00001"
-    assert (table["reasoning_category"].iloc[0], table["domain"].iloc[0]) == ("TemporalReasoning", "Political;Historical")
+    assert (table["reasoning_category"].iloc[0], table["domain"].iloc[0]) == (
+        "TemporalReasoning",
+        "Political;Historical",
+    )
     assert report["without_qid"] == 2
     assert report["unjoined_rules"][0]["difference"] == ["'1989.' vs '1998.'"]
     write_published(table, report, tmp_path / "p.parquet", tmp_path / "p.json")
@@ -51,8 +73,9 @@ def test_bad_item_names_file_item_and_key(tmp_path):
 
 
 def test_longest_label_wins():
-    assert match_anchor("Why couldn't Anna Berzina vote?", [{"qid": "Q1", "label": "Anna"},
-                                                            {"qid": "Q2", "label": "Anna Berzina"}])[1] == ["Q2"]
+    assert match_anchor(
+        "Why couldn't Anna Berzina vote?", [{"qid": "Q1", "label": "Anna"}, {"qid": "Q2", "label": "Anna Berzina"}]
+    )[1] == ["Q2"]
 
 
 def test_published_files_from_the_mirror(mirror):

@@ -12,14 +12,24 @@ from benchval.commonwhy.rules import LiftedRule
 
 
 def _remote(server, tmp_path, **options) -> RemoteSource:
-    settings = dict(timeout_s=5, deadline_s=10, max_retries=2, backoff_s=0.01, min_interval_s=0, translate_wdqs=True,
-                    max_consecutive_failures=100,
-                    cache_dir=tmp_path / "cache", user_agent="benchval-tests/0.1 (test suite; nobody@example.org)")
+    settings = dict(
+        timeout_s=5,
+        deadline_s=10,
+        max_retries=2,
+        backoff_s=0.01,
+        min_interval_s=0,
+        translate_wdqs=True,
+        max_consecutive_failures=100,
+        cache_dir=tmp_path / "cache",
+        user_agent="benchval-tests/0.1 (test suite; nobody@example.org)",
+    )
     settings.update(options)
     return RemoteSource(server.url, **settings)
 
 
-def test_same_sparql_text_gives_the_same_answers_locally_and_remotely(sparql_server, tiny_source, tiny_rule_sparql, tmp_path):
+def test_same_sparql_text_gives_the_same_answers_locally_and_remotely(
+    sparql_server, tiny_source, tiny_rule_sparql, tmp_path
+):
     remote = _remote(sparql_server, tmp_path)
     assert remote.query(tiny_rule_sparql) == tiny_source.query(tiny_rule_sparql)
     assert remote.entity_facts("Q1") == tiny_source.entity_facts("Q1")
@@ -31,12 +41,21 @@ def test_same_sparql_text_gives_the_same_answers_locally_and_remotely(sparql_ser
 
 
 def test_remote_grounding_matches_local(sparql_server, tiny_source, tiny_rule_sparql, tmp_path):
-    rule = LiftedRule("tiny-001", "If ...", tiny_rule_sparql, "Why couldn't person A have voted?",
-                      "Because person A is too young.", {"person A": "item"})
+    rule = LiftedRule(
+        "tiny-001",
+        "If ...",
+        tiny_rule_sparql,
+        "Why couldn't person A have voted?",
+        "Because person A is too young.",
+        {"person A": "item"},
+    )
     remote_questions, remote_report = ground_rule(rule, _remote(sparql_server, tmp_path))
     local_questions, local_report = ground_rule(rule, tiny_source)
-    assert [q.question for q in remote_questions] == [q.question for q in local_questions] == [
-        "Why couldn't Alice Example have voted?"]
+    assert (
+        [q.question for q in remote_questions]
+        == [q.question for q in local_questions]
+        == ["Why couldn't Alice Example have voted?"]
+    )
     assert remote_report.status == local_report.status == "grounded"
 
 

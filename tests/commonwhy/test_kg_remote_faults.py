@@ -22,9 +22,17 @@ QUERY = "SELECT ?x WHERE { ?x ?p ?o }"
 
 
 def _source(endpoint: FaultyEndpoint, tmp_path, **options) -> RemoteSource:
-    settings = dict(timeout_s=2, deadline_s=5, max_retries=0, backoff_s=0.01, min_interval_s=0,
-                    max_consecutive_failures=100, cache_dir=tmp_path / "cache", translate_wdqs=False,
-                    user_agent="benchval-tests/0.1 (test suite; nobody@example.org)")
+    settings = dict(
+        timeout_s=2,
+        deadline_s=5,
+        max_retries=0,
+        backoff_s=0.01,
+        min_interval_s=0,
+        max_consecutive_failures=100,
+        cache_dir=tmp_path / "cache",
+        translate_wdqs=False,
+        user_agent="benchval-tests/0.1 (test suite; nobody@example.org)",
+    )
     settings.update(options)
     return RemoteSource(endpoint.url, **settings)
 
@@ -52,8 +60,18 @@ def test_a_refused_connection_is_retried_then_an_endpoint_error(tmp_path):
     with FaultyEndpoint() as endpoint:
         url = endpoint.url
     time.sleep(0.1)  # the listener is closed: connections to its port are refused
-    remote = RemoteSource(url, timeout_s=1, deadline_s=1, max_retries=2, backoff_s=0.01, min_interval_s=0,
-                          max_consecutive_failures=100, translate_wdqs=False, cache_dir=None, user_agent="benchval-tests/0.1 (test suite; nobody@example.org)")
+    remote = RemoteSource(
+        url,
+        timeout_s=1,
+        deadline_s=1,
+        max_retries=2,
+        backoff_s=0.01,
+        min_interval_s=0,
+        max_consecutive_failures=100,
+        translate_wdqs=False,
+        cache_dir=None,
+        user_agent="benchval-tests/0.1 (test suite; nobody@example.org)",
+    )
     with pytest.raises(EndpointError, match=r"refused.*\(3 tries\)"):
         remote.query(QUERY)
     assert remote.requests_sent == 3
@@ -105,15 +123,26 @@ def test_a_corrupt_cache_file_is_asked_again(tmp_path):
 
 
 def _rules(sparql: str, n: int) -> list[LiftedRule]:
-    return [LiftedRule(f"r{i:03d}", f"rule {i}", f"{sparql}\n# rule {i}", "Why couldn't person A have voted?",
-                       "Because person A is too young.", {"person A": "item"}) for i in range(n)]
+    return [
+        LiftedRule(
+            f"r{i:03d}",
+            f"rule {i}",
+            f"{sparql}\n# rule {i}",
+            "Why couldn't person A have voted?",
+            "Because person A is too young.",
+            {"person A": "item"},
+        )
+        for i in range(n)
+    ]
 
 
 def test_a_dead_endpoint_trips_the_breaker_and_fails_the_job(tmp_path, tiny_rule_sparql):
     with FaultyEndpoint(then="reset") as endpoint:
         remote = _source(endpoint, tmp_path, max_retries=2, max_consecutive_failures=5)
         started = time.monotonic()
-        expected = rf"endpoint unreachable: {re.escape(endpoint.url)}, last error: connection failed: ConnectionResetError"
+        expected = (
+            rf"endpoint unreachable: {re.escape(endpoint.url)}, last error: connection failed: ConnectionResetError"
+        )
         with pytest.raises(EndpointUnreachable, match=expected):
             construct(_rules(tiny_rule_sparql, 50), remote)  # the grounding job's code path
         assert remote.requests_sent == 5 and time.monotonic() - started < 2
@@ -153,8 +182,14 @@ def test_a_rerun_resumes_from_the_answers_cached_before_the_breaker_tripped(tmp_
 def test_an_empty_grounding_is_written_as_a_valid_empty_table(tiny_source, tmp_path):
     from benchval.commonwhy.pipeline import CONSTRUCTED_SCHEMA, read_constructed, write_outputs
 
-    nothing = LiftedRule("r-none", "rule", "SELECT ?item WHERE { ?item wdt:P27 wd:Q999 . }", "Why person A?",
-                         "Because person A.", {"person A": "item"})
+    nothing = LiftedRule(
+        "r-none",
+        "rule",
+        "SELECT ?item WHERE { ?item wdt:P27 wd:Q999 . }",
+        "Why person A?",
+        "Because person A.",
+        {"person A": "item"},
+    )
     table, report, summary = construct([nothing], tiny_source)
     paths = [tmp_path / "constructed.parquet", tmp_path / "report.csv", tmp_path / "summary.json"]
     write_outputs(table, report, summary, *paths)
@@ -180,8 +215,17 @@ def test_the_proxy_of_the_environment_is_used(tmp_path, monkeypatch):
     with FaultyEndpoint(then="ok") as proxy:  # answers whatever it is asked, like a forwarding proxy
         monkeypatch.setenv("http_proxy", f"http://127.0.0.1:{proxy.port}")
         monkeypatch.setenv("no_proxy", "")
-        remote = RemoteSource("http://sparql.example.invalid/sparql?format=json", timeout_s=2, deadline_s=5,
-                              max_retries=0, backoff_s=0, min_interval_s=0, max_consecutive_failures=1,
-                              cache_dir=None, translate_wdqs=False, user_agent="benchval-tests/0.1 (nobody@example.org)")
+        remote = RemoteSource(
+            "http://sparql.example.invalid/sparql?format=json",
+            timeout_s=2,
+            deadline_s=5,
+            max_retries=0,
+            backoff_s=0,
+            min_interval_s=0,
+            max_consecutive_failures=1,
+            cache_dir=None,
+            translate_wdqs=False,
+            user_agent="benchval-tests/0.1 (nobody@example.org)",
+        )
         assert remote.query(QUERY)[0]["x"].value == "fine"
         assert proxy.targets == ["http://sparql.example.invalid/sparql?format=json"]  # absolute URL, query kept

@@ -39,8 +39,11 @@ def test_user_rule_with_two_anchors_grounds_on_litwd1k(mirror, litwd1k):
     from benchval.paths import REPO_ROOT
 
     raw = mirror / "commonwhy"
-    rules = load_rules(raw / "inference_rule_entities.json", raw / "LabeledRules.json",
-                       REPO_ROOT / "tests/commonwhy/data/user_rules_litwd1k.yaml")
+    rules = load_rules(
+        raw / "inference_rule_entities.json",
+        raw / "LabeledRules.json",
+        REPO_ROOT / "tests/commonwhy/data/user_rules_litwd1k.yaml",
+    )
     user = [rule for rule in rules if rule.origin.endswith("user_rules_litwd1k.yaml")]
     table, report, summary = construct(user, litwd1k)
     assert report["status"].tolist() == ["grounded"] and len(table) == 20

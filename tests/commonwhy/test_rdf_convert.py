@@ -19,11 +19,15 @@ DBL = "<http://www.w3.org/2001/XMLSchema#double>"
 
 def _mini_litwd1k(root: Path, train: str = "Q1\tP27\tQ2\n") -> Path:
     files = {
-        "LitWD1K/train.txt": train, "LitWD1K/valid.txt": "", "LitWD1K/test.txt": "Q2\tP47\tQ3\n",
-        "LitWD1K/numeric_literals.txt": (f'Q1\tP569\t"1990-07-04T00:00:00Z"^^{DT}\n'
-                                         f'Q2\tP1082_Q199\t"+1900000"^^{DEC}\n'
-                                         f'Q2\tP2046_Q35852\t"+6459000"^^{DEC}\n'
-                                         f'Q2\tP625_Latitude\t"56.9"^^{DBL}\nQ2\tP625_Longtiude\t"24.1"^^{DBL}\n'),
+        "LitWD1K/train.txt": train,
+        "LitWD1K/valid.txt": "",
+        "LitWD1K/test.txt": "Q2\tP47\tQ3\n",
+        "LitWD1K/numeric_literals.txt": (
+            f'Q1\tP569\t"1990-07-04T00:00:00Z"^^{DT}\n'
+            f'Q2\tP1082_Q199\t"+1900000"^^{DEC}\n'
+            f'Q2\tP2046_Q35852\t"+6459000"^^{DEC}\n'
+            f'Q2\tP625_Latitude\t"56.9"^^{DBL}\nQ2\tP625_Longtiude\t"24.1"^^{DBL}\n'
+        ),
         "Entities/entity_labels_en.txt": "Q1\tAnna Ozola\nQ2\tLatvia\nQ3\tEstonia\n",
         "Entities/entity_types.txt": "Q1\tQ5\nQ2\tQ6256\nQ99\tQ5\n",
         "Entities/entity_wikidata_descriptions_en.txt": "Q2\tcountry in Northern Europe\n",
@@ -42,11 +46,15 @@ def test_conversion_uses_wikidatas_model(tmp_path):
     store.load("".join(lines).encode(), format=ox.RdfFormat.N_TRIPLES)
     source = LocalSource(store)
     assert source.query("SELECT ?c WHERE { wd:Q1 wdt:P27 ?c }")[0]["c"].qid == "Q2"
-    date = source.query("SELECT ?t ?p WHERE { wd:Q1 p:P569/psv:P569 ?v . ?v wikibase:timeValue ?t ; wikibase:timePrecision ?p }")
+    date = source.query(
+        "SELECT ?t ?p WHERE { wd:Q1 p:P569/psv:P569 ?v . ?v wikibase:timeValue ?t ; wikibase:timePrecision ?p }"
+    )
     assert date[0]["t"].value == "1990-07-04T00:00:00Z" and date[0]["t"].datatype.endswith("#dateTime")
     assert date[0]["p"].value == "11"
-    population = source.query("SELECT ?n ?u WHERE { wd:Q2 p:P1082 ?s . ?s psn:P1082/wikibase:quantityAmount ?n ; "
-                              "psv:P1082/wikibase:quantityUnit ?u }")
+    population = source.query(
+        "SELECT ?n ?u WHERE { wd:Q2 p:P1082 ?s . ?s psn:P1082/wikibase:quantityAmount ?n ; "
+        "psv:P1082/wikibase:quantityUnit ?u }"
+    )
     assert float(population[0]["n"].value) == 1900000 and population[0]["u"].qid == "Q199"
     # hectare (Q35852) is not a coherent SI unit: no normalised value is invented
     assert source.query("SELECT ?v WHERE { wd:Q2 p:P2046/psn:P2046 ?v }") == []
@@ -57,8 +65,15 @@ def test_conversion_uses_wikidatas_model(tmp_path):
     assert "Q99" not in "".join(lines)  # types only for LitWD1K entities
 
 
-@pytest.mark.parametrize("lexical, precision", [("1990-07-04T00:00:00Z", 11), ("1990-07-01T00:00:00Z", 10),
-                                                ("1990-01-01T00:00:00Z", 9), ("+1990-01-15T00:00:00Z", 11)])
+@pytest.mark.parametrize(
+    "lexical, precision",
+    [
+        ("1990-07-04T00:00:00Z", 11),
+        ("1990-07-01T00:00:00Z", 10),
+        ("1990-01-01T00:00:00Z", 9),
+        ("+1990-01-15T00:00:00Z", 11),
+    ],
+)
 def test_time_precision_lower_bound(lexical, precision):
     assert lexical_time_precision(lexical) == precision
 

@@ -4,15 +4,28 @@ from __future__ import annotations
 
 import pyoxigraph as ox
 
-WD, P, PS, WDT = ("http://www.wikidata.org/entity/", "http://www.wikidata.org/prop/",
-                  "http://www.wikidata.org/prop/statement/", "http://www.wikidata.org/prop/direct/")  # fmt: skip
+WD, P, PS, WDT = (
+    "http://www.wikidata.org/entity/",
+    "http://www.wikidata.org/prop/",
+    "http://www.wikidata.org/prop/statement/",
+    "http://www.wikidata.org/prop/direct/",
+)
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 WIKIBASE_CLAIM = "http://wikiba.se/ontology#claim"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 
-LABELS = {"Q1": "Anna Berg", "Q2": "Germany", "Q3": "Tour Alpha", "Q4": "France", "Q5": "Berlin",
-          "P27": "country of citizenship", "P569": "date of birth", "P17": "country", "P585": "point in time",
-          "P36": "capital"}  # fmt: skip
+LABELS = {
+    "Q1": "Anna Berg",
+    "Q2": "Germany",
+    "Q3": "Tour Alpha",
+    "Q4": "France",
+    "Q5": "Berlin",
+    "P27": "country of citizenship",
+    "P569": "date of birth",
+    "P17": "country",
+    "P585": "point in time",
+    "P36": "capital",
+}
 # (subject, property, value): values starting with Q are entities, else (lexical, xsd type)
 FACTS = [
     ("Q1", "P27", "Q2"),

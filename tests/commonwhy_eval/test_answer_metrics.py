@@ -93,8 +93,9 @@ def test_bertscore_identity_is_one_and_max_over_references(tiny_encoder):
 
 @needs_wordnet
 def test_score_answers_table(tiny_encoder):
-    answers = pd.DataFrame({"id": ["a", "b"], "answer": ["the cat sat", "x y"],
-                            "references": [["the cat sat"], ["p q", "x y"]]})  # fmt: skip
+    answers = pd.DataFrame(
+        {"id": ["a", "b"], "answer": ["the cat sat", "x y"], "references": [["the cat sat"], ["p q", "x y"]]}
+    )
     settings = metrics.BertScoreSettings(model_type=tiny_encoder, num_layers=2)
     got = metrics.score_answers(answers, settings)
     assert list(got["id"]) == ["a", "b"]

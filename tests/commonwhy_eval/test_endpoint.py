@@ -21,10 +21,22 @@ PROMPTS = [user("why could he not attend the race ?"), user("why is paris the ca
 def model_server(tiny_lm_dir):
     """`python -m benchval.generation.server` serving the tiny model, in its own process."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "benchval.generation.server", "--model-dir", tiny_lm_dir, "--plain-folder",
-         "--name", "tiny-local", "--port", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "benchval.generation.server",
+            "--model-dir",
+            tiny_lm_dir,
+            "--plain-folder",
+            "--name",
+            "tiny-local",
+            "--port",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     line = process.stdout.readline()
     if not line.startswith("listening on "):
         process.kill()
@@ -36,15 +48,18 @@ def model_server(tiny_lm_dir):
 
 def test_endpoint_matches_local_generation(model_server, tiny_generator, monkeypatch):
     monkeypatch.setenv("BENCHVAL_TEST_KEY", "sk-test")
-    client = EndpointGenerator(EndpointSettings(base_url=model_server, model="tiny-local",
-                                                api_key_env="BENCHVAL_TEST_KEY", timeout_s=30))  # fmt: skip
+    client = EndpointGenerator(
+        EndpointSettings(base_url=model_server, model="tiny-local", api_key_env="BENCHVAL_TEST_KEY", timeout_s=30)
+    )
     assert client.generate(PROMPTS, max_new_tokens=5) == tiny_generator.generate(PROMPTS, max_new_tokens=5)
 
 
 def test_missing_api_key_is_a_clear_error(monkeypatch):
     monkeypatch.delenv("BENCHVAL_NO_SUCH_KEY", raising=False)
     with pytest.raises(EndpointError, match="BENCHVAL_NO_SUCH_KEY"):
-        EndpointGenerator(EndpointSettings(base_url="http://127.0.0.1:9/v1", model="m", api_key_env="BENCHVAL_NO_SUCH_KEY"))
+        EndpointGenerator(
+            EndpointSettings(base_url="http://127.0.0.1:9/v1", model="m", api_key_env="BENCHVAL_NO_SUCH_KEY")
+        )
 
 
 class Scripted(BaseHTTPRequestHandler):
@@ -61,8 +76,11 @@ class Scripted(BaseHTTPRequestHandler):
         type(self).seen.append({"auth": self.headers.get("Authorization"), "body": body})
         status, delay = type(self).script.pop(0) if type(self).script else (200, 0)
         time.sleep(delay)
-        payload = ({"choices": [{"message": {"role": "assistant", "content": " Because yes. "}}]}
-                   if status == 200 else {"error": {"message": f"scripted {status}"}})  # fmt: skip
+        payload = (
+            {"choices": [{"message": {"role": "assistant", "content": " Because yes. "}}]}
+            if status == 200
+            else {"error": {"message": f"scripted {status}"}}
+        )
         data = json.dumps(payload).encode()
         try:
             self.send_response(status)

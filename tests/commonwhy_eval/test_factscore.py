@@ -9,8 +9,14 @@ import pandas as pd
 import pyoxigraph as ox
 import pytest
 
-from benchval.commonwhy.eval.factscore import (KGFactChecker, candidate_spans, factscore_answer, factscore_table,
-                                               names_relation, split_claims_by_rule)
+from benchval.commonwhy.eval.factscore import (
+    KGFactChecker,
+    candidate_spans,
+    factscore_answer,
+    factscore_table,
+    names_relation,
+    split_claims_by_rule,
+)
 
 from kg_fixture import WD, tiny_source, tiny_store
 
@@ -33,12 +39,20 @@ def checker():
 
 
 def test_rule_based_claim_split():
-    answer = ("Because Anna Berg is a citizen of Germany, and Tour Alpha took place in France, "
-              "and German citizens need no visa.")  # fmt: skip
-    assert split_claims_by_rule(answer) == ["Anna Berg is a citizen of Germany", "Tour Alpha took place in France",
-                                            "German citizens need no visa"]  # fmt: skip
+    answer = (
+        "Because Anna Berg is a citizen of Germany, and Tour Alpha took place in France, "
+        "and German citizens need no visa."
+    )
+    assert split_claims_by_rule(answer) == [
+        "Anna Berg is a citizen of Germany",
+        "Tour Alpha took place in France",
+        "German citizens need no visa",
+    ]
     assert split_claims_by_rule("Because X died before 2022, while Y occurred in 2022. So what.") == [
-        "X died before 2022", "Y occurred in 2022", "So what"]  # fmt: skip
+        "X died before 2022",
+        "Y occurred in 2022",
+        "So what",
+    ]
     assert split_claims_by_rule("") == []
 
 
@@ -53,24 +67,29 @@ def test_entity_linking(checker):
     assert checker.mentions("german citizens need no visa") == []
 
 
-@pytest.mark.parametrize("claim, supported", [
-    ("Anna Berg is a citizen of Germany", True),      # Q1 P27 Q2
-    ("Anna Berg was born in 1980", True),              # Q1 P569 1980-05-01
-    ("Anna Berg was born in 1975", False),             # wrong year
-    ("Tour Alpha took place in France", True),         # Q3 P17 Q4
-    ("Tour Alpha took place in Germany", False),       # no Q3-Q2 statement
-    ("Tour Alpha was held in 2022", True),             # Q3 P585 2022
-    ("The capital of Germany is Berlin", True),        # Q2 P36 Q5 (value linked by label)
-    ("German citizens need no visa", False),           # no KG entity
-    ("Anna Berg likes France", False),                 # only France's self-statement mentions France
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "claim, supported",
+    [
+        ("Anna Berg is a citizen of Germany", True),  # Q1 P27 Q2
+        ("Anna Berg was born in 1980", True),  # Q1 P569 1980-05-01
+        ("Anna Berg was born in 1975", False),  # wrong year
+        ("Tour Alpha took place in France", True),  # Q3 P17 Q4
+        ("Tour Alpha took place in Germany", False),  # no Q3-Q2 statement
+        ("Tour Alpha was held in 2022", True),  # Q3 P585 2022
+        ("The capital of Germany is Berlin", True),  # Q2 P36 Q5 (value linked by label)
+        ("German citizens need no visa", False),  # no KG entity
+        ("Anna Berg likes France", False),  # only France's self-statement mentions France
+    ],
+)
 def test_claim_support(checker, claim, supported):
     assert checker.check(claim).supported is supported
 
 
 def test_factscore_of_an_answer(checker):
-    answer = ("Because Anna Berg is a citizen of Germany, and Tour Alpha took place in France, "
-              "and German citizens need no visa.")  # fmt: skip
+    answer = (
+        "Because Anna Berg is a citizen of Germany, and Tour Alpha took place in France, "
+        "and German citizens need no visa."
+    )
     result = factscore_answer(answer, checker)
     assert (result["n_claims"], result["n_checkable"], result["n_supported"], result["n_unlinked"]) == (3, 2, 2, 1)
     assert result["factscore"] == pytest.approx(1.0) and result["coverage"] == pytest.approx(2 / 3)
@@ -127,14 +146,18 @@ def test_llm_claim_splitter_reads_dash_lines_and_falls_back(checker):
 def test_reference_factscore_pools_claims_per_source_and_split(checker):
     from benchval.commonwhy.eval.factscore import reference_factscore
 
-    questions = pd.DataFrame({
-        "source": ["constructed", "constructed", "published"],
-        "split": ["head", "head", "longtail"],
-        # 2 + 2 claims (3 checkable, 2 supported) for constructed/head; 1 claim, nothing checkable, for published
-        "references": [["Because Anna Berg is a citizen of Germany, and German citizens need no visa."],
-                       ["Because Tour Alpha took place in France, and Tour Alpha took place in Germany."],
-                       ["Because people like to rest."]],
-    })  # fmt: skip
+    questions = pd.DataFrame(
+        {
+            "source": ["constructed", "constructed", "published"],
+            "split": ["head", "head", "longtail"],
+            # 2 + 2 claims (3 checkable, 2 supported) for constructed/head; 1 claim, nothing checkable, for published
+            "references": [
+                ["Because Anna Berg is a citizen of Germany, and German citizens need no visa."],
+                ["Because Tour Alpha took place in France, and Tour Alpha took place in Germany."],
+                ["Because people like to rest."],
+            ],
+        }
+    )
     summary = reference_factscore(questions, checker).set_index(["source", "split"])
     head = summary.loc[("constructed", "head")]
     assert (head.n_references, head.n_claims, head.n_checkable, head.n_supported) == (2, 4, 3, 2)

@@ -13,8 +13,12 @@ from benchval.generation.hf import HFGenerator, cut_answer, decide_chat
 from benchval.generation.prompts import PromptTemplate, plain_text, user
 from benchval.generation.runner import generate_resumable
 
-PROMPTS = [user("why could he not attend the race ?"), user("why is paris the capital ?"),
-           user("why was she born in berlin ?", system="answer with because"), user("why ?")]  # fmt: skip
+PROMPTS = [
+    user("why could he not attend the race ?"),
+    user("why is paris the capital ?"),
+    user("why was she born in berlin ?", system="answer with because"),
+    user("why ?"),
+]
 
 
 def test_chat_template_is_used_when_present(tiny_generator):
@@ -31,7 +35,9 @@ def test_plain_text_without_template(tiny_lm_builder, tmp_path):
     with pytest.raises(ValueError, match="no chat template"):
         decide_chat(tok, True)
     generator = HFGenerator(AutoModelForCausalLM.from_pretrained(folder), tok)
-    assert generator.render(PROMPTS[2]) == plain_text(PROMPTS[2]) == "answer with because\n\nwhy was she born in berlin ?"
+    assert (
+        generator.render(PROMPTS[2]) == plain_text(PROMPTS[2]) == "answer with because\n\nwhy was she born in berlin ?"
+    )
 
 
 def test_greedy_is_deterministic_batched_equals_single_and_respects_length(tiny_generator):
@@ -58,9 +64,14 @@ def test_first_token_choice_matches_the_argmax_of_generation(tiny_generator):
         with torch.no_grad():  # one prompt, no padding: the reference the batched scores must equal
             expected = torch.log_softmax(model(input_ids=ids).logits[0, -1].double(), dim=-1)[option_ids]
         np.testing.assert_allclose([score[o] for o in options], expected.numpy(), atol=1e-5)
-        out = model.generate(ids, max_new_tokens=1, do_sample=False, pad_token_id=tok.pad_token_id,
-                             prefix_allowed_tokens_fn=lambda batch, sent: option_ids)
-        generated.append(tok.decode(out[0, ids.shape[1]:]))
+        out = model.generate(
+            ids,
+            max_new_tokens=1,
+            do_sample=False,
+            pad_token_id=tok.pad_token_id,
+            prefix_allowed_tokens_fn=lambda batch, sent: option_ids,
+        )
+        generated.append(tok.decode(out[0, ids.shape[1] :]))
     assert [max(score, key=score.get) for score in scores] == generated
     assert len(set(generated)) > 1  # the prompts disagree, so a constant choice would not pass
     with pytest.raises(ValueError, match="share a first token"):

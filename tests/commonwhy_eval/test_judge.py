@@ -11,22 +11,27 @@ from benchval.commonwhy.eval.judge import Judge, judge_answers, parse_verdict
 from benchval.generation.prompts import PromptTemplate
 from benchval.paths import REPO_ROOT
 
-PROMPT = PromptTemplate.from_file(REPO_ROOT / "config/prompts/commonwhy_judge.txt",
-                                  required={"question", "reference", "answer"})  # fmt: skip
-QUESTIONS = pd.DataFrame({
-    "id": ["q1", "q2", "q3"],
-    "question": ["Why couldn't A attend X?", "Why does B need no visa?", "Why is C old?"],
-    "references": [["Because A died before X."], ["Because B is a citizen.", "Because B is a diplomat."],
-                   ["Because C was born in 1900."]],
-    "rule": ["r1", "r2", "r3"],
-})  # fmt: skip
+PROMPT = PromptTemplate.from_file(
+    REPO_ROOT / "config/prompts/commonwhy_judge.txt", required={"question", "reference", "answer"}
+)
+QUESTIONS = pd.DataFrame(
+    {
+        "id": ["q1", "q2", "q3"],
+        "question": ["Why couldn't A attend X?", "Why does B need no visa?", "Why is C old?"],
+        "references": [
+            ["Because A died before X."],
+            ["Because B is a citizen.", "Because B is a diplomat."],
+            ["Because C was born in 1900."],
+        ],
+        "rule": ["r1", "r2", "r3"],
+    }
+)
 
 
 def reference_and_answer(messages) -> tuple[str, str]:
     """The reference and the graded answer as the judge prompt states them."""
     text = messages[-1]["content"]
-    return (re.search(r"Reference answer: (.*)\n", text).group(1),
-            re.search(r"Answer to grade: (.*)\n", text).group(1))
+    return (re.search(r"Reference answer: (.*)\n", text).group(1), re.search(r"Answer to grade: (.*)\n", text).group(1))
 
 
 class ExactMatchJudgeModel:
@@ -63,8 +68,12 @@ def test_parse_verdict():
 
 def test_correct_when_any_reference_is_equivalent():
     judge = Judge(ExactMatchJudgeModel(), PROMPT, decision="generate")
-    answers = pd.DataFrame({"id": ["q1", "q2", "q3"],
-                            "answer": ["Because A died before X.", "Because B is a diplomat.", "Because C is tall."]})
+    answers = pd.DataFrame(
+        {
+            "id": ["q1", "q2", "q3"],
+            "answer": ["Because A died before X.", "Because B is a diplomat.", "Because C is tall."],
+        }
+    )
     table = judge_answers(judge, QUESTIONS, answers)
     assert table["correct"].tolist() == [True, True, False]
     assert table["n_references"].tolist() == [1, 2, 1]
@@ -118,8 +127,11 @@ def test_each_prompt_is_scored_once_per_judge_and_decisions_share_the_margins():
     scored = model.first_token_choice
     model.first_token_choice = lambda prompts, options: asked.extend(prompts) or scored(prompts, options)
     judge = Judge(model, PROMPT, decision="calibrated")
-    triples = [("Why?", "Because A.", "Because A."), ("Why?", "Because A.", "Because B."),
-               ("Why?", "Because A.", "Because A.")]  # fmt: skip
+    triples = [
+        ("Why?", "Because A.", "Because A."),
+        ("Why?", "Because A.", "Because B."),
+        ("Why?", "Because A.", "Because A."),
+    ]
     calibrated = [v["yes"] for v in judge.decide(triples)]
     assert len(asked) == 3  # two distinct answers + one content-free "N/A" for the shared (question, reference)
     judge.decision = "logprob"

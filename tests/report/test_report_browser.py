@@ -39,7 +39,11 @@ def browser_binaries() -> tuple[str, str]:
         pytest.skip("chromium/chromedriver missing and cannot be installed here (needs root and apt-get)")
     result = subprocess.run(
         ["apt-get", "install", "-y", "--no-install-recommends", *PACKAGES],
-        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, capture_output=True, text=True, timeout=900, check=False,
+        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
     )
     chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
     if result.returncode != 0 or not (chromium and driver):
@@ -50,8 +54,11 @@ def browser_binaries() -> tuple[str, str]:
 def test_every_figure_and_table_has_a_caption():
     """workflow/rules/report.smk needs workflow/report/<figure>.rst and table_<table>.rst."""
     missing = [f"{stem}.rst" for stem in FIGURE_STEMS if not (CAPTIONS / f"{stem}.rst").is_file()]
-    missing += [f"table_{name}.rst" for name in ("score_table", "task_table", *TABLE_NAMES)
-                if not (CAPTIONS / f"table_{name}.rst").is_file()]
+    missing += [
+        f"table_{name}.rst"
+        for name in ("score_table", "task_table", *TABLE_NAMES)
+        if not (CAPTIONS / f"table_{name}.rst").is_file()
+    ]
     assert not missing, f"write these captions in {CAPTIONS} (what the output shows, how to read it): {missing}"
 
 
@@ -59,15 +66,28 @@ def test_every_figure_and_table_has_a_caption():
 def report_html(tmp_path_factory) -> Path:
     workdir = tmp_path_factory.mktemp("toy_report")
     started = time.monotonic()
-    run = subprocess.run([SNAKEMAKE, "-s", str(TOY), "-d", str(workdir), "--cores", "2"],
-                         cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
+    run = subprocess.run(
+        [SNAKEMAKE, "-s", str(TOY), "-d", str(workdir), "--cores", "2"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert run.returncode == 0, run.stderr[-4000:]
     report = workdir / "report.html"
-    made = subprocess.run([SNAKEMAKE, "-s", str(TOY), "-d", str(workdir), "--report", str(report)],
-                          cwd=REPO, capture_output=True, text=True, timeout=300, check=False)
+    made = subprocess.run(
+        [SNAKEMAKE, "-s", str(TOY), "-d", str(workdir), "--report", str(report)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert made.returncode == 0, made.stderr[-4000:]
-    assert "ERROR/" not in made.stderr and "WARNING/" not in made.stderr, \
+    assert "ERROR/" not in made.stderr and "WARNING/" not in made.stderr, (
         f"a caption is not valid reStructuredText:\n{made.stderr[-2000:]}"
+    )
     print(f"toy workflow + report in {time.monotonic() - started:.1f} s")
     return report
 
@@ -123,11 +143,15 @@ def test_report_renders_its_figures_offline(browser, report_html):
     assert show_category(browser, "Figures", report_html) == len(FIGURES)
     for index, stem in enumerate(FIGURES):
         browser.click(browser.find_all('//nav//a[@iconname="eye"]')[index])
-        shown = browser.wait_for("""
+        shown = browser.wait_for(
+            """
             const img = Array.from(document.querySelectorAll('#app img')).find(i => !i.closest('nav'));
             return img && img.complete && img.naturalWidth > 0 && img.src.includes(arguments[0])
                 ? [img.naturalWidth, img.naturalHeight] : null;
-        """, 20, f"filename={stem}.png")
+        """,
+            20,
+            f"filename={stem}.png",
+        )
         assert shown[0] > 100
         shot = browser.screenshot(ARTIFACTS / f"report_{stem}.png")
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000

@@ -36,14 +36,29 @@ def test_models_frame_reads_sources_and_checksums(tmp_path):
     manifests = []
     for name, source, extra in [
         ("m-hf", {"type": "hf", "id": "org/m", "revision": None}, {"load_from": {"kind": "hub", "revision": "c0ffee"}}),
-        ("m-gguf", {"type": "gguf_wheels", "wheels": ["w==1"], "members": ["x"], "sha256": "a" * 64},
-         {"gguf_sha256": "a" * 64}),
+        (
+            "m-gguf",
+            {"type": "gguf_wheels", "wheels": ["w==1"], "members": ["x"], "sha256": "a" * 64},
+            {"gguf_sha256": "a" * 64},
+        ),
         ("m-local", {"type": "local", "path": "/models/m"}, {}),
     ]:
         path = tmp_path / name / "benchval-model.json"
         path.parent.mkdir()
-        path.write_text(json.dumps({"name": name, "family": "f", "size_b": 1.0, "dtype": "float32", "device": "cpu",
-                                    "source": source, "weights_sha256": "b" * 64, **extra}))
+        path.write_text(
+            json.dumps(
+                {
+                    "name": name,
+                    "family": "f",
+                    "size_b": 1.0,
+                    "dtype": "float32",
+                    "device": "cpu",
+                    "source": source,
+                    "weights_sha256": "b" * 64,
+                    **extra,
+                }
+            )
+        )
         manifests.append(path)
     frame = models_frame(manifests)
     assert list(frame["model"]) == ["m-hf", "m-gguf", "m-local"]

@@ -49,20 +49,29 @@ class HeadlessChromium:
             try:
                 self._call("GET", "/status")
                 break
-            except (urllib.error.URLError, ConnectionError):
+            except (urllib.error.URLError, ConnectionError) as error:
                 if time.monotonic() > deadline or self.process.poll() is not None:
                     self.close()
-                    raise WebDriverError("chromedriver did not start")
+                    raise WebDriverError("chromedriver did not start") from error
                 time.sleep(0.2)
         # offline: every host name fails to resolve, so a page that needs the network breaks.
         network = ["--host-resolver-rules=MAP * ~NOTFOUND"] if self.offline else []
         options = {
             "binary": self.chromium,
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     f"--window-size={self.size[0]},{self.size[1]}", *network],
+            "args": [
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                f"--window-size={self.size[0]},{self.size[1]}",
+                *network,
+            ],
         }
-        answer = self._call("POST", "/session", {"capabilities": {"alwaysMatch": {
-            "browserName": "chrome", "goog:chromeOptions": options}}})
+        answer = self._call(
+            "POST",
+            "/session",
+            {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}},
+        )
         self.session = answer["sessionId"]
         return self
 
@@ -86,7 +95,9 @@ class HeadlessChromium:
     def _call(self, method: str, path: str, body: dict | None = None):
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(
-            f"http://127.0.0.1:{self.port}{path}", data=data, method=method,
+            f"http://127.0.0.1:{self.port}{path}",
+            data=data,
+            method=method,
             headers={"Content-Type": "application/json"},
         )
         try:

@@ -19,5 +19,3 @@ def model_dirs(tmp_path_factory) -> dict:
 @pytest.fixture(scope="session")
 def loaded(model_dirs) -> dict:
     return {name: load(path) for name, path in model_dirs.items()}
-
-

@@ -13,7 +13,6 @@ tokenisation does not start with the context's tokens (the boundary fallback).
 from __future__ import annotations
 
 import pandas as pd
-import pytest
 import torch
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
 from transformers import (
@@ -40,13 +39,18 @@ def make_tokenizer(add_bos: bool) -> PreTrainedTokenizerFast:
     tok = Tokenizer(models.BPE(unk_token=None))
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=300, special_tokens=["<bos>", "<eos>", "<pad>"],
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
+    trainer = trainers.BpeTrainer(
+        vocab_size=300,
+        special_tokens=["<bos>", "<eos>", "<pad>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
     tok.train_from_iterator(CORPUS, trainer)
     if add_bos:
         bos = tok.token_to_id("<bos>")
-        tok.post_processor = processors.TemplateProcessing(single="<bos> $A", pair="<bos> $A $B",
-                                                           special_tokens=[("<bos>", bos)])
+        tok.post_processor = processors.TemplateProcessing(
+            single="<bos> $A", pair="<bos> $A $B", special_tokens=[("<bos>", bos)]
+        )
     return PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<bos>", eos_token="<eos>", pad_token="<pad>")
 
 
@@ -59,9 +63,18 @@ def save_model(model, tokenizer, path):
 
 def make_llama(vocab: int):
     torch.manual_seed(1234)
-    config = LlamaConfig(vocab_size=vocab, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=256,
-                         bos_token_id=0, eos_token_id=1, pad_token_id=2)
+    config = LlamaConfig(
+        vocab_size=vocab,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=256,
+        bos_token_id=0,
+        eos_token_id=1,
+        pad_token_id=2,
+    )
     model = LlamaForCausalLM(config)
     with torch.no_grad():  # sharper distributions than the default init, so greedy flags vary
         model.lm_head.weight.mul_(20)
@@ -70,11 +83,21 @@ def make_llama(vocab: int):
 
 def make_gemma(vocab: int):
     torch.manual_seed(4321)
-    config = Gemma3TextConfig(vocab_size=vocab, hidden_size=32, intermediate_size=64, num_hidden_layers=3,
-                              num_attention_heads=4, num_key_value_heads=2, head_dim=8,
-                              max_position_embeddings=256, sliding_window=6,
-                              layer_types=["sliding_attention", "full_attention", "sliding_attention"],
-                              bos_token_id=0, eos_token_id=1, pad_token_id=2)
+    config = Gemma3TextConfig(
+        vocab_size=vocab,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=3,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        head_dim=8,
+        max_position_embeddings=256,
+        sliding_window=6,
+        layer_types=["sliding_attention", "full_attention", "sliding_attention"],
+        bos_token_id=0,
+        eos_token_id=1,
+        pad_token_id=2,
+    )
     return Gemma3ForCausalLM(config).eval()
 
 
@@ -89,24 +112,50 @@ def make_items(mode: str) -> pd.DataFrame:
     """A few items of each scoring mode; varied lengths so that batches need padding. ``mc_suffix``:
     the ``mc`` items and two with a ``target`` (a shared suffix scored after each option, mode ``mc``)."""
     if mode == "minimal_pair":
-        rows = [("mp-0", "", ["The cats are sleeping.", "The cats is sleeping."], 0, None),
-                ("mp-1", "", ["The dogs play outside.", "The dogs plays outside."], 0, None)]
+        rows = [
+            ("mp-0", "", ["The cats are sleeping.", "The cats is sleeping."], 0, None),
+            ("mp-1", "", ["The dogs play outside.", "The dogs plays outside."], 0, None),
+        ]
     elif mode == "partial":
-        rows = [("p-0", "The dogs barked at", [" the mailman", " the cats"], 0, ", and hid under the bed."),
-                ("p-1", "She opened", [" the window", " the books"], 0, " to let the fresh air in.")]
+        rows = [
+            ("p-0", "The dogs barked at", [" the mailman", " the cats"], 0, ", and hid under the bed."),
+            ("p-1", "She opened", [" the window", " the books"], 0, " to let the fresh air in."),
+        ]
     else:
         rows = [
-            ("i-0", "A man is cooking dinner in the kitchen", [" and the cats watch him.", " yes", " and sat down to read the newspaper today."], 0, None),
+            (
+                "i-0",
+                "A man is cooking dinner in the kitchen",
+                [" and the cats watch him.", " yes", " and sat down to read the newspaper today."],
+                0,
+                None,
+            ),
             ("i-1", "The children ran across the park", [" to catch the bus after school.", " to read."], 1, None),
-            ("i-2", "We watched the sunset from the hill and talked about the future while the dogs", [" barked.", " played outside in the warm park.", " yes", " no"], 2, None),
+            (
+                "i-2",
+                "We watched the sunset from the hill and talked about the future while the dogs",
+                [" barked.", " played outside in the warm park.", " yes", " no"],
+                2,
+                None,
+            ),
             ("i-3", "He put the books", [" on the shelf", " under the bed", " good"], 0, None),
         ]
         if mode == "mc_suffix":  # mc items plus ones with a shared suffix (TimeDial's mid-sentence mask)
-            rows += [("s-0", "She opened", [" the window", " the books", " a door"], 0, " to let the fresh air into the room."),
-                     ("s-1", "The dogs barked at", [" the mailman", " the sun"], 1, ", and the cats hid under the bed.")]
+            rows += [
+                (
+                    "s-0",
+                    "She opened",
+                    [" the window", " the books", " a door"],
+                    0,
+                    " to let the fresh air into the room.",
+                ),
+                ("s-1", "The dogs barked at", [" the mailman", " the sun"], 1, ", and the cats hid under the bed."),
+            ]
         if mode == "calibrated":
-            rows = [(i, c, o + [" yes"] if " yes" not in o else o, l, t) for i, c, o, l, t in rows]
+            rows = [(i, c, o + [" yes"] if " yes" not in o else o, lab, t) for i, c, o, lab, t in rows]
     return pd.DataFrame(
-        [{"id": i, "context": c, "options": o, "label": l, "target": t, "task": "toy", "source_row": n + 1}
-         for n, (i, c, o, l, t) in enumerate(rows)]
+        [
+            {"id": i, "context": c, "options": o, "label": lab, "target": t, "task": "toy", "source_row": n + 1}
+            for n, (i, c, o, lab, t) in enumerate(rows)
+        ]
     )

@@ -28,9 +28,18 @@ def four_layer_llama(tmp_path_factory):
 
     tokenizer = make_tokenizer(True)
     torch.manual_seed(7)
-    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=4,
-                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=256,
-                         bos_token_id=0, eos_token_id=1, pad_token_id=2)
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=4,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=256,
+        bos_token_id=0,
+        eos_token_id=1,
+        pad_token_id=2,
+    )
     model = LlamaForCausalLM(config)
     with torch.no_grad():  # sharper distributions, so that greedy flags and generations vary
         model.lm_head.weight.mul_(20)
@@ -39,9 +48,16 @@ def four_layer_llama(tmp_path_factory):
 
 def split_placement(offload_folder) -> Placement:
     """Half the layers on the CPU, half (and the final norm) offloaded to disk."""
-    device_map = {"model.embed_tokens": "cpu", "model.rotary_emb": "cpu", "model.layers.0": "cpu",
-                  "model.layers.1": "cpu", "model.layers.2": "disk", "model.layers.3": "disk",
-                  "model.norm": "disk", "lm_head": "cpu"}
+    device_map = {
+        "model.embed_tokens": "cpu",
+        "model.rotary_emb": "cpu",
+        "model.layers.0": "cpu",
+        "model.layers.1": "cpu",
+        "model.layers.2": "disk",
+        "model.layers.3": "disk",
+        "model.norm": "disk",
+        "lm_head": "cpu",
+    }
     return Placement("cpu", "float32", device_map=device_map, offload_folder=str(offload_folder))
 
 
@@ -85,8 +101,10 @@ def test_generations_of_the_split_model_equal_the_whole_model(whole_and_split):
     got = HFGenerator(split, tokenizer, use_chat_template=False).generate(prompts, 8, first_line=False)
     assert got == expected and any(expected)
     options = ["cats", "dogs", "books"]
-    for one, other in zip(HFGenerator(split, tokenizer, use_chat_template=False).first_token_choice(prompts, options),
-                          HFGenerator(whole, tokenizer, use_chat_template=False).first_token_choice(prompts, options)):
+    for one, other in zip(
+        HFGenerator(split, tokenizer, use_chat_template=False).first_token_choice(prompts, options),
+        HFGenerator(whole, tokenizer, use_chat_template=False).first_token_choice(prompts, options),
+    ):
         assert one == pytest.approx(other, abs=1e-5)
 
 

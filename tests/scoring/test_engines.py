@@ -30,10 +30,10 @@ def lm_eval_token_split(tok, context, continuation):
     tokens are encode(context + continuation) after the len(encode(context)) context tokens.
     For non-empty contexts whose last token does not merge across the boundary."""
     stripped = context.rstrip()
-    continuation = context[len(stripped):] + continuation
+    continuation = context[len(stripped) :] + continuation
     whole, ctx = tok.encode(stripped + continuation), tok.encode(stripped)
     assert stripped and whole[: len(ctx)] == ctx, (context, continuation)
-    return ctx, whole[len(ctx):]
+    return ctx, whole[len(ctx) :]
 
 
 @pytest.mark.parametrize("name", MODELS)
@@ -61,7 +61,9 @@ def test_fast_equals_reference(name, mode, loaded):
     ref = make_scorer("reference", model, tok).score(requests)
     fast_scorer = make_scorer("fast", model, tok, batch_tokens=4096)
     fast = fast_scorer.score(requests)
-    assert fast[["request_id", "n_tokens", "n_chars", "n_bytes"]].equals(ref[["request_id", "n_tokens", "n_chars", "n_bytes"]])
+    assert fast[["request_id", "n_tokens", "n_chars", "n_bytes"]].equals(
+        ref[["request_id", "n_tokens", "n_chars", "n_bytes"]]
+    )
     assert np.max(np.abs(fast["logprob_sum"] - ref["logprob_sum"])) <= TOL
     for a, b in zip(fast["token_logprobs"], ref["token_logprobs"]):
         assert a.dtype == np.float32 and np.max(np.abs(a - b)) <= TOL
@@ -115,10 +117,12 @@ def test_batch_of_one_equals_large_budget(name, loaded):
 
 def test_boundary_fallback_is_exact_and_counted(loaded):
     model, tok = loaded["llama_bos"]
-    items = pd.DataFrame([
-        {"id": "f0", "context": "The cat", "options": ["s are sleeping", " is here", "s"], "label": 0},
-        {"id": "f1", "context": "We watched the sun", "options": ["set from the hill", " rise"], "label": 0},
-    ])
+    items = pd.DataFrame(
+        [
+            {"id": "f0", "context": "The cat", "options": ["s are sleeping", " is here", "s"], "label": 0},
+            {"id": "f1", "context": "We watched the sun", "options": ["set from the hill", " rise"], "label": 0},
+        ]
+    )
     requests = build_requests(items, "mc")
     fast_scorer = make_scorer("fast", model, tok)
     fast = fast_scorer.score(requests)
@@ -174,10 +178,23 @@ def test_reference_agrees_with_lm_evaluation_harness(name, loaded):
 
     model, tok = loaded[name]
     context = "The cats are sleeping on the warm mat while the"
-    greedy = pd.DataFrame([{"id": "g", "context": context, "label": 0,
-                            "options": [tok.decode(_greedy_tokens(model, tok.encode(context), 2)), " x"]}])
-    requests = pd.concat([build_requests(make_items("mc"), "mc"), build_requests(make_items("minimal_pair"), "minimal_pair"),
-                          build_requests(greedy, "mc")])
+    greedy = pd.DataFrame(
+        [
+            {
+                "id": "g",
+                "context": context,
+                "label": 0,
+                "options": [tok.decode(_greedy_tokens(model, tok.encode(context), 2)), " x"],
+            }
+        ]
+    )
+    requests = pd.concat(
+        [
+            build_requests(make_items("mc"), "mc"),
+            build_requests(make_items("minimal_pair"), "minimal_pair"),
+            build_requests(greedy, "mc"),
+        ]
+    )
     scorer = make_scorer("reference", model, tok)
     ours = scorer.score(requests)
     lm = HFLM(pretrained=model, tokenizer=tok, batch_size=4, device="cpu")
@@ -189,7 +206,9 @@ def test_reference_agrees_with_lm_evaluation_harness(name, loaded):
 
     lm._loglikelihood_tokens = recording
     pairs = list(zip(requests["context"], requests["continuation"]))
-    theirs = lm.loglikelihood([Instance("loglikelihood", {}, pair, i) for i, pair in enumerate(pairs)], disable_tqdm=True)
+    theirs = lm.loglikelihood(
+        [Instance("loglikelihood", {}, pair, i) for i, pair in enumerate(pairs)], disable_tqdm=True
+    )
     assert [(e.context_ids, e.continuation_ids) for e in scorer.encoder.encode_frame(requests)] == their_tokens
     np.testing.assert_allclose(ours["logprob_sum"], [lp for lp, _ in theirs], atol=1e-4, rtol=0)
     assert ours["is_greedy"].tolist() == [g for _, g in theirs]

@@ -21,13 +21,30 @@ def dry_run_jobs(workdir, config: dict) -> dict[str, int]:
     path = workdir / "layout.yaml"
     path.write_text(yaml.safe_dump(config, sort_keys=False))
     targets = [f"results/scores/{m}/{t}.parquet" for m in TINY_MODELS for t in TINY_TASKS]
-    result = subprocess.run([sys.executable, "-m", "snakemake", "--snakefile", str(REPO_ROOT / "Snakefile"),
-                             "--directory", str(workdir), "--configfile", str(path), "--cores", "1", "-n", *targets],
-                            capture_output=True, text=True, timeout=300, env=dict(os.environ, HF_HUB_OFFLINE="1"))
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "--snakefile",
+            str(REPO_ROOT / "Snakefile"),
+            "--directory",
+            str(workdir),
+            "--configfile",
+            str(path),
+            "--cores",
+            "1",
+            "-n",
+            *targets,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, HF_HUB_OFFLINE="1"),
+    )
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
     table = (result.stdout + result.stderr).split("Job stats:", 1)[1].split("\n\n", 1)[0]
-    return {rule: int(n) for rule, n in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE)
-            if rule.startswith("score")}
+    return {rule: int(n) for rule, n in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE) if rule.startswith("score")}
 
 
 @pytest.fixture(scope="module")
@@ -47,5 +64,8 @@ def test_one_model_per_task_the_others_per_model(tiny):
     workdir, config = tiny
     config["scoring"]["jobs"] = "per_model"
     config["models"]["tiny-a1"]["scoring_jobs"] = "per_task"
-    assert dry_run_jobs(workdir, config) == {"score": len(TINY_TASKS), "score_model_tiny_a2": 1,
-                                             "score_model_tiny_b1": 1}
+    assert dry_run_jobs(workdir, config) == {
+        "score": len(TINY_TASKS),
+        "score_model_tiny_a2": 1,
+        "score_model_tiny_b1": 1,
+    }

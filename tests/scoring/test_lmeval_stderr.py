@@ -38,8 +38,17 @@ def test_not_available_as_lm_eval_writes_it():
 
 
 def test_results_json_carries_stderr_beside_each_metric():
-    rows = pd.DataFrame({"model": "m", "task": "t", "metric": ["accuracy", "macro_f1"], "value": [0.6, 0.5],
-                         "n_items": 5, "normalisation": "per_token", "note": ""})
+    rows = pd.DataFrame(
+        {
+            "model": "m",
+            "task": "t",
+            "metric": ["accuracy", "macro_f1"],
+            "value": [0.6, 0.5],
+            "n_items": 5,
+            "normalisation": "per_token",
+            "note": "",
+        }
+    )
     predictions = pd.DataFrame({"id": list("abcde"), "label": [0, 1, 2, 0, 1], "prediction": [0, 1, 2, 1, 0]})
     meta = {"task": "t", "scoring_mode": "mc", "n_raw": 5}
     results = lmeval_results(rows, meta, "m", {}, predictions, {"seed": 3, "bootstrap_iters": 50})["results"]["t"]

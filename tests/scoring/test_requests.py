@@ -7,8 +7,12 @@ from benchval.scoring.requests import REQUEST_COLUMNS, RequestError, build_reque
 
 
 def _items(rows):
-    return pd.DataFrame([{"id": i, "context": c, "options": o, "label": 0, "target": t, "task": "t", "source_row": n + 1}
-                         for n, (i, c, o, t) in enumerate(rows)])
+    return pd.DataFrame(
+        [
+            {"id": i, "context": c, "options": o, "label": 0, "target": t, "task": "t", "source_row": n + 1}
+            for n, (i, c, o, t) in enumerate(rows)
+        ]
+    )
 
 
 def test_mc_one_request_per_option():
@@ -16,21 +20,33 @@ def test_mc_one_request_per_option():
     assert list(req.columns) == REQUEST_COLUMNS
     assert req["request_id"].tolist() == ["a#0", "a#1", "b#0"]
     assert req[["item_id", "option_index", "kind", "context", "continuation"]].values.tolist() == [
-        ["a", 0, "option", "Ctx", " x"], ["a", 1, "option", "Ctx", " y"], ["b", 0, "option", "C2", " z"]]
+        ["a", 0, "option", "Ctx", " x"],
+        ["a", 1, "option", "Ctx", " y"],
+        ["b", 0, "option", "C2", " z"],
+    ]
 
 
 def test_mc_with_a_shared_suffix_scores_each_option_in_place():
     """An mc item's target (e.g. the rest of a TimeDial sentence after the mask) follows every option;
     items without one (None or NaN from a parquet column) are plain mc."""
-    req = build_requests(_items([("t", "B: It took", [" ten minutes", " a century"], " to cook"),
-                                 ("u", "B: It took", [" an hour"], None), ("v", "C", [" x"], float("nan"))]), "mc")
+    req = build_requests(
+        _items(
+            [
+                ("t", "B: It took", [" ten minutes", " a century"], " to cook"),
+                ("u", "B: It took", [" an hour"], None),
+                ("v", "C", [" x"], float("nan")),
+            ]
+        ),
+        "mc",
+    )
     assert req["context"].tolist() == ["B: It took"] * 3 + ["C"]
     assert req["continuation"].tolist() == [" ten minutes to cook", " a century to cook", " an hour", " x"]
 
 
 def test_partial_scores_the_shared_target_after_each_option():
-    req = build_requests(_items([("w", "The trophy did not fit because", [" it", " the case"], " was too big.")]),
-                         "partial")
+    req = build_requests(
+        _items([("w", "The trophy did not fit because", [" it", " the case"], " was too big.")]), "partial"
+    )
     assert req["context"].tolist() == ["The trophy did not fit because it", "The trophy did not fit because the case"]
     assert req["continuation"].tolist() == [" was too big.", " was too big."]
 
@@ -42,8 +58,11 @@ def test_minimal_pair_has_empty_context():
 
 
 def test_calibrated_adds_one_prior_per_distinct_option_text():
-    req = build_requests(_items([("a", "Q1", [" yes", " no"], None), ("b", "Q2", [" no", " maybe"], None)]),
-                         "calibrated", prior_context="N/A")
+    req = build_requests(
+        _items([("a", "Q1", [" yes", " no"], None), ("b", "Q2", [" no", " maybe"], None)]),
+        "calibrated",
+        prior_context="N/A",
+    )
     options, priors = req[req["kind"] == "option"], req[req["kind"] == "prior"]
     assert len(options) == 4
     assert priors["continuation"].tolist() == [" yes", " no", " maybe"]

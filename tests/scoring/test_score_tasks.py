@@ -29,8 +29,10 @@ def write_tasks(root: Path, modes=MODES, empty=()) -> dict[str, Path]:
 
 
 def task_files(root: Path, items: dict[str, Path], out: str) -> list[run_module.TaskFiles]:
-    return [run_module.TaskFiles(str(path), str(root / out / f"{task}.parquet"), str(root / out / f"{task}.shards"))
-            for task, path in items.items()]
+    return [
+        run_module.TaskFiles(str(path), str(root / out / f"{task}.parquet"), str(root / out / f"{task}.shards"))
+        for task, path in items.items()
+    ]
 
 
 def count_loads(monkeypatch) -> list:
@@ -55,12 +57,26 @@ def assert_same_scores(a: Path, b: Path):
 def test_one_load_for_all_tasks_and_the_same_files_as_per_task_jobs(tmp_path, model_dirs, monkeypatch):
     items = write_tasks(tmp_path)
     loads = count_loads(monkeypatch)
-    summaries = run_module.score_tasks(task_files(tmp_path, items, "per_model"), model_dirs["llama_bos"], SCORING,
-                                       MODEL, model_name="toy-model", threads=1)
+    summaries = run_module.score_tasks(
+        task_files(tmp_path, items, "per_model"),
+        model_dirs["llama_bos"],
+        SCORING,
+        MODEL,
+        model_name="toy-model",
+        threads=1,
+    )
     assert len(loads) == 1 and len(summaries) == len(MODES)
     for task, path in items.items():
-        run_module.score_task(path, model_dirs["llama_bos"], tmp_path / "per_task" / f"{task}.parquet", SCORING, MODEL,
-                              tmp_path / "per_task" / f"{task}.shards", model_name="toy-model", threads=1)
+        run_module.score_task(
+            path,
+            model_dirs["llama_bos"],
+            tmp_path / "per_task" / f"{task}.parquet",
+            SCORING,
+            MODEL,
+            tmp_path / "per_task" / f"{task}.shards",
+            model_name="toy-model",
+            threads=1,
+        )
         assert_same_scores(tmp_path / "per_model" / f"{task}.parquet", tmp_path / "per_task" / f"{task}.parquet")
     assert len(loads) == 1 + len(MODES)  # each per-task job loads the model itself
 
@@ -82,8 +98,9 @@ def test_a_rerun_rescores_only_the_changed_task(tmp_path, model_dirs, monkeypatc
 def test_no_model_is_loaded_when_no_task_has_items(tmp_path, monkeypatch):
     items = write_tasks(tmp_path, {"unavailable": "mc"}, empty={"unavailable"})
     loads = count_loads(monkeypatch)
-    summaries = run_module.score_tasks(task_files(tmp_path, items, "scores"), tmp_path / "no-model-here", SCORING,
-                                       MODEL, model_name="toy-model")
+    summaries = run_module.score_tasks(
+        task_files(tmp_path, items, "scores"), tmp_path / "no-model-here", SCORING, MODEL, model_name="toy-model"
+    )
     assert loads == [] and next(iter(summaries.values()))["n_requests"] == 0
     assert read_scores(tmp_path / "scores" / "unavailable.parquet").empty
 
@@ -97,4 +114,3 @@ def test_a_per_model_job_gets_runtime_for_each_task_and_the_memory_of_one():
     gpu_all = model_resources(70, "score", on_gpu=True, dtype="bfloat16", n_tasks=19)
     assert gpu_all["gpu"] == gpu_one["gpu"] and gpu_all["runtime"] == 30 + 19 * 2 * 70
     assert model_resources(70, "generate", on_gpu=True, dtype="bfloat16", n_tasks=19)["runtime"] == 30 + 4 * 70
-

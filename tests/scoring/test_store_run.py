@@ -32,10 +32,21 @@ def _write_task(tmp_path: Path, mode: str, n_copies: int = 1) -> Path:
 
 def _score(tmp_path, items_path, model_dir, engine="fast", shard_items=2, scorer=None, out="scores.parquet"):
     return run_module.score_task(
-        items_path, model_dir, tmp_path / out,
-        {"engine": engine, "normalisation": "per_token", "batch_tokens": 512, "shard_items": shard_items,
-         "progress": False},
-        {"device": "cpu", "dtype": "float32"}, tmp_path / "shards", model_name="toy-model", threads=1, scorer=scorer,
+        items_path,
+        model_dir,
+        tmp_path / out,
+        {
+            "engine": engine,
+            "normalisation": "per_token",
+            "batch_tokens": 512,
+            "shard_items": shard_items,
+            "progress": False,
+        },
+        {"device": "cpu", "dtype": "float32"},
+        tmp_path / "shards",
+        model_name="toy-model",
+        threads=1,
+        scorer=scorer,
     )
 
 

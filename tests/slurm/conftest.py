@@ -57,7 +57,9 @@ def slurm_cluster():
     try:
         yield env
     finally:
-        stop = subprocess.run([str(CLUSTER_SH), "stop"], env=env, capture_output=True, text=True, timeout=120, check=False)
+        stop = subprocess.run(
+            [str(CLUSTER_SH), "stop"], env=env, capture_output=True, text=True, timeout=120, check=False
+        )
         assert stop.returncode == 0, f"cluster.sh stop failed:\n{stop.stderr}"
         deadline = time.monotonic() + 15  # a SIGKILLed daemon may take a moment to go on a loaded machine
         while (alive := [pid for pid in pids if _alive(pid)]) and time.monotonic() < deadline:

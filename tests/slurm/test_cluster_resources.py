@@ -35,8 +35,7 @@ def test_cpu_jobs_use_the_measured_formulas_and_no_gpu():
     assert model_resources(0.5, "score", False, dtype="float32") == {"mem_mb": 8960, "runtime": 150, "gpu": 0}
     assert model_resources(0.5, "generate", False, dtype="float32")["runtime"] == 300
     # GGUF prepare (benchval.models.registry): 2560 + 6000 x 0.5 -> 5632; 10 + 20 x 0.5 min.
-    assert model_resources(0.5, "prepare", True, source_type="gguf_wheels") == {
-        "mem_mb": 5632, "runtime": 20, "gpu": 0}
+    assert model_resources(0.5, "prepare", True, source_type="gguf_wheels") == {"mem_mb": 5632, "runtime": 20, "gpu": 0}
     # HF prepare of 72B bf16: 4096 + 144 x 1.3 x 1000; 30 + 72 min; never a GPU.
     assert model_resources(72, "prepare", True, source_type="hf") == {"mem_mb": 191296, "runtime": 102, "gpu": 0}
 

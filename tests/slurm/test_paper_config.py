@@ -23,13 +23,23 @@ TABLE_3 = {
     "pythia": ["EleutherAI/pythia-1b", "EleutherAI/pythia-2.8b", "EleutherAI/pythia-6.9b", "EleutherAI/pythia-12b"],
     "opt": ["facebook/opt-1.3b", "facebook/opt-2.7b", "facebook/opt-6.7b", "facebook/opt-13b", "facebook/opt-66b"],
     "qwen": [f"Qwen/Qwen2.5-{s}-Instruct" for s in ("1.5B", "3B", "7B", "14B", "72B")],
-    "llama": ["meta-llama/Llama-3.2-1B-Instruct", "meta-llama/Llama-3.2-3B-Instruct",
-              "meta-llama/Llama-3.1-8B-Instruct", "meta-llama/Llama-3.3-70B-Instruct"],
+    "llama": [
+        "meta-llama/Llama-3.2-1B-Instruct",
+        "meta-llama/Llama-3.2-3B-Instruct",
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "meta-llama/Llama-3.3-70B-Instruct",
+    ],
     "gemma": ["google/gemma-2-2b-it", "google/gemma-2-9b-it", "google/gemma-2-27b-it"],
     "mistral": ["mistralai/Mistral-7B-Instruct-v0.3", "mistralai/Mistral-Nemo-Instruct-2407"],
 }
-NOMINAL_SIZES = {"pythia": [1, 2.8, 6.9, 12], "opt": [1.3, 2.7, 6.7, 13, 66], "qwen": [1.5, 3, 7, 14, 72],
-                 "llama": [1, 3, 8, 70], "gemma": [2, 9, 27], "mistral": [7, 12]}
+NOMINAL_SIZES = {
+    "pythia": [1, 2.8, 6.9, 12],
+    "opt": [1.3, 2.7, 6.7, 13, 66],
+    "qwen": [1.5, 3, 7, 14, 72],
+    "llama": [1, 3, 8, 70],
+    "gemma": [2, 9, 27],
+    "mistral": [7, 12],
+}
 
 
 def paper_config() -> dict:
@@ -43,12 +53,17 @@ def test_paper_config_is_valid_and_complete():
     check_references(config)
     study = config["studies"]["default"]
     assert study["source"] == "scored"
-    catalogue_tasks = [task for path in sorted((REPO / "config" / "catalogue").glob("*.yaml"))
-                       for task in yaml.safe_load(path.read_text()).get("tasks", {})]
+    catalogue_tasks = [
+        task
+        for path in sorted((REPO / "config" / "catalogue").glob("*.yaml"))
+        for task in yaml.safe_load(path.read_text()).get("tasks", {})
+    ]
     assert sorted(study["tasks"]) == sorted(catalogue_tasks)
     models = {name: config["models"][name] for name in study["models"]}
     assert len(models) == 23
-    by_family = {family: sorted(m["source"]["id"] for m in models.values() if m["family"] == family) for family in TABLE_3}
+    by_family = {
+        family: sorted(m["source"]["id"] for m in models.values() if m["family"] == family) for family in TABLE_3
+    }
     assert by_family == {family: sorted(ids) for family, ids in TABLE_3.items()}
     sizes = {family: sorted(m["size_b"] for m in models.values() if m["family"] == family) for family in TABLE_3}
     assert sizes == {family: sorted(s) for family, s in NOMINAL_SIZES.items()}
@@ -97,8 +112,14 @@ def test_paper_config_plans():
     each model's `scoring_jobs`: the models of 30B and more one scoring (and calibration and
     evaluation) job each over all 19 tasks, the 20 others one per (model, task); one prepare_task
     job per task."""
-    result = subprocess.run([SNAKEMAKE, "-n", "--configfile", "config/paper.yaml", "--quiet", "rules"],
-                            cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
+    result = subprocess.run(
+        [SNAKEMAKE, "-n", "--configfile", "config/paper.yaml", "--quiet", "rules"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     jobs = planned_job_counts(result.stdout + result.stderr)
     config = paper_config()
@@ -108,7 +129,8 @@ def test_paper_config_plans():
     assert sorted(large) == ["llama-3.3-70b-instruct", "opt-66b", "qwen2.5-72b-instruct"]
     for prefix in ("score_model_", "evaluate_model_", "calibrate_model_"):
         assert {rule: n for rule, n in jobs.items() if rule.startswith(prefix)} == {
-            prefix + re.sub(r"\W", "_", m): 1 for m in large}, jobs
+            prefix + re.sub(r"\W", "_", m): 1 for m in large
+        }, jobs
     assert jobs["score"] == jobs["evaluate"] == jobs["calibrate"] == 20 * 19, jobs
     assert jobs["prepare_task"] == 19, jobs
     # the paper and nothing more: no CommonWhy job, and only the paper's 23 models are prepared

@@ -29,7 +29,12 @@ def snakemake(workdir: Path, *args: str, env=None, timeout=300) -> tuple[subproc
     started = time.monotonic()
     result = subprocess.run(
         [SNAKEMAKE, "-s", str(TOY), "-d", str(workdir), *args],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, check=False,
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
     )
     return result, time.monotonic() - started
 
@@ -37,7 +42,10 @@ def snakemake(workdir: Path, *args: str, env=None, timeout=300) -> tuple[subproc
 def sacct_states(job_ids: list[str], env) -> dict[str, str]:
     out = subprocess.run(
         ["sacct", "-X", "-n", "-P", "-o", "JobID,State", "-j", ",".join(job_ids)],
-        env=env, capture_output=True, text=True, check=True,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     return dict(line.split("|", 1) for line in out.strip().splitlines())
 
@@ -66,7 +74,10 @@ def test_toy_workflow_on_slurm_equals_local_run(slurm_cluster, tmp_path):
     # ... and asked for the resources computed from the model size (benchval.cluster).
     accounting = subprocess.run(
         ["sacct", "-X", "-n", "-P", "-o", "JobID,ReqMem,Timelimit", "-j", ",".join(job_ids)],
-        env=slurm_cluster, capture_output=True, text=True, check=True,
+        env=slurm_cluster,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert "|4864M|00:31:00" in accounting  # tiny-a: 0.001 B params, fp32, CPU (hand-computed)
 
@@ -79,8 +90,13 @@ def test_toy_workflow_on_slurm_equals_local_run(slurm_cluster, tmp_path):
 
 def test_failing_job_fails_run_with_rule_and_log(slurm_cluster, tmp_path):
     result, seconds = snakemake(
-        tmp_path, "results/broken/on_purpose.txt", *CLUSTER_ARGS, "--config", "fail=true",
-        env=slurm_cluster, timeout=240,
+        tmp_path,
+        "results/broken/on_purpose.txt",
+        *CLUSTER_ARGS,
+        "--config",
+        "fail=true",
+        env=slurm_cluster,
+        timeout=240,
     )
     print(f"failing run ended after {seconds:.1f} s")
     assert result.returncode != 0

@@ -70,9 +70,25 @@ def workdir_for(tmp_path: Path, name: str) -> Path:
 def snakemake(workdir: Path, config: Path, *args: str, env=None, timeout=600):
     started = time.monotonic()
     result = subprocess.run(
-        [SNAKEMAKE, "-s", str(REPO / "Snakefile"), "-d", str(workdir), "--configfile", str(config),
-         "--max-threads", "1", *args, TARGET],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, check=False,
+        [
+            SNAKEMAKE,
+            "-s",
+            str(REPO / "Snakefile"),
+            "-d",
+            str(workdir),
+            "--configfile",
+            str(config),
+            "--max-threads",
+            "1",
+            *args,
+            TARGET,
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
     )
     return result, time.monotonic() - started
 
@@ -147,8 +163,15 @@ def test_real_workflow_on_slurm_equals_local_run(workflow_ready, tiny_config, sl
     local_dir, slurm_dir = workdir_for(tmp_path, "local"), workdir_for(tmp_path, "slurm")
     local, local_s = snakemake(local_dir, tiny_config, "--cores", "2")
     assert local.returncode == 0, local.stderr[-5000:]
-    cluster, cluster_s = snakemake(slurm_dir, tiny_config, "--profile", str(PROFILE),
-                                   "--slurm-init-seconds-before-status-checks", "5", env=slurm_cluster)
+    cluster, cluster_s = snakemake(
+        slurm_dir,
+        tiny_config,
+        "--profile",
+        str(PROFILE),
+        "--slurm-init-seconds-before-status-checks",
+        "5",
+        env=slurm_cluster,
+    )
     print(f"real workflow: local {local_s:.1f} s, SLURM {cluster_s:.1f} s")
     assert cluster.returncode == 0, cluster.stderr[-5000:]
 
@@ -156,13 +179,23 @@ def test_real_workflow_on_slurm_equals_local_run(workflow_ready, tiny_config, sl
     check_every_job_went_through_sbatch(cluster.stderr)
     rules = set(re.findall(r"slurm_logs/rule_(\w+?)/", cluster.stderr))
     assert {"prepare_model", "score", "analysis_lofo", "analysis_fdr"} <= rules, rules
-    states = subprocess.run(["sacct", "-X", "-n", "-P", "-o", "JobID,State", "-j", ",".join(job_ids)],
-                            env=slurm_cluster, capture_output=True, text=True, check=True).stdout
+    states = subprocess.run(
+        ["sacct", "-X", "-n", "-P", "-o", "JobID,State", "-j", ",".join(job_ids)],
+        env=slurm_cluster,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert {line.split("|")[1] for line in states.split()} == {"COMPLETED"}, states
 
     # Same outputs, same content.
-    for pattern in ("results/tasks/*.parquet", "results/scores/*/*.parquet", "results/metrics/*/*.csv",
-                    "results/studies/*/score_table.csv", "results/studies/*/tables/*.csv"):
+    for pattern in (
+        "results/tasks/*.parquet",
+        "results/scores/*/*.parquet",
+        "results/metrics/*/*.csv",
+        "results/studies/*/score_table.csv",
+        "results/studies/*/tables/*.csv",
+    ):
         local_files = sorted(p.relative_to(local_dir) for p in local_dir.glob(pattern))
         slurm_files = sorted(p.relative_to(slurm_dir) for p in slurm_dir.glob(pattern))
         assert local_files and local_files == slurm_files, pattern

@@ -7,14 +7,14 @@ import sys
 import benchval.tasks.downstream
 from benchval.tasks import base
 
-MODULE = '''
+MODULE = """
 from benchval.tasks.base import Item, register
 
 
 @register("selfregistered_toy")
 def toy(source, report):
     return [Item("toy-1", "A toy context", [" yes", " no"], 0, 1)]
-'''
+"""
 
 
 def test_a_new_adapter_module_registers_itself(tmp_path, monkeypatch):
@@ -45,7 +45,9 @@ def test_every_adapter_module_is_a_code_dependency_of_prepare_task():
     from benchval.paths import REPO_ROOT
     from benchval.workflow_support import module_dependencies
 
-    files = {path.relative_to(REPO_ROOT / "src").as_posix()
-             for path in module_dependencies(REPO_ROOT / "workflow" / "scripts" / "prepare_task.py")}
+    files = {
+        path.relative_to(REPO_ROOT / "src").as_posix()
+        for path in module_dependencies(REPO_ROOT / "workflow" / "scripts" / "prepare_task.py")
+    }
     adapters = {f"benchval/tasks/downstream/{name}.py" for name in ("blimp", "timedial", "trip")}
     assert {"benchval/tasks/commonsense.py", "benchval/tasks/options.py", *adapters} <= files

@@ -25,10 +25,32 @@ def test_sections_validate(catalogue):
 @pytest.mark.parametrize(
     "section, bad",
     [
-        ("tasks", {"t": {"adapter": "a", "dataset": None, "role": "cs_original", "scoring_mode": "mc",
-                         "metrics": ["accuracy"], "typo_key": 1}}),
-        ("tasks", {"t": {"adapter": "a", "dataset": None, "role": "cs_original", "scoring_mode": "mc",
-                         "metrics": ["accuracy"], "axes": ["physical"]}}),
+        (
+            "tasks",
+            {
+                "t": {
+                    "adapter": "a",
+                    "dataset": None,
+                    "role": "cs_original",
+                    "scoring_mode": "mc",
+                    "metrics": ["accuracy"],
+                    "typo_key": 1,
+                }
+            },
+        ),
+        (
+            "tasks",
+            {
+                "t": {
+                    "adapter": "a",
+                    "dataset": None,
+                    "role": "cs_original",
+                    "scoring_mode": "mc",
+                    "metrics": ["accuracy"],
+                    "axes": ["physical"],
+                }
+            },
+        ),
         ("datasets", {"d": {"files": {"data": {"path": "d/x", "url": "https://x", "sha256": "abc"}}}}),
         ("datasets", {"d": {"files": {"data": {"path": "../x", "url": "https://x", "sha256": "0" * 64}}}}),
         ("sample", {"n_items": 24, "per_tsk": {}}),
@@ -43,8 +65,12 @@ def test_design_of_the_paper(catalogue):
     """Table 1 pairs, the axes of section 3.2 (reworked inherit), and registered adapters."""
     tasks = catalogue["tasks"]
     pairs = {name: spec["pairs_with"] for name, spec in tasks.items() if spec["role"] == "cs_reworked"}
-    assert pairs == {"winowhat": "winogrande", "goldenswag": "hellaswag",
-                     "socialiqa_filtered": "socialiqa", "piqa_rup": "piqa"}
+    assert pairs == {
+        "winowhat": "winogrande",
+        "goldenswag": "hellaswag",
+        "socialiqa_filtered": "socialiqa",
+        "piqa_rup": "piqa",
+    }
     assert tasks["socialiqa"]["axes"] == ["social", "pragmatic"]
     assert tasks["hellaswag"]["axes"] == tasks["piqa"]["axes"] == ["event", "pragmatic"]
     assert tasks["winogrande"]["axes"] == ["pragmatic"]

@@ -29,11 +29,17 @@ def test_removed_rows_first_fifty_and_the_count():
     step = report.to_dict()["steps"][0]
     assert len(kept) == 60 and step["removed"] == {"odd": 60}
     assert step["removed_rows"]["count"] == 60 and len(step["removed_rows"]["first"]) == LISTED_ROWS == 50
-    assert step["removed_rows"]["first"][:2] == [{"file": "d.jsonl", "line": 1, "reason": "odd"},
-                                                 {"file": "d.jsonl", "line": 3, "reason": "odd"}]
+    assert step["removed_rows"]["first"][:2] == [
+        {"file": "d.jsonl", "line": 1, "reason": "odd"},
+        {"file": "d.jsonl", "line": 3, "reason": "odd"},
+    ]
     # a caller's own locator; a shape nobody can locate is named by its position in the step's input
-    report.apply("by_id", [{"k": "a"}, {"k": "b"}], lambda r: "x" if r["k"] == "b" else None,
-                 source_of=lambda r: source("s.json", id=r["k"]))
+    report.apply(
+        "by_id",
+        [{"k": "a"}, {"k": "b"}],
+        lambda r: "x" if r["k"] == "b" else None,
+        source_of=lambda r: source("s.json", id=r["k"]),
+    )
     report.apply("anon", [{"k": "a"}, {"k": "b"}], lambda r: "x" if r["k"] == "b" else None)
     steps = report.to_dict()["steps"]
     assert steps[1]["removed_rows"]["first"] == [{"file": "s.json", "id": "b", "reason": "x"}]
@@ -47,7 +53,11 @@ def test_changed_rows_are_listed_and_counted():
     step = report.to_dict()["steps"][0]
     assert step["removed_rows"] == {"count": 0, "first": []}
     assert step["changed_rows"]["count"] == 60 and len(step["changed_rows"]["first"]) == 50
-    assert step["changed_rows"]["first"][0] == {"file": "rup.csv", "line": 2, "change": "solutions restored from valid.jsonl"}
+    assert step["changed_rows"]["first"][0] == {
+        "file": "rup.csv",
+        "line": 2,
+        "change": "solutions restored from valid.jsonl",
+    }
     with pytest.raises(ValueError, match="reasons sum to 0"):
         report.record("bad", 3, 2, {})
 
@@ -57,14 +67,16 @@ def test_label_shares_hand_computed_and_flagged():
     assert share_shift({"a": 50.0, "b": 50.0}, {"a": 100.0}) == 50.0
     labels = ["e"] * 4 + ["c"] * 3
     report = FilterReport("t")
-    kept = report.apply("drop_one_c", list(enumerate(labels)), lambda r: "x" if r[0] == 6 else None,
-                        label_of=lambda r: r[1])
+    kept = report.apply(
+        "drop_one_c", list(enumerate(labels)), lambda r: "x" if r[0] == 6 else None, label_of=lambda r: r[1]
+    )
     shares = report.to_dict()["steps"][0]["label_shares"]
     # before 4/7 = 57.14 % e, after 4/6 = 66.67 %: 9.52 points > 5
     assert shares["before"] == {"c": 42.86, "e": 57.14} and shares["after"] == {"c": 33.33, "e": 66.67}
     assert shares["max_shift_points"] == pytest.approx(9.52) and shares["flagged"] is True
     assert len(report.notes) == 1 and "moved a label share by 9.5 points" in report.notes[0]
-    report.apply("drop_one_each", kept, lambda r: "x" if r[0] in (0, 5) else None, label_of=lambda r: r[1],
-                 tolerance=10)
+    report.apply(
+        "drop_one_each", kept, lambda r: "x" if r[0] in (0, 5) else None, label_of=lambda r: r[1], tolerance=10
+    )
     shares = report.to_dict()["steps"][1]["label_shares"]
     assert shares["flagged"] is False and shares["tolerance_points"] == 10 and len(report.notes) == 1

@@ -14,9 +14,17 @@ from benchval.tasks.base import AdapterInput, FilterReport, TaskUnavailable, get
 from benchval.tasks.items import read_items, read_task_meta
 from benchval.tasks.prepare import prepare_task
 
-ROW = {"ind": 4, "activity_label": "Baking cookies", "ctx_a": "A woman mixes dough in a bowl.", "ctx_b": "she",
-       "endings": ["puts the tray in the oven.", "eats the bowl.", "paints the dough [title] blue.", "runs away."],
-       "label": "0", "split": "val", "split_type": "indomain", "source_id": "activitynet~v_x"}
+ROW = {
+    "ind": 4,
+    "activity_label": "Baking cookies",
+    "ctx_a": "A woman mixes dough in a bowl.",
+    "ctx_b": "she",
+    "endings": ["puts the tray in the oven.", "eats the bowl.", "paints the dough [title] blue.", "runs away."],
+    "label": "0",
+    "split": "val",
+    "split_type": "indomain",
+    "source_id": "activitynet~v_x",
+}
 
 
 def run(options=None):
@@ -49,7 +57,9 @@ def test_rows_become_hellaswag_style_items(monkeypatch):
 
 
 def test_prepare_records_skip_when_offline(monkeypatch, tmp_path, catalogue):
-    monkeypatch.setattr(commonsense, "load_hub_rows", lambda hub_id, split: (_ for _ in ()).throw(OSError("no network")))
+    monkeypatch.setattr(
+        commonsense, "load_hub_rows", lambda hub_id, split: (_ for _ in ()).throw(OSError("no network"))
+    )
     out = tmp_path / "goldenswag.parquet"
     meta = prepare_task("goldenswag", catalogue["tasks"]["goldenswag"], {}, {"n_items": 24}, 1, output=out)
     assert meta["unavailable"].startswith("needs the Hugging Face Hub") and "no network" in meta["unavailable"]
@@ -59,6 +69,7 @@ def test_prepare_records_skip_when_offline(monkeypatch, tmp_path, catalogue):
 def test_real_datasets_call_in_offline_mode_is_a_skip(tmp_path):
     """The real `datasets.load_dataset` path (HF_HUB_OFFLINE=1 keeps it fast and network-free)."""
     import datasets  # noqa: F401  (a pinned dependency: if it is missing this test fails, it does not skip)
+
     script = textwrap.dedent("""
         from benchval.tasks.base import AdapterInput, FilterReport, TaskUnavailable, get_adapter
         try:

@@ -21,8 +21,16 @@ from benchval.tasks.items import (
 
 
 def meta(n: int, **extra) -> dict:
-    base = {"task": "toy", "role": "cs_original", "pairs_with": None, "axes": ["pragmatic"],
-            "scoring_mode": "partial", "metrics": ["accuracy"], "n_raw": n, "n_final": n}
+    base = {
+        "task": "toy",
+        "role": "cs_original",
+        "pairs_with": None,
+        "axes": ["pragmatic"],
+        "scoring_mode": "partial",
+        "metrics": ["accuracy"],
+        "n_raw": n,
+        "n_final": n,
+    }
     return base | extra
 
 
@@ -49,8 +57,16 @@ def test_roundtrip_columns_types_and_metadata(tmp_path):
     assert meta_path.name == "toy.meta.json" and filters_path.name == "toy.filters.json"
     assert read_task_meta(path) == read_task_meta(meta_path) == meta(2)
     steps = read_filter_report(filters_path)["steps"]
-    assert steps == [{"filter": "subsample", "before": 5, "after": 2, "removed": {"sampled 2 of 5 (seed 1)": 3},
-                      "removed_rows": {"count": 3, "first": []}, "changed_rows": {"count": 0, "first": []}}]
+    assert steps == [
+        {
+            "filter": "subsample",
+            "before": 5,
+            "after": 2,
+            "removed": {"sampled 2 of 5 (seed 1)": 3},
+            "removed_rows": {"count": 3, "first": []},
+            "changed_rows": {"count": 0, "first": []},
+        }
+    ]
 
 
 def test_empty_items_file_keeps_schema(tmp_path):
@@ -106,8 +122,15 @@ def test_filter_report_json_is_contract_layout():
     assert kept == [1, 22]
     assert json.loads(json.dumps(report.to_dict())) == {
         "task": "toy",
-        "steps": [{"filter": "length", "before": 3, "after": 2, "removed": {"too long": 1},
-                   "removed_rows": {"count": 1, "first": [{"position": 2, "reason": "too long"}]},
-                   "changed_rows": {"count": 0, "first": []}}],
+        "steps": [
+            {
+                "filter": "length",
+                "before": 3,
+                "after": 2,
+                "removed": {"too long": 1},
+                "removed_rows": {"count": 1, "first": [{"position": 2, "reason": "too long"}]},
+                "changed_rows": {"count": 0, "first": []},
+            }
+        ],
         "notes": ["a repair"],
     }

@@ -31,8 +31,17 @@ def _unavailable(source, report):
 
 
 def config(adapter: str, **options) -> dict:
-    return {"adapter": adapter, "dataset": None, "role": "cs_original", "pairs_with": None, "axes": ["event"],
-            "scoring_mode": "mc", "metrics": ["accuracy", "macro_f1"], "label": "Toy", "options": options}
+    return {
+        "adapter": adapter,
+        "dataset": None,
+        "role": "cs_original",
+        "pairs_with": None,
+        "axes": ["event"],
+        "scoring_mode": "mc",
+        "metrics": ["accuracy", "macro_f1"],
+        "label": "Toy",
+        "options": options,
+    }
 
 
 def test_exclusions_then_subsample_recorded_in_order(tmp_path):
@@ -42,11 +51,20 @@ def test_exclusions_then_subsample_recorded_in_order(tmp_path):
     meta = prepare_task("toy", config("_test_toy", n=20), {}, {"n_items": 5}, 7, exclude_ids_file=ids, output=out)
     steps = read_filter_report(tmp_path / "toy.filters.json")["steps"]
     assert [s["filter"] for s in steps] == ["odd_length", "excluded_by_hand", "subsample"]
-    assert steps[1] == {"filter": "excluded_by_hand", "before": 19, "after": 17, "removed": {"listed in exclude.txt": 2},
-                        "removed_rows": {"count": 2, "first": [
-                            {"line": 1, "id": "toy-001", "reason": "listed in exclude.txt"},
-                            {"line": 2, "id": "toy-002", "reason": "listed in exclude.txt"}]},
-                        "changed_rows": {"count": 0, "first": []}}
+    assert steps[1] == {
+        "filter": "excluded_by_hand",
+        "before": 19,
+        "after": 17,
+        "removed": {"listed in exclude.txt": 2},
+        "removed_rows": {
+            "count": 2,
+            "first": [
+                {"line": 1, "id": "toy-001", "reason": "listed in exclude.txt"},
+                {"line": 2, "id": "toy-002", "reason": "listed in exclude.txt"},
+            ],
+        },
+        "changed_rows": {"count": 0, "first": []},
+    }
     assert steps[0]["removed_rows"]["first"] == [{"line": 3, "id": "toy-003", "reason": "hand-made drop"}]
     assert steps[2]["removed"] == {"sampled 5 of 17 (seed 7)": 12}
     assert steps[2]["removed_rows"]["count"] == 12 and len(steps[2]["removed_rows"]["first"]) == 12
@@ -71,8 +89,13 @@ def test_per_task_sample_size_and_all_items(tmp_path):
     meta = prepare_task("toy", config("_test_toy", n=10), {}, {"n_items": 2, "per_task": {"toy": None}}, 1, output=out)
     assert meta["n_final"] == 9
     assert read_filter_report(tmp_path / "t.filters.json")["steps"][-1] == {
-        "filter": "subsample", "before": 9, "after": 9, "removed": {},
-        "removed_rows": {"count": 0, "first": []}, "changed_rows": {"count": 0, "first": []}}
+        "filter": "subsample",
+        "before": 9,
+        "after": 9,
+        "removed": {},
+        "removed_rows": {"count": 0, "first": []},
+        "changed_rows": {"count": 0, "first": []},
+    }
 
 
 def test_exclusion_list_parsing_and_unknown_ids(tmp_path):
@@ -105,12 +128,26 @@ def test_declared_checksum_is_verified(tmp_path):
     raw = tmp_path / "raw.txt"
     raw.write_text("content")
     with pytest.raises(ChecksumMismatch) as error:
-        prepare_task("toy", config("_test_toy"), {"data": raw}, {}, 1, output=tmp_path / "t.parquet",
-                     checksums={"data": "0" * 64})
+        prepare_task(
+            "toy",
+            config("_test_toy"),
+            {"data": raw},
+            {},
+            1,
+            output=tmp_path / "t.parquet",
+            checksums={"data": "0" * 64},
+        )
     assert str(raw) in str(error.value) and "0" * 64 in str(error.value)
     assert not (tmp_path / "t.parquet").exists()
-    meta = prepare_task("toy", config("_test_toy"), {"data": raw}, {}, 1, output=tmp_path / "t.parquet",
-                        checksums={"data": hashlib.sha256(b"content").hexdigest()})
+    meta = prepare_task(
+        "toy",
+        config("_test_toy"),
+        {"data": raw},
+        {},
+        1,
+        output=tmp_path / "t.parquet",
+        checksums={"data": hashlib.sha256(b"content").hexdigest()},
+    )
     assert meta["source_files"]["data"]["sha256"] == hashlib.sha256(b"content").hexdigest()
 
 
@@ -118,10 +155,20 @@ def test_empty_raw_file_fails_with_file_and_line(tmp_path):
     """A 0-byte raw file is an error even when its declared checksum matches (that of an empty file)."""
     empty = tmp_path / "data.jsonl"
     empty.write_bytes(b"")
-    with pytest.raises(TaskDataError, match=r"data.jsonl, line 1: raw file 'data' is empty, 0 bytes \(its declared "
-                                             r"sha256 is that of an empty file\)"):
-        prepare_task("toy", config("_test_toy"), {"data": empty}, {}, 1, output=tmp_path / "t.parquet",
-                     checksums={"data": hashlib.sha256(b"").hexdigest()})
+    with pytest.raises(
+        TaskDataError,
+        match=r"data.jsonl, line 1: raw file 'data' is empty, 0 bytes \(its declared "
+        r"sha256 is that of an empty file\)",
+    ):
+        prepare_task(
+            "toy",
+            config("_test_toy"),
+            {"data": empty},
+            {},
+            1,
+            output=tmp_path / "t.parquet",
+            checksums={"data": hashlib.sha256(b"").hexdigest()},
+        )
     assert not (tmp_path / "t.parquet").exists()
 
 
@@ -138,9 +185,11 @@ def test_exclusions_as_the_rule_passes_them_give_the_same_items(tmp_path):
     ids.write_text("# hand-checked\ntoy-001   # ambiguous\n\ntoy-002\n")
     param = exclusion_param("config/exclusions/exclude.txt", ids)
     assert param == {"file": "config/exclusions/exclude.txt", "ids": ["toy-001", "toy-002"]}
-    by_file = prepare_task("toy", config("_test_toy", n=20), {}, {"n_items": 5}, 7, exclude_ids_file=ids,
-                           output=tmp_path / "a.parquet")
-    by_param = prepare_task("toy", config("_test_toy", n=20), {}, {"n_items": 5}, 7, exclusion=param,
-                            output=tmp_path / "b.parquet")
+    by_file = prepare_task(
+        "toy", config("_test_toy", n=20), {}, {"n_items": 5}, 7, exclude_ids_file=ids, output=tmp_path / "a.parquet"
+    )
+    by_param = prepare_task(
+        "toy", config("_test_toy", n=20), {}, {"n_items": 5}, 7, exclusion=param, output=tmp_path / "b.parquet"
+    )
     assert read_items(tmp_path / "a.parquet").equals(read_items(tmp_path / "b.parquet"))
     assert by_file["n_final"] == by_param["n_final"] == 5

@@ -42,7 +42,7 @@ def test_csv_rejects_a_truncated_row_and_skips_blank_lines(tmp_path):
     path.write_text('a,b,c\n1,"two\nlines",3\n4,5\n', encoding="utf-8")
     with pytest.raises(TaskDataError, match=r"t.csv, line 4: row has 2 fields, header has 3"):
         rawfiles.read_csv(path)
-    path.write_text('a,b,c\n1,2,3\n\n4,5,6\n', encoding="utf-8")  # a blank line is skipped
+    path.write_text("a,b,c\n1,2,3\n\n4,5,6\n", encoding="utf-8")  # a blank line is skipped
     assert [(row.line, row.data["c"]) for row in rawfiles.read_csv(path)] == [(2, "3"), (4, "6")]
 
 

@@ -17,8 +17,11 @@ from benchval.tasks.variants import add_task_variants, split_variant_name, varia
 @pytest.fixture()
 def config(catalogue):
     study = {"source": "scored", "models": ["m"], "tasks": ["piqa", "piqa_rup", "winogrande"]}
-    return {"tasks": copy.deepcopy(catalogue["tasks"]), "datasets": catalogue["datasets"],
-            "studies": {"main": dict(study), "other": dict(study)}}
+    return {
+        "tasks": copy.deepcopy(catalogue["tasks"]),
+        "datasets": catalogue["datasets"],
+        "studies": {"main": dict(study), "other": dict(study)},
+    }
 
 
 def test_every_perturbation_becomes_one_variant_task(config):
@@ -38,7 +41,8 @@ def test_one_setting_adds_the_variants_to_that_study_only(config):
     add_task_variants(config)
     add_task_variants(config)  # idempotent
     assert config["studies"]["main"]["tasks"] == ["piqa", "piqa_rup", "winogrande"] + [
-        f"piqa_rup__{column}" for column in PIQA_RUP_COLUMNS]
+        f"piqa_rup__{column}" for column in PIQA_RUP_COLUMNS
+    ]
     assert config["studies"]["other"]["tasks"] == ["piqa", "piqa_rup", "winogrande"]
 
 
@@ -75,8 +79,9 @@ def test_each_variant_builds_only_its_perturbation(config, mirror, tmp_path):
     sizes = {}
     for column in ("goal_Leet", "goal_It_cleft"):
         name = variant_name("piqa_rup", column)
-        meta = prepare_task(name, config["tasks"][name], files, {"n_items": None}, 20261130,
-                            output=tmp_path / f"{name}.parquet")
+        meta = prepare_task(
+            name, config["tasks"][name], files, {"n_items": None}, 20261130, output=tmp_path / f"{name}.parquet"
+        )
         items = read_items(tmp_path / f"{name}.parquet")
         assert Counter(item_id.rsplit("-", 1)[1] for item_id in items["id"]) == {column: meta["n_final"]}
         sizes[column] = meta["n_final"]

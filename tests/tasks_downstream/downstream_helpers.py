@@ -12,8 +12,14 @@ from benchval.tasks.base import AdapterInput, FilterReport, get_adapter
 SEED = 20261130
 
 
-def run_adapter(catalogue: dict, task: str, raw: dict | None = None, mirror: Path | None = None,
-                seed: int = SEED, **option_overrides):
+def run_adapter(
+    catalogue: dict,
+    task: str,
+    raw: dict | None = None,
+    mirror: Path | None = None,
+    seed: int = SEED,
+    **option_overrides,
+):
     """Run ``task``'s adapter as configured; returns (items, report dict).
 
     ``raw``: {file key: path} (default: the dataset's files in ``mirror``); keyword arguments

@@ -14,8 +14,9 @@ def test_blimp_real_counts_labels_and_known_item(catalogue, mirror):
     assert steps(report)["read"] == (4000, 4000, {})
     first = next(item for item in items if item.id == "blimp-adjunct_island-0")
     assert first.context == ""
-    assert sorted(first.options) == sorted(["Who should Derek hug after shocking Richard?",
-                                            "Who should Derek hug Richard after shocking?"])
+    assert sorted(first.options) == sorted(
+        ["Who should Derek hug after shocking Richard?", "Who should Derek hug Richard after shocking?"]
+    )
     assert first.options[first.label] == "Who should Derek hug after shocking Richard?"
     # the seeded per-item order puts the grammatical sentence at both positions
     share_first = sum(item.label == 0 for item in items) / len(items)
@@ -52,23 +53,39 @@ def test_mmlu_redux_real_counts_and_error_type_filter(catalogue, mirror):
     before, after, removed = steps(report)["error_types"]
     assert (before, after) == (300, 276)
     # SOURCE.md: abstract_algebra 10 non-OK, formal_logic 13, college_mathematics 1
-    assert removed == {"error_type:bad question clarity": 4, "error_type:wrong groundtruth": 7,
-                       "error_type:no correct answer": 3, "error_type:expert": 1,
-                       "error_type:multiple correct answers": 9}
+    assert removed == {
+        "error_type:bad question clarity": 4,
+        "error_type:wrong groundtruth": 7,
+        "error_type:no correct answer": 3,
+        "error_type:expert": 1,
+        "error_type:multiple correct answers": 9,
+    }
     assert all(len(item.options) == 4 and all(o.startswith(" ") for o in item.options) for item in items)
     # "OK" and "Ok" both count as ok: all 99 OK college_mathematics rows are kept
     assert sum(item.id.startswith("mmlu_redux-college_mathematics") for item in items) == 99
-    everything, _ = run_adapter(catalogue, "mmlu_redux", mirror=mirror,
-                                keep_error_types=["ok", "wrong groundtruth", "bad question clarity", "expert",
-                                                  "no correct answer", "multiple correct answers"])
+    everything, _ = run_adapter(
+        catalogue,
+        "mmlu_redux",
+        mirror=mirror,
+        keep_error_types=[
+            "ok",
+            "wrong groundtruth",
+            "bad question clarity",
+            "expert",
+            "no correct answer",
+            "multiple correct answers",
+        ],
+    )
     assert len(everything) == 300
 
 
 def test_mmlu_redux_known_item(catalogue, mirror):
     items, _ = run_adapter(catalogue, "mmlu_redux", mirror=mirror)
     item = next(i for i in items if i.id == "mmlu_redux-abstract_algebra-002")
-    assert item.context == ("Question: Determine whether the polynomial in Z[x] satisfies an Eisenstein "
-                            "criterion for irreducibility over Q. x^2 - 12\nAnswer:")
+    assert item.context == (
+        "Question: Determine whether the polynomial in Z[x] satisfies an Eisenstein "
+        "criterion for irreducibility over Q. x^2 - 12\nAnswer:"
+    )
     assert item.options == [" Yes, with p=2.", " Yes, with p=3.", " Yes, with p=5.", " No."]
     assert item.label == 1
 
@@ -76,17 +93,20 @@ def test_mmlu_redux_known_item(catalogue, mirror):
 def test_mmlu_redux_corrupted_rows(tmp_path, catalogue):
     header = "question,choices,answer,error_type,source,correct_answer,potential_reason\n"
     path = tmp_path / "s.csv"
-    path.write_text(header + '"Q1?","[\'a\', \'b\', \'c\', \'d\']",2,ok,,,\n"Q2?","[\'a\', \'b\']",0,ok,,,\n')
+    path.write_text(header + "\"Q1?\",\"['a', 'b', 'c', 'd']\",2,ok,,,\n\"Q2?\",\"['a', 'b']\",0,ok,,,\n")
     with pytest.raises(TaskDataError, match=r"s.csv, line 3: choices must be a list of 4 strings"):
         run_adapter(catalogue, "mmlu_redux", raw={"s": path}, subjects=["s"])
-    path.write_text(header + '"Q1?","[\'a\', \'b\', \'c\', \'d\']",4,ok,,,\n')
+    path.write_text(header + "\"Q1?\",\"['a', 'b', 'c', 'd']\",4,ok,,,\n")
     with pytest.raises(TaskDataError, match=r"line 2: answer must be 0..3"):
         run_adapter(catalogue, "mmlu_redux", raw={"s": path}, subjects=["s"])
     path.write_text("question,choices\n")
     with pytest.raises(TaskDataError, match=r"missing column"):
         run_adapter(catalogue, "mmlu_redux", raw={"s": path}, subjects=["s"])
-    path.write_text(header + '"Q1?","[\'a\', \'b\', \'c\', \'d\']",1,Wrong Groundtruth,,,\n'
-                    + '"Q2?","[\'a\', \'b\', \'c\', \'d\']",1,OK,,,\n')
+    path.write_text(
+        header
+        + "\"Q1?\",\"['a', 'b', 'c', 'd']\",1,Wrong Groundtruth,,,\n"
+        + "\"Q2?\",\"['a', 'b', 'c', 'd']\",1,OK,,,\n"
+    )
     items, report = run_adapter(catalogue, "mmlu_redux", raw={"s": path}, subjects=["s"])
     assert [i.id for i in items] == ["mmlu_redux-s-001"]
     assert steps(report)["error_types"] == (2, 1, {"error_type:wrong groundtruth": 1})
@@ -118,14 +138,16 @@ def _gpqa_zip(tmp_path, rows, password=b"pw"):
         pytest.skip("the 'zip' tool is needed to write an encrypted zip")
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(["Question", "Correct Answer", "Incorrect Answer 1", "Incorrect Answer 2",
-                     "Incorrect Answer 3", "Record ID"])
+    writer.writerow(
+        ["Question", "Correct Answer", "Incorrect Answer 1", "Incorrect Answer 2", "Incorrect Answer 3", "Record ID"]
+    )
     writer.writerows(rows)
     folder = tmp_path / "dataset"
     folder.mkdir()
     (folder / "gpqa_diamond.csv").write_text(buffer.getvalue(), encoding="utf-8")
-    subprocess.run(["zip", "-q", "-P", password.decode(), "g.zip", "dataset/gpqa_diamond.csv"],
-                   cwd=tmp_path, check=True)
+    subprocess.run(
+        ["zip", "-q", "-P", password.decode(), "g.zip", "dataset/gpqa_diamond.csv"], cwd=tmp_path, check=True
+    )
     return tmp_path / "g.zip"
 
 

@@ -10,8 +10,11 @@ import pytest
 from benchval.tasks.base import TaskDataError
 from downstream_helpers import run_adapter, steps, write_jsonl
 
-STATEMENTS = [" Given sentence 1, sentence 2 is true.", " Given sentence 1, sentence 2 is undetermined.",
-              " Given sentence 1, sentence 2 is false."]
+STATEMENTS = [
+    " Given sentence 1, sentence 2 is true.",
+    " Given sentence 1, sentence 2 is undetermined.",
+    " Given sentence 1, sentence 2 is false.",
+]
 
 
 def _step(report: dict, name: str) -> dict:
@@ -75,11 +78,14 @@ def test_implicature_real(catalogue, mirror):
     assert len(run_adapter(catalogue, "implicature", mirror=mirror, drop_controls=True)[0]) == 62
     everything, _ = run_adapter(catalogue, "implicature", mirror=mirror, near_duplicate_fields=None)
     item = next(i for i in everything if i.id == "imppres_impl-connectives-0001")
-    assert item.context == ("Sentence 1: These computers or dresses would irritate Veronica.\n"
-                            "Sentence 2: These computers and dresses wouldn't both irritate Veronica.")
+    assert item.context == (
+        "Sentence 1: These computers or dresses would irritate Veronica.\n"
+        "Sentence 2: These computers and dresses wouldn't both irritate Veronica."
+    )
     assert item.label == 0  # gold_label_prag entailment (gold_label_log is neutral)
-    logical, _ = run_adapter(catalogue, "implicature", mirror=mirror, near_duplicate_fields=None,
-                             label_field="gold_label_log")
+    logical, _ = run_adapter(
+        catalogue, "implicature", mirror=mirror, near_duplicate_fields=None, label_field="gold_label_log"
+    )
     assert next(i for i in logical if i.id == item.id).label == 1
 
 
@@ -89,20 +95,74 @@ def _nli(s1, s2, label="entailment", **extra):
 
 def _presup_rows():
     return [
-        _nli("Kim found Lee.", "Lee was lost.", UID="u", paradigmID=0, pairID="0e", trigger="unembedded",
-             presupposition="positive"),                                                                  # line 1
-        _nli("Pat found Sam.", "Sam was lost.", UID="u", paradigmID=1, pairID="0e", trigger="unembedded",
-             presupposition="positive"),                                                                  # 2: same template
-        _nli("Ann found Bo.", "Bo was lost.", UID="u", paradigmID=2, pairID="0e", trigger="unembedded",
-             presupposition="positive"),                                                                  # 3: same template
-        _nli("Kim didn't find Lee.", "Lee was lost.", UID="u", paradigmID=0, pairID="3e", trigger="negated",
-             presupposition="positive"),                                                                  # 4: own template
-        _nli("Kim didn't find Lee.", "Kim found Lee.", "contradiction", UID="u", paradigmID=0, pairID="15c",
-             trigger1="negated", trigger2="unembedded", control_item=True),                              # 5: control
-        _nli("Pat didn't find Sam.", "Pat found Sam.", "contradiction", UID="u", paradigmID=1, pairID="15c",
-             trigger1="negated", trigger2="unembedded", control_item=True),                              # 6: same control
-        _nli("Kim found Lee.", "Lee didn't used to be lost.", "contradiction", UID="u", paradigmID=0,
-             pairID="1c", trigger="unembedded", presupposition="negated"),                                # 7: unnatural
+        _nli(
+            "Kim found Lee.",
+            "Lee was lost.",
+            UID="u",
+            paradigmID=0,
+            pairID="0e",
+            trigger="unembedded",
+            presupposition="positive",
+        ),  # line 1
+        _nli(
+            "Pat found Sam.",
+            "Sam was lost.",
+            UID="u",
+            paradigmID=1,
+            pairID="0e",
+            trigger="unembedded",
+            presupposition="positive",
+        ),  # 2: same template
+        _nli(
+            "Ann found Bo.",
+            "Bo was lost.",
+            UID="u",
+            paradigmID=2,
+            pairID="0e",
+            trigger="unembedded",
+            presupposition="positive",
+        ),  # 3: same template
+        _nli(
+            "Kim didn't find Lee.",
+            "Lee was lost.",
+            UID="u",
+            paradigmID=0,
+            pairID="3e",
+            trigger="negated",
+            presupposition="positive",
+        ),  # 4: own template
+        _nli(
+            "Kim didn't find Lee.",
+            "Kim found Lee.",
+            "contradiction",
+            UID="u",
+            paradigmID=0,
+            pairID="15c",
+            trigger1="negated",
+            trigger2="unembedded",
+            control_item=True,
+        ),  # 5: control
+        _nli(
+            "Pat didn't find Sam.",
+            "Pat found Sam.",
+            "contradiction",
+            UID="u",
+            paradigmID=1,
+            pairID="15c",
+            trigger1="negated",
+            trigger2="unembedded",
+            control_item=True,
+        ),  # 6: same control
+        _nli(
+            "Kim found Lee.",
+            "Lee didn't used to be lost.",
+            "contradiction",
+            UID="u",
+            paradigmID=0,
+            pairID="1c",
+            trigger="unembedded",
+            presupposition="negated",
+        ),  # 7: unnatural
     ]
 
 
@@ -118,7 +178,9 @@ def test_imppres_near_duplicate_rule_on_a_fixture(tmp_path, catalogue):
     assert len(set(kept) & {1, 2, 3}) == 1 and len(set(kept) & {5, 6}) == 1
     # traceability: what each step removed, by file and line (and the row kept in its place)
     assert _step(report, "unnatural")["removed_rows"] == {
-        "count": 1, "first": [{"file": "p.jsonl", "line": 7, "reason": "unnatural:didnt_used_to"}]}
+        "count": 1,
+        "first": [{"file": "p.jsonl", "line": 7, "reason": "unnatural:didnt_used_to"}],
+    }
     removed = _step(report, "near_duplicates")["removed_rows"]["first"]
     assert sorted(row["line"] for row in removed) == sorted({1, 2, 3, 5, 6} - set(kept))
     assert all(row["kept"] == f"p.jsonl:{next(k for k in kept if (k > 4) == (row['line'] > 4))}" for row in removed)
@@ -131,8 +193,12 @@ def test_imppres_near_duplicate_rule_on_a_fixture(tmp_path, catalogue):
     # the same seed gives the same items; another seed may keep another member of a group
     again, _ = run_adapter(catalogue, "presupposition", raw={"p": path}, files=["p"])
     assert [i.id for i in again] == [i.id for i in items]
-    survivors = {tuple(i.source_row for i in run_adapter(catalogue, "presupposition", raw={"p": path},
-                                                          files=["p"], seed=seed)[0]) for seed in range(30)}
+    survivors = {
+        tuple(
+            i.source_row for i in run_adapter(catalogue, "presupposition", raw={"p": path}, files=["p"], seed=seed)[0]
+        )
+        for seed in range(30)
+    }
     assert len(survivors) > 1 and all(len(kept) == 3 and 4 in kept for kept in survivors)
     # the option drops the control items first
     without, report = run_adapter(catalogue, "presupposition", raw={"p": path}, files=["p"], drop_controls=True)
@@ -144,17 +210,28 @@ def test_imppres_near_duplicate_rule_on_a_fixture(tmp_path, catalogue):
 
 
 def test_imppres_rows_with_different_labels_are_not_near_duplicates(tmp_path, catalogue):
-    rows = [_nli("Kim won.", "Kim played.", "entailment", trigger="x"),
-            _nli("Lee won.", "Lee played.", "neutral", trigger="x")]  # same fields, another gold label
+    rows = [
+        _nli("Kim won.", "Kim played.", "entailment", trigger="x"),
+        _nli("Lee won.", "Lee played.", "neutral", trigger="x"),
+    ]  # same fields, another gold label
     path = write_jsonl(tmp_path / "i.jsonl", rows)
-    items, report = run_adapter(catalogue, "presupposition", raw={"p": path}, files=["p"],
-                                near_duplicate_fields=["trigger"])
+    items, report = run_adapter(
+        catalogue, "presupposition", raw={"p": path}, files=["p"], near_duplicate_fields=["trigger"]
+    )
     assert len(items) == 2 and steps(report)["near_duplicates"] == (2, 2, {})
 
 
 def _dialog(i, turns, c1="ten minutes", c2="5 minutes", i1="two years", i2="a century"):
-    return {"id": i, "conversation": turns, "correct1": c1, "correct2": c2, "incorrect1": i1,
-            "incorrect1_rule": "Rule 1", "incorrect2": i2, "incorrect2_rule": "Rule 2"}
+    return {
+        "id": i,
+        "conversation": turns,
+        "correct1": c1,
+        "correct2": c2,
+        "incorrect1": i1,
+        "incorrect1_rule": "Rule 1",
+        "incorrect2": i2,
+        "incorrect2_rule": "Rule 2",
+    }
 
 
 def test_timedial_real(catalogue, mirror):
@@ -167,11 +244,13 @@ def test_timedial_real(catalogue, mirror):
     with_suffix = [i for i in items if i.target is not None]
     assert len(with_suffix) == 594 == _step(report, "mask_sentence_final")["changed_rows"]["count"]
     item = next(i for i in items if i.id == "timedial-5")
-    assert item.context == ("A: Hey, Ann. Wake up. It's time to get out of bed.\n"
-                            "B: Oh, Dad. Do I have to get up right now?\n"
-                            "A: Yes, or you'll be late.\n"
-                            "B: Why didn't my alarm go off today?\n"
-                            "A: It went off")
+    assert item.context == (
+        "A: Hey, Ann. Wake up. It's time to get out of bed.\n"
+        "B: Oh, Dad. Do I have to get up right now?\n"
+        "A: Yes, or you'll be late.\n"
+        "B: Why didn't my alarm go off today?\n"
+        "A: It went off"
+    )
     assert item.options == [" 30 minutes ago", " 14 hours ago", " two seconds ago"] and item.target is None
     kept = next(i for i in items if i.id == "timedial-1")  # MASK mid-sentence: kept, rest of sentence as suffix
     assert kept.context.endswith("B: That's fine. We've allowed")
@@ -182,14 +261,19 @@ def test_timedial_real(catalogue, mirror):
 
 def test_timedial_hand_made_rules(tmp_path, catalogue):
     path = tmp_path / "t.json"
-    path.write_text(json.dumps([
-        _dialog(1, ["A:How long ?", "B: It took <MASK> .", "A: Good ."]),                   # kept, cut after mask
-        _dialog(2, ["A:How long ?", "B: It took <MASK> to cook . Yes .", "A: Ok ."]),        # kept with a suffix
-        _dialog(3, ["A:How long ?", "B: It took <MASK> ."], c2="none"),                      # 3 options only
-        _dialog(4, ["A:How long ?", "B: It took <MASK> ."], i2="ten minutes"),               # duplicate option
-        _dialog(5, ["A:How long ?", "B: It took a while ."]),                                # no mask
-        _dialog(6, ["A: After <MASK> , it was done ."], c1="an hour", i1="a year"),          # suffix after a comma
-    ]), encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            [
+                _dialog(1, ["A:How long ?", "B: It took <MASK> .", "A: Good ."]),  # kept, cut after mask
+                _dialog(2, ["A:How long ?", "B: It took <MASK> to cook . Yes .", "A: Ok ."]),  # kept with a suffix
+                _dialog(3, ["A:How long ?", "B: It took <MASK> ."], c2="none"),  # 3 options only
+                _dialog(4, ["A:How long ?", "B: It took <MASK> ."], i2="ten minutes"),  # duplicate option
+                _dialog(5, ["A:How long ?", "B: It took a while ."]),  # no mask
+                _dialog(6, ["A: After <MASK> , it was done ."], c1="an hour", i1="a year"),  # suffix after a comma
+            ]
+        ),
+        encoding="utf-8",
+    )
     items, report = run_adapter(catalogue, "timedial", raw={"test": path})
     assert [(i.id, i.context, i.target) for i in items] == [
         ("timedial-1", "A: How long?\nB: It took", None),
@@ -205,7 +289,8 @@ def test_timedial_hand_made_rules(tmp_path, catalogue):
     changed = _step(report, "mask_sentence_final")["changed_rows"]
     assert changed["count"] == 2 and [(row["id"], row["position"]) for row in changed["first"]] == [("2", 2), ("6", 6)]
     assert _step(report, "four_options")["removed_rows"]["first"] == [
-        {"file": "t.json", "id": "3", "position": 3, "reason": "correct2_none"}]
+        {"file": "t.json", "id": "3", "position": 3, "reason": "correct2_none"}
+    ]
     dropped, report = run_adapter(catalogue, "timedial", raw={"test": path}, mid_sentence_masks="drop")
     assert [i.id for i in dropped] == ["timedial-1"]
     assert steps(report)["mask_sentence_final"][2] == {"mask_not_sentence_final": 2}
@@ -244,11 +329,15 @@ def test_trip_real(catalogue, mirror):
     assert set(Counter(i.label for i in items)) == {0, 1}
     everything, _ = run_adapter(catalogue, "trip", mirror=mirror, near_duplicate_threshold=None)
     item = next(i for i in everything if i.id == "trip-dev_279")
-    assert item.context == ("Story: John was getting the snacks ready for the party. John opened the cabinet, took out "
-                            "a pan and put it on the counter. John opened the fridge and got out the pizza. John put "
-                            "the pizza on the pan and put them into the oven.")
-    assert item.options == [" John took a knife and cut the hot pizza in eight slices.",
-                            " John called the pizza joint to deliver a pizza."]
+    assert item.context == (
+        "Story: John was getting the snacks ready for the party. John opened the cabinet, took out "
+        "a pan and put it on the counter. John opened the fridge and got out the pizza. John put "
+        "the pizza on the pan and put them into the oven."
+    )
+    assert item.options == [
+        " John took a knife and cut the hot pizza in eight slices.",
+        " John called the pizza joint to deliver a pizza.",
+    ]
     assert item.label == 0
 
 
@@ -267,8 +356,9 @@ def test_trip_hand_made_rules(tmp_path, catalogue):
     rows = [
         _pair("a", base, ["Ann ate the apple.", "Ann ate the apple again.", "Ann washed her hands."]),
         _pair("b", base, ["Ann ate the apple.", "Ann peeled the eaten apple.", "Ann washed her hands."], label=1),
-        _pair("c", ["Bo lit the candle.", "Bo read a book."], ["Bo lit the candle.", "Bo blew out the sun."],
-              conflicts=()),
+        _pair(
+            "c", ["Bo lit the candle.", "Bo read a book."], ["Bo lit the candle.", "Bo blew out the sun."], conflicts=()
+        ),
         _pair("d", ["Cy made tea.", "Cy drank it."], ["Cy made tea.", "Cy drank nothing"]),
         _pair("e", ["Di ran.", "Di rested."], ["Di sat.", "Di slept."]),
     ]

@@ -79,6 +79,7 @@ def test_read_csv_line_numbers_with_multiline_fields(tmp_path):
 
 # ---- catalogue --------------------------------------------------------------------------------
 
+
 def test_catalogue_matches_schemas_and_adapters(catalogue):
     import jsonschema
 
@@ -93,9 +94,16 @@ def test_catalogue_matches_schemas_and_adapters(catalogue):
         if spec["exclude_ids"]:
             assert (REPO_ROOT / spec["exclude_ids"]).is_file(), task
     axes = {task: spec["axes"] for task, spec in catalogue["tasks"].items() if spec["role"] == "downstream"}
-    assert axes == {"cei": ["social"], "sarc7": ["social"], "false_beliefs": ["social"],
-                    "indirect_requests": ["pragmatic"], "presupposition": ["pragmatic"],
-                    "implicature": ["pragmatic"], "timedial": ["event"], "trip": ["event"]}
+    assert axes == {
+        "cei": ["social"],
+        "sarc7": ["social"],
+        "false_beliefs": ["social"],
+        "indirect_requests": ["pragmatic"],
+        "presupposition": ["pragmatic"],
+        "implicature": ["pragmatic"],
+        "timedial": ["event"],
+        "trip": ["event"],
+    }
     calibrated = {task for task, spec in catalogue["tasks"].items() if spec["scoring_mode"] == "calibrated"}
     assert calibrated == {"cei", "sarc7", "presupposition", "implicature"}
 
@@ -114,6 +122,7 @@ def test_catalogue_checksums_match_the_mirror(catalogue, mirror):
 
 # ---- task sizes -------------------------------------------------------------------------------
 
+
 def _task_files(folder, task, role, axes, n_raw, steps, n_final, unavailable=None):
     meta = {"task": task, "role": role, "axes": axes, "n_raw": n_raw, "n_final": n_final, "unavailable": unavailable}
     (folder / f"{task}.meta.json").write_text(json.dumps(meta))
@@ -122,30 +131,80 @@ def _task_files(folder, task, role, axes, n_raw, steps, n_final, unavailable=Non
 
 
 def test_task_sizes_table(tmp_path, caplog):
-    cei = _task_files(tmp_path, "cei", "downstream", ["social"], 300, [
-        {"filter": "read", "before": 300, "after": 300, "removed": {}},
-        {"filter": "ambiguous_labels", "before": 300, "after": 39, "removed": {"agreement<1": 261}},
-        {"filter": "subsample", "before": 39, "after": 24, "removed": {"sampled 24 of 39 (seed 1)": 15}},
-    ], 24)
-    blimp = _task_files(tmp_path, "blimp", "control", [], 4000, [
-        {"filter": "read", "before": 4000, "after": 4000, "removed": {}}], 4000)
+    cei = _task_files(
+        tmp_path,
+        "cei",
+        "downstream",
+        ["social"],
+        300,
+        [
+            {"filter": "read", "before": 300, "after": 300, "removed": {}},
+            {"filter": "ambiguous_labels", "before": 300, "after": 39, "removed": {"agreement<1": 261}},
+            {"filter": "subsample", "before": 39, "after": 24, "removed": {"sampled 24 of 39 (seed 1)": 15}},
+        ],
+        24,
+    )
+    blimp = _task_files(
+        tmp_path, "blimp", "control", [], 4000, [{"filter": "read", "before": 4000, "after": 4000, "removed": {}}], 4000
+    )
     gone = _task_files(tmp_path, "goldenswag", "cs_reworked", ["event"], 0, [], 0, unavailable="needs the Hub")
-    trip = _task_files(tmp_path, "trip", "downstream", ["event"], 161, [
-        {"filter": "read", "before": 161, "after": 161, "removed": {}},
-        {"filter": "near_duplicates", "before": 161, "after": 109, "removed": {"near_duplicate": 52}}], 109)
-    sarc = _task_files(tmp_path, "sarc7", "downstream", ["social"], 690, [
-        {"filter": "read", "before": 690, "after": 690, "removed": {}},
-        {"filter": "insufficient_context", "before": 690, "after": 240, "removed": {"context_turns<2": 450}}], 240)
-    config = {"tasks": {"cei": {"paper_n": 31}, "blimp": {"paper_n": None}, "goldenswag": {"paper_n": 1500},
-                        "trip": {"paper_n": 100}, "sarc7": {"paper_n": 100}},
-              "paper_n_deviations": {"cei": "Rule gives more.", "trip": "Not shown: within 10 %."}}
+    trip = _task_files(
+        tmp_path,
+        "trip",
+        "downstream",
+        ["event"],
+        161,
+        [
+            {"filter": "read", "before": 161, "after": 161, "removed": {}},
+            {"filter": "near_duplicates", "before": 161, "after": 109, "removed": {"near_duplicate": 52}},
+        ],
+        109,
+    )
+    sarc = _task_files(
+        tmp_path,
+        "sarc7",
+        "downstream",
+        ["social"],
+        690,
+        [
+            {"filter": "read", "before": 690, "after": 690, "removed": {}},
+            {"filter": "insufficient_context", "before": 690, "after": 240, "removed": {"context_turns<2": 450}},
+        ],
+        240,
+    )
+    config = {
+        "tasks": {
+            "cei": {"paper_n": 31},
+            "blimp": {"paper_n": None},
+            "goldenswag": {"paper_n": 1500},
+            "trip": {"paper_n": 100},
+            "sarc7": {"paper_n": 100},
+        },
+        "paper_n_deviations": {"cei": "Rule gives more.", "trip": "Not shown: within 10 %."},
+    }
     table = task_sizes_table([cei, blimp, gone, trip, sarc], config)
-    assert list(table.columns) == ["task", "role", "axes", "n_raw", "n_after_filters", "n_final", "paper_n",
-                                   "deviation", "notes"]
-    assert table.to_dict("records")[0] == {"task": "cei", "role": "downstream", "axes": "social", "n_raw": 300,
-                                           "n_after_filters": 39, "n_final": 24, "paper_n": 31,
-                                           "deviation": "Rule gives more.",
-                                           "notes": "ambiguous_labels: agreement<1 -261"}
+    assert list(table.columns) == [
+        "task",
+        "role",
+        "axes",
+        "n_raw",
+        "n_after_filters",
+        "n_final",
+        "paper_n",
+        "deviation",
+        "notes",
+    ]
+    assert table.to_dict("records")[0] == {
+        "task": "cei",
+        "role": "downstream",
+        "axes": "social",
+        "n_raw": 300,
+        "n_after_filters": 39,
+        "n_final": 24,
+        "paper_n": 31,
+        "deviation": "Rule gives more.",
+        "notes": "ambiguous_labels: agreement<1 -261",
+    }
     assert table.loc[1, "n_after_filters"] == 4000 and pd.isna(table.loc[1, "paper_n"])
     assert table.loc[1, "deviation"] == ""  # no paper n to compare with
     assert table.loc[2, "notes"] == "unavailable: needs the Hub"
@@ -199,9 +258,15 @@ def test_every_task_prepares_through_the_items_writer(tmp_path, catalogue, mirro
         if task in ("presupposition", "implicature"):
             spec = {**spec, "options": {**spec["options"], "files": spec["options"]["files"][:1]}}  # keep it light
         files = {key: mirror / f.path for key, f in dataset_files(catalogue["datasets"], spec["dataset"]).items()}
-        meta = prepare.prepare_task(task, spec, files, {"n_items": 8}, 20261130,
-                                    exclude_ids_file=spec.get("exclude_ids") and REPO_ROOT / spec["exclude_ids"],
-                                    output=tmp_path / f"{task}.parquet")
+        meta = prepare.prepare_task(
+            task,
+            spec,
+            files,
+            {"n_items": 8},
+            20261130,
+            exclude_ids_file=spec.get("exclude_ids") and REPO_ROOT / spec["exclude_ids"],
+            output=tmp_path / f"{task}.parquet",
+        )
         assert meta["n_final"] == 8, task
         metas.append(tmp_path / f"{task}.meta.json")
     table = task_sizes_table(metas, catalogue)

@@ -28,15 +28,18 @@ def test_false_beliefs_real(catalogue, mirror):
 
 def test_false_beliefs_hand_made_rows(tmp_path, catalogue):
     path = tmp_path / "fb.csv"
-    path.write_text(FB_HEADER
-                    + '0,a,1,"Sam puts the ball in the box. Sam thinks the ball is in the [MASK].",'
-                    + 'False Belief,S,box,bag,box\n'
-                    + '1,b,1,"No mask here.",False Belief,S,box,bag,box\n'
-                    + '2,c,1,,False Belief,S,box,bag,box\n'
-                    + '3,d,1,"The [MASK] is red.",False Belief,S,box,bag,box\n')
+    path.write_text(
+        FB_HEADER
+        + '0,a,1,"Sam puts the ball in the box. Sam thinks the ball is in the [MASK].",'
+        + "False Belief,S,box,bag,box\n"
+        + '1,b,1,"No mask here.",False Belief,S,box,bag,box\n'
+        + "2,c,1,,False Belief,S,box,bag,box\n"
+        + '3,d,1,"The [MASK] is red.",False Belief,S,box,bag,box\n'
+    )
     items, report = run_adapter(catalogue, "false_beliefs", raw={"false_belief": path})
     assert [(i.id, i.context, i.options, i.label) for i in items] == [
-        ("epitome_fb-a", "Sam puts the ball in the box. Sam thinks the ball is in the", [" box", " bag"], 0)]
+        ("epitome_fb-a", "Sam puts the ball in the box. Sam thinks the ball is in the", [" box", " bag"], 0)
+    ]
     assert steps(report)["unusable_rows"] == (4, 1, {"mask_not_final": 2, "missing_passage": 1})
     path.write_text(FB_HEADER + '0,a,1,"The ball is in the [MASK].",False Belief,S,box,bag,car\n')
     with pytest.raises(TaskDataError, match=r"fb.csv, line 2: critical_a 'car' is not exactly one of start/end"):
@@ -59,19 +62,25 @@ def test_indirect_requests_real(catalogue, mirror):
     item = items[0]
     assert item.id == "epitome_ir-1-aware-explicit"
     assert item.context.startswith("You and your friend Jonathan are taking a road trip.")
-    assert item.context.endswith('As you leave the station, Jonathan shivers in his seat.\n\n'
-                                 'He turns to you and says, "Man, it\'s really cold in here."\n\n'
-                                 'Question: Do you think he is making a request?\nAnswer:')
+    assert item.context.endswith(
+        "As you leave the station, Jonathan shivers in his seat.\n\n"
+        'He turns to you and says, "Man, it\'s really cold in here."\n\n'
+        "Question: Do you think he is making a request?\nAnswer:"
+    )
     assert "\n\n\n" not in item.context and " \n" not in item.context
     assert item.options == [" Yes", " No"] and item.label == 1  # aware speaker -> not a request
 
 
 def test_indirect_requests_hand_made_rows(tmp_path, catalogue):
     path = tmp_path / "ir.csv"
-    path.write_text("\ufeff" + IR_HEADER
-                    + '1,"It is cold.",unaware,explicit,Is it a request?,Yes,"He says, ""Brr."""\n'
-                    + '2,"It is cold.",aware,explicit,,No,"He says, ""Brr."""\n'
-                    + '3,"It is cold.",aware,explicit,Is it?,No,\n', encoding="utf-8")
+    path.write_text(
+        "\ufeff"
+        + IR_HEADER
+        + '1,"It is cold.",unaware,explicit,Is it a request?,Yes,"He says, ""Brr."""\n'
+        + '2,"It is cold.",aware,explicit,,No,"He says, ""Brr."""\n'
+        + '3,"It is cold.",aware,explicit,Is it?,No,\n',
+        encoding="utf-8",
+    )
     items, report = run_adapter(catalogue, "indirect_requests", raw={"indirect_request": path})
     assert [(i.id, i.label) for i in items] == [("epitome_ir-1-unaware-explicit", 0)]
     assert items[0].context == 'It is cold.\n\nHe says, "Brr."\n\nQuestion: Is it a request?\nAnswer:'
@@ -91,13 +100,21 @@ def test_cei_real(catalogue, mirror):
     two_of_three, _ = run_adapter(catalogue, "cei", mirror=mirror, min_agreement=0.6)
     assert len(two_of_three) == 39 + 138
     item = next(i for i in items if i.id == "cei-CEI-0015")
-    assert item.context == ("After a tense exchange about who borrowed Dad's car without asking, the father hold up "
-                            "his son's distinctive jacket left in car this morning.\n"
-                            'The son says to the father: "You got a jacket just like mine!"')
-    assert item.options == [" The speaker feels angry.", " The speaker feels expectant.",
-                            " The speaker feels disgusted.", " The speaker feels afraid.",
-                            " The speaker feels happy.", " The speaker feels sad.",
-                            " The speaker feels surprised.", " The speaker feels trusting."]
+    assert item.context == (
+        "After a tense exchange about who borrowed Dad's car without asking, the father hold up "
+        "his son's distinctive jacket left in car this morning.\n"
+        'The son says to the father: "You got a jacket just like mine!"'
+    )
+    assert item.options == [
+        " The speaker feels angry.",
+        " The speaker feels expectant.",
+        " The speaker feels disgusted.",
+        " The speaker feels afraid.",
+        " The speaker feels happy.",
+        " The speaker feels sad.",
+        " The speaker feels surprised.",
+        " The speaker feels trusting.",
+    ]
     assert EMOTIONS[item.label] == "anger" and item.source_row == 15
     # calibrated: every item has the same statements, so the N/A priors are one per label
     assert {tuple(i.options) for i in items} == {tuple(item.options)}
@@ -110,8 +127,15 @@ def _cei_file(tmp_path, scenarios):
 
 
 def _scenario(sid, emotion="joy", agreement=1.0, **extra):
-    return {"scenario_id": sid, "context": "A party.", "utterance": "Great.", "speaker_role": "host",
-            "listener_role": "guest", "ground_truth": {"emotion": emotion, "annotator_agreement": agreement}, **extra}
+    return {
+        "scenario_id": sid,
+        "context": "A party.",
+        "utterance": "Great.",
+        "speaker_role": "host",
+        "listener_role": "guest",
+        "ground_truth": {"emotion": emotion, "annotator_agreement": agreement},
+        **extra,
+    }
 
 
 def test_cei_hand_made_filters_and_errors(tmp_path, catalogue):
@@ -139,26 +163,39 @@ def test_sarc7_real(catalogue, mirror):
     assert all(row["file"] == "sarcasmdata.json" and "id" in row and "position" in row for row in removed["first"])
     item = next(i for i in items if i.id == "sarc7-1_70")
     assert item.context.startswith("Howard: This is one of my favorite places to kick back after a quest.")
-    assert item.context.endswith("Howard: You'll think about it?\n"
-                                 "Penny: I don't think I'll be able to stop thinking about it.")
+    assert item.context.endswith(
+        "Howard: You'll think about it?\nPenny: I don't think I'll be able to stop thinking about it."
+    )
     assert item.options[item.label] == " The speaker is using deadpan sarcasm."
     assert len(item.options) == 7
 
 
 def _sarc_record(label, sarcasm=True, turns=3, words_per_turn=20):
-    return {"utterance": "Oh, great.", "speaker": "SHELDON", "context": [" ".join(["word"] * words_per_turn)] * turns,
-            "context_speakers": ["LEONARD"] * turns, "show": "BBT", "sarcasm": sarcasm, "label": label}
+    return {
+        "utterance": "Oh, great.",
+        "speaker": "SHELDON",
+        "context": [" ".join(["word"] * words_per_turn)] * turns,
+        "context_speakers": ["LEONARD"] * turns,
+        "show": "BBT",
+        "sarcasm": sarcasm,
+        "label": label,
+    }
 
 
 def test_sarc7_hand_made_filters(tmp_path, catalogue):
     path = tmp_path / "s.json"
-    path.write_text(json.dumps({
-        "a": _sarc_record("Deadpan sarcasm "),              # kept: casing and trailing space normalised
-        "b": _sarc_record("Not sarcasm", sarcasm=False),    # label set
-        "c": _sarc_record("polite sarcasm", sarcasm=False),  # conflicts with MUStARD
-        "d": _sarc_record("polite sarcasm", turns=1, words_per_turn=60),  # one turn only
-        "e": _sarc_record("polite sarcasm", turns=2, words_per_turn=10),  # 20 words only
-    }), encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {
+                "a": _sarc_record("Deadpan sarcasm "),  # kept: casing and trailing space normalised
+                "b": _sarc_record("Not sarcasm", sarcasm=False),  # label set
+                "c": _sarc_record("polite sarcasm", sarcasm=False),  # conflicts with MUStARD
+                "d": _sarc_record("polite sarcasm", turns=1, words_per_turn=60),  # one turn only
+                "e": _sarc_record("polite sarcasm", turns=2, words_per_turn=10),  # 20 words only
+            }
+        ),
+        encoding="utf-8",
+    )
     items, report = run_adapter(catalogue, "sarc7", raw={"sarcasm": path})
     assert (items[0].id, items[0].options[items[0].label]) == ("sarc7-a", " The speaker is using deadpan sarcasm.")
     assert items[0].context.splitlines()[-1] == "Sheldon: Oh, great."
@@ -171,7 +208,9 @@ def test_sarc7_hand_made_filters(tmp_path, catalogue):
     assert steps(report)["insufficient_context"][2] == {"context_turns<2": 1, "context_words<40": 1}
     removed = report["steps"][-1]["removed_rows"]["first"]
     assert [(row["id"], row["position"], row["reason"]) for row in removed] == [
-        ("d", 4, "context_turns<2"), ("e", 5, "context_words<40")]
+        ("d", 4, "context_turns<2"),
+        ("e", 5, "context_words<40"),
+    ]
     again, _ = run_adapter(catalogue, "sarc7", raw={"sarcasm": path})
     assert [i.id for i in again] == ["sarc7-a", "sarc7-e"]  # no randomness: the same items every run
     path.write_text(json.dumps({"a": {**_sarc_record("polite sarcasm"), "context_speakers": []}}))
@@ -180,8 +219,20 @@ def test_sarc7_hand_made_filters(tmp_path, catalogue):
 
 
 # docs/downstream-tasks.md lists these: n under neighbouring context thresholds (label filters as configured)
-SARC7_NEIGHBOURS = {(1, 0): 324, (1, 20): 191, (1, 40): 96, (2, 0): 240, (2, 20): 176, (2, 40): 92,
-                    (3, 0): 177, (3, 20): 155, (3, 40): 92, (4, 0): 122, (4, 20): 116, (4, 40): 85}
+SARC7_NEIGHBOURS = {
+    (1, 0): 324,
+    (1, 20): 191,
+    (1, 40): 96,
+    (2, 0): 240,
+    (2, 20): 176,
+    (2, 40): 92,
+    (3, 0): 177,
+    (3, 20): 155,
+    (3, 40): 92,
+    (4, 0): 122,
+    (4, 20): 116,
+    (4, 40): 85,
+}
 
 
 def test_sarc7_neighbouring_thresholds_as_documented(catalogue, mirror):

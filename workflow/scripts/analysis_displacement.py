@@ -1,4 +1,5 @@
 """Snakemake script: analysis step `displacement` of one study (benchval.analysis.chain, module displacement)."""
+
 import logging
 
 from benchval.analysis import displacement
@@ -7,5 +8,11 @@ from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])
 logging.captureWarnings(True)
-run_step("displacement", displacement.step_tables, snakemake.input.table, snakemake.input.tasks, snakemake.params.analysis,
-         snakemake.params.out_dir)
+run_step(
+    "displacement",
+    displacement.step_tables,
+    snakemake.input.table,
+    snakemake.input.tasks,
+    snakemake.params.analysis,
+    snakemake.params.out_dir,
+)

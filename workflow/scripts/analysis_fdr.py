@@ -1,4 +1,5 @@
 """Snakemake script: the FDR step of one study: adjust every tested table's p-values together."""
+
 import logging
 
 from benchval.analysis.fdr import run_fdr_step

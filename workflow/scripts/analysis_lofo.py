@@ -1,4 +1,5 @@
 """Snakemake script: analysis step `lofo` of one study (benchval.analysis.chain, module lofo)."""
+
 import logging
 
 from benchval.analysis import lofo
@@ -7,5 +8,11 @@ from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])
 logging.captureWarnings(True)
-run_step("lofo", lofo.step_tables, snakemake.input.table, snakemake.input.tasks, snakemake.params.analysis,
-         snakemake.params.out_dir)
+run_step(
+    "lofo",
+    lofo.step_tables,
+    snakemake.input.table,
+    snakemake.input.tasks,
+    snakemake.params.analysis,
+    snakemake.params.out_dir,
+)

@@ -1,4 +1,5 @@
 """Snakemake script: analysis step `revisions` of one study (benchval.analysis.chain, module revisions)."""
+
 import logging
 
 from benchval.analysis import revisions
@@ -7,5 +8,11 @@ from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])
 logging.captureWarnings(True)
-run_step("revisions", revisions.step_tables, snakemake.input.table, snakemake.input.tasks, snakemake.params.analysis,
-         snakemake.params.out_dir)
+run_step(
+    "revisions",
+    revisions.step_tables,
+    snakemake.input.table,
+    snakemake.input.tasks,
+    snakemake.params.analysis,
+    snakemake.params.out_dir,
+)

@@ -1,4 +1,5 @@
 """Snakemake script: calibrated option scores of one model on one or more tasks (benchval.calibrate)."""
+
 import logging
 
 from benchval.calibrate import calibrate_files

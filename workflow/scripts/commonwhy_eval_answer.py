@@ -7,5 +7,12 @@ from benchval.threads import job_torch_threads
 sm = snakemake  # noqa: F821
 log_to_file(sm.log[0])
 run.set_threads(job_torch_threads(sm))
-run.stage_answer(sm.input.questions, sm.wildcards.system, sm.params.settings, sm.params.models, sm.output.answers,
-                 sm.params.checkpoint, sm.output.timing)
+run.stage_answer(
+    sm.input.questions,
+    sm.wildcards.system,
+    sm.params.settings,
+    sm.params.models,
+    sm.output.answers,
+    sm.params.checkpoint,
+    sm.output.timing,
+)

@@ -5,5 +5,13 @@ from benchval.joblog import log_to_file
 
 sm = snakemake  # noqa: F821
 log_to_file(sm.log[0])
-run.stage_check_set(sm.input.published, sm.input.constructed, sm.params.kg, sm.input.get("store"), sm.params.settings,
-                    sm.params.seed, sm.output.pairs, sm.output.report)
+run.stage_check_set(
+    sm.input.published,
+    sm.input.constructed,
+    sm.params.kg,
+    sm.input.get("store"),
+    sm.params.settings,
+    sm.params.seed,
+    sm.output.pairs,
+    sm.output.report,
+)

@@ -7,5 +7,13 @@ from benchval.threads import job_torch_threads
 sm = snakemake  # noqa: F821
 log_to_file(sm.log[0])
 run.set_threads(job_torch_threads(sm))
-run.stage_judge_check(sm.input.pairs, sm.wildcards.judge, sm.params.settings, sm.params.models, sm.output.verdicts,
-                      sm.output.scores, sm.output.validity, sm.params.seed)
+run.stage_judge_check(
+    sm.input.pairs,
+    sm.wildcards.judge,
+    sm.params.settings,
+    sm.params.models,
+    sm.output.verdicts,
+    sm.output.scores,
+    sm.output.validity,
+    sm.params.seed,
+)

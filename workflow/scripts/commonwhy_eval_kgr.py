@@ -7,5 +7,13 @@ from benchval.threads import job_torch_threads
 sm = snakemake  # noqa: F821
 log_to_file(sm.log[0])
 run.set_threads(job_torch_threads(sm))
-run.stage_kgr(sm.input.questions, sm.input.drafts, sm.params.settings, sm.params.models, sm.params.kg,
-              sm.input.get("store"), sm.output.answers, sm.output.timing)
+run.stage_kgr(
+    sm.input.questions,
+    sm.input.drafts,
+    sm.params.settings,
+    sm.params.models,
+    sm.params.kg,
+    sm.input.get("store"),
+    sm.output.answers,
+    sm.output.timing,
+)

@@ -7,9 +7,19 @@ from benchval.threads import job_torch_threads
 sm = snakemake  # noqa: F821
 log_to_file(sm.log[0])
 run.set_threads(job_torch_threads(sm))
-systems = {name: {"metrics": m, "judged": j, "factscore": f} for name, m, j, f in
-           zip(sm.params.systems, sm.input.metrics, sm.input.judged, sm.input.factscore)}
-run.stage_table2(sm.input.questions, systems, sm.input.validity, sm.output.results,
-                 dict(zip(sm.params.sources, sm.output.tables)), sm.output.figure, sm.params.factscore_min_coverage,
-                 sm.params.bertscore_note, judges_measured=str(sm.input.judges[0]) if sm.input.judges else None,
-                 factscore_references=sm.input.factscore_references)
+systems = {
+    name: {"metrics": m, "judged": j, "factscore": f}
+    for name, m, j, f in zip(sm.params.systems, sm.input.metrics, sm.input.judged, sm.input.factscore)
+}
+run.stage_table2(
+    sm.input.questions,
+    systems,
+    sm.input.validity,
+    sm.output.results,
+    dict(zip(sm.params.sources, sm.output.tables)),
+    sm.output.figure,
+    sm.params.factscore_min_coverage,
+    sm.params.bertscore_note,
+    judges_measured=str(sm.input.judges[0]) if sm.input.judges else None,
+    factscore_references=sm.input.factscore_references,
+)

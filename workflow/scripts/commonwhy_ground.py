@@ -5,7 +5,12 @@ from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])  # noqa: F821
 inputs = snakemake.input  # noqa: F821
-ground(snakemake.params.raw_dir, snakemake.params.commonwhy,  # noqa: F821
-       inputs.store if hasattr(inputs, "store") else None,
-       snakemake.output.constructed, snakemake.output.report, snakemake.output.summary,  # noqa: F821
-       annotations=list(inputs.annotations))
+ground(
+    snakemake.params.raw_dir,
+    snakemake.params.commonwhy,  # noqa: F821
+    inputs.store if hasattr(inputs, "store") else None,
+    snakemake.output.constructed,
+    snakemake.output.report,
+    snakemake.output.summary,  # noqa: F821
+    annotations=list(inputs.annotations),
+)

@@ -4,5 +4,9 @@ from benchval.commonwhy.entrypoints import build_store
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])  # noqa: F821
-build_store(snakemake.params.litwd1k_dir, snakemake.output.store, snakemake.output.stats,  # noqa: F821
-            infer_time_precision=snakemake.params.infer_time_precision)  # noqa: F821
+build_store(
+    snakemake.params.litwd1k_dir,
+    snakemake.output.store,
+    snakemake.output.stats,  # noqa: F821
+    infer_time_precision=snakemake.params.infer_time_precision,
+)  # noqa: F821

@@ -1,4 +1,5 @@
 """Snakemake script: metrics and lm-eval-style outputs of one model on one or more tasks."""
+
 import json
 import logging
 from pathlib import Path
@@ -16,14 +17,21 @@ from benchval.joblog import log_to_file
 log_to_file(snakemake.log[0])
 manifest = json.loads(open(snakemake.input.model).read())
 model = snakemake.params.model
-jobs = zip(snakemake.input.task_items, snakemake.input.metas, snakemake.input.scores, snakemake.input.calibrated,
-           snakemake.output.metrics, snakemake.output.lmeval_results)
+jobs = zip(
+    snakemake.input.task_items,
+    snakemake.input.metas,
+    snakemake.input.scores,
+    snakemake.input.calibrated,
+    snakemake.output.metrics,
+    snakemake.output.lmeval_results,
+)
 for items_path, meta_path, scores_path, calibrated_path, metrics_csv, results_json in jobs:
     items = pd.read_parquet(items_path)
     scores = pd.read_parquet(scores_path)
     meta = json.loads(open(meta_path).read())
-    rows, predictions = evaluate_task(items, pd.read_parquet(calibrated_path), meta, model,
-                                      snakemake.params.normalisation)
+    rows, predictions = evaluate_task(
+        items, pd.read_parquet(calibrated_path), meta, model, snakemake.params.normalisation
+    )
     samples = lmeval_samples(items, scores, predictions) if not meta.get("unavailable") else []
     results = lmeval_results(rows, meta, model, manifest, predictions, snakemake.params.lmeval_stderr)
     write_outputs(metrics_csv, Path(results_json).parent, rows, results, samples)

@@ -1,4 +1,5 @@
 """Snakemake script: download one declared raw file into resources/data/ and check its sha256."""
+
 import logging
 from pathlib import Path
 

@@ -4,5 +4,10 @@ from benchval.analysis.importers import import_study
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])
-import_study(snakemake.wildcards.study, snakemake.params.study, snakemake.params.mirror,
-             snakemake.output.table, snakemake.output.tasks)
+import_study(
+    snakemake.wildcards.study,
+    snakemake.params.study,
+    snakemake.params.mirror,
+    snakemake.output.table,
+    snakemake.output.tasks,
+)

@@ -8,5 +8,9 @@ from benchval.models import prepare_model
 model = snakemake.wildcards.model
 # transformers', pip's and tqdm's output go to the log too
 with job_log(snakemake.log[0], f"preparing model {model!r}"):
-    prepare_model(model, dict(snakemake.params.entry), Path(snakemake.output.manifest).parent,
-                  lock_path=snakemake.params.model_lock)
+    prepare_model(
+        model,
+        dict(snakemake.params.entry),
+        Path(snakemake.output.manifest).parent,
+        lock_path=snakemake.params.model_lock,
+    )

@@ -1,4 +1,5 @@
 """Snakemake script: build one task's items table (benchval.tasks.prepare.prepare_task)."""
+
 from benchval.tasks.prepare import configure_logging, prepare_task
 
 configure_logging(snakemake.log[0])

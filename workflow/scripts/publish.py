@@ -1,4 +1,5 @@
 """Snakemake script: copy each study's figures and tables into results/figures|tables/{study}/."""
+
 import logging
 import shutil
 from pathlib import Path

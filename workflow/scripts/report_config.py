@@ -1,4 +1,5 @@
 """Snakemake script: the merged config of this run -> YAML file and HTML page for the report."""
+
 import logging
 
 from benchval.joblog import log_to_file

@@ -1,4 +1,5 @@
 """Snakemake script: model manifests -> models table (CSV) and its HTML page for the report."""
+
 import logging
 
 from benchval.joblog import log_to_file

@@ -1,4 +1,5 @@
 """Snakemake script: one table of one study as a self-contained HTML page for the report."""
+
 import logging
 
 from benchval.joblog import log_to_file

@@ -1,4 +1,5 @@
 """Snakemake script: a study's tables -> self-contained HTML pages for the report."""
+
 import logging
 
 from benchval.joblog import log_to_file

@@ -1,4 +1,5 @@
 """Snakemake script: the task-size table -> its HTML page for the report."""
+
 import logging
 
 from benchval.joblog import log_to_file

@@ -1,4 +1,5 @@
 """Snakemake script: the tidy score table and task table of one scored study."""
+
 import json
 import logging
 

@@ -32,8 +32,22 @@ from benchval.analysis.settings import AnalysisSettings
 from benchval.analysis.table import AXES, StudyTable
 from benchval.analysis.undefined import UndefinedStatistic, require
 
-COLUMNS = ["metric", "panel", "axis", "mean_z_same", "mean_z_cross", "n_pairs_same", "n_pairs_cross",
-           "estimate", "ci_low", "ci_high", "p_boot", "n_boot_valid", "n_models", "note"]
+COLUMNS = [
+    "metric",
+    "panel",
+    "axis",
+    "mean_z_same",
+    "mean_z_cross",
+    "n_pairs_same",
+    "n_pairs_cross",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "p_boot",
+    "n_boot_valid",
+    "n_models",
+    "note",
+]
 
 
 def comparisons(benchmark_axes: list[set], task_axes: list[set]) -> list[tuple[str, str, np.ndarray, np.ndarray]]:
@@ -46,15 +60,19 @@ def comparisons(benchmark_axes: list[set], task_axes: list[set]) -> list[tuple[s
         result.append(("a", axis, same, has_b[axis][:, None] & ~has_t[axis][None, :]))
         result.append(("b", axis, same, ~has_b[axis][:, None] & has_t[axis][None, :]))
     shared = np.array([[bool(b & t) for t in task_axes] for b in benchmark_axes], dtype=bool).reshape(
-        len(benchmark_axes), len(task_axes))
+        len(benchmark_axes), len(task_axes)
+    )
     result.append(("global", "all", shared, ~shared))
     return result
 
 
 def _reason(panel: str, axis: str, same: np.ndarray, cross: np.ndarray) -> str:
     if panel == "global":
-        return "" if same.any() and cross.any() else (
-            "no axis-matched benchmark-task pair" if not same.any() else "no axis-mismatched benchmark-task pair")
+        return (
+            ""
+            if same.any() and cross.any()
+            else ("no axis-matched benchmark-task pair" if not same.any() else "no axis-mismatched benchmark-task pair")
+        )
     if not same.any():
         return f"no benchmark-task pair shares the {axis} axis"
     if not cross.any():
@@ -74,24 +92,45 @@ def axis_tests(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Ana
     grid = comparisons(benchmark_axes, task_axes)
     try:
         require(benchmarks and tasks, f"no commonsense benchmark or no downstream task with '{metric}' scores")
-        require(len(complete) >= settings.min_models,
-                f"only {len(complete)} model(s) with every benchmark and downstream score "
-                f"(< min_models={settings.min_models})")
+        require(
+            len(complete) >= settings.min_models,
+            f"only {len(complete)} model(s) with every benchmark and downstream score "
+            f"(< min_models={settings.min_models})",
+        )
     except UndefinedStatistic as undefined:
-        return pd.DataFrame.from_records([
-            {"metric": metric, "panel": panel, "axis": axis, "n_pairs_same": int(same.sum()),
-             "n_pairs_cross": int(cross.sum()), "n_models": len(complete), "n_boot_valid": 0, "note": str(undefined)}
-            for panel, axis, same, cross in grid], columns=COLUMNS)
+        return pd.DataFrame.from_records(
+            [
+                {
+                    "metric": metric,
+                    "panel": panel,
+                    "axis": axis,
+                    "n_pairs_same": int(same.sum()),
+                    "n_pairs_cross": int(cross.sum()),
+                    "n_models": len(complete),
+                    "n_boot_valid": 0,
+                    "note": str(undefined),
+                }
+                for panel, axis, same, cross in grid
+            ],
+            columns=COLUMNS,
+        )
     nb = len(benchmarks)
     matrix = complete.to_numpy(float)
     point_z = fisher_z(bootstrap.spearman_matrices(matrix)[:nb, nb:], settings.fisher_z_max_abs_rho)
-    indices = bootstrap.resample_indices(bootstrap.rng_for(settings.seed, "axis_tests", metric),
-                                         len(matrix), settings.n_bootstrap)
+    indices = bootstrap.resample_indices(
+        bootstrap.rng_for(settings.seed, "axis_tests", metric), len(matrix), settings.n_bootstrap
+    )
     boot_z = fisher_z(bootstrap.bootstrap_spearman(matrix, indices)[:, :nb, nb:], settings.fisher_z_max_abs_rho)
     records = []
     for panel, axis, same, cross in grid:
-        record = {"metric": metric, "panel": panel, "axis": axis, "n_pairs_same": int(same.sum()),
-                  "n_pairs_cross": int(cross.sum()), "n_models": len(complete)}
+        record = {
+            "metric": metric,
+            "panel": panel,
+            "axis": axis,
+            "n_pairs_same": int(same.sum()),
+            "n_pairs_cross": int(cross.sum()),
+            "n_models": len(complete),
+        }
         reason = _reason(panel, axis, same, cross)
         if reason:
             record.update(n_boot_valid=0, note=reason)
@@ -99,8 +138,12 @@ def axis_tests(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Ana
             same_point, cross_point = point_z[same].mean(), point_z[cross].mean()
             samples = boot_z[:, same].mean(axis=1) - boot_z[:, cross].mean(axis=1)
             summary = bootstrap.summarise(float(same_point - cross_point), samples, settings.ci_level)
-            record.update(mean_z_same=float(same_point), mean_z_cross=float(cross_point), **summary,
-                          note=bootstrap.invalid_note(summary["n_boot_valid"], settings.n_bootstrap))
+            record.update(
+                mean_z_same=float(same_point),
+                mean_z_cross=float(cross_point),
+                **summary,
+                note=bootstrap.invalid_note(summary["n_boot_valid"], settings.n_bootstrap),
+            )
         records.append(record)
     return pd.DataFrame.from_records(records, columns=COLUMNS)
 

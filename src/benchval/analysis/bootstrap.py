@@ -64,8 +64,13 @@ def summarise(point: float, samples: np.ndarray, level: float) -> dict:
     tail = (1.0 - level) / 2.0
     low, high = np.quantile(valid, [tail, 1.0 - tail])
     p_boot = min(1.0, 2.0 * (min(np.sum(valid <= 0), np.sum(valid >= 0)) + 1) / (n_valid + 1))
-    return {"estimate": point, "ci_low": float(low), "ci_high": float(high),
-            "p_boot": float(p_boot), "n_boot_valid": n_valid}
+    return {
+        "estimate": point,
+        "ci_low": float(low),
+        "ci_high": float(high),
+        "p_boot": float(p_boot),
+        "n_boot_valid": n_valid,
+    }
 
 
 def invalid_note(n_valid: int, n_boot: int) -> str:

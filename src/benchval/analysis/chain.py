@@ -42,7 +42,8 @@ class StepSettings:
         if name not in self._fields:
             raise AttributeError(
                 f"analysis step {self._step!r} reads settings.{name}, but its rule does not pass that key: add "
-                f"it to STEP_SETTINGS / FIGURE_SETTINGS in benchval/analysis/outputs.py")
+                f"it to STEP_SETTINGS / FIGURE_SETTINGS in benchval/analysis/outputs.py"
+            )
         return getattr(self._settings, name)
 
 
@@ -60,13 +61,18 @@ def study_metrics(study: StudyTable, settings, source: str | Path) -> list[str]:
     metrics = [m for m in study.metrics if not settings.metrics or m in settings.metrics]
     if not metrics:  # no scores at all: still write every output, each statistic missing with its reason
         metrics = list(settings.metrics) or ["accuracy"]
-        log.warning("%s: no scores for metric(s) %s (table has %s); every statistic will be reported missing",
-                    source, metrics, study.metrics)
+        log.warning(
+            "%s: no scores for metric(s) %s (table has %s); every statistic will be reported missing",
+            source,
+            metrics,
+            study.metrics,
+        )
     return metrics
 
 
-def per_metric(study: StudyTable, metrics: list[str],
-               compute: Callable[[str, pd.DataFrame], dict[str, pd.DataFrame]]) -> dict[str, pd.DataFrame]:
+def per_metric(
+    study: StudyTable, metrics: list[str], compute: Callable[[str, pd.DataFrame], dict[str, pd.DataFrame]]
+) -> dict[str, pd.DataFrame]:
     """``compute(metric, wide)`` for every metric, each table concatenated over metrics."""
     parts: dict[str, list[pd.DataFrame]] = defaultdict(list)
     for metric in metrics:

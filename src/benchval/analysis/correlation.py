@@ -39,9 +39,15 @@ def spearman(x, y, min_models: int) -> tuple[float, float, int]:
     return float(result.statistic), float(result.pvalue), n
 
 
-def correlation_long(wide: pd.DataFrame, rows: list[str], columns: list[str], min_models: int,
-                     row_name: str = "task_a", column_name: str = "task_b",
-                     skip_diagonal: bool = False) -> pd.DataFrame:
+def correlation_long(
+    wide: pd.DataFrame,
+    rows: list[str],
+    columns: list[str],
+    min_models: int,
+    row_name: str = "task_a",
+    column_name: str = "task_b",
+    skip_diagonal: bool = False,
+) -> pd.DataFrame:
     """Long table of Spearman correlations for every (row task, column task) pair.
 
     Columns: ``row_name, column_name, rho, p, n_models, note`` (note empty when defined).
@@ -59,8 +65,7 @@ def correlation_long(wide: pd.DataFrame, rows: list[str], columns: list[str], mi
                 rho, p, n, note = np.nan, np.nan, int(wide[[a, b]].notna().all(axis=1).sum()), str(undefined)
                 note = note.replace("the first task", a).replace("the second task", b)
             records.append({row_name: a, column_name: b, "rho": rho, "p": p, "n_models": n, "note": note})
-    return pd.DataFrame.from_records(
-        records, columns=[row_name, column_name, "rho", "p", "n_models", "note"])
+    return pd.DataFrame.from_records(records, columns=[row_name, column_name, "rho", "p", "n_models", "note"])
 
 
 def unique_pairs(long: pd.DataFrame, a: str = "task_a", b: str = "task_b", order: list[str] | None = None) -> pd.Series:

@@ -82,16 +82,29 @@ def pair_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Ana
             record = {"metric": metric, "benchmark": benchmark, "downstream": task, "n_models": len(both)}
             try:
                 rho, _, _ = spearman(both[benchmark], both[task], settings.min_models)
-                require(len(both) > settings.top_k, f"top-{settings.top_k} overlap needs more than "
-                                                    f"{settings.top_k} models (has {len(both)})")
-                record.update(rho=rho, mean_abs_rank_displacement=mean_abs_rank_displacement(both[benchmark], both[task]),
-                              top_k_jaccard=expected_top_k_jaccard(both[benchmark], both[task], settings.top_k),
-                              note="")
+                require(
+                    len(both) > settings.top_k,
+                    f"top-{settings.top_k} overlap needs more than {settings.top_k} models (has {len(both)})",
+                )
+                record.update(
+                    rho=rho,
+                    mean_abs_rank_displacement=mean_abs_rank_displacement(both[benchmark], both[task]),
+                    top_k_jaccard=expected_top_k_jaccard(both[benchmark], both[task], settings.top_k),
+                    note="",
+                )
             except UndefinedStatistic as undefined:
                 record.update(rho=np.nan, mean_abs_rank_displacement=np.nan, top_k_jaccard=np.nan, note=str(undefined))
             records.append(record)
-    columns = ["metric", "benchmark", "downstream", "rho", "mean_abs_rank_displacement", "top_k_jaccard",
-               "n_models", "note"]
+    columns = [
+        "metric",
+        "benchmark",
+        "downstream",
+        "rho",
+        "mean_abs_rank_displacement",
+        "top_k_jaccard",
+        "n_models",
+        "note",
+    ]
     return pd.DataFrame.from_records(records, columns=columns)
 
 
@@ -102,29 +115,56 @@ def table4(pairs: pd.DataFrame, study: StudyTable, metrics: list[str], top_k_val
         subset = pairs[pairs["metric"] == metric]
         for benchmark, rows in subset.groupby("benchmark", sort=False):
             defined = rows.dropna(subset=["rho"])
-            record = {"metric": metric, "benchmark": benchmark, "label": study.label(benchmark),
-                      "role": study.tasks.at[benchmark, "role"], "n_downstream_tasks": len(defined),
-                      "mean_rho": defined["rho"].mean(),
-                      "mean_abs_rank_displacement": defined["mean_abs_rank_displacement"].mean(),
-                      f"mean_top{top_k_value}_jaccard": defined["top_k_jaccard"].mean(),
-                      "note": "" if len(defined) else "no downstream task with a defined value"}
+            record = {
+                "metric": metric,
+                "benchmark": benchmark,
+                "label": study.label(benchmark),
+                "role": study.tasks.at[benchmark, "role"],
+                "n_downstream_tasks": len(defined),
+                "mean_rho": defined["rho"].mean(),
+                "mean_abs_rank_displacement": defined["mean_abs_rank_displacement"].mean(),
+                f"mean_top{top_k_value}_jaccard": defined["top_k_jaccard"].mean(),
+                "note": "" if len(defined) else "no downstream task with a defined value",
+            }
             records.append(record)
         if subset.empty:
-            records.append({"metric": metric, "benchmark": "", "label": "", "role": "", "n_downstream_tasks": 0,
-                            "note": "no commonsense benchmark or no downstream task with this metric"})
-    columns = ["metric", "benchmark", "label", "role", "n_downstream_tasks", "mean_rho", "mean_abs_rank_displacement",
-               f"mean_top{top_k_value}_jaccard", "note"]
+            records.append(
+                {
+                    "metric": metric,
+                    "benchmark": "",
+                    "label": "",
+                    "role": "",
+                    "n_downstream_tasks": 0,
+                    "note": "no commonsense benchmark or no downstream task with this metric",
+                }
+            )
+    columns = [
+        "metric",
+        "benchmark",
+        "label",
+        "role",
+        "n_downstream_tasks",
+        "mean_rho",
+        "mean_abs_rank_displacement",
+        f"mean_top{top_k_value}_jaccard",
+        "note",
+    ]
     table = pd.DataFrame.from_records(records, columns=columns)
     order = {m: i for i, m in enumerate(metrics)}
-    return (table.assign(_m=table["metric"].map(order), _r=-table["mean_rho"].fillna(-np.inf))
-            .sort_values(["_m", "_r"], kind="stable").drop(columns=["_m", "_r"]).reset_index(drop=True))
+    return (
+        table.assign(_m=table["metric"].map(order), _r=-table["mean_rho"].fillna(-np.inf))
+        .sort_values(["_m", "_r"], kind="stable")
+        .drop(columns=["_m", "_r"])
+        .reset_index(drop=True)
+    )
 
 
 def step_tables(study: StudyTable, metrics: list[str], settings) -> dict[str, pd.DataFrame]:
     """Step ``displacement`` of the chain (benchval.analysis.chain): pairs and Table 4."""
     from benchval.analysis.chain import per_metric
 
-    tables = per_metric(study, metrics, lambda metric, wide: {
-        "rank_displacement_pairs": pair_table(study, metric, wide, settings)})
+    tables = per_metric(
+        study, metrics, lambda metric, wide: {"rank_displacement_pairs": pair_table(study, metric, wide, settings)}
+    )
     tables["table4_rank_displacement"] = table4(tables["rank_displacement_pairs"], study, metrics, settings.top_k)
     return tables

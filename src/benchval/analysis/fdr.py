@@ -34,12 +34,14 @@ def family_of(kind: str, settings: AnalysisSettings) -> tuple[str | None, bool]:
 
 def register_tests(table: pd.DataFrame, kind: str, p_column: str, key: str) -> pd.DataFrame:
     """Rows of ``table`` as tests: ``test_id, test_kind, metric, p`` (``test_id`` = key:row)."""
-    return pd.DataFrame({
-        "test_id": [f"{key}:{i}" for i in range(len(table))],
-        "test_kind": kind,
-        "metric": table["metric"].to_numpy() if len(table) else [],
-        "p": table[p_column].to_numpy(dtype=float) if len(table) else [],
-    })
+    return pd.DataFrame(
+        {
+            "test_id": [f"{key}:{i}" for i in range(len(table))],
+            "test_kind": kind,
+            "metric": table["metric"].to_numpy() if len(table) else [],
+            "p": table[p_column].to_numpy(dtype=float) if len(table) else [],
+        }
+    )
 
 
 def adjust(tests: pd.DataFrame, settings: AnalysisSettings) -> pd.DataFrame:
@@ -47,8 +49,10 @@ def adjust(tests: pd.DataFrame, settings: AnalysisSettings) -> pd.DataFrame:
     tests = tests.copy()
     families = tests["test_kind"].map(lambda k: family_of(k, settings))
     tests["fdr_family"] = [name if name is not None else "" for name, _ in families]
-    group_key = [f"{name}|{metric}" if per_metric else f"{name}|all"
-                 for (name, per_metric), metric in zip(families, tests["metric"])]
+    group_key = [
+        f"{name}|{metric}" if per_metric else f"{name}|all"
+        for (name, per_metric), metric in zip(families, tests["metric"])
+    ]
     tests["p_fdr"] = np.nan
     tests["fdr_note"] = ""
     tests.loc[tests["fdr_family"] == "", "fdr_note"] = "test kind is in no FDR family (config analysis.fdr.families)"
@@ -113,8 +117,9 @@ def adjust_tables(tables: dict[str, pd.DataFrame], settings: AnalysisSettings) -
                 table[column] = pd.Series([None] * len(table), index=table.index, dtype=object)
             table.loc[mask, column] = part[column].astype(object).to_numpy()
         tables[name] = table
-    tables["fdr"] = adjusted[["table", "test_kind", "metric", "fdr_family", "family_size", "p", "p_fdr", "reject",
-                              "fdr_note", "test_id"]]
+    tables["fdr"] = adjusted[
+        ["table", "test_kind", "metric", "fdr_family", "family_size", "p", "p_fdr", "reject", "fdr_note", "test_id"]
+    ]
 
 
 def run_fdr_step(unadjusted: dict[str, str], section: dict | None, out_dir) -> dict[str, pd.DataFrame]:

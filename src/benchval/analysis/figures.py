@@ -19,10 +19,17 @@ import pandas as pd  # noqa: E402
 from benchval.analysis.table import StudyTable  # noqa: E402
 
 METRIC_LABELS = {"accuracy": "Accuracy", "macro_f1": "Macro-F1", "score": "Score (each task's headline metric)"}
-PREDICTOR_SET_LABELS = {"controls+original": "+ original CS composite", "controls+reworked": "+ reworked CS composite",
-                        "controls+both": "+ both CS composites"}
-AXIS_LABELS = {"social": "Social/emotional", "pragmatic": "Pragmatic", "event": "Event/physical",
-               "all": "All axes: matched vs mismatched"}
+PREDICTOR_SET_LABELS = {
+    "controls+original": "+ original CS composite",
+    "controls+reworked": "+ reworked CS composite",
+    "controls+both": "+ both CS composites",
+}
+AXIS_LABELS = {
+    "social": "Social/emotional",
+    "pragmatic": "Pragmatic",
+    "event": "Event/physical",
+    "all": "All axes: matched vs mismatched",
+}
 
 
 def _number(value: float) -> str:
@@ -94,10 +101,21 @@ def _model_range(table: pd.DataFrame) -> str:
     return f"n = {high} models" if low == high else f"n = {low}-{high} models per pair"
 
 
-def figure_cs_correlations(table: pd.DataFrame, study: StudyTable, metrics: list[str], out_dir: Path,
-                           formats, dpi: int, alpha: float, study_name: str, notice: str | None = None) -> list[Path]:
+def figure_cs_correlations(
+    table: pd.DataFrame,
+    study: StudyTable,
+    metrics: list[str],
+    out_dir: Path,
+    formats,
+    dpi: int,
+    alpha: float,
+    study_name: str,
+    notice: str | None = None,
+) -> list[Path]:
     """Figure 1: Spearman matrix of original and reworked commonsense benchmarks."""
-    fig, axes = plt.subplots(1, len(metrics), figsize=(7.0 * len(metrics) + 1, 6.0), squeeze=False, layout="constrained")
+    fig, axes = plt.subplots(
+        1, len(metrics), figsize=(7.0 * len(metrics) + 1, 6.0), squeeze=False, layout="constrained"
+    )
     image = None
     for ax, metric in zip(axes[0], metrics):
         subset = table[table["metric"] == metric]
@@ -107,21 +125,36 @@ def figure_cs_correlations(table: pd.DataFrame, study: StudyTable, metrics: list
             _empty_panel(ax, metric_label(metric), "fewer than two commonsense benchmarks with this metric")
             continue
         values, stars = _matrix(subset, tasks, tasks, "task_a", "task_b", symmetric=True)
-        labels = [f"{study.label(t)}{' (reworked)' if study.tasks.at[t, 'role'] == 'cs_reworked' else ''}" for t in tasks]
+        labels = [
+            f"{study.label(t)}{' (reworked)' if study.tasks.at[t, 'role'] == 'cs_reworked' else ''}" for t in tasks
+        ]
         image = _heatmap(ax, values, stars, labels, labels, f"{metric_label(metric)} ({_model_range(subset)})")
     if image is not None:
         fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="Spearman ρ across models")
     fig.suptitle(f"Figure 1 ({study_name}): rank correlations between commonsense benchmarks", fontsize=11)
-    fig.supxlabel(f"* Benjamini-Hochberg adjusted p < {alpha}; grey 'n/a' = undefined (see tables/correlations_cs_cs.csv)",
-                  fontsize=8)
+    fig.supxlabel(
+        f"* Benjamini-Hochberg adjusted p < {alpha}; grey 'n/a' = undefined (see tables/correlations_cs_cs.csv)",
+        fontsize=8,
+    )
     return save(fig, out_dir, "fig1_cs_correlations", formats, dpi, notice)
 
 
-def figure_cs_downstream(table: pd.DataFrame, study: StudyTable, metrics: list[str], out_dir: Path,
-                         formats, dpi: int, alpha: float, study_name: str, notice: str | None = None) -> list[Path]:
+def figure_cs_downstream(
+    table: pd.DataFrame,
+    study: StudyTable,
+    metrics: list[str],
+    out_dir: Path,
+    formats,
+    dpi: int,
+    alpha: float,
+    study_name: str,
+    notice: str | None = None,
+) -> list[Path]:
     """Figure 2: commonsense (and control) benchmarks x downstream tasks."""
     width = 0.7 * max(4, table["downstream"].nunique()) + 3.5
-    fig, axes = plt.subplots(1, len(metrics), figsize=(width * len(metrics) + 1, 6.0), squeeze=False, layout="constrained")
+    fig, axes = plt.subplots(
+        1, len(metrics), figsize=(width * len(metrics) + 1, 6.0), squeeze=False, layout="constrained"
+    )
     image = None
     for ax, metric in zip(axes[0], metrics):
         subset = table[table["metric"] == metric]
@@ -132,22 +165,40 @@ def figure_cs_downstream(table: pd.DataFrame, study: StudyTable, metrics: list[s
             continue
         values, stars = _matrix(subset, rows, columns, "benchmark", "downstream", symmetric=False)
         suffix = {"cs_reworked": " (reworked)", "control": " (control)", "cs_original": ""}
-        image = _heatmap(ax, values, stars, [study.label(t) + suffix[study.tasks.at[t, "role"]] for t in rows],
-                         [study.label(t) for t in columns], f"{metric_label(metric)} ({_model_range(subset)})")
+        image = _heatmap(
+            ax,
+            values,
+            stars,
+            [study.label(t) + suffix[study.tasks.at[t, "role"]] for t in rows],
+            [study.label(t) for t in columns],
+            f"{metric_label(metric)} ({_model_range(subset)})",
+        )
         ax.set_xlabel("Downstream task")
     if image is not None:
         fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="Spearman ρ across models")
     fig.suptitle(f"Figure 2 ({study_name}): do benchmark rankings transfer to downstream tasks?", fontsize=11)
-    fig.supxlabel(f"* Benjamini-Hochberg adjusted p < {alpha} within the comparison family; "
-                  "grey 'n/a' = undefined (see tables/correlations_cs_downstream.csv)", fontsize=8)
+    fig.supxlabel(
+        f"* Benjamini-Hochberg adjusted p < {alpha} within the comparison family; "
+        "grey 'n/a' = undefined (see tables/correlations_cs_downstream.csv)",
+        fontsize=8,
+    )
     return save(fig, out_dir, "fig2_cs_downstream", formats, dpi, notice)
 
 
-def figure_lofo(table: pd.DataFrame, study: StudyTable, metrics: list[str], out_dir: Path,
-                formats, dpi: int, study_name: str, notice: str | None = None) -> list[Path]:
+def figure_lofo(
+    table: pd.DataFrame,
+    study: StudyTable,
+    metrics: list[str],
+    out_dir: Path,
+    formats,
+    dpi: int,
+    study_name: str,
+    notice: str | None = None,
+) -> list[Path]:
     """Figure 3: change in leave-one-family-out R^2 when CS composites are added to controls."""
-    fig, axes = plt.subplots(len(metrics), 1, figsize=(max(6.0, 1.1 * table["downstream"].nunique() + 2), 3.4 * len(metrics)),
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        len(metrics), 1, figsize=(max(6.0, 1.1 * table["downstream"].nunique() + 2), 3.4 * len(metrics)), squeeze=False
+    )
     sets = list(PREDICTOR_SET_LABELS)
     width = 0.8 / len(sets)
     for ax, metric in zip(axes[:, 0], metrics):
@@ -165,33 +216,61 @@ def figure_lofo(table: pd.DataFrame, study: StudyTable, metrics: list[str], out_
             if "delta_r2_ci_low" in rows:  # bootstrap interval over models (lofo.bootstrap_delta_r2)
                 low, high = rows["delta_r2_ci_low"].to_numpy(float), rows["delta_r2_ci_high"].to_numpy(float)
                 bars = shown & np.isfinite(low) & np.isfinite(high)
-                ax.errorbar(x[bars], heights[bars], yerr=[heights[bars] - low[bars], high[bars] - heights[bars]],
-                            fmt="none", ecolor="black", elinewidth=0.8, capsize=2)
+                ax.errorbar(
+                    x[bars],
+                    heights[bars],
+                    yerr=[heights[bars] - low[bars], high[bars] - heights[bars]],
+                    fmt="none",
+                    ecolor="black",
+                    elinewidth=0.8,
+                    capsize=2,
+                )
             for xi in x[~np.isfinite(heights)]:
                 ax.text(xi, 0, "n/a", ha="center", va="bottom", fontsize=6, rotation=90, color="grey")
         ax.axhline(0, color="black", linewidth=0.8)
-        baseline = table[(table["metric"] == metric) & (table["predictor_set"] == "controls")].set_index("downstream")["r2"]
-        ax.set_xticks(range(len(tasks)), [f"{study.label(t)}\n(controls R² = {_number(baseline.get(t, np.nan))})"
-                                          for t in tasks], rotation=30, ha="right", fontsize=8)
+        baseline = table[(table["metric"] == metric) & (table["predictor_set"] == "controls")].set_index("downstream")[
+            "r2"
+        ]
+        ax.set_xticks(
+            range(len(tasks)),
+            [f"{study.label(t)}\n(controls R² = {_number(baseline.get(t, np.nan))})" for t in tasks],
+            rotation=30,
+            ha="right",
+            fontsize=8,
+        )
         ax.set_xlim(-0.6, len(tasks) - 0.4)
         ax.set_ylabel("Δ out-of-family R²\n(vs log size + control)")
         ax.set_title(metric_label(metric), fontsize=10)
         handles = [Patch(color=f"C{k}", label=PREDICTOR_SET_LABELS[name]) for k, name in enumerate(sets)]
         ax.legend(handles=handles, fontsize=7, loc="best")
     fig.suptitle(f"Figure 3 ({study_name}): gain in leave-one-family-out R² from commonsense composites", fontsize=11)
-    fig.text(0.01, -0.01, "Positive = better prediction of models from unseen families; whiskers: ci_level bootstrap "
-             "interval over models (predictions held fixed); 'n/a' = undefined (reason in tables/lofo_scores.csv)",
-             fontsize=8)
+    fig.text(
+        0.01,
+        -0.01,
+        "Positive = better prediction of models from unseen families; whiskers: ci_level bootstrap "
+        "interval over models (predictions held fixed); 'n/a' = undefined (reason in tables/lofo_scores.csv)",
+        fontsize=8,
+    )
     fig.tight_layout()
     return save(fig, out_dir, "fig3_lofo_delta_r2", formats, dpi, notice)
 
 
-def figure_axis_tests(table: pd.DataFrame, metrics: list[str], out_dir: Path, formats, dpi: int,
-                      level: float, study_name: str, notice: str | None = None) -> list[Path]:
+def figure_axis_tests(
+    table: pd.DataFrame,
+    metrics: list[str],
+    out_dir: Path,
+    formats,
+    dpi: int,
+    level: float,
+    study_name: str,
+    notice: str | None = None,
+) -> list[Path]:
     """Figure 4: same-axis minus cross-axis mean Fisher z with bootstrap CIs."""
-    panels = [("a", "(a) Benchmark's same-axis vs other\ndownstream tasks", ["social", "pragmatic", "event"]),
-              ("b", "(b) Task's same-axis vs other\ncommonsense benchmarks", ["social", "pragmatic", "event"]),
-              ("global", "(c) Global: axis-matched vs\nmismatched pairs", ["all"])]
+    panels = [
+        ("a", "(a) Benchmark's same-axis vs other\ndownstream tasks", ["social", "pragmatic", "event"]),
+        ("b", "(b) Task's same-axis vs other\ncommonsense benchmarks", ["social", "pragmatic", "event"]),
+        ("global", "(c) Global: axis-matched vs\nmismatched pairs", ["all"]),
+    ]
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.0), layout="constrained")
     markers = ["o", "s", "^", "D", "v"]
     for ax, (panel, title, axis_names) in zip(axes, panels):
@@ -202,28 +281,57 @@ def figure_axis_tests(table: pd.DataFrame, metrics: list[str], out_dir: Path, fo
                 y = i + offset
                 estimate = rows.at[axis, "estimate"] if axis in rows.index else np.nan
                 if pd.notna(estimate):
-                    ax.errorbar(estimate, y, xerr=[[estimate - rows.at[axis, "ci_low"]], [rows.at[axis, "ci_high"] - estimate]],
-                                fmt=markers[m % len(markers)], color=f"C{m}", capsize=3)
+                    ax.errorbar(
+                        estimate,
+                        y,
+                        xerr=[[estimate - rows.at[axis, "ci_low"]], [rows.at[axis, "ci_high"] - estimate]],
+                        fmt=markers[m % len(markers)],
+                        color=f"C{m}",
+                        capsize=3,
+                    )
                 else:
-                    ax.text(0.5, y, f"{metric_label(metric)}: n/a (see tables/axis_tests.csv)",
-                            transform=ax.get_yaxis_transform(), fontsize=7, color="grey", va="center", ha="center",
-                            bbox={"facecolor": "white", "edgecolor": "none", "pad": 1})
+                    ax.text(
+                        0.5,
+                        y,
+                        f"{metric_label(metric)}: n/a (see tables/axis_tests.csv)",
+                        transform=ax.get_yaxis_transform(),
+                        fontsize=7,
+                        color="grey",
+                        va="center",
+                        ha="center",
+                        bbox={"facecolor": "white", "edgecolor": "none", "pad": 1},
+                    )
         ax.axvline(0, color="black", linewidth=0.8)
         ax.set_yticks(range(len(axis_names)), [AXIS_LABELS[a] for a in axis_names], fontsize=8)
         ax.set_ylim(-0.6, len(axis_names) - 0.4)
         ax.invert_yaxis()
         ax.set_xlabel("Δ mean Fisher z (same-axis − cross-axis)", fontsize=8)
         ax.set_title(title, fontsize=9)
-    handles = [plt.Line2D([], [], marker=markers[m % len(markers)], color=f"C{m}", linestyle="none",
-                          label=metric_label(metric)) for m, metric in enumerate(metrics)]
+    handles = [
+        plt.Line2D(
+            [], [], marker=markers[m % len(markers)], color=f"C{m}", linestyle="none", label=metric_label(metric)
+        )
+        for m, metric in enumerate(metrics)
+    ]
     fig.legend(handles=handles, loc="outside lower center", ncol=len(metrics), fontsize=8)
-    fig.suptitle(f"Figure 4 ({study_name}): is criterion validity axis-specific? "
-                 f"(points: estimate, bars: {int(level * 100)}% bootstrap CI; > 0 = axis alignment)", fontsize=10)
+    fig.suptitle(
+        f"Figure 4 ({study_name}): is criterion validity axis-specific? "
+        f"(points: estimate, bars: {int(level * 100)}% bootstrap CI; > 0 = axis alignment)",
+        fontsize=10,
+    )
     return save(fig, out_dir, "fig4_axis_tests", formats, dpi, notice)
 
 
-def figure_table4(table: pd.DataFrame, metrics: list[str], out_dir: Path, formats, dpi: int, top_k: int,
-                  study_name: str, notice: str | None = None) -> list[Path]:
+def figure_table4(
+    table: pd.DataFrame,
+    metrics: list[str],
+    out_dir: Path,
+    formats,
+    dpi: int,
+    top_k: int,
+    study_name: str,
+    notice: str | None = None,
+) -> list[Path]:
     """Table 4 rendered as a figure: ranking correspondence per CS benchmark, averaged over downstream tasks."""
     jaccard = f"mean_top{top_k}_jaccard"
     rows, row_colours = [], []
@@ -232,7 +340,11 @@ def figure_table4(table: pd.DataFrame, metrics: list[str], out_dir: Path, format
         rows.append([metric_label(metric), "", "", "", ""])
         row_colours.append("#e8e8e8")
         for record in subset.itertuples(index=False):
-            values = [getattr(record, "mean_rho"), getattr(record, "mean_abs_rank_displacement"), getattr(record, jaccard)]
+            values = [
+                record.mean_rho,
+                record.mean_abs_rank_displacement,
+                getattr(record, jaccard),
+            ]
             cells = ["n/a" if pd.isna(v) else f"{v:.3f}" if i != 1 else f"{v:.2f}" for i, v in enumerate(values)]
             label = record.label if isinstance(record.label, str) and record.label else "(none)"
             rows.append([label] + cells + [str(int(record.n_downstream_tasks))])
@@ -246,9 +358,12 @@ def figure_table4(table: pd.DataFrame, metrics: list[str], out_dir: Path, format
     drawn.set_fontsize(8)
     drawn.auto_set_column_width(range(len(header)))  # long metric or benchmark labels are not cut off
     drawn.scale(1, 1.25)
-    ax.set_title(f"Table 4 ({study_name}): how well each commonsense benchmark's model ranking matches the "
-                 "downstream rankings\n(averages over downstream tasks; |Δ rank| = mean absolute rank displacement, "
-                 "rank 1 = best model)", fontsize=9)
+    ax.set_title(
+        f"Table 4 ({study_name}): how well each commonsense benchmark's model ranking matches the "
+        "downstream rankings\n(averages over downstream tasks; |Δ rank| = mean absolute rank displacement, "
+        "rank 1 = best model)",
+        fontsize=9,
+    )
     return save(fig, out_dir, "table4_rank_displacement", formats, dpi, notice)
 
 
@@ -261,28 +376,53 @@ _FIGURE_TITLES = {
 }
 
 
-def figure_too_few_models(stem: str, n_models: int, min_models: int, out_dir: Path, formats, dpi: int,
-                          study_name: str, notice: str | None = None) -> list[Path]:
+def figure_too_few_models(
+    stem: str,
+    n_models: int,
+    min_models: int,
+    out_dir: Path,
+    formats,
+    dpi: int,
+    study_name: str,
+    notice: str | None = None,
+) -> list[Path]:
     """A one-line figure: the study has too few models for this correlation figure."""
     fig = plt.figure(figsize=(7.0, 1.2))
     fig.text(0.5, 0.62, f"{_FIGURE_TITLES[stem]} ({study_name})", ha="center", va="center", fontsize=10)
-    fig.text(0.5, 0.28, f"Not drawn: the study has {n_models} model{'s' if n_models != 1 else ''}; correlations across "
-             f"models need at least {min_models} (analysis.min_models).", ha="center", va="center", fontsize=9)
+    fig.text(
+        0.5,
+        0.28,
+        f"Not drawn: the study has {n_models} model{'s' if n_models != 1 else ''}; correlations across "
+        f"models need at least {min_models} (analysis.min_models).",
+        ha="center",
+        va="center",
+        fontsize=9,
+    )
     return save(fig, out_dir, stem, formats, dpi, notice)
 
 
-def draw(stem: str, tables: dict[str, pd.DataFrame], study: StudyTable, metrics: list[str], settings,
-         out_dir: Path, study_name: str, notice: str | None = None) -> list[Path]:
+def draw(
+    stem: str,
+    tables: dict[str, pd.DataFrame],
+    study: StudyTable,
+    metrics: list[str],
+    settings,
+    out_dir: Path,
+    study_name: str,
+    notice: str | None = None,
+) -> list[Path]:
     """Draw figure ``stem`` (benchval.analysis.outputs.FIGURE_STEMS) from its tables."""
-    args = dict(out_dir=out_dir, formats=settings.figure_formats, dpi=settings.figure_dpi, study_name=study_name,
-                notice=notice)
+    args = dict(
+        out_dir=out_dir, formats=settings.figure_formats, dpi=settings.figure_dpi, study_name=study_name, notice=notice
+    )
     if stem in NEEDS_MIN_MODELS and len(study.models) < settings.min_models:
         return figure_too_few_models(stem, len(study.models), settings.min_models, **args)
     if stem == "fig1_cs_correlations":
         return figure_cs_correlations(tables["correlations_cs_cs"], study, metrics, alpha=settings.fdr_alpha, **args)
     if stem == "fig2_cs_downstream":
-        return figure_cs_downstream(tables["correlations_cs_downstream"], study, metrics, alpha=settings.fdr_alpha,
-                                    **args)
+        return figure_cs_downstream(
+            tables["correlations_cs_downstream"], study, metrics, alpha=settings.fdr_alpha, **args
+        )
     if stem == "fig3_lofo_delta_r2":
         return figure_lofo(tables["lofo_scores"], study, metrics, **args)
     if stem == "fig4_axis_tests":
@@ -292,8 +432,16 @@ def draw(stem: str, tables: dict[str, pd.DataFrame], study: StudyTable, metrics:
     raise ValueError(f"unknown figure {stem!r}")
 
 
-def run_figure_step(stem: str, score_table_csv, tasks_csv, table_csvs: dict[str, str], section: dict | None,
-                    out_dir, study_name: str, notice: str | None = None) -> list[Path]:
+def run_figure_step(
+    stem: str,
+    score_table_csv,
+    tasks_csv,
+    table_csvs: dict[str, str],
+    section: dict | None,
+    out_dir,
+    study_name: str,
+    notice: str | None = None,
+) -> list[Path]:
     """The chain's step for figure ``stem``: read the study and the figure's tables, draw it."""
     from benchval.analysis.chain import read_tables, step_settings, study_metrics
     from benchval.analysis.outputs import FIGURE_SETTINGS

@@ -52,9 +52,17 @@ def expand_path(template: str, mirror: str | Path | None) -> Path:
 
 def task_table(tasks: dict) -> pd.DataFrame:
     """``tasks.csv`` frame from a study's task mapping."""
-    records = [{"task": name, "role": spec["role"], "pairs_with": spec.get("pairs_with") or "",
-                "axes": ";".join(spec.get("axes") or []), "label": spec.get("label") or name, "unavailable": ""}
-               for name, spec in tasks.items()]
+    records = [
+        {
+            "task": name,
+            "role": spec["role"],
+            "pairs_with": spec.get("pairs_with") or "",
+            "axes": ";".join(spec.get("axes") or []),
+            "label": spec.get("label") or name,
+            "unavailable": "",
+        }
+        for name, spec in tasks.items()
+    ]
     return pd.DataFrame.from_records(records, columns=list(TASK_TABLE_COLUMNS))
 
 
@@ -62,8 +70,10 @@ def _check_values(frame: pd.DataFrame, where: str) -> None:
     bad = frame[(frame["value"] < 0) | (frame["value"] > 1)]
     if len(bad):
         row = bad.iloc[0]
-        raise StudyImportError(f"{where}: value {row['value']} for model {row['model']!r}, task {row['task']!r} is "
-                           f"outside [0, 1] (set 'scale' if the source uses percentages)")
+        raise StudyImportError(
+            f"{where}: value {row['value']} for model {row['model']!r}, task {row['task']!r} is "
+            f"outside [0, 1] (set 'scale' if the source uses percentages)"
+        )
 
 
 def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -77,24 +87,46 @@ def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple
     needed.update({f"tasks.{task}.column": spec["column"] for task, spec in study["tasks"].items()})
     missing = {key: column for key, column in needed.items() if column not in raw.columns}
     if missing:
-        raise StudyImportError(f"study {study_name!r}: {path} has no column(s) {missing}; its columns: {list(raw.columns)}")
-    models = pd.DataFrame({"model": raw[columns["model"]], "family": raw[columns["family"]],
-                           "size_b": pd.to_numeric(raw[columns["size_b"]], errors="coerce")})
+        raise StudyImportError(
+            f"study {study_name!r}: {path} has no column(s) {missing}; its columns: {list(raw.columns)}"
+        )
+    models = pd.DataFrame(
+        {
+            "model": raw[columns["model"]],
+            "family": raw[columns["family"]],
+            "size_b": pd.to_numeric(raw[columns["size_b"]], errors="coerce"),
+        }
+    )
     duplicated = models["model"].duplicated()
     if duplicated.any():
-        raise StudyImportError(f"{path}: line {duplicated.idxmax() + 2}: model {models.at[duplicated.idxmax(), 'model']!r} "
-                           f"appears twice")
+        raise StudyImportError(
+            f"{path}: line {duplicated.idxmax() + 2}: model {models.at[duplicated.idxmax(), 'model']!r} appears twice"
+        )
     usable = models["model"].notna() & models["family"].notna() & (models["size_b"] > 0)
-    log.info("%s: models %d -> %d (dropped %d without name, family or positive size)", path, len(models),
-             int(usable.sum()), int((~usable).sum()))
+    log.info(
+        "%s: models %d -> %d (dropped %d without name, family or positive size)",
+        path,
+        len(models),
+        int(usable.sum()),
+        int((~usable).sum()),
+    )
     scale = float(study.get("scale", 1.0))
     frames = []
     for task, spec in study["tasks"].items():
         values = pd.to_numeric(raw[spec["column"]], errors="coerce") * scale
-        frame = models.assign(task=task, metric=spec.get("metric", study.get("metric", "accuracy")), value=values)[usable]
+        frame = models.assign(task=task, metric=spec.get("metric", study.get("metric", "accuracy")), value=values)[
+            usable
+        ]
         kept = frame[frame["value"].notna()]
-        log.info("%s: task %s (column %r): %d models -> %d (dropped %d with a missing score)", path, task,
-                 spec["column"], len(frame), len(kept), len(frame) - len(kept))
+        log.info(
+            "%s: task %s (column %r): %d models -> %d (dropped %d with a missing score)",
+            path,
+            task,
+            spec["column"],
+            len(frame),
+            len(kept),
+            len(frame) - len(kept),
+        )
         frames.append(kept)
     scores = pd.concat(frames, ignore_index=True)[list(SCORE_COLUMNS)]
     _check_values(scores, f"study {study_name!r} ({path})")
@@ -135,7 +167,9 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
         except json.JSONDecodeError as error:
             raise StudyImportError(f"{path}: not valid JSON ({error})") from error
         if not isinstance(payload, dict) or "results" not in payload:
-            skipped["no 'results' key (not a results file)"] = skipped.get("no 'results' key (not a results file)", 0) + 1
+            skipped["no 'results' key (not a results file)"] = (
+                skipped.get("no 'results' key (not a results file)", 0) + 1
+            )
             continue
         source_model = _model_args((payload.get("config") or {}).get("model_args")).get(model_key)
         if source_model not in models:
@@ -149,23 +183,41 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
                 continue
             for metric, harness_key in spec["metrics"].items():
                 if harness_key not in result:
-                    raise StudyImportError(f"{path}: results[{spec['harness_task']!r}] has no key {harness_key!r} "
-                                       f"(tasks.{task}.metrics.{metric}); keys: {sorted(result)}")
+                    raise StudyImportError(
+                        f"{path}: results[{spec['harness_task']!r}] has no key {harness_key!r} "
+                        f"(tasks.{task}.metrics.{metric}); keys: {sorted(result)}"
+                    )
                 value = result[harness_key]
                 if value is None or (isinstance(value, float) and math.isnan(value)):
                     continue
                 key = (model["name"], task, metric)
                 if key in records:
                     log.info("%s: overrides %s from %s", path, key, records[key]["file"])
-                records[key] = {"model": model["name"], "family": model["family"], "size_b": float(model["size_b"]),
-                                "task": task, "metric": metric, "value": float(value), "file": str(path)}
-    log.info("%s: %d JSON files -> %d used; skipped: %s", directory, len(files),
-             len({r["file"] for r in records.values()}), skipped or "none")
+                records[key] = {
+                    "model": model["name"],
+                    "family": model["family"],
+                    "size_b": float(model["size_b"]),
+                    "task": task,
+                    "metric": metric,
+                    "value": float(value),
+                    "file": str(path),
+                }
+    log.info(
+        "%s: %d JSON files -> %d used; skipped: %s",
+        directory,
+        len(files),
+        len({r["file"] for r in records.values()}),
+        skipped or "none",
+    )
     if not records:
-        raise StudyImportError(f"study {study_name!r}: no scores found in {directory} ({len(files)} JSON files; skipped: {skipped})")
+        raise StudyImportError(
+            f"study {study_name!r}: no scores found in {directory} ({len(files)} JSON files; skipped: {skipped})"
+        )
     scores = pd.DataFrame.from_records(list(records.values()))[list(SCORE_COLUMNS)]
     for task in study["tasks"]:
-        log.info("%s: task %s: %d models with scores", directory, task, scores.loc[scores.task == task, "model"].nunique())
+        log.info(
+            "%s: task %s: %d models with scores", directory, task, scores.loc[scores.task == task, "model"].nunique()
+        )
     _check_values(scores, f"study {study_name!r} ({directory})")
     return scores, task_table(study["tasks"])
 
@@ -181,17 +233,25 @@ def _tied_values(scores: pd.DataFrame) -> int:
 def round_scores(scores: pd.DataFrame, digits: int, study_name: str) -> pd.DataFrame:
     """Scores rounded to ``digits`` significant digits; logs how many became tied by it."""
     rounded = scores.assign(value=[float(f"{v:.{digits}g}") for v in scores["value"]])
-    log.info("study %s: rounded scores to %d significant digits (round_digits); tied scores %d -> %d", study_name,
-             digits, _tied_values(scores), _tied_values(rounded))
+    log.info(
+        "study %s: rounded scores to %d significant digits (round_digits); tied scores %d -> %d",
+        study_name,
+        digits,
+        _tied_values(scores),
+        _tied_values(rounded),
+    )
     return rounded
 
 
-def import_study(study_name: str, study: dict, mirror: str | Path | None, score_table_csv: str | Path,
-                 tasks_csv: str | Path) -> None:
+def import_study(
+    study_name: str, study: dict, mirror: str | Path | None, score_table_csv: str | Path, tasks_csv: str | Path
+) -> None:
     """Import one study and write both files; re-read them with the validating readers."""
     source = study.get("source")
     if source not in IMPORTERS:
-        raise StudyImportError(f"study {study_name!r}: source {source!r} is not importable (one of {sorted(IMPORTERS)})")
+        raise StudyImportError(
+            f"study {study_name!r}: source {source!r} is not importable (one of {sorted(IMPORTERS)})"
+        )
     scores, tasks = IMPORTERS[source](study_name, study, mirror)
     if study.get("round_digits") is not None:
         scores = round_scores(scores, int(study["round_digits"]), study_name)
@@ -204,5 +264,11 @@ def import_study(study_name: str, study: dict, mirror: str | Path | None, score_
     tasks.to_csv(tasks_csv, index=False)
     read_tasks(tasks_csv)
     read_score_table(score_table_csv)
-    log.info("study %s: wrote %d scores (%d models, %d tasks) to %s", study_name, len(scores),
-             scores["model"].nunique(), scores["task"].nunique(), score_table_csv)
+    log.info(
+        "study %s: wrote %d scores (%d models, %d tasks) to %s",
+        study_name,
+        len(scores),
+        scores["model"].nunique(),
+        scores["task"].nunique(),
+        score_table_csv,
+    )

@@ -38,9 +38,23 @@ from benchval.analysis.table import StudyTable
 from benchval.analysis.undefined import UndefinedStatistic, require
 
 PREDICTOR_SETS = ("controls", "controls+original", "controls+reworked", "controls+both")
-SCORE_COLUMNS = ["metric", "downstream", "predictor_set", "features", "r2", "spearman", "mae_family_balanced",
-                 "rmse_family_balanced", "delta_r2", "delta_r2_ci_low", "delta_r2_ci_high", "delta_r2_n_boot_valid",
-                 "n_models", "n_families", "note"]
+SCORE_COLUMNS = [
+    "metric",
+    "downstream",
+    "predictor_set",
+    "features",
+    "r2",
+    "spearman",
+    "mae_family_balanced",
+    "rmse_family_balanced",
+    "delta_r2",
+    "delta_r2_ci_low",
+    "delta_r2_ci_high",
+    "delta_r2_n_boot_valid",
+    "n_models",
+    "n_families",
+    "note",
+]
 
 
 def fold_features(X_train: np.ndarray, X_test: np.ndarray, groups: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -49,6 +63,7 @@ def fold_features(X_train: np.ndarray, X_test: np.ndarray, groups: list[list[int
     Then mean imputation and standard scaling (population SD; a constant column is left
     unscaled, as sklearn's StandardScaler does), both fitted on the training rows.
     """
+
     def build(X):
         return np.column_stack([X[:, 0]] + [standardised_mean(X[:, g], X_train[:, g]) for g in groups])
 
@@ -75,29 +90,37 @@ def family_balanced_errors(y: np.ndarray, prediction: np.ndarray, families: np.n
     """Mean over families of per-family MAE and of per-family RMSE."""
     frame = pd.DataFrame({"error": prediction - y, "family": families})
     per_family = frame.groupby("family")["error"].agg(
-        mae=lambda e: float(np.mean(np.abs(e))), rmse=lambda e: float(np.sqrt(np.mean(e ** 2))))
+        mae=lambda e: float(np.mean(np.abs(e))), rmse=lambda e: float(np.sqrt(np.mean(e**2)))
+    )
     return float(per_family["mae"].mean()), float(per_family["rmse"].mean())
 
 
 def predictor_groups(study: StudyTable, wide: pd.DataFrame, settings: AnalysisSettings) -> dict[str, list[str]]:
     """Constituent tasks of each composite with this metric."""
-    return {"control": control_tasks_for(study, wide, settings),
-            "original": study.tasks_with_role("cs_original", wide.columns),
-            "reworked": study.tasks_with_role("cs_reworked", wide.columns)}
+    return {
+        "control": control_tasks_for(study, wide, settings),
+        "original": study.tasks_with_role("cs_original", wide.columns),
+        "reworked": study.tasks_with_role("cs_reworked", wide.columns),
+    }
 
 
 def _set_composites(name: str, groups: dict[str, list[str]]) -> tuple[list[str], str]:
     """Composite names of a predictor set, and why it is undefined ('' if defined)."""
-    wanted = {"controls": ["control"], "controls+original": ["control", "original"],
-              "controls+reworked": ["control", "reworked"], "controls+both": ["control", "original", "reworked"]}[name]
+    wanted = {
+        "controls": ["control"],
+        "controls+original": ["control", "original"],
+        "controls+reworked": ["control", "reworked"],
+        "controls+both": ["control", "original", "reworked"],
+    }[name]
     missing = [g for g in wanted if g != "control" and not groups[g]]
     if missing:
         return wanted, f"no cs_{missing[0]} tasks with this metric: the {missing[0]} composite is undefined"
     return [g for g in wanted if groups[g]], ""
 
 
-def predict_out_of_family(features: pd.DataFrame, y: pd.Series, families: pd.Series,
-                          composite_columns: list[list[str]], alpha: float) -> np.ndarray:
+def predict_out_of_family(
+    features: pd.DataFrame, y: pd.Series, families: pd.Series, composite_columns: list[list[str]], alpha: float
+) -> np.ndarray:
     """Pooled out-of-family predictions for every model (folds: sklearn ``LeaveOneGroupOut``).
 
     Equivalent to ``cross_val_predict`` of the pipeline composites -> SimpleImputer ->
@@ -120,21 +143,38 @@ def _score(y: np.ndarray, prediction: np.ndarray, families: np.ndarray, min_mode
         note = ""
     except UndefinedStatistic as undefined:
         rho, note = np.nan, f"Spearman undefined: {undefined}"
-    return {"r2": float(r2_score(y, prediction)), "spearman": rho, "mae_family_balanced": mae,
-            "rmse_family_balanced": rmse, "note": note}
+    return {
+        "r2": float(r2_score(y, prediction)),
+        "spearman": rho,
+        "mae_family_balanced": mae,
+        "rmse_family_balanced": rmse,
+        "note": note,
+    }
 
 
-def _evaluate_set(study: StudyTable, wide: pd.DataFrame, y: pd.Series, families: pd.Series,
-                  composites: list[str], groups: dict[str, list[str]], settings: AnalysisSettings) -> tuple[dict, np.ndarray]:
+def _evaluate_set(
+    study: StudyTable,
+    wide: pd.DataFrame,
+    y: pd.Series,
+    families: pd.Series,
+    composites: list[str],
+    groups: dict[str, list[str]],
+    settings: AnalysisSettings,
+) -> tuple[dict, np.ndarray]:
     """Scores and pooled predictions of one predictor set; raises UndefinedStatistic when undefined."""
-    require(len(y) >= settings.min_models,
-            f"only {len(y)} model(s) with this downstream score (< min_models={settings.min_models})")
-    require(families.nunique() >= settings.min_families_lofo,
-            f"{families.nunique()} famil(ies) with scores (< min_families_lofo={settings.min_families_lofo})")
+    require(
+        len(y) >= settings.min_models,
+        f"only {len(y)} model(s) with this downstream score (< min_models={settings.min_models})",
+    )
+    require(
+        families.nunique() >= settings.min_families_lofo,
+        f"{families.nunique()} famil(ies) with scores (< min_families_lofo={settings.min_families_lofo})",
+    )
     require(y.nunique() > 1, "the downstream scores are constant: R^2 undefined")
     constituents = sorted({t for g in composites for t in groups[g]}, key=list(wide.columns).index)
-    frame = pd.DataFrame({"log_size": np.log(study.models.loc[y.index, "size_b"].to_numpy(float))},
-                         index=y.index).join(wide.loc[y.index, constituents])
+    frame = pd.DataFrame({"log_size": np.log(study.models.loc[y.index, "size_b"].to_numpy(float))}, index=y.index).join(
+        wide.loc[y.index, constituents]
+    )
     prediction = predict_out_of_family(frame, y, families, [groups[g] for g in composites], settings.ridge_alpha)
     scores = _score(y.to_numpy(float), prediction, families.to_numpy(), settings.min_models)
     if not groups["control"]:
@@ -146,20 +186,26 @@ def bootstrap_delta_r2(y: np.ndarray, prediction: np.ndarray, baseline: np.ndarr
     """R^2(prediction) - R^2(baseline) on each resample of models (rows of ``indices``); NaN if y is constant."""
     observed = y[indices]
     total = np.sum((observed - observed.mean(axis=1, keepdims=True)) ** 2, axis=1)
-    gain = (np.sum((observed - baseline[indices]) ** 2, axis=1) - np.sum((observed - prediction[indices]) ** 2, axis=1))
+    gain = np.sum((observed - baseline[indices]) ** 2, axis=1) - np.sum((observed - prediction[indices]) ** 2, axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(total > 0, gain / total, np.nan)
 
 
-def _delta_r2_interval(y: np.ndarray, prediction: np.ndarray, baseline: np.ndarray, settings: AnalysisSettings,
-                       *key) -> dict:
+def _delta_r2_interval(
+    y: np.ndarray, prediction: np.ndarray, baseline: np.ndarray, settings: AnalysisSettings, *key
+) -> dict:
     indices = resample_indices(rng_for(settings.seed, "lofo_delta_r2", *key), len(y), settings.n_bootstrap)
     summary = summarise(np.nan, bootstrap_delta_r2(y, prediction, baseline, indices), settings.ci_level)
-    return {"delta_r2_ci_low": summary["ci_low"], "delta_r2_ci_high": summary["ci_high"],
-            "delta_r2_n_boot_valid": summary["n_boot_valid"]}
+    return {
+        "delta_r2_ci_low": summary["ci_low"],
+        "delta_r2_ci_high": summary["ci_high"],
+        "delta_r2_n_boot_valid": summary["n_boot_valid"],
+    }
 
 
-def lofo_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: AnalysisSettings) -> tuple[pd.DataFrame, pd.DataFrame]:
+def lofo_table(
+    study: StudyTable, metric: str, wide: pd.DataFrame, settings: AnalysisSettings
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(scores, predictions) for every downstream task and predictor set of one metric."""
     groups = predictor_groups(study, wide, settings)
     scores, predictions = [], []
@@ -170,30 +216,51 @@ def lofo_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Ana
         baseline_r2, baseline_prediction = np.nan, None
         for name in PREDICTOR_SETS:
             composites, reason = _set_composites(name, groups)
-            record = {**base, "predictor_set": name,
-                      "features": " + ".join(["log_size"] + [f"{g}_composite" for g in composites])}
+            record = {
+                **base,
+                "predictor_set": name,
+                "features": " + ".join(["log_size"] + [f"{g}_composite" for g in composites]),
+            }
             try:
                 require(not reason, reason)
                 values, prediction = _evaluate_set(study, wide, y, families, composites, groups, settings)
                 record.update(values)
-                predictions.append(pd.DataFrame({"metric": metric, "downstream": task, "predictor_set": name,
-                                                 "model": y.index, "family": families.to_numpy(),
-                                                 "observed": y.to_numpy(float), "predicted": prediction}))
+                predictions.append(
+                    pd.DataFrame(
+                        {
+                            "metric": metric,
+                            "downstream": task,
+                            "predictor_set": name,
+                            "model": y.index,
+                            "family": families.to_numpy(),
+                            "observed": y.to_numpy(float),
+                            "predicted": prediction,
+                        }
+                    )
+                )
             except UndefinedStatistic as undefined:
-                record.update(r2=np.nan, spearman=np.nan, mae_family_balanced=np.nan, rmse_family_balanced=np.nan,
-                              note=str(undefined))
+                record.update(
+                    r2=np.nan,
+                    spearman=np.nan,
+                    mae_family_balanced=np.nan,
+                    rmse_family_balanced=np.nan,
+                    note=str(undefined),
+                )
             if name == "controls":
                 baseline_r2 = record["r2"]
                 baseline_prediction = prediction if np.isfinite(record["r2"]) else None
             record["delta_r2"] = np.nan if name == "controls" else record["r2"] - baseline_r2
             if name != "controls" and np.isfinite(record["delta_r2"]) and baseline_prediction is not None:
-                record.update(_delta_r2_interval(y.to_numpy(float), prediction, baseline_prediction, settings,
-                                                 metric, task, name))
+                record.update(
+                    _delta_r2_interval(y.to_numpy(float), prediction, baseline_prediction, settings, metric, task, name)
+                )
             scores.append(record)
     score_table = pd.DataFrame.from_records(scores, columns=SCORE_COLUMNS)
-    prediction_table = (pd.concat(predictions, ignore_index=True) if predictions else
-                        pd.DataFrame(columns=["metric", "downstream", "predictor_set", "model", "family",
-                                              "observed", "predicted"]))
+    prediction_table = (
+        pd.concat(predictions, ignore_index=True)
+        if predictions
+        else pd.DataFrame(columns=["metric", "downstream", "predictor_set", "model", "family", "observed", "predicted"])
+    )
     return score_table, prediction_table
 
 
@@ -204,4 +271,5 @@ def step_tables(study: StudyTable, metrics: list[str], settings) -> dict[str, pd
     def compute(metric, wide):
         scores, predictions = lofo_table(study, metric, wide, settings)
         return {"lofo_scores": scores, "lofo_predictions": predictions}
+
     return per_metric(study, metrics, compute)

@@ -45,8 +45,15 @@ STEP_TABLES = {
     "displacement": ("rank_displacement_pairs", "table4_rank_displacement"),
 }
 #: tables with p-values: written to unadjusted/ by their step, to tables/ by the FDR step
-TESTED_TABLES = ("correlations_cs_cs", "correlations_cs_downstream", "revision_pairs", "revision_groups",
-                 "delta_rho", "partial_spearman", "axis_tests")
+TESTED_TABLES = (
+    "correlations_cs_cs",
+    "correlations_cs_downstream",
+    "revision_pairs",
+    "revision_groups",
+    "delta_rho",
+    "partial_spearman",
+    "axis_tests",
+)
 
 # The `analysis:` keys each step reads (all steps also get `metrics` and `min_models`). A step's
 # rule passes only these, so editing another key reruns nothing of it; a step reading a setting

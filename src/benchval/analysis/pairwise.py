@@ -17,13 +17,29 @@ def study_summary(study: StudyTable, metric: str, wide: pd.DataFrame) -> list[di
     records = []
     for task in study.tasks.index:
         has = task in wide.columns
-        records.append({"metric": metric, "task": task, "label": study.label(task), "role": study.tasks.at[task, "role"],
-                        "axes": ";".join(study.tasks.at[task, "axes"]), "n_models_scored": int(wide[task].notna().sum()) if has else 0,
-                        "n_models_total": len(wide),
-                        "n_families_scored": int(study.models.loc[wide[task].dropna().index, "family"].nunique()) if has else 0,
-                        "note": "" if has else "; ".join(filter(None, [
+        records.append(
+            {
+                "metric": metric,
+                "task": task,
+                "label": study.label(task),
+                "role": study.tasks.at[task, "role"],
+                "axes": ";".join(study.tasks.at[task, "axes"]),
+                "n_models_scored": int(wide[task].notna().sum()) if has else 0,
+                "n_models_total": len(wide),
+                "n_families_scored": int(study.models.loc[wide[task].dropna().index, "family"].nunique()) if has else 0,
+                "note": ""
+                if has
+                else "; ".join(
+                    filter(
+                        None,
+                        [
                             f"task has no '{metric}' scores: left out of this metric's analysis",
-                            study.tasks.at[task, "unavailable"]]))})
+                            study.tasks.at[task, "unavailable"],
+                        ],
+                    )
+                ),
+            }
+        )
     return records
 
 
@@ -43,8 +59,13 @@ def correlations(study: StudyTable, metric: str, wide: pd.DataFrame, settings):
 
 def step_tables(study: StudyTable, metrics: list[str], settings) -> dict[str, pd.DataFrame]:
     """study_summary, correlations_cs_cs, correlations_cs_downstream for every metric."""
+
     def compute(metric, wide):
         cs_cs, cs_ds = correlations(study, metric, wide, settings)
-        return {"study_summary": pd.DataFrame.from_records(study_summary(study, metric, wide)),
-                "correlations_cs_cs": cs_cs, "correlations_cs_downstream": cs_ds}
+        return {
+            "study_summary": pd.DataFrame.from_records(study_summary(study, metric, wide)),
+            "correlations_cs_cs": cs_cs,
+            "correlations_cs_downstream": cs_ds,
+        }
+
     return per_metric(study, metrics, compute)

@@ -40,8 +40,10 @@ def partial_spearman(x: np.ndarray, y: np.ndarray, covariates: np.ndarray) -> tu
     residuals = ranked - design @ coefficients
     norms = np.linalg.norm(residuals, axis=0)
     scale = np.linalg.norm(ranked - ranked.mean(axis=0), axis=0)
-    require(bool(np.all(norms > 1e-10 * np.maximum(scale, 1.0))),
-            "a ranked score is fully explained by the covariates (zero residual)")
+    require(
+        bool(np.all(norms > 1e-10 * np.maximum(scale, 1.0))),
+        "a ranked score is fully explained by the covariates (zero residual)",
+    )
     r = float(np.clip(np.corrcoef(residuals[:, 0], residuals[:, 1])[0, 1], -1.0, 1.0))
     t = r * np.sqrt(df / max(1.0 - r * r, np.finfo(float).tiny))
     p = float(2.0 * stats.t.sf(abs(t), df))
@@ -68,7 +70,7 @@ def control_tasks_for(study: StudyTable, wide: pd.DataFrame, settings: AnalysisS
 def partial_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: AnalysisSettings) -> pd.DataFrame:
     """Partial Spearman for every (commonsense benchmark, downstream task) pair."""
     controls = control_tasks_for(study, wide, settings)
-    predictors = (study.tasks_with_role("cs_original", wide.columns) + study.tasks_with_role("cs_reworked", wide.columns))
+    predictors = study.tasks_with_role("cs_original", wide.columns) + study.tasks_with_role("cs_reworked", wide.columns)
     downstream = study.tasks_with_role("downstream", wide.columns)
     covariates = covariate_frame(study, wide, controls)
     composite_note = "" if controls else "no control tasks with this metric: control composite omitted"
@@ -80,11 +82,18 @@ def partial_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: 
         for task in downstream:
             x, y = wide[benchmark].to_numpy(float), wide[task].to_numpy(float)
             rows = np.isfinite(x) & np.isfinite(y) & covariates_complete
-            record = {"metric": metric, "benchmark": benchmark, "downstream": task, "n_models": int(rows.sum()),
-                      "n_families": int(len(set(family[rows])))}
+            record = {
+                "metric": metric,
+                "benchmark": benchmark,
+                "downstream": task,
+                "n_models": int(rows.sum()),
+                "n_families": int(len(set(family[rows]))),
+            }
             try:
-                require(rows.sum() >= settings.min_models,
-                        f"only {rows.sum()} model(s) with both scores (< min_models={settings.min_models})")
+                require(
+                    rows.sum() >= settings.min_models,
+                    f"only {rows.sum()} model(s) with both scores (< min_models={settings.min_models})",
+                )
                 used = covariate_values[rows]
                 used = used[:, np.abs(used).sum(axis=0) > 0]  # dummies of families absent from these models
                 r, p, df = partial_spearman(x[rows], y[rows], used)
@@ -93,9 +102,19 @@ def partial_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: 
                 record.update(rho_partial=np.nan, p=np.nan, df=np.nan, note=str(undefined))
             records.append(record)
     if not records:
-        records.append({"metric": metric, "benchmark": "", "downstream": "", "n_models": 0, "n_families": 0,
-                        "rho_partial": np.nan, "p": np.nan, "df": np.nan,
-                        "note": "no commonsense benchmark or no downstream task with this metric"})
+        records.append(
+            {
+                "metric": metric,
+                "benchmark": "",
+                "downstream": "",
+                "n_models": 0,
+                "n_families": 0,
+                "rho_partial": np.nan,
+                "p": np.nan,
+                "df": np.nan,
+                "note": "no commonsense benchmark or no downstream task with this metric",
+            }
+        )
     columns = ["metric", "benchmark", "downstream", "rho_partial", "p", "df", "n_models", "n_families", "note"]
     return pd.DataFrame.from_records(records)[columns]
 
@@ -104,5 +123,6 @@ def step_tables(study: StudyTable, metrics: list[str], settings) -> dict[str, pd
     """Step ``partial`` of the chain (benchval.analysis.chain)."""
     from benchval.analysis.chain import per_metric
 
-    return per_metric(study, metrics, lambda metric, wide: {
-        "partial_spearman": partial_table(study, metric, wide, settings)})
+    return per_metric(
+        study, metrics, lambda metric, wide: {"partial_spearman": partial_table(study, metric, wide, settings)}
+    )

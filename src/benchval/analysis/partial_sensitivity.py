@@ -28,8 +28,19 @@ from benchval.analysis.table import StudyTable
 from benchval.analysis.undefined import UndefinedStatistic, require
 
 CONVENTIONS = ("paper", "ranked_covariates", "size_family_only")
-COLUMNS = ["metric", "benchmark", "downstream", "convention", "covariates", "rho_partial", "p", "df", "n_models",
-           "same_conclusion_as_paper", "note"]
+COLUMNS = [
+    "metric",
+    "benchmark",
+    "downstream",
+    "convention",
+    "covariates",
+    "rho_partial",
+    "p",
+    "df",
+    "n_models",
+    "same_conclusion_as_paper",
+    "note",
+]
 
 
 def convention_covariates(covariates: pd.DataFrame, convention: str) -> pd.DataFrame:
@@ -45,8 +56,9 @@ def _same_conclusion(row: dict, paper: dict, alpha: float) -> bool | None:
     """Sign and "p < alpha" both agree with the paper convention's (None if either is undefined)."""
     if not (np.isfinite(row["rho_partial"]) and np.isfinite(paper["rho_partial"])):
         return None
-    return bool(np.sign(row["rho_partial"]) == np.sign(paper["rho_partial"])
-                and (row["p"] < alpha) == (paper["p"] < alpha))
+    return bool(
+        np.sign(row["rho_partial"]) == np.sign(paper["rho_partial"]) and (row["p"] < alpha) == (paper["p"] < alpha)
+    )
 
 
 def pair_rows(x: np.ndarray, y: np.ndarray, covariates: pd.DataFrame, base: dict, alpha: float) -> list[dict]:
@@ -79,14 +91,34 @@ def sensitivity_table(study: StudyTable, metric: str, wide: pd.DataFrame, settin
             rows = np.isfinite(x) & np.isfinite(y) & complete
             base = {"metric": metric, "benchmark": benchmark, "downstream": task, "n_models": int(rows.sum())}
             try:
-                require(rows.sum() >= settings.min_models,
-                        f"only {rows.sum()} model(s) with both scores (< min_models={settings.min_models})")
+                require(
+                    rows.sum() >= settings.min_models,
+                    f"only {rows.sum()} model(s) with both scores (< min_models={settings.min_models})",
+                )
                 records += pair_rows(x[rows], y[rows], covariates[rows], base, settings.fdr_alpha)
             except UndefinedStatistic as undefined:
-                records += [{**base, "convention": c, "covariates": "", "rho_partial": np.nan, "p": np.nan,
-                             "df": np.nan, "same_conclusion_as_paper": None, "note": str(undefined)}
-                            for c in CONVENTIONS]
+                records += [
+                    {
+                        **base,
+                        "convention": c,
+                        "covariates": "",
+                        "rho_partial": np.nan,
+                        "p": np.nan,
+                        "df": np.nan,
+                        "same_conclusion_as_paper": None,
+                        "note": str(undefined),
+                    }
+                    for c in CONVENTIONS
+                ]
     if not records:
-        records.append({"metric": metric, "benchmark": "", "downstream": "", "convention": "", "n_models": 0,
-                        "note": "no commonsense benchmark or no downstream task with this metric"})
+        records.append(
+            {
+                "metric": metric,
+                "benchmark": "",
+                "downstream": "",
+                "convention": "",
+                "n_models": 0,
+                "note": "no commonsense benchmark or no downstream task with this metric",
+            }
+        )
     return pd.DataFrame.from_records(records, columns=COLUMNS)

@@ -23,8 +23,14 @@ from benchval.analysis.table import StudyTable, load_study
 log = logging.getLogger(__name__)
 
 #: the module computing each statistic step (its ``step_tables(study, metrics, settings)``)
-STEP_MODULES = {"correlations": pairwise, "revisions": revisions, "partial": partial, "axes": axes, "lofo": lofo,
-                "displacement": displacement}
+STEP_MODULES = {
+    "correlations": pairwise,
+    "revisions": revisions,
+    "partial": partial,
+    "axes": axes,
+    "lofo": lofo,
+    "displacement": displacement,
+}
 
 
 def compute_tables(study: StudyTable, metrics: list[str], settings: AnalysisSettings) -> dict[str, pd.DataFrame]:
@@ -40,15 +46,27 @@ def apply_fdr(tables: dict[str, pd.DataFrame], settings: AnalysisSettings) -> No
     fdr.adjust_tables(tables, settings)
 
 
-def write_figures(tables: dict[str, pd.DataFrame], study: StudyTable, metrics: list[str], settings: AnalysisSettings,
-                  figure_dir: Path, study_name: str) -> None:
+def write_figures(
+    tables: dict[str, pd.DataFrame],
+    study: StudyTable,
+    metrics: list[str],
+    settings: AnalysisSettings,
+    figure_dir: Path,
+    study_name: str,
+) -> None:
     """Figures 1-4 and Table 4 as images, one panel or colour per metric."""
     for stem in FIGURE_STEMS:
         figures.draw(stem, tables, study, metrics, settings, figure_dir, study_name)
 
 
-def run_analysis(score_table_csv: str | Path, tasks_csv: str | Path, analysis_config: dict | None,
-                 out_dir: str | Path, study_name: str | None = None, make_figures: bool = True) -> dict[str, pd.DataFrame]:
+def run_analysis(
+    score_table_csv: str | Path,
+    tasks_csv: str | Path,
+    analysis_config: dict | None,
+    out_dir: str | Path,
+    study_name: str | None = None,
+    make_figures: bool = True,
+) -> dict[str, pd.DataFrame]:
     """Analyse one study: write ``out_dir/tables/*.csv`` and ``out_dir/figures/*.{png,pdf}``.
 
     ``analysis_config`` is the config's ``analysis:`` section (None: defaults). Returns the tables.
@@ -57,8 +75,14 @@ def run_analysis(score_table_csv: str | Path, tasks_csv: str | Path, analysis_co
     out_dir = Path(out_dir)
     study_name = study_name or out_dir.name
     study = load_study(score_table_csv, tasks_csv)
-    log.info("study %s: %d models, %d families, %d tasks, metrics %s", study_name, len(study.models),
-             study.models["family"].nunique(), len(study.tasks), study.metrics)
+    log.info(
+        "study %s: %d models, %d families, %d tasks, metrics %s",
+        study_name,
+        len(study.models),
+        study.models["family"].nunique(),
+        len(study.tasks),
+        study.metrics,
+    )
     metrics = study_metrics(study, settings, score_table_csv)
     tables = compute_tables(study, metrics, settings)
     apply_fdr(tables, settings)

@@ -28,8 +28,24 @@ from benchval.evaluation import metrics as metric_functions
 from benchval.chance import chance_accuracy, chance_macro_f1
 from benchval.item_bootstrap import bootstrap_metric, item_rng
 
-SCOREBOARD_COLUMNS = ["model", "family", "size_b", "task", "label", "role", "metric", "value", "ci_low", "ci_high",
-                      "chance", "chance_error_bound", "ci_above_chance", "n_items", "n_boot_valid", "note"]
+SCOREBOARD_COLUMNS = [
+    "model",
+    "family",
+    "size_b",
+    "task",
+    "label",
+    "role",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "chance",
+    "chance_error_bound",
+    "ci_above_chance",
+    "n_items",
+    "n_boot_valid",
+    "note",
+]
 BOOTSTRAP_METRICS = ("accuracy", "macro_f1")
 
 
@@ -48,7 +64,9 @@ class ModelInfo:
     size_b: float
 
 
-def chance_level(metric: str, labels: np.ndarray, n_options: np.ndarray, rng: np.random.Generator) -> tuple[float, float]:
+def chance_level(
+    metric: str, labels: np.ndarray, n_options: np.ndarray, rng: np.random.Generator
+) -> tuple[float, float]:
     """(chance level, bound on its error) of ``metric`` for uniform guessing (``rng``: for a simulated
     macro-F1 where the closed form's bound is loose, see :mod:`benchval.chance`)."""
     if metric == "accuracy":
@@ -75,22 +93,49 @@ def _reported_values(reported: pd.DataFrame, source: str) -> dict[str, tuple[flo
     return {m: (float(v), str(n)) for m, v, n in zip(reported["metric"], reported["value"], notes)}
 
 
-def model_task_rows(model: ModelInfo, task: dict, items: pd.DataFrame, scores: pd.DataFrame, meta: dict,
-                    reported: pd.DataFrame, settings: ScoreboardSettings, source: str = "") -> list[dict]:
+def model_task_rows(
+    model: ModelInfo,
+    task: dict,
+    items: pd.DataFrame,
+    scores: pd.DataFrame,
+    meta: dict,
+    reported: pd.DataFrame,
+    settings: ScoreboardSettings,
+    source: str = "",
+) -> list[dict]:
     """Scoreboard rows (one per metric of the task) of one model on one task.
 
     ``task``: {name, label, role}; ``reported``: the (model, task) metrics CSV; ``source`` names
     the files in error messages.
     """
     values = _reported_values(reported, source)
-    base = {"model": model.name, "family": model.family, "size_b": model.size_b, "task": task["name"],
-            "label": task["label"], "role": task["role"]}
+    base = {
+        "model": model.name,
+        "family": model.family,
+        "size_b": model.size_b,
+        "task": task["name"],
+        "label": task["label"],
+        "role": task["role"],
+    }
     wanted = [m for m in meta["metrics"] if m in values]
     if meta.get("unavailable") or items.empty:
         reason = f"task unavailable: {meta['unavailable']}" if meta.get("unavailable") else "task has no items"
-        return [{**base, "metric": m, "value": np.nan, "ci_low": np.nan, "ci_high": np.nan, "chance": np.nan,
-                 "chance_error_bound": np.nan, "ci_above_chance": None, "n_items": 0, "n_boot_valid": 0,
-                 "note": reason} for m in wanted]
+        return [
+            {
+                **base,
+                "metric": m,
+                "value": np.nan,
+                "ci_low": np.nan,
+                "ci_high": np.nan,
+                "chance": np.nan,
+                "chance_error_bound": np.nan,
+                "ci_above_chance": None,
+                "n_items": 0,
+                "n_boot_valid": 0,
+                "note": reason,
+            }
+            for m in wanted
+        ]
     predictions = metric_functions.predict(items, scores, meta["scoring_mode"], settings.normalisation)
     labels, predicted = predictions["label"].to_numpy(int), predictions["prediction"].to_numpy(int)
     n_options = np.array([len(options) for options in items["options"]])
@@ -99,16 +144,31 @@ def model_task_rows(model: ModelInfo, task: dict, items: pd.DataFrame, scores: p
     for metric in wanted:
         value, note = values[metric]
         if not np.isclose(recomputed[metric], value, rtol=0, atol=1e-9):
-            raise ValueError(f"{source}: reported {metric} {value!r} of {model.name} on {task['name']} differs from "
-                             f"{recomputed[metric]!r} recomputed from the scores with normalisation "
-                             f"{settings.normalisation!r}: rerun rule evaluate for this pair")
-        replicates = bootstrap_metric(metric, labels, predicted, item_rng(settings.seed, "scoreboard", task["name"]),
-                                      settings.n_bootstrap)
+            raise ValueError(
+                f"{source}: reported {metric} {value!r} of {model.name} on {task['name']} differs from "
+                f"{recomputed[metric]!r} recomputed from the scores with normalisation "
+                f"{settings.normalisation!r}: rerun rule evaluate for this pair"
+            )
+        replicates = bootstrap_metric(
+            metric, labels, predicted, item_rng(settings.seed, "scoreboard", task["name"]), settings.n_bootstrap
+        )
         low, high, n_valid = percentile_interval(replicates, settings.ci_level)
         chance, bound = chance_level(metric, labels, n_options, item_rng(settings.seed, "chance", task["name"]))
-        rows.append({**base, "metric": metric, "value": value, "ci_low": low, "ci_high": high, "chance": chance,
-                     "chance_error_bound": bound, "ci_above_chance": bool(low > chance + bound),
-                     "n_items": len(labels), "n_boot_valid": n_valid, "note": note})
+        rows.append(
+            {
+                **base,
+                "metric": metric,
+                "value": value,
+                "ci_low": low,
+                "ci_high": high,
+                "chance": chance,
+                "chance_error_bound": bound,
+                "ci_above_chance": bool(low > chance + bound),
+                "n_items": len(labels),
+                "n_boot_valid": n_valid,
+                "note": note,
+            }
+        )
     return rows
 
 

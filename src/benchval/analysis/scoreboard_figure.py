@@ -27,23 +27,45 @@ def _panel(ax, rows: pd.DataFrame, models: list[str], tasks: list[str], labels: 
         value = own["value"].to_numpy(float)
         shown = np.isfinite(value)
         errors = np.vstack([value - own["ci_low"].to_numpy(float), own["ci_high"].to_numpy(float) - value])
-        ax.errorbar(x[shown], value[shown], yerr=np.nan_to_num(errors[:, shown]), fmt=MARKERS[m % len(MARKERS)],
-                    color=f"C{m}", markersize=4, capsize=2, linewidth=1, label=model, zorder=2)
+        ax.errorbar(
+            x[shown],
+            value[shown],
+            yerr=np.nan_to_num(errors[:, shown]),
+            fmt=MARKERS[m % len(MARKERS)],
+            color=f"C{m}",
+            markersize=4,
+            capsize=2,
+            linewidth=1,
+            label=model,
+            zorder=2,
+        )
     ax.set_xticks(range(len(tasks)), [labels.get(t, t) for t in tasks], rotation=40, ha="right", fontsize=7)
     ax.set_xlim(-0.6, len(tasks) - 0.4)
     ax.set_ylim(-0.03, 1.03)
     ax.grid(axis="y", alpha=0.3)
 
 
-def figure_scoreboard(table: pd.DataFrame, out_dir: str | Path, formats, dpi: int, study_name: str,
-                      level: float, notice: str | None = None) -> list[Path]:
+def figure_scoreboard(
+    table: pd.DataFrame,
+    out_dir: str | Path,
+    formats,
+    dpi: int,
+    study_name: str,
+    level: float,
+    notice: str | None = None,
+) -> list[Path]:
     """Write ``scoreboard.<fmt>`` from :func:`benchval.analysis.scoreboard.scoreboard_table`."""
     metrics = list(dict.fromkeys(table["metric"])) or ["accuracy"]
     models = list(dict.fromkeys(table["model"]))
     labels = dict(zip(table["task"], table["label"]))
     n_tasks = max(table["task"].nunique(), 1)
-    fig, axes = plt.subplots(len(metrics), 1, figsize=(max(6.0, 0.45 * n_tasks + 2.5), 3.3 * len(metrics)),
-                             squeeze=False, layout="constrained")
+    fig, axes = plt.subplots(
+        len(metrics),
+        1,
+        figsize=(max(6.0, 0.45 * n_tasks + 2.5), 3.3 * len(metrics)),
+        squeeze=False,
+        layout="constrained",
+    )
     for ax, metric in zip(axes[:, 0], metrics):
         rows = table[table["metric"] == metric]
         tasks = list(dict.fromkeys(rows["task"]))
@@ -57,6 +79,9 @@ def figure_scoreboard(table: pd.DataFrame, out_dir: str | Path, formats, dpi: in
     handles.append(plt.Line2D([], [], color="grey", linestyle="--"))
     names.append("chance (uniform guessing)")
     fig.legend(handles, names, loc="outside lower center", ncol=len(names), fontsize=8)
-    fig.suptitle(f"Scoreboard ({study_name}): score per model and task, {int(round(level * 100))}% item-bootstrap "
-                 "CI; dashed = chance", fontsize=10)
+    fig.suptitle(
+        f"Scoreboard ({study_name}): score per model and task, {int(round(level * 100))}% item-bootstrap "
+        "CI; dashed = chance",
+        fontsize=10,
+    )
     return save(fig, Path(out_dir), "scoreboard", formats, dpi, notice)

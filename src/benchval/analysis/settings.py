@@ -22,8 +22,10 @@ def _schema() -> dict:
 
 
 #: every test kind the analysis produces (the schema's enum of ``fdr.families[].tests``)
-TEST_KINDS = tuple(_schema()["properties"]["fdr"]["properties"]["families"]["items"]["properties"]["tests"]
-                   ["items"]["enum"])
+TEST_KINDS = tuple(
+    _schema()["properties"]["fdr"]["properties"]["families"]["items"]["properties"]["tests"]["items"]["enum"]
+)
+
 
 @dataclass(frozen=True)
 class FdrFamily:
@@ -74,8 +76,18 @@ def settings_from_config(section: dict | None) -> AnalysisSettings:
         raise ValueError(f"analysis.fdr.families: test kind(s) {twice} belong to more than one family")
     return AnalysisSettings(
         seed=section.get("seed"),
-        **{key: section[key] for key in ("n_bootstrap", "ci_level", "min_models", "fisher_z_max_abs_rho",
-                                         "ridge_alpha", "min_families_lofo", "top_k")},
+        **{
+            key: section[key]
+            for key in (
+                "n_bootstrap",
+                "ci_level",
+                "min_models",
+                "fisher_z_max_abs_rho",
+                "ridge_alpha",
+                "min_families_lofo",
+                "top_k",
+            )
+        },
         metrics=tuple(section["metrics"] or ()),
         control_composite_tasks=tuple(composite["tasks"] or ()),
         axes_for_every_cs=tuple(section["axes_for_every_cs"] or ()),

@@ -11,8 +11,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-PAPER_FAMILY_SIZES = {"Pythia": [1, 2.8, 6.9, 12], "OPT": [1.3, 2.7, 6.7, 13, 66], "Qwen2.5": [1.5, 3, 7, 14, 72],
-                      "Llama3": [1, 3, 8, 70], "Gemma2": [2, 9, 27], "Mistral": [7, 12]}
+PAPER_FAMILY_SIZES = {
+    "Pythia": [1, 2.8, 6.9, 12],
+    "OPT": [1.3, 2.7, 6.7, 13, 66],
+    "Qwen2.5": [1.5, 3, 7, 14, 72],
+    "Llama3": [1, 3, 8, 70],
+    "Gemma2": [2, 9, 27],
+    "Mistral": [7, 12],
+}
 
 PAPER_TASKS = [  # task, role, pairs_with, axes, label
     ("winogrande", "cs_original", None, "", "WinoGrande"),
@@ -38,7 +44,9 @@ PAPER_TASKS = [  # task, role, pairs_with, axes, label
 ACCURACY_ONLY = {"timedial"}
 
 
-def synthetic_study(seed: int = 0, family_sizes: dict | None = None, tasks=PAPER_TASKS) -> tuple[pd.DataFrame, pd.DataFrame]:
+def synthetic_study(
+    seed: int = 0, family_sizes: dict | None = None, tasks=PAPER_TASKS
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(score_table, tasks) frames in the data-contract format."""
     rng = np.random.default_rng(seed)
     family_sizes = family_sizes or PAPER_FAMILY_SIZES
@@ -53,10 +61,14 @@ def synthetic_study(seed: int = 0, family_sizes: dict | None = None, tasks=PAPER
         for metric in ("accuracy", "macro_f1"):
             if metric == "macro_f1" and task in ACCURACY_ONLY:
                 continue
-            latent = base + loading * ability + rng.normal(0, 0.6, size=len(models)) - (0.3 if metric == "macro_f1" else 0)
+            latent = (
+                base + loading * ability + rng.normal(0, 0.6, size=len(models)) - (0.3 if metric == "macro_f1" else 0)
+            )
             values = 1 / (1 + np.exp(-latent))
-            records.extend({"model": m, "family": f, "size_b": s, "task": task, "metric": metric, "value": float(v)}
-                           for (m, f, s), v in zip(models, values))
+            records.extend(
+                {"model": m, "family": f, "size_b": s, "task": task, "metric": metric, "value": float(v)}
+                for (m, f, s), v in zip(models, values)
+            )
     score_table = pd.DataFrame.from_records(records)
     task_table = pd.DataFrame.from_records(tasks, columns=["task", "role", "pairs_with", "axes", "label"])
     return score_table, task_table

@@ -72,7 +72,9 @@ def read_score_table(path: str | Path) -> pd.DataFrame:
     bad_size = ~(frame["size_b"] > 0)
     if bad_size.any():
         row = bad_size.idxmax()
-        raise TableError(f"{path}: line {_line(row)}: size_b must be a positive number, got {frame.at[row, 'size_b']!r}")
+        raise TableError(
+            f"{path}: line {_line(row)}: size_b must be a positive number, got {frame.at[row, 'size_b']!r}"
+        )
     duplicated = frame.duplicated(["model", "task", "metric"], keep="first")
     if duplicated.any():
         row = duplicated.idxmax()
@@ -84,8 +86,10 @@ def read_score_table(path: str | Path) -> pd.DataFrame:
         counts = frame.groupby("model")[attribute].nunique()
         if (counts > 1).any():
             model = counts[counts > 1].index[0]
-            raise TableError(f"{path}: model {model!r} has more than one {attribute}: "
-                             f"{sorted(frame.loc[frame.model == model, attribute].unique())}")
+            raise TableError(
+                f"{path}: model {model!r} has more than one {attribute}: "
+                f"{sorted(frame.loc[frame.model == model, attribute].unique())}"
+            )
     return frame[list(SCORE_COLUMNS)].reset_index(drop=True)
 
 
@@ -125,28 +129,34 @@ def read_tasks(path: str | Path) -> pd.DataFrame:
     for row, record in frame.iterrows():
         record = record.to_dict()
         where = f"{path}: line {_line(row)} (task {record['task']!r})"
-        if record['role'] not in ROLES:
+        if record["role"] not in ROLES:
             raise TableError(f"{where}: role {record['role']!r} is not one of {list(ROLES)}")
-        unknown = [a for a in record['axes'] if a not in AXES]
+        unknown = [a for a in record["axes"] if a not in AXES]
         if unknown:
             raise TableError(f"{where}: unknown axis {unknown}; allowed: {list(AXES)}")
-        if record['role'] in PAIRED_ROLES:
-            if record['pairs_with'] is None:
+        if record["role"] in PAIRED_ROLES:
+            if record["pairs_with"] is None:
                 raise TableError(f"{where}: a {record['role']} task needs 'pairs_with' (its original)")
-            if record['role'] == "cs_variant":
+            if record["role"] == "cs_variant":
                 try:
-                    split_variant_name(record['task'])
+                    split_variant_name(record["task"])
                 except ValueError as error:
                     raise TableError(f"{where}: {error}") from None
             if record["pairs_with"] in roles and roles[record["pairs_with"]] != "cs_original":
-                raise TableError(f"{where}: pairs_with {record['pairs_with']!r} has role "
-                                 f"{roles[record['pairs_with']]!r}, not cs_original")
+                raise TableError(
+                    f"{where}: pairs_with {record['pairs_with']!r} has role "
+                    f"{roles[record['pairs_with']]!r}, not cs_original"
+                )
             if record["pairs_with"] not in roles:
-                log.warning("%s: pairs_with %r is not in this study: its pair statistics will be missing",
-                            where, record["pairs_with"])
-        elif record['pairs_with'] is not None:
-            raise TableError(f"{where}: only cs_reworked and cs_variant tasks may set 'pairs_with' "
-                             f"(got {record['pairs_with']!r})")
+                log.warning(
+                    "%s: pairs_with %r is not in this study: its pair statistics will be missing",
+                    where,
+                    record["pairs_with"],
+                )
+        elif record["pairs_with"] is not None:
+            raise TableError(
+                f"{where}: only cs_reworked and cs_variant tasks may set 'pairs_with' (got {record['pairs_with']!r})"
+            )
     frame["label"] = frame["label"].fillna(frame["task"])
     frame["unavailable"] = frame["unavailable"].fillna("")
     return frame.set_index("task")[["role", "pairs_with", "axes", "label", "unavailable"]]
@@ -199,5 +209,5 @@ def load_study(score_table_csv: str | Path, tasks_csv: str | Path) -> StudyTable
     unknown = sorted(set(scores["task"]) - set(tasks.index))
     if unknown:
         raise TableError(f"{score_table_csv}: task(s) {unknown} are not listed in {tasks_csv}")
-    models = (scores.groupby("model")[["family", "size_b"]].first().sort_index())
+    models = scores.groupby("model")[["family", "size_b"]].first().sort_index()
     return StudyTable(scores=scores, tasks=tasks, models=models)

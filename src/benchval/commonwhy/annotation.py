@@ -67,7 +67,9 @@ class MergeReport:
     unknown_question_ids: dict[str, int] = field(default_factory=dict)
 
 
-def merge_answers(template_answers: dict[str, str], annotator_files: list[Path | str]) -> tuple[dict[str, list[str]], MergeReport]:
+def merge_answers(
+    template_answers: dict[str, str], annotator_files: list[Path | str]
+) -> tuple[dict[str, list[str]], MergeReport]:
     """question_id -> answers (template first, then causes every annotator listed)."""
     report = MergeReport(annotators=len(annotator_files), questions=len(template_answers))
     answers = {qid: [answer] for qid, answer in template_answers.items()}

@@ -30,8 +30,23 @@ from benchval.commonwhy.rules import load_labeled_rules
 SPLIT_FILES = {"head": "Head.json", "longtail": "Longtail.json"}
 ITEM_FIELDS = {"question": str, "answer": str, "rule": str, "popularity": int}
 JOIN_STATUSES = ("joined", "ambiguous", "rule_not_found", "no_label_match")
-COLUMNS = ["item_id", "split", "source_row", "question", "answer", "answers", "rule", "rule_id", "popularity",
-           "reasoning_category", "domain", "rule_labels", "anchor_qids", "anchor_labels", "join_status"]
+COLUMNS = [
+    "item_id",
+    "split",
+    "source_row",
+    "question",
+    "answer",
+    "answers",
+    "rule",
+    "rule_id",
+    "popularity",
+    "reasoning_category",
+    "domain",
+    "rule_labels",
+    "anchor_qids",
+    "anchor_labels",
+    "join_status",
+]
 
 
 def _read_items(path: Path) -> list[dict]:
@@ -81,12 +96,21 @@ def _row(split: str, position: int, item: dict, rules: dict, labeled: dict) -> d
         status, qids, labels = match_anchor(item["question"], rule["entities"])
     rule_labels = labeled.get(item["rule"], [])
     return {
-        "item_id": f"commonwhy-{split}-{position:05d}", "split": split, "source_row": position,
-        "question": item["question"], "answer": item["answer"], "answers": [item["answer"]],
-        "rule": item["rule"], "rule_id": rule["rule_id"] if rule else None, "popularity": item["popularity"],
+        "item_id": f"commonwhy-{split}-{position:05d}",
+        "split": split,
+        "source_row": position,
+        "question": item["question"],
+        "answer": item["answer"],
+        "answers": [item["answer"]],
+        "rule": item["rule"],
+        "rule_id": rule["rule_id"] if rule else None,
+        "popularity": item["popularity"],
         "reasoning_category": rule_labels[0] if rule_labels else None,
-        "domain": ";".join(rule_labels[1:]) or None, "rule_labels": list(rule_labels),
-        "anchor_qids": qids, "anchor_labels": labels, "join_status": status,
+        "domain": ";".join(rule_labels[1:]) or None,
+        "rule_labels": list(rule_labels),
+        "anchor_qids": qids,
+        "anchor_labels": labels,
+        "join_status": status,
     }
 
 
@@ -98,13 +122,24 @@ def _join_report(table: pd.DataFrame, rules: dict, labeled: dict) -> dict:
         difference = []
         if nearest:
             a, b = text.split(), nearest[0].split()
-            difference = [f"{' '.join(a[i1:i2])!r} vs {' '.join(b[j1:j2])!r}"
-                          for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b).get_opcodes() if tag != "equal"]
-        unjoined_rules.append({"rule": text, "items": int(len(group)),
-                               "items_by_split": {k: int(v) for k, v in group["split"].value_counts().items()},
-                               "nearest_key": nearest[0] if nearest else None, "difference": difference})
-    by_split = {split: {s: int(n) for s, n in Counter(group["join_status"]).items()}
-                for split, group in table.groupby("split", sort=False)}
+            difference = [
+                f"{' '.join(a[i1:i2])!r} vs {' '.join(b[j1:j2])!r}"
+                for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b).get_opcodes()
+                if tag != "equal"
+            ]
+        unjoined_rules.append(
+            {
+                "rule": text,
+                "items": int(len(group)),
+                "items_by_split": {k: int(v) for k, v in group["split"].value_counts().items()},
+                "nearest_key": nearest[0] if nearest else None,
+                "difference": difference,
+            }
+        )
+    by_split = {
+        split: {s: int(n) for s, n in Counter(group["join_status"]).items()}
+        for split, group in table.groupby("split", sort=False)
+    }
     return {
         "items": int(len(table)),
         "by_status": {s: int((table["join_status"] == s).sum()) for s in JOIN_STATUSES},
@@ -117,9 +152,12 @@ def _join_report(table: pd.DataFrame, rules: dict, labeled: dict) -> dict:
         "items_sharing_a_question_text": int(table["question"].duplicated(keep=False).sum()),
         "unjoined_rules": unjoined_rules,
         "no_label_match_examples": table.loc[table["join_status"] == "no_label_match", ["item_id", "question", "rule"]]
-        .head(20).to_dict("records"),
+        .head(20)
+        .to_dict("records"),
         "ambiguous_examples": table.loc[table["join_status"] == "ambiguous", ["item_id", "question", "anchor_qids"]]
-        .head(20).assign(anchor_qids=lambda d: d["anchor_qids"].map(list)).to_dict("records"),
+        .head(20)
+        .assign(anchor_qids=lambda d: d["anchor_qids"].map(list))
+        .to_dict("records"),
     }
 
 
@@ -136,13 +174,25 @@ def load_published(directory: Path | str) -> tuple[pd.DataFrame, dict]:
     return table, _join_report(table, rules, labeled)
 
 
-PUBLISHED_SCHEMA = pa.schema([
-    ("item_id", pa.string()), ("split", pa.string()), ("source_row", pa.int64()), ("question", pa.string()),
-    ("answer", pa.string()), ("answers", pa.list_(pa.string())), ("rule", pa.string()), ("rule_id", pa.string()),
-    ("popularity", pa.int64()), ("reasoning_category", pa.string()), ("domain", pa.string()),
-    ("rule_labels", pa.list_(pa.string())), ("anchor_qids", pa.list_(pa.string())),
-    ("anchor_labels", pa.list_(pa.string())), ("join_status", pa.string()),
-])
+PUBLISHED_SCHEMA = pa.schema(
+    [
+        ("item_id", pa.string()),
+        ("split", pa.string()),
+        ("source_row", pa.int64()),
+        ("question", pa.string()),
+        ("answer", pa.string()),
+        ("answers", pa.list_(pa.string())),
+        ("rule", pa.string()),
+        ("rule_id", pa.string()),
+        ("popularity", pa.int64()),
+        ("reasoning_category", pa.string()),
+        ("domain", pa.string()),
+        ("rule_labels", pa.list_(pa.string())),
+        ("anchor_qids", pa.list_(pa.string())),
+        ("anchor_labels", pa.list_(pa.string())),
+        ("join_status", pa.string()),
+    ]
+)
 
 
 def write_published(table: pd.DataFrame, report: dict, parquet_path: Path | str, report_path: Path | str) -> None:

@@ -23,13 +23,19 @@ def published(raw_dir: Path | str, table_path: Path | str, report_path: Path | s
     """Rule ``commonwhy_published``: Head + Longtail -> published.parquet + join report."""
     table, report = load_published(raw_dir)
     write_published(table, report, table_path, report_path)
-    log.info("published items: %d; join outcomes %s; without QID %d (%s)", report["items"], report["by_status"],
-             report["without_qid"], "; ".join(f"{r['items']} items: {r['difference']}" for r in report["unjoined_rules"]))
+    log.info(
+        "published items: %d; join outcomes %s; without QID %d (%s)",
+        report["items"],
+        report["by_status"],
+        report["without_qid"],
+        "; ".join(f"{r['items']} items: {r['difference']}" for r in report["unjoined_rules"]),
+    )
     return report
 
 
-def build_store(litwd1k_dir: Path | str, store_dir: Path | str, stats_path: Path | str,
-                infer_time_precision: bool = True) -> dict:
+def build_store(
+    litwd1k_dir: Path | str, store_dir: Path | str, stats_path: Path | str, infer_time_precision: bool = True
+) -> dict:
     """Rule ``kg_store``: LitWD1K mirror -> Wikidata-style N-Triples -> pyoxigraph store directory."""
     started = time.perf_counter()
     lines, stats = litwd1k_to_ntriples(litwd1k_dir, infer_time_precision=infer_time_precision)
@@ -47,23 +53,40 @@ def build_store(litwd1k_dir: Path | str, store_dir: Path | str, stats_path: Path
     ntriples.unlink()
     shutil.rmtree(store_dir, ignore_errors=True)
     staging.rename(store_dir)
-    summary = {**{k: v for k, v in vars(stats).items() if k != "missing_labels"},
-               "ids_without_label": len(stats.missing_labels), "quads_in_store": loaded,
-               "infer_time_precision": infer_time_precision, "seconds": round(time.perf_counter() - started, 2)}
+    summary = {
+        **{k: v for k, v in vars(stats).items() if k != "missing_labels"},
+        "ids_without_label": len(stats.missing_labels),
+        "quads_in_store": loaded,
+        "infer_time_precision": infer_time_precision,
+        "seconds": round(time.perf_counter() - started, 2),
+    }
     Path(stats_path).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     log.info("LitWD1K store %s: %s", store_dir, summary)
     return summary
 
 
-def ground(raw_dir: Path | str, cw_config: Mapping, store_dir: Path | str | None, constructed: Path | str,
-           report_csv: Path | str, summary_json: Path | str, annotations: Sequence[str] = ()) -> dict:
+def ground(
+    raw_dir: Path | str,
+    cw_config: Mapping,
+    store_dir: Path | str | None,
+    constructed: Path | str,
+    report_csv: Path | str,
+    summary_json: Path | str,
+    annotations: Sequence[str] = (),
+) -> dict:
     """Rule ``commonwhy_ground``: rules + KG source -> constructed.parquet, grounding report, summary."""
     raw_dir = Path(raw_dir)
-    rules = load_rules(raw_dir / "inference_rule_entities.json", raw_dir / "LabeledRules.json",
-                       cw_config.get("user_rules"))
+    rules = load_rules(
+        raw_dir / "inference_rule_entities.json", raw_dir / "LabeledRules.json", cw_config.get("user_rules")
+    )
     source = open_source(cw_config.get("kg", {}), store_dir, language=cw_config.get("language", "en"))
     table, report, summary = construct(rules, source, list(annotations), progress=True)
     write_outputs(table, report, summary, constructed, report_csv, summary_json)
-    log.info("rules %d, grounded %d, questions %d, by status %s", summary["rules_total"], summary["rules_grounded"],
-             summary["questions_built"], summary["rules_by_status"])
+    log.info(
+        "rules %d, grounded %d, questions %d, by status %s",
+        summary["rules_total"],
+        summary["rules_grounded"],
+        summary["questions_built"],
+        summary["rules_by_status"],
+    )
     return summary

@@ -15,8 +15,17 @@ from benchval.commonwhy.kg.source import EndpointError, KGSource, QuerySyntaxErr
 from benchval.commonwhy.rules import LiftedRule, validate_rule
 from benchval.commonwhy.wdqs_dialect import WdqsFeatureError, referenced_entities, referenced_properties
 
-STATUSES = ("grounded", "parse_error", "unsupported_feature", "missing_property", "missing_entity",
-            "no_match", "no_labels", "timeout", "endpoint_error")
+STATUSES = (
+    "grounded",
+    "parse_error",
+    "unsupported_feature",
+    "missing_property",
+    "missing_entity",
+    "no_match",
+    "no_labels",
+    "timeout",
+    "endpoint_error",
+)
 
 
 @dataclass
@@ -65,14 +74,15 @@ class _Diagnosis:
         for pid in referenced_properties(sparql, required_only=True):
             if pid not in self.properties:
                 self.properties[pid] = self.source.has_property(pid)
-        return sorted((p for p in referenced_properties(sparql, required_only=True) if not self.properties[p]),
-                      key=lambda p: int(p[1:]))
+        return sorted(
+            (p for p in referenced_properties(sparql, required_only=True) if not self.properties[p]),
+            key=lambda p: int(p[1:]),
+        )
 
     def missing_entities(self, sparql: str) -> list[str]:
         for qid in referenced_entities(sparql):
             if qid not in self.entities:
-                self.entities[qid] = self.source.ask(
-                    f"ASK {{ {{ wd:{qid} ?p ?o . }} UNION {{ ?s ?p wd:{qid} . }} }}")
+                self.entities[qid] = self.source.ask(f"ASK {{ {{ wd:{qid} ?p ?o . }} UNION {{ ?s ?p wd:{qid} . }} }}")
         return sorted((q for q in referenced_entities(sparql) if not self.entities[q]), key=lambda q: int(q[1:]))
 
 
@@ -83,7 +93,9 @@ def _label(row: dict[str, Term], variable: str, qid: str, source: KGSource) -> s
     return source.label(qid)
 
 
-def _build(rule: LiftedRule, rows: list[dict[str, Term]], source: KGSource, report: GroundingRow) -> list[GroundedQuestion]:
+def _build(
+    rule: LiftedRule, rows: list[dict[str, Term]], source: KGSource, report: GroundingRow
+) -> list[GroundedQuestion]:
     questions: dict[str, GroundedQuestion] = {}
     variables = list(dict.fromkeys(rule.variables.values()))
     for row in rows:
@@ -120,12 +132,15 @@ def _explain_empty(rule: LiftedRule, report: GroundingRow, diagnosis: _Diagnosis
         report.reason = "no entity in this KG satisfies the query"
 
 
-def ground_rule(rule: LiftedRule, source: KGSource, diagnosis: _Diagnosis | None = None) -> tuple[list[GroundedQuestion], GroundingRow]:
+def ground_rule(
+    rule: LiftedRule, source: KGSource, diagnosis: _Diagnosis | None = None
+) -> tuple[list[GroundedQuestion], GroundingRow]:
     """Ground one rule. Malformed rules raise :class:`RuleError`; query failures are reported."""
     validate_rule(rule)
     diagnosis = diagnosis or _Diagnosis(source)
-    report = GroundingRow(rule.id, rule.rule, rule.origin, status="grounded",
-                          published_entities=len(rule.published_entities))
+    report = GroundingRow(
+        rule.id, rule.rule, rule.origin, status="grounded", published_entities=len(rule.published_entities)
+    )
     started = time.perf_counter()
     try:
         rows = source.query(rule.sparql)
@@ -150,8 +165,9 @@ def ground_rule(rule: LiftedRule, source: KGSource, diagnosis: _Diagnosis | None
             _explain_empty(rule, report, diagnosis)
         elif not questions:
             report.status = "no_labels"
-            report.reason = (f"{report.rows_without_entity} rows bind no entity, "
-                             f"{report.rows_without_label} entities have no label")
+            report.reason = (
+                f"{report.rows_without_entity} rows bind no entity, {report.rows_without_label} entities have no label"
+            )
     published = {entity.get("qid") for entity in rule.published_entities}
     report.published_entities_found = sum(1 for q in questions if set(q.anchor_qids) & published)
     report.seconds = round(time.perf_counter() - started, 4)
@@ -162,7 +178,9 @@ def _one_line(error: Exception) -> str:
     return " ".join(str(error).split())[:300]
 
 
-def ground_rules(rules: list[LiftedRule], source: KGSource, progress: bool = False) -> tuple[list[GroundedQuestion], list[dict]]:
+def ground_rules(
+    rules: list[LiftedRule], source: KGSource, progress: bool = False
+) -> tuple[list[GroundedQuestion], list[dict]]:
     """Ground every rule; returns all questions and the report rows (as dicts, in rule order)."""
     diagnosis = _Diagnosis(source)
     iterator = rules

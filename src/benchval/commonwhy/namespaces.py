@@ -22,8 +22,22 @@ BD = "http://www.bigdata.com/rdf#"
 HINT = "http://www.bigdata.com/queryHints#"
 
 PREFIXES: dict[str, str] = {
-    "wd": WD, "wdt": WDT, "p": P, "ps": PS, "psv": PSV, "psn": PSN, "pq": PQ, "wds": WDS, "wdv": WDV,
-    "wikibase": WIKIBASE, "rdfs": RDFS, "schema": SCHEMA, "xsd": XSD, "geo": GEO, "bd": BD, "hint": HINT,
+    "wd": WD,
+    "wdt": WDT,
+    "p": P,
+    "ps": PS,
+    "psv": PSV,
+    "psn": PSN,
+    "pq": PQ,
+    "wds": WDS,
+    "wdv": WDV,
+    "wikibase": WIKIBASE,
+    "rdfs": RDFS,
+    "schema": SCHEMA,
+    "xsd": XSD,
+    "geo": GEO,
+    "bd": BD,
+    "hint": HINT,
 }
 
 _QID = re.compile(r"^[QP]\d+$")
@@ -33,7 +47,7 @@ def local_id(iri: str) -> str | None:
     """The QID/PID at the end of an entity or property IRI (any Wikidata namespace), else None."""
     for namespace in (WD, WDT, PSV, PSN, PS, PQ, P):
         if iri.startswith(namespace):
-            tail = iri[len(namespace):]
+            tail = iri[len(namespace) :]
             return tail if _QID.match(tail) else None
     return None
 

@@ -24,25 +24,47 @@ from benchval.commonwhy.subgraph import supporting_facts
 
 log = logging.getLogger(__name__)
 
-_QUALIFIER = pa.struct([("property", pa.string()), ("property_label", pa.string()),
-                        ("value", pa.string()), ("value_label", pa.string())])
-FACT_TYPE = pa.struct([
-    ("subject", pa.string()), ("subject_label", pa.string()), ("property", pa.string()),
-    ("property_label", pa.string()), ("value", pa.string()), ("value_kind", pa.string()),
-    ("value_datatype", pa.string()), ("value_label", pa.string()), ("qualifiers", pa.list_(_QUALIFIER)),
-])
-CONSTRUCTED_SCHEMA = pa.schema([
-    ("question_id", pa.string()), ("rule_id", pa.string()), ("rule", pa.string()), ("origin", pa.string()),
-    ("reasoning_category", pa.string()), ("domain", pa.string()), ("question", pa.string()),
-    ("answers", pa.list_(pa.string())), ("template_answer", pa.string()),
-    ("anchor_qids", pa.list_(pa.string())), ("anchor_labels", pa.list_(pa.string())),
-    ("popularity", pa.int64()), ("split", pa.string()), ("subgraph", pa.list_(FACT_TYPE)),
-    ("n_facts", pa.int64()), ("kg_source", pa.string()),
-])
+_QUALIFIER = pa.struct(
+    [("property", pa.string()), ("property_label", pa.string()), ("value", pa.string()), ("value_label", pa.string())]
+)
+FACT_TYPE = pa.struct(
+    [
+        ("subject", pa.string()),
+        ("subject_label", pa.string()),
+        ("property", pa.string()),
+        ("property_label", pa.string()),
+        ("value", pa.string()),
+        ("value_kind", pa.string()),
+        ("value_datatype", pa.string()),
+        ("value_label", pa.string()),
+        ("qualifiers", pa.list_(_QUALIFIER)),
+    ]
+)
+CONSTRUCTED_SCHEMA = pa.schema(
+    [
+        ("question_id", pa.string()),
+        ("rule_id", pa.string()),
+        ("rule", pa.string()),
+        ("origin", pa.string()),
+        ("reasoning_category", pa.string()),
+        ("domain", pa.string()),
+        ("question", pa.string()),
+        ("answers", pa.list_(pa.string())),
+        ("template_answer", pa.string()),
+        ("anchor_qids", pa.list_(pa.string())),
+        ("anchor_labels", pa.list_(pa.string())),
+        ("popularity", pa.int64()),
+        ("split", pa.string()),
+        ("subgraph", pa.list_(FACT_TYPE)),
+        ("n_facts", pa.int64()),
+        ("kg_source", pa.string()),
+    ]
+)
 
 
-def load_rules(rule_entities: Path | str, labeled_rules: Path | str | None = None,
-               user_rules: Path | str | None = None) -> list[LiftedRule]:
+def load_rules(
+    rule_entities: Path | str, labeled_rules: Path | str | None = None, user_rules: Path | str | None = None
+) -> list[LiftedRule]:
     """Published rules plus the user's (ids must not collide)."""
     labels = load_labeled_rules(labeled_rules) if labeled_rules else {}
     rules = load_published_rules(rule_entities, labels)
@@ -55,8 +77,9 @@ def load_rules(rule_entities: Path | str, labeled_rules: Path | str | None = Non
     return rules
 
 
-def _question_rows(questions: list[GroundedQuestion], rules: dict[str, LiftedRule], source: KGSource,
-                   progress: bool) -> list[dict]:
+def _question_rows(
+    questions: list[GroundedQuestion], rules: dict[str, LiftedRule], source: KGSource, progress: bool
+) -> list[dict]:
     iterator = questions
     if progress:
         from tqdm import tqdm
@@ -70,25 +93,39 @@ def _question_rows(questions: list[GroundedQuestion], rules: dict[str, LiftedRul
         for qid in question.anchor_qids:
             if qid not in popularity_of:
                 popularity_of[qid] = source.triple_count(qid)
-        rows.append({
-            "question_id": question.question_id, "rule_id": rule.id, "rule": rule.rule, "origin": rule.origin,
-            "reasoning_category": rule.category, "domain": rule.domain, "question": question.question,
-            "template_answer": question.answer, "anchor_qids": question.anchor_qids,
-            "anchor_labels": question.anchor_labels,
-            "popularity": min(popularity_of[qid] for qid in question.anchor_qids),
-            "subgraph": facts, "n_facts": len(facts), "kg_source": source.name,
-        })
+        rows.append(
+            {
+                "question_id": question.question_id,
+                "rule_id": rule.id,
+                "rule": rule.rule,
+                "origin": rule.origin,
+                "reasoning_category": rule.category,
+                "domain": rule.domain,
+                "question": question.question,
+                "template_answer": question.answer,
+                "anchor_qids": question.anchor_qids,
+                "anchor_labels": question.anchor_labels,
+                "popularity": min(popularity_of[qid] for qid in question.anchor_qids),
+                "subgraph": facts,
+                "n_facts": len(facts),
+                "kg_source": source.name,
+            }
+        )
     return rows
 
 
-def construct(rules: list[LiftedRule], source: KGSource, annotation_files: list[Path | str] | None = None,
-              progress: bool = False) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+def construct(
+    rules: list[LiftedRule], source: KGSource, annotation_files: list[Path | str] | None = None, progress: bool = False
+) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     """Run grounding, subgraphs, answer merge and splits; returns (questions, report, summary)."""
     questions, report_rows = ground_rules(rules, source, progress=progress)
-    table = pd.DataFrame(_question_rows(questions, {r.id: r for r in rules}, source, progress),
-                         columns=[f.name for f in CONSTRUCTED_SCHEMA if f.name not in ("answers", "split")])
-    answers, merge_report = merge_answers(dict(zip(table["question_id"], table["template_answer"])),
-                                          list(annotation_files or []))
+    table = pd.DataFrame(
+        _question_rows(questions, {r.id: r for r in rules}, source, progress),
+        columns=[f.name for f in CONSTRUCTED_SCHEMA if f.name not in ("answers", "split")],
+    )
+    answers, merge_report = merge_answers(
+        dict(zip(table["question_id"], table["template_answer"])), list(annotation_files or [])
+    )
     table["answers"] = [answers[qid] for qid in table["question_id"]]
     table["split"] = assign_splits(table) if len(table) else pd.Series(dtype="object")
     table = table[[f.name for f in CONSTRUCTED_SCHEMA]]
@@ -108,11 +145,20 @@ def construct(rules: list[LiftedRule], source: KGSource, annotation_files: list[
     return table, report, summary
 
 
-def write_outputs(table: pd.DataFrame, report: pd.DataFrame, summary: dict, constructed: Path | str,
-                  report_csv: Path | str, summary_json: Path | str) -> None:
+def write_outputs(
+    table: pd.DataFrame,
+    report: pd.DataFrame,
+    summary: dict,
+    constructed: Path | str,
+    report_csv: Path | str,
+    summary_json: Path | str,
+) -> None:
     # no question at all (nothing grounded): pandas cannot type empty list columns, so write the schema's empty table
-    arrow = (pa.Table.from_pandas(table, schema=CONSTRUCTED_SCHEMA, preserve_index=False) if len(table)
-             else CONSTRUCTED_SCHEMA.empty_table())
+    arrow = (
+        pa.Table.from_pandas(table, schema=CONSTRUCTED_SCHEMA, preserve_index=False)
+        if len(table)
+        else CONSTRUCTED_SCHEMA.empty_table()
+    )
     arrow = arrow.replace_schema_metadata({b"commonwhy_summary": json.dumps(summary).encode("utf-8")})
     for path in (constructed, report_csv, summary_json):
         Path(path).parent.mkdir(parents=True, exist_ok=True)

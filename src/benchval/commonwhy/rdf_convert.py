@@ -159,8 +159,16 @@ def _write_entity_triples(root: Path, out: _Writer, stats: ConversionStats, used
             stats.entity_triples += 1
 
 
-def _write_literal(out: _Writer, path: Path, number: int, parts: list[str], infer_precision: bool,
-                   coordinates: dict, used: set[str], props: set[str]) -> None:
+def _write_literal(
+    out: _Writer,
+    path: Path,
+    number: int,
+    parts: list[str],
+    infer_precision: bool,
+    coordinates: dict,
+    used: set[str],
+    props: set[str],
+) -> None:
     entity, attribute, raw = parts
     _check_id(path, number, entity)
     found_attribute, found_literal = _ATTRIBUTE.match(attribute), _LITERAL.match(raw)
@@ -184,15 +192,17 @@ def _write_literal(out: _Writer, path: Path, number: int, parts: list[str], infe
         out.add(node, _iri(PSV + prop), _value_node(out, "TimeValue", lexical, facts))
     elif suffix and suffix.startswith("Q"):
         used.add(suffix)
-        quantity = _value_node(out, "QuantityValue", lexical + suffix,
-                               [("quantityAmount", value), ("quantityUnit", _iri(WD + suffix))])
+        quantity = _value_node(
+            out, "QuantityValue", lexical + suffix, [("quantityAmount", value), ("quantityUnit", _iri(WD + suffix))]
+        )
         out.add(node, _iri(PSV + prop), quantity)
         if suffix in COHERENT_SI_UNITS:
             out.add(node, _iri(PSN + prop), quantity)
 
 
-def _write_literals(root: Path, out: _Writer, stats: ConversionStats, infer_precision: bool,
-                    used: set[str], props: set[str]) -> None:
+def _write_literals(
+    root: Path, out: _Writer, stats: ConversionStats, infer_precision: bool, used: set[str], props: set[str]
+) -> None:
     path = root / LITERAL_FILE
     coordinates: dict = defaultdict(lambda: defaultdict(list))
     for number, parts in _read_tsv(path, 3):
@@ -206,9 +216,15 @@ def _write_literals(root: Path, out: _Writer, stats: ConversionStats, infer_prec
         point = _string(f"Point({float(longitudes[0])} {float(latitudes[0])})", datatype=GEO + "wktLiteral")
         node = _statement(out, entity, prop, point, latitudes[0] + "," + longitudes[0])
         double = XSD + "double"
-        globe = _value_node(out, "GlobecoordinateValue", latitudes[0] + "," + longitudes[0],
-                            [("geoLatitude", _string(latitudes[0], datatype=double)),
-                             ("geoLongitude", _string(longitudes[0], datatype=double))])
+        globe = _value_node(
+            out,
+            "GlobecoordinateValue",
+            latitudes[0] + "," + longitudes[0],
+            [
+                ("geoLatitude", _string(latitudes[0], datatype=double)),
+                ("geoLongitude", _string(longitudes[0], datatype=double)),
+            ],
+        )
         out.add(node, _iri(PSV + prop), globe)
         props.add(prop)
         stats.coordinates_written += 1
@@ -242,8 +258,14 @@ def _write_vocabulary(root: Path, out: _Writer, stats: ConversionStats, used: se
     for prop in sorted(props):
         subject = _iri(WD + prop)
         out.add(subject, _iri(RDF_TYPE), _iri(WIKIBASE + "Property"))
-        for link, namespace in (("directClaim", WDT), ("claim", P), ("statementProperty", PS),
-                                ("statementValue", PSV), ("statementValueNormalized", PSN), ("qualifier", PQ)):
+        for link, namespace in (
+            ("directClaim", WDT),
+            ("claim", P),
+            ("statementProperty", PS),
+            ("statementValue", PSV),
+            ("statementValueNormalized", PSN),
+            ("qualifier", PQ),
+        ):
             out.add(subject, _iri(WIKIBASE + link), _iri(namespace + prop))
         if prop in property_labels:
             out.add(subject, _iri(RDFS + "label"), _string(property_labels[prop], language="en"))

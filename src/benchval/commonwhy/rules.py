@@ -57,10 +57,12 @@ def _fill(template: str, variables: dict[str, str], labels: dict[str, str]) -> s
     text = template
     for phrase, variable in sorted(variables.items(), key=lambda kv: -len(kv[0])):
         label = labels[variable]
-        text = re.sub(rf"(?<![\w]){re.escape(phrase)}(?![\w])", lambda _: label, text)
+        text = re.sub(rf"(?<![\w]){re.escape(phrase)}(?![\w])", lambda _, label=label: label, text)
         letter = phrase.split()[-1]
         if len(letter) == 1:  # a bare later mention ("... for A to have made a call", "A's salary")
-            text = re.sub(rf"(?<=[a-z] ){re.escape(letter)}(?=(?:['’]s)?[\s,.;:?!]|$)", lambda _: label, text)
+            text = re.sub(
+                rf"(?<=[a-z] ){re.escape(letter)}(?=(?:['’]s)?[\s,.;:?!]|$)", lambda _, label=label: label, text
+            )
     return text
 
 
@@ -87,8 +89,11 @@ def validate_rule(rule: LiftedRule) -> LiftedRule:
         if not isinstance(value, str) or not value.strip():
             raise RuleError(rule.id, f"field {name!r} is missing or empty")
     if not rule.variables:
-        raise RuleError(rule.id, f"no placeholder found in the question template {rule.question!r} "
-                                 "(expected e.g. 'person A'; or give 'variables')")
+        raise RuleError(
+            rule.id,
+            f"no placeholder found in the question template {rule.question!r} "
+            "(expected e.g. 'person A'; or give 'variables')",
+        )
     selected = selected_variables(rule.sparql)
     for phrase, variable in rule.variables.items():
         if phrase not in rule.question:
@@ -128,12 +133,20 @@ def load_published_rules(rule_entities_path: Path | str, labeled_rules: dict | N
         if not isinstance(entry, dict):
             raise CommonWhyDataError(path, f"key {text[:60]!r}", "expected an object")
         category, domain = _labels(labeled_rules or {}, text)
-        rules.append(LiftedRule(
-            id=f"cw{index:03d}", rule=text, sparql=entry.get("sparql", ""), question=entry.get("question", ""),
-            answer=entry.get("answer", ""), variables=infer_variables(entry.get("question", "")),
-            origin=str(path.name), category=category, domain=domain,
-            published_entities=list(entry.get("entities", [])),
-        ))
+        rules.append(
+            LiftedRule(
+                id=f"cw{index:03d}",
+                rule=text,
+                sparql=entry.get("sparql", ""),
+                question=entry.get("question", ""),
+                answer=entry.get("answer", ""),
+                variables=infer_variables(entry.get("question", "")),
+                origin=str(path.name),
+                category=category,
+                domain=domain,
+                published_entities=list(entry.get("entities", [])),
+            )
+        )
     return rules
 
 
@@ -158,10 +171,19 @@ def load_user_rules(path: Path | str, labeled_rules: dict | None = None) -> list
         variables = entry.get("variables") or infer_variables(str(entry.get("question", "")))
         if not isinstance(variables, dict):
             raise RuleError(rule_id, "'variables' must map placeholder phrase -> SPARQL variable")
-        rules.append(validate_rule(LiftedRule(
-            id=rule_id, rule=entry.get("rule", ""), sparql=entry.get("sparql", ""),
-            question=entry.get("question", ""), answer=entry.get("answer", ""),
-            variables={str(k): str(v).lstrip("?$") for k, v in variables.items()}, origin=str(path),
-            category=entry.get("category", category), domain=entry.get("domain", domain),
-        )))
+        rules.append(
+            validate_rule(
+                LiftedRule(
+                    id=rule_id,
+                    rule=entry.get("rule", ""),
+                    sparql=entry.get("sparql", ""),
+                    question=entry.get("question", ""),
+                    answer=entry.get("answer", ""),
+                    variables={str(k): str(v).lstrip("?$") for k, v in variables.items()},
+                    origin=str(path),
+                    category=entry.get("category", category),
+                    domain=entry.get("domain", domain),
+                )
+            )
+        )
     return rules

@@ -14,15 +14,16 @@ from __future__ import annotations
 import pandas as pd
 
 
-def assign_splits(table: pd.DataFrame, group: str = "rule_id", popularity: str = "popularity",
-                  key: str = "question_id") -> pd.Series:
+def assign_splits(
+    table: pd.DataFrame, group: str = "rule_id", popularity: str = "popularity", key: str = "question_id"
+) -> pd.Series:
     """Split label (``head`` / ``longtail`` / ``middle``) for every row of ``table``."""
     labels = pd.Series(index=table.index, dtype="object")
     for _, rows in table.groupby(group, sort=False):
         ordered = rows.sort_values([popularity, key], ascending=[False, True]).index
         half = len(ordered) // 2
         labels.loc[ordered[:half]] = "head"
-        labels.loc[ordered[len(ordered) - half:]] = "longtail"
+        labels.loc[ordered[len(ordered) - half :]] = "longtail"
         if len(ordered) % 2:
             labels.loc[ordered[half]] = "middle"
     return labels

@@ -116,7 +116,7 @@ def _label_patterns(requests: list[tuple[str, str, str]], languages: list[str]) 
         candidates = []
         for k, language in enumerate(languages, start=1):
             tmp = f"?{out}__{k}"
-            lines.append(f"OPTIONAL {{ ?{var} {predicate} {tmp} . FILTER(LANG({tmp}) = \"{language}\") }}")
+            lines.append(f'OPTIONAL {{ ?{var} {predicate} {tmp} . FILTER(LANG({tmp}) = "{language}") }}')
             candidates.append(tmp)
         if predicate == "rdfs:label":  # the label service falls back to the entity id
             candidates.append(f'IF(isIRI(?{var}), STRAFTER(STR(?{var}), "{PREFIXES["wd"]}"), STR(?{var}))')
@@ -132,10 +132,10 @@ def _translate_label_service(query: str, default_language: str) -> str:
         masked = _masked(query)
         block_open = found.end() - 1
         block_close = _matching_brace(masked, block_open)
-        block = query[block_open + 1: block_close]
+        block = query[block_open + 1 : block_close]
         requests = _requested_labels(query, block)
         patterns = _label_patterns(requests, _languages(block, default_language))
-        without = query[: found.start()] + query[block_close + 1:]
+        without = query[: found.start()] + query[block_close + 1 :]
         _, group_close = _enclosing_group(_masked(without), found.start())
         query = without[:group_close] + "\n  " + patterns + "\n" + without[group_close:]
 
@@ -165,7 +165,9 @@ def to_standard_sparql(query: str, default_language: str = "en") -> str:
     return _add_prefixes(query)
 
 
-_PROPERTY_IRI = re.compile(r"www\.wikidata\.org/prop/(?:direct/|statement/(?:value(?:-normalized)?/)?|qualifier/)?(P\d+)>")
+_PROPERTY_IRI = re.compile(
+    r"www\.wikidata\.org/prop/(?:direct/|statement/(?:value(?:-normalized)?/)?|qualifier/)?(P\d+)>"
+)
 _PROPERTY_NAME = re.compile(r"\b(?:wdt|p|ps|psv|psn|pq|wd):(P\d+)\b(\*?)")
 
 

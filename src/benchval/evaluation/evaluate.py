@@ -39,8 +39,14 @@ def evaluate_task(
     return pd.DataFrame(rows, columns=METRICS_COLUMNS), predictions
 
 
-def lmeval_results(metrics_rows: pd.DataFrame, meta: dict, model: str, model_manifest: dict,
-                   predictions: pd.DataFrame | None = None, stderr: dict | None = None) -> dict:
+def lmeval_results(
+    metrics_rows: pd.DataFrame,
+    meta: dict,
+    model: str,
+    model_manifest: dict,
+    predictions: pd.DataFrame | None = None,
+    stderr: dict | None = None,
+) -> dict:
     """A results JSON in lm-evaluation-harness's layout (results / configs / n-samples).
 
     With ``predictions`` (of :func:`evaluate_task`) and ``stderr`` = {seed, bootstrap_iters}, every
@@ -53,14 +59,26 @@ def lmeval_results(metrics_rows: pd.DataFrame, meta: dict, model: str, model_man
         key = LMEVAL_METRIC_NAMES.get(row.metric, f"{row.metric},none")
         results[key] = None if pd.isna(row.value) else row.value
         if predictions is not None and stderr is not None:
-            results[stderr_key(key)] = STDERR_NOT_AVAILABLE if pd.isna(row.value) else lmeval_stderr(
-                row.metric, predictions["label"].to_numpy(int), predictions["prediction"].to_numpy(int),
-                item_rng(stderr["seed"], "lmeval_stderr", model, task, row.metric), stderr["bootstrap_iters"])
+            results[stderr_key(key)] = (
+                STDERR_NOT_AVAILABLE
+                if pd.isna(row.value)
+                else lmeval_stderr(
+                    row.metric,
+                    predictions["label"].to_numpy(int),
+                    predictions["prediction"].to_numpy(int),
+                    item_rng(stderr["seed"], "lmeval_stderr", model, task, row.metric),
+                    stderr["bootstrap_iters"],
+                )
+            )
     return {
         "results": {task: results},
         "configs": {task: {"task": task, "output_type": "multiple_choice", "scoring_mode": meta["scoring_mode"]}},
         "n-samples": {task: {"original": meta.get("n_raw"), "effective": int(metrics_rows["n_items"].max())}},
-        "config": {"model": "benchval", "model_args": f"pretrained={model}", "model_source": model_manifest.get("source")},
+        "config": {
+            "model": "benchval",
+            "model_args": f"pretrained={model}",
+            "model_source": model_manifest.get("source"),
+        },
         "benchval": {"normalisation": metrics_rows["normalisation"].iloc[0], "model": model},
     }
 

@@ -41,8 +41,12 @@ def _hash(text: str) -> str:
 
 
 def _doc(item) -> dict:
-    doc = {"id": str(item.id), "context": item.context, "options": [str(o) for o in item.options],
-           "label": int(item.label)}
+    doc = {
+        "id": str(item.id),
+        "context": item.context,
+        "options": [str(o) for o in item.options],
+        "label": int(item.label),
+    }
     target = getattr(item, "target", None)
     if isinstance(target, str):
         doc["target"] = target
@@ -55,8 +59,9 @@ def stderr_key(metric_key: str) -> str:
     return f"{name}_stderr,{filter_key or 'none'}"
 
 
-def lmeval_stderr(metric: str, labels: np.ndarray, predictions: np.ndarray, rng: np.random.Generator,
-                  bootstrap_iters: int) -> float | str:
+def lmeval_stderr(
+    metric: str, labels: np.ndarray, predictions: np.ndarray, rng: np.random.Generator, bootstrap_iters: int
+) -> float | str:
     """The standard error lm-eval reports beside ``metric`` (``accuracy`` or ``macro_f1``)."""
     labels, predictions = np.asarray(labels), np.asarray(predictions)
     if len(labels) <= 1 or bootstrap_iters <= 0:

@@ -23,8 +23,10 @@ def normalised_logprob(scores: pd.DataFrame, normalisation: str) -> pd.Series:
     if length_column is None:
         from benchval.config import allowed_values
 
-        raise ValueError(f"unknown normalisation {normalisation!r}; choose one of "
-                         f"{allowed_values('scoring', 'normalisation')} (workflow/schemas/scoring.schema.yaml)")
+        raise ValueError(
+            f"unknown normalisation {normalisation!r}; choose one of "
+            f"{allowed_values('scoring', 'normalisation')} (workflow/schemas/scoring.schema.yaml)"
+        )
     lengths = scores[length_column].astype(float)
     if (lengths <= 0).any():
         bad = scores.loc[lengths <= 0, ["item_id", "option_index"]].head(3).to_dict("records")

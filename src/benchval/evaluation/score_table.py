@@ -55,7 +55,9 @@ def validate_score_table(table: pd.DataFrame, source: str) -> pd.DataFrame:
 COMMONWHY_CRITERIA = {"judge_correct": ("", "judge-correct"), "factscore_all": ("_factscore", "FActScore")}
 
 
-def commonwhy_criterion_tables(rows: pd.DataFrame, tasks: pd.DataFrame, models: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+def commonwhy_criterion_tables(
+    rows: pd.DataFrame, tasks: pd.DataFrame, models: list[str]
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Score-table and task-table rows for CommonWhy as downstream criteria of the given models."""
     selected = rows[rows["metric"].isin(COMMONWHY_CRITERIA) & rows["model"].isin(models)].copy()
     suffix = selected["metric"].map(lambda metric: COMMONWHY_CRITERIA[metric][0])
@@ -63,7 +65,7 @@ def commonwhy_criterion_tables(rows: pd.DataFrame, tasks: pd.DataFrame, models: 
     selected["metric"] = "accuracy"
     task_rows = []
     for task in tasks.itertuples():
-        for metric, (task_suffix, label_suffix) in COMMONWHY_CRITERIA.items():
+        for task_suffix, label_suffix in COMMONWHY_CRITERIA.values():
             task_rows.append(
                 {
                     "task": task.task + task_suffix,

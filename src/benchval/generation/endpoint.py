@@ -61,8 +61,14 @@ class EndpointGenerator:
             self._headers["Authorization"] = f"Bearer {key}"
 
     def _payload(self, messages: Messages, max_new_tokens: int) -> bytes:
-        body = {"model": self.settings.model, "messages": list(messages), "max_tokens": int(max_new_tokens),
-                "temperature": 0, "top_p": 1, "n": 1}  # fmt: skip
+        body = {
+            "model": self.settings.model,
+            "messages": list(messages),
+            "max_tokens": int(max_new_tokens),
+            "temperature": 0,
+            "top_p": 1,
+            "n": 1,
+        }
         if self.settings.seed is not None:
             body["seed"] = self.settings.seed
         return json.dumps(body).encode()

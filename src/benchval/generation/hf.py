@@ -28,8 +28,7 @@ def decide_chat(tokenizer, use_chat_template: str | bool) -> bool:
 class HFGenerator:
     """Batched greedy decoding (left padding, no sampling) with a causal LM and its tokenizer."""
 
-    def __init__(self, model, tokenizer, name: str = "hf", use_chat_template: str | bool = "auto",
-                 batch_size: int = 8):  # fmt: skip
+    def __init__(self, model, tokenizer, name: str = "hf", use_chat_template: str | bool = "auto", batch_size: int = 8):
         self.model, self.tokenizer, self.name = model.eval(), tokenizer, name
         self.batch_size = int(batch_size)
         self.chat = decide_chat(tokenizer, use_chat_template)
@@ -38,8 +37,15 @@ class HFGenerator:
         self.device = input_device(model)  # the first layer's (a model may span several devices)
 
     @classmethod
-    def from_prepared(cls, model_dir: str | Path, name: str | None = None, device: str = "cpu",
-                      dtype: str = "float32", placement: Placement | None = None, **kwargs) -> "HFGenerator":  # fmt: skip
+    def from_prepared(
+        cls,
+        model_dir: str | Path,
+        name: str | None = None,
+        device: str = "cpu",
+        dtype: str = "float32",
+        placement: Placement | None = None,
+        **kwargs,
+    ) -> "HFGenerator":
         """Load a prepared model folder (resources/models/{model}/) with the model backend, benchval.models.loader.
 
         `placement` (e.g. ``Placement.from_model_entry(entry)``: several GPUs) replaces `device` and `dtype`."""
@@ -55,8 +61,7 @@ class HFGenerator:
     def _encode(self, texts: Sequence[str]) -> dict[str, torch.Tensor]:
         """Left-padded batch. Chat-rendered text already holds its special tokens."""
         self.tokenizer.padding_side = "left"
-        batch = self.tokenizer(list(texts), return_tensors="pt", padding=True,
-                               add_special_tokens=not self.chat)  # fmt: skip
+        batch = self.tokenizer(list(texts), return_tensors="pt", padding=True, add_special_tokens=not self.chat)
         return {k: v.to(self.device) for k, v in batch.items() if k in ("input_ids", "attention_mask")}
 
     @torch.inference_mode()
@@ -64,15 +69,22 @@ class HFGenerator:
         """Greedy continuations of each conversation (batched); by default only their first line."""
         outputs: list[str] = []
         for start in range(0, len(prompts), self.batch_size):
-            texts = [self.render(m) for m in prompts[start:start + self.batch_size]]
+            texts = [self.render(m) for m in prompts[start : start + self.batch_size]]
             batch = self._encode(texts)
             # a base model (plain text) is stopped at the end of its line: only that line is kept
             stop = {} if self.chat or not first_line else {"stop_strings": ["\n"], "tokenizer": self.tokenizer}
             generated = self.model.generate(
-                **batch, max_new_tokens=int(max_new_tokens), do_sample=False, num_beams=1,
-                temperature=None, top_p=None, top_k=None, pad_token_id=self.tokenizer.pad_token_id, **stop,
-            )  # fmt: skip
-            new_tokens = generated[:, batch["input_ids"].shape[1]:]
+                **batch,
+                max_new_tokens=int(max_new_tokens),
+                do_sample=False,
+                num_beams=1,
+                temperature=None,
+                top_p=None,
+                top_k=None,
+                pad_token_id=self.tokenizer.pad_token_id,
+                **stop,
+            )
+            new_tokens = generated[:, batch["input_ids"].shape[1] :]
             decoded = self.tokenizer.batch_decode(new_tokens, skip_special_tokens=True)
             outputs.extend(cut_answer(text) if first_line else text.strip() for text in decoded)
         return outputs
@@ -95,7 +107,7 @@ class HFGenerator:
         order = sorted(range(len(texts)), key=lambda i: lengths[i])
         results: list[dict[str, float] | None] = [None] * len(texts)
         for start in range(0, len(order), self.batch_size):
-            chunk = order[start:start + self.batch_size]
+            chunk = order[start : start + self.batch_size]
             batch = self._encode([texts[i] for i in chunk])
             logits = self.model(**batch, logits_to_keep=1).logits[:, -1, :].float()
             logprobs = torch.log_softmax(logits, dim=-1)[:, first_ids]

@@ -74,11 +74,12 @@ def generate_resumable(
     if not done:
         checkpoint.write_text(json.dumps({"settings": settings}) + "\n", encoding="utf-8")
     todo = [i for i, item_id in enumerate(ids) if item_id not in done]
-    log.info("%s: %d items, %d already in %s, %d to generate", desc, len(ids), len(ids) - len(todo),
-             checkpoint, len(todo))  # fmt: skip
+    log.info(
+        "%s: %d items, %d already in %s, %d to generate", desc, len(ids), len(ids) - len(todo), checkpoint, len(todo)
+    )
     with tqdm(total=len(todo), desc=desc, unit="q", mininterval=2) as progress:
         for start in range(0, len(todo), batch_size):
-            chunk = todo[start:start + batch_size]
+            chunk = todo[start : start + batch_size]
             started = time.perf_counter()
             answers = generator.generate([prompts[i] for i in chunk], max_new_tokens)
             per_item = (time.perf_counter() - started) / len(chunk)

@@ -57,12 +57,18 @@ def make_handler(generator, model_name: str):
                 return self._error(400, "this server decodes greedily; temperature must be 0")
             with lock:
                 text = generator.generate([messages], max_tokens, first_line=False)[0]
-            self._send(200, {
-                "id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion",
-                "created": int(time.time()), "model": model_name,
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                             "finish_reason": "stop"}],
-            })  # fmt: skip
+            self._send(
+                200,
+                {
+                    "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+                    "object": "chat.completion",
+                    "created": int(time.time()),
+                    "model": model_name,
+                    "choices": [
+                        {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+                    ],
+                },
+            )
 
     return Handler
 
@@ -81,8 +87,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.plain_folder:
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        generator = HFGenerator(AutoModelForCausalLM.from_pretrained(args.model_dir),
-                                AutoTokenizer.from_pretrained(args.model_dir), name=args.name or "local")  # fmt: skip
+        generator = HFGenerator(
+            AutoModelForCausalLM.from_pretrained(args.model_dir),
+            AutoTokenizer.from_pretrained(args.model_dir),
+            name=args.name or "local",
+        )
     else:
         generator = HFGenerator.from_prepared(args.model_dir, name=args.name)
     server = ThreadingHTTPServer((args.host, args.port), make_handler(generator, generator.name))

@@ -27,8 +27,13 @@ def load_gguf(gguf_path: Path):
     tokenizer = AutoTokenizer.from_pretrained(folder, gguf_file=name)
     model = AutoModelForCausalLM.from_pretrained(folder, gguf_file=name, dtype=torch.float32)
     model = model.to(torch.float32).eval()
-    log.info("dequantised %s (%s, %.1f M parameters) in %.1f s", name, type(model).__name__,
-             model.num_parameters() / 1e6, time.perf_counter() - started)  # fmt: skip
+    log.info(
+        "dequantised %s (%s, %.1f M parameters) in %.1f s",
+        name,
+        type(model).__name__,
+        model.num_parameters() / 1e6,
+        time.perf_counter() - started,
+    )
     return model, tokenizer
 
 
@@ -80,6 +85,5 @@ def check_round_trip(folder: Path, ids: list[int], logits: torch.Tensor):
             f"saved model in {folder} differs from the GGUF-loaded one: max |logit diff| "
             f"{difference:.3g} > {ROUND_TRIP_TOLERANCE}"
         )
-    log.info("round trip OK: reloaded in %.1f s, max |logit diff| %.2g",
-             time.perf_counter() - started, difference)  # fmt: skip
+    log.info("round trip OK: reloaded in %.1f s, max |logit diff| %.2g", time.perf_counter() - started, difference)
     return model, tokenizer

@@ -16,9 +16,7 @@ class HubUnavailableError(RuntimeError):
     """The Hugging Face Hub could not be reached and no cached snapshot exists."""
 
 
-def hub_error(
-    model: str, repo_id: str, revision: str | None, error: Exception
-) -> HubUnavailableError:
+def hub_error(model: str, repo_id: str, revision: str | None, error: Exception) -> HubUnavailableError:
     """A clear error for a model id that cannot be fetched (typically: offline)."""
     return HubUnavailableError(
         f"model {model!r}: cannot get Hugging Face model {repo_id!r} (revision "

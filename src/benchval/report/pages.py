@@ -31,16 +31,27 @@ pre { font-size: .8rem; background: #f6f6f6; padding: .6rem; overflow-x: auto; }
 
 # Manifest keys shown in the models table, in this order (benchval.models.manifest).
 MODEL_COLUMNS = (
-    "model", "family", "size_b", "n_parameters", "dtype", "device", "source", "source_sha256",
-    "weights_sha256", "architecture", "vocab_size", "transformers_version", "prepared_at",
+    "model",
+    "family",
+    "size_b",
+    "n_parameters",
+    "dtype",
+    "device",
+    "source",
+    "source_sha256",
+    "weights_sha256",
+    "architecture",
+    "vocab_size",
+    "transformers_version",
+    "prepared_at",
 )
 
 
 def _page(title: str, intro: str, body: str) -> str:
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title><style>{PAGE_CSS}</style></head>\n<body>\n"
-        f"<h1>{html.escape(title)}</h1>\n<p class=\"intro\">{html.escape(intro)}</p>\n{body}\n</body></html>\n"
+        f'<h1>{html.escape(title)}</h1>\n<p class="intro">{html.escape(intro)}</p>\n{body}\n</body></html>\n'
     )
 
 
@@ -107,21 +118,23 @@ def models_frame(manifests: Sequence[str | Path]) -> pd.DataFrame:
         with open(manifest_path, encoding="utf-8") as handle:
             manifest = json.load(handle)
         source = manifest.get("source") or {}
-        rows.append({
-            "model": manifest["name"],
-            "family": manifest.get("family"),
-            "size_b": manifest.get("size_b"),
-            "n_parameters": manifest.get("n_parameters"),
-            "dtype": manifest.get("dtype"),
-            "device": manifest.get("device"),
-            "source": source_description(source, manifest.get("load_from")),
-            "source_sha256": manifest.get("gguf_sha256") or source.get("sha256"),
-            "weights_sha256": manifest.get("weights_sha256"),
-            "architecture": manifest.get("architecture"),
-            "vocab_size": manifest.get("vocab_size"),
-            "transformers_version": manifest.get("transformers_version"),
-            "prepared_at": manifest.get("prepared_at"),
-        })
+        rows.append(
+            {
+                "model": manifest["name"],
+                "family": manifest.get("family"),
+                "size_b": manifest.get("size_b"),
+                "n_parameters": manifest.get("n_parameters"),
+                "dtype": manifest.get("dtype"),
+                "device": manifest.get("device"),
+                "source": source_description(source, manifest.get("load_from")),
+                "source_sha256": manifest.get("gguf_sha256") or source.get("sha256"),
+                "weights_sha256": manifest.get("weights_sha256"),
+                "architecture": manifest.get("architecture"),
+                "vocab_size": manifest.get("vocab_size"),
+                "transformers_version": manifest.get("transformers_version"),
+                "prepared_at": manifest.get("prepared_at"),
+            }
+        )
     return pd.DataFrame(rows, columns=list(MODEL_COLUMNS))
 
 
@@ -133,8 +146,10 @@ def write_config_page(config: Mapping[str, Any], path: str | Path, yaml_path: st
         Path(yaml_path).write_text(text, encoding="utf-8")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    intro = ("The configuration this run used: config/config.yaml merged with config/catalogue/*.yaml and "
-             "any --configfile/--config given on the command line, after schema defaults were filled in.")
+    intro = (
+        "The configuration this run used: config/config.yaml merged with config/catalogue/*.yaml and "
+        "any --configfile/--config given on the command line, after schema defaults were filled in."
+    )
     path.write_text(_page("Configuration", intro, f"<pre>{html.escape(text)}</pre>"), encoding="utf-8")
     return path
 

@@ -81,8 +81,16 @@ class Scorer(ABC):
     engine_name = "abstract"
     engine_version = "0"
 
-    def __init__(self, model, tokenizer, *, batch_tokens: int = 1024, device: str = "cpu",
-                 dtype: str | torch.dtype | None = None, progress: bool = False):
+    def __init__(
+        self,
+        model,
+        tokenizer,
+        *,
+        batch_tokens: int = 1024,
+        device: str = "cpu",
+        dtype: str | torch.dtype | None = None,
+        progress: bool = False,
+    ):
         if batch_tokens < 1:
             raise ValueError(f"batch_tokens must be >= 1, got {batch_tokens}")
         # a model spread over devices (models.placement) stays where it is; inputs go to its first layer
@@ -104,9 +112,7 @@ class Scorer(ABC):
             return
         for rid, e in zip(requests["request_id"], encoded):
             if e.length - 1 > self.max_length:
-                raise ValueError(
-                    f"request {rid!r}: {e.length} tokens exceed the model's {self.max_length} positions"
-                )
+                raise ValueError(f"request {rid!r}: {e.length} tokens exceed the model's {self.max_length} positions")
 
     def score(self, requests: pd.DataFrame) -> pd.DataFrame:
         """Add logprob_sum, n_tokens, n_chars, n_bytes, token_logprobs, is_greedy to ``requests``."""
@@ -129,8 +135,7 @@ class Scorer(ABC):
         return assemble_scores(requests, encoded, results)
 
 
-def assemble_scores(requests: pd.DataFrame, encoded: list[EncodedRequest],
-                    results: list[TokenScores]) -> pd.DataFrame:
+def assemble_scores(requests: pd.DataFrame, encoded: list[EncodedRequest], results: list[TokenScores]) -> pd.DataFrame:
     """The scores table: request columns + score columns, one row per request."""
     if len(results) != len(encoded):
         raise RuntimeError(f"engine returned {len(results)} results for {len(encoded)} requests")
@@ -148,8 +153,16 @@ def assemble_scores(requests: pd.DataFrame, encoded: list[EncodedRequest],
     return out
 
 
-def make_scorer(engine: str, model, tokenizer, *, batch_tokens: int = 1024, device: str = "cpu",
-                dtype: str | torch.dtype | None = None, progress: bool = False) -> Scorer:
+def make_scorer(
+    engine: str,
+    model,
+    tokenizer,
+    *,
+    batch_tokens: int = 1024,
+    device: str = "cpu",
+    dtype: str | torch.dtype | None = None,
+    progress: bool = False,
+) -> Scorer:
     """The scorer named by config ``scoring.engine`` (``reference`` or ``fast``).
 
     ``fast`` falls back to ``reference`` (logged warning; the scorer's ``engine_name`` says which ran,

@@ -19,7 +19,8 @@ float32 log-softmax are computed only at positions that predict a continuation t
 (``logits_to_keep`` as a boolean mask). Sliding-window layers (Gemma 2/3, Qwen 2 by ``layer_types``;
 Mistral, whose window applies to every layer) get their own mask, the window measured in position
 ids. Models of a type not checked exact (:data:`EXACT_MODEL_TYPES`) are not served here:
-:func:`benchval.scoring.base.make_scorer` gives them the reference engine with a warning. Requests whose joint tokenisation does not start with the
+:func:`benchval.scoring.base.make_scorer` gives them the reference engine with a warning. Requests whose joint
+tokenisation does not start with the
 context's tokens (see :mod:`benchval.scoring.tokens`) are computed in full as a group of their own
 (no sharing), and counted. On CUDA out-of-memory the budget halves and the batch is retried.
 """
@@ -30,7 +31,6 @@ import bisect
 import time
 from dataclasses import dataclass
 
-import numpy as np
 import torch
 from tqdm.auto import tqdm
 
@@ -51,8 +51,8 @@ class PackedRow:
     positions: list[int]
     segments: list[int]
     anchors: list[int]
-    members: list[int]              # request indices
-    predict_at: list[list[int]]     # per member: row indices, one per continuation token
+    members: list[int]  # request indices
+    predict_at: list[list[int]]  # per member: row indices, one per continuation token
 
     def __len__(self) -> int:
         return len(self.tokens)
@@ -184,7 +184,9 @@ def unsupported_reason(model) -> str | None:
         return f"model type {model_type!r} is not among those checked exact for packed rows {list(EXACT_MODEL_TYPES)}"
     attention = getattr(config, "_attn_implementation", None) or "sdpa"
     if attention not in MASKED_ATTENTION:
-        return f"attention implementation {attention!r} ignores a custom 4-D mask (needs one of {list(MASKED_ATTENTION)})"
+        return (
+            f"attention implementation {attention!r} ignores a custom 4-D mask (needs one of {list(MASKED_ATTENTION)})"
+        )
     return None
 
 
@@ -239,8 +241,9 @@ class FastScorer(Scorer):
             masks["sliding_attention"] = block_attention_mask(rows, width, self.sliding_window)
         if self.attn_implementation == "eager":
             dtype = next(self.model.parameters()).dtype
-            masks = {k: torch.zeros(m.shape, dtype=dtype).masked_fill(~m, torch.finfo(dtype).min)
-                     for k, m in masks.items()}
+            masks = {
+                k: torch.zeros(m.shape, dtype=dtype).masked_fill(~m, torch.finfo(dtype).min) for k, m in masks.items()
+            }
         masks = {k: m.to(self.device) for k, m in masks.items()}
         if self.every_layer_slides:
             return masks["sliding_attention"]
@@ -327,16 +330,21 @@ class FastScorer(Scorer):
                 done_tokens += sum(encoded[m].length for r in batch for m in r.members)
                 elapsed = max(time.perf_counter() - start, 1e-9)
                 bar.update(sum(len(r.members) for r in batch))
-                bar.set_postfix(items_s=f"{n_items * bar.n / len(encoded) / elapsed:.1f}",
-                                tok_s=f"{done_tokens / elapsed:.0f}", refresh=False)
+                bar.set_postfix(
+                    items_s=f"{n_items * bar.n / len(encoded) / elapsed:.1f}",
+                    tok_s=f"{done_tokens / elapsed:.0f}",
+                    refresh=False,
+                )
             pending = [i for i in pending if i not in out]
         bar.close()
         return [out[i] for i in range(len(encoded))]
 
     def score(self, requests):
         """As :meth:`Scorer.score`; requests of one item (or priors of one context) share a row."""
-        keys = [f"prior:{c}" if k == "prior" else f"item:{i}"
-                for k, i, c in zip(requests["kind"], requests["item_id"], requests["context"])]
+        keys = [
+            f"prior:{c}" if k == "prior" else f"item:{i}"
+            for k, i, c in zip(requests["kind"], requests["item_id"], requests["context"])
+        ]
         self.group_keys = keys
         try:
             return super().score(requests)

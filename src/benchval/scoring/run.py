@@ -40,8 +40,11 @@ def tokenizer_sha256(tokenizer) -> str:
     class, special tokens and whether it adds BOS."""
     backend = getattr(tokenizer, "backend_tokenizer", None)
     spec = backend.to_str() if backend is not None else json.dumps(sorted(tokenizer.get_vocab().items()))
-    extra = {"class": type(tokenizer).__name__, "special": {k: str(v) for k, v in tokenizer.special_tokens_map.items()},
-             "bos_prefix": tokenizer.encode("a")}
+    extra = {
+        "class": type(tokenizer).__name__,
+        "special": {k: str(v) for k, v in tokenizer.special_tokens_map.items()},
+        "bos_prefix": tokenizer.encode("a"),
+    }
     return hashlib.sha256((spec + json.dumps(extra, sort_keys=True)).encode()).hexdigest()
 
 
@@ -71,12 +74,18 @@ def task_scoring_mode(items_parquet: str | Path) -> str:
     return meta["scoring_mode"]
 
 
-def cache_key(*, weights: str, tokenizer: str, scoring_mode: str, prior_context: str, engine: str,
-              engine_version: str, dtype: str) -> str:
+def cache_key(
+    *, weights: str, tokenizer: str, scoring_mode: str, prior_context: str, engine: str, engine_version: str, dtype: str
+) -> str:
     """sha256 of everything a score depends on besides the request text."""
-    parts = {"weights_sha256": weights, "tokenizer_sha256": tokenizer,
-             "template": {"scoring_mode": scoring_mode, "prior_context": prior_context},
-             "engine": engine, "engine_version": engine_version, "dtype": dtype}
+    parts = {
+        "weights_sha256": weights,
+        "tokenizer_sha256": tokenizer,
+        "template": {"scoring_mode": scoring_mode, "prior_context": prior_context},
+        "engine": engine,
+        "engine_version": engine_version,
+        "dtype": dtype,
+    }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
@@ -100,8 +109,15 @@ def load_scorer(model_dir, scoring_config: dict, model_config: dict):
     cfg = section_defaults("scoring", scoring_config)  # defaults: workflow/schemas/scoring.schema.yaml
     placement = Placement.from_model_entry(model_config)
     model, tokenizer = load_model(model_dir, placement)
-    return make_scorer(cfg["engine"], model, tokenizer, batch_tokens=cfg["batch_tokens"], device=placement.device,
-                       dtype=placement.dtype, progress=cfg["progress"])
+    return make_scorer(
+        cfg["engine"],
+        model,
+        tokenizer,
+        batch_tokens=cfg["batch_tokens"],
+        device=placement.device,
+        dtype=placement.dtype,
+        progress=cfg["progress"],
+    )
 
 
 def _scorer_tokenizer_sha256(scorer) -> str:
@@ -113,8 +129,18 @@ def _scorer_tokenizer_sha256(scorer) -> str:
     return cached
 
 
-def score_task(items_parquet, model_dir, out_parquet, scoring_config: dict, model_config: dict, shard_dir,
-               *, model_name: str | None = None, threads: int | None = None, scorer=None) -> dict:
+def score_task(
+    items_parquet,
+    model_dir,
+    out_parquet,
+    scoring_config: dict,
+    model_config: dict,
+    shard_dir,
+    *,
+    model_name: str | None = None,
+    threads: int | None = None,
+    scorer=None,
+) -> dict:
     """Score every request of a task; write ``out_parquet``; return a summary (also logged).
 
     ``scorer`` (optional) is a ready :class:`~benchval.scoring.base.Scorer` (tests, benchmarks) or a
@@ -140,19 +166,44 @@ def score_task(items_parquet, model_dir, out_parquet, scoring_config: dict, mode
     elif callable(scorer):
         scorer = scorer()
     tok_hash, weights = _scorer_tokenizer_sha256(scorer), folder_weights_sha256(model_dir)
-    key = cache_key(weights=weights, tokenizer=tok_hash, scoring_mode=mode,
-                    prior_context=cfg["prior_context"], engine=scorer.engine_name,
-                    engine_version=scorer.engine_version, dtype=dtype)
-    metadata = {"model": model_name, "weights_sha256": weights,
-                "tokenizer": type(scorer.tokenizer).__name__, "tokenizer_sha256": tok_hash,
-                "tokenizer_name": getattr(scorer.tokenizer, "name_or_path", ""), "engine": scorer.engine_name,
-                "engine_version": scorer.engine_version, "dtype": dtype, "device": device, "scoring_mode": mode,
-                "prior_context": cfg["prior_context"], "cache_key": key}
+    key = cache_key(
+        weights=weights,
+        tokenizer=tok_hash,
+        scoring_mode=mode,
+        prior_context=cfg["prior_context"],
+        engine=scorer.engine_name,
+        engine_version=scorer.engine_version,
+        dtype=dtype,
+    )
+    metadata = {
+        "model": model_name,
+        "weights_sha256": weights,
+        "tokenizer": type(scorer.tokenizer).__name__,
+        "tokenizer_sha256": tok_hash,
+        "tokenizer_name": getattr(scorer.tokenizer, "name_or_path", ""),
+        "engine": scorer.engine_name,
+        "engine_version": scorer.engine_version,
+        "dtype": dtype,
+        "device": device,
+        "scoring_mode": mode,
+        "prior_context": cfg["prior_context"],
+        "cache_key": key,
+    }
     store = ShardStore(shard_dir, key)
     shards = shard_requests(requests, int(cfg["shard_items"]))
     store.remove_stale(len(shards))
-    parts, summary = [], {"n_shards": len(shards), "reused_shards": 0, "scored_shards": 0, "boundary_fallbacks": 0,
-                          "n_requests": len(requests), "n_items": len(items), "seconds": 0.0}
+    parts, summary = (
+        [],
+        {
+            "n_shards": len(shards),
+            "reused_shards": 0,
+            "scored_shards": 0,
+            "boundary_fallbacks": 0,
+            "n_requests": len(requests),
+            "n_items": len(items),
+            "seconds": 0.0,
+        },
+    )
     for index, shard in enumerate(shards):
         fingerprint = requests_fingerprint(shard)
         done = store.load(index, fingerprint)
@@ -163,8 +214,14 @@ def score_task(items_parquet, model_dir, out_parquet, scoring_config: dict, mode
             summary["scored_shards"] += 1
             summary["boundary_fallbacks"] += scorer.stats.boundary_fallbacks
             summary["seconds"] += time.perf_counter() - start
-            log.info("shard %d/%d: %d requests scored in %.1fs (%s)", index + 1, len(shards), len(shard),
-                     time.perf_counter() - start, scorer.stats.as_dict())
+            log.info(
+                "shard %d/%d: %d requests scored in %.1fs (%s)",
+                index + 1,
+                len(shards),
+                len(shard),
+                time.perf_counter() - start,
+                scorer.stats.as_dict(),
+            )
         else:
             summary["reused_shards"] += 1
             summary["boundary_fallbacks"] += store.stats(index).get("boundary_fallbacks", 0)
@@ -187,8 +244,15 @@ class TaskFiles:
     shard_dir: str
 
 
-def score_tasks(tasks: Sequence[TaskFiles], model_dir, scoring_config: dict, model_config: dict, *,
-                model_name: str | None = None, threads: int | None = None) -> dict[str, dict]:
+def score_tasks(
+    tasks: Sequence[TaskFiles],
+    model_dir,
+    scoring_config: dict,
+    model_config: dict,
+    *,
+    model_name: str | None = None,
+    threads: int | None = None,
+) -> dict[str, dict]:
     """Score several tasks with one model, loaded once (rule ``score_model``); {out_parquet: summary}.
 
     Each task goes through :func:`score_task`, so its output, shards and resume are exactly those of
@@ -204,6 +268,16 @@ def score_tasks(tasks: Sequence[TaskFiles], model_dir, scoring_config: dict, mod
         log.info("loaded %s in %.1fs", model_dir, time.perf_counter() - start)
         return scorer
 
-    return {task.out_parquet: score_task(task.items_parquet, model_dir, task.out_parquet, scoring_config, model_config,
-                                         task.shard_dir, model_name=model_name, scorer=shared_scorer)
-            for task in tasks}
+    return {
+        task.out_parquet: score_task(
+            task.items_parquet,
+            model_dir,
+            task.out_parquet,
+            scoring_config,
+            model_config,
+            task.shard_dir,
+            model_name=model_name,
+            scorer=shared_scorer,
+        )
+        for task in tasks
+    }

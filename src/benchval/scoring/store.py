@@ -77,8 +77,9 @@ def read_scores(path: str | Path) -> pd.DataFrame:
         raise ScoresFileError(f"{path}: missing columns {missing}")
     for name in COLUMNS:
         if not table.schema.field(name).type.equals(SCHEMA.field(name).type):
-            raise ScoresFileError(f"{path}: column {name!r} has type {table.schema.field(name).type}, "
-                                  f"expected {SCHEMA.field(name).type}")
+            raise ScoresFileError(
+                f"{path}: column {name!r} has type {table.schema.field(name).type}, expected {SCHEMA.field(name).type}"
+            )
     frame = table.select(COLUMNS).to_pandas()
     bad_kind = ~frame["kind"].isin(KINDS)
     if bad_kind.any():

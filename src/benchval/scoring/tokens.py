@@ -107,7 +107,9 @@ class RequestEncoder:
                 head = whole[:k] if k else [self.prefix_id]
                 encoded = EncodedRequest(tuple(head), tuple(whole[k:]), boundary_fallback=True)
         if not encoded.continuation_ids:
-            raise TokenizationError(f"{name}: continuation {continuation!r} has no tokens after context {context[-40:]!r}")
+            raise TokenizationError(
+                f"{name}: continuation {continuation!r} has no tokens after context {context[-40:]!r}"
+            )
         return encoded
 
     def encode_frame(self, requests: pd.DataFrame) -> list[EncodedRequest]:

@@ -137,10 +137,15 @@ class FilterReport:
     steps: list[FilterStep] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
-    def apply(self, name: str, items: list, reason_of: Callable[[object], str | None],
-              source_of: Callable[[object], Mapping] | None = None,
-              label_of: Callable[[object], object] | None = None,
-              tolerance: float = LABEL_SHARE_TOLERANCE) -> list:
+    def apply(
+        self,
+        name: str,
+        items: list,
+        reason_of: Callable[[object], str | None],
+        source_of: Callable[[object], Mapping] | None = None,
+        label_of: Callable[[object], object] | None = None,
+        tolerance: float = LABEL_SHARE_TOLERANCE,
+    ) -> list:
         """Keep the items for which ``reason_of`` returns None; count the others by reason and list
         where they came from (``source_of(item)``, default :func:`default_source`, else the item's
         position in this step's input). ``label_of``: also record the label shares before and after
@@ -157,12 +162,20 @@ class FilterReport:
                 removed_at.append((dict(ref) if ref is not None else {"position": position}, reason))
         self.record(name, len(items), len(kept), removed, removed_at=removed_at)
         if label_of is not None:
-            self.check_label_shares(name, [label_of(item) for item in items], [label_of(item) for item in kept],
-                                    tolerance)
+            self.check_label_shares(
+                name, [label_of(item) for item in items], [label_of(item) for item in kept], tolerance
+            )
         return kept
 
-    def record(self, name: str, before: int, after: int, removed: Mapping[str, int],
-               removed_at: Iterable[tuple[Mapping, str]] = (), changed: Iterable[tuple[Mapping, str]] = ()) -> None:
+    def record(
+        self,
+        name: str,
+        before: int,
+        after: int,
+        removed: Mapping[str, int],
+        removed_at: Iterable[tuple[Mapping, str]] = (),
+        changed: Iterable[tuple[Mapping, str]] = (),
+    ) -> None:
         """Add a step. ``removed_at``: (source, reason) of removed rows (only the first LISTED_ROWS are
         kept, the count is ``before - after``); ``changed``: (source, what was changed) of rows the step
         altered but kept (a repair, a shortened context), all of them, so that they are counted."""
@@ -172,19 +185,27 @@ class FilterReport:
         changed_rows, n_changed = listed(changed, "change")
         self.steps.append(FilterStep(name, before, after, dict(removed), removed_rows, changed_rows, n_changed))
 
-    def check_label_shares(self, name: str, before: Iterable[object], after: Iterable[object],
-                           tolerance: float = LABEL_SHARE_TOLERANCE) -> bool:
+    def check_label_shares(
+        self, name: str, before: Iterable[object], after: Iterable[object], tolerance: float = LABEL_SHARE_TOLERANCE
+    ) -> bool:
         """Record the label shares around step ``name`` (its last occurrence); a step that moves any
         label's share by more than ``tolerance`` points is flagged there and in the notes. True if flagged."""
         step = next(step for step in reversed(self.steps) if step.name == name)
         shares_before, shares_after = label_shares(before), label_shares(after)
         shift = share_shift(shares_before, shares_after)
         flagged = shift > tolerance
-        step.label_shares = {"before": _rounded(shares_before), "after": _rounded(shares_after),
-                             "max_shift_points": round(shift, 2), "tolerance_points": tolerance, "flagged": flagged}
+        step.label_shares = {
+            "before": _rounded(shares_before),
+            "after": _rounded(shares_after),
+            "max_shift_points": round(shift, 2),
+            "tolerance_points": tolerance,
+            "flagged": flagged,
+        }
         if flagged:
-            self.note(f"step {name!r} moved a label share by {shift:.1f} points (more than {tolerance:g}): "
-                      f"{_rounded(shares_before)} -> {_rounded(shares_after)}")
+            self.note(
+                f"step {name!r} moved a label share by {shift:.1f} points (more than {tolerance:g}): "
+                f"{_rounded(shares_before)} -> {_rounded(shares_after)}"
+            )
         return flagged
 
     def note(self, text: str) -> None:
@@ -196,9 +217,14 @@ class FilterReport:
         removed_rows: {count, first}, changed_rows: {count, first}} (+ label_shares where checked)."""
         steps = []
         for step in self.steps:
-            entry = {"filter": step.name, "before": step.before, "after": step.after, "removed": dict(step.removed),
-                     "removed_rows": {"count": step.before - step.after, "first": list(step.removed_rows)},
-                     "changed_rows": {"count": step.n_changed, "first": list(step.changed_rows)}}
+            entry = {
+                "filter": step.name,
+                "before": step.before,
+                "after": step.after,
+                "removed": dict(step.removed),
+                "removed_rows": {"count": step.before - step.after, "first": list(step.removed_rows)},
+                "changed_rows": {"count": step.n_changed, "first": list(step.changed_rows)},
+            }
             if step.label_shares is not None:
                 entry["label_shares"] = step.label_shares
             steps.append(entry)

@@ -62,8 +62,9 @@ def split_blank(sentence: str, path: Path | str, line: int) -> tuple[str, str, s
     return context, gap, rest, repaired
 
 
-def blank_item(item_id: str, sentence: str, fillers: Sequence[str], label: int, mode: str,
-               path: Path, line: int) -> tuple[Item, bool]:
+def blank_item(
+    item_id: str, sentence: str, fillers: Sequence[str], label: int, mode: str, path: Path, line: int
+) -> tuple[Item, bool]:
     """A WinoGrande-style item in ``partial`` mode (options = fillers, target = the shared rest of
     the sentence) or ``mc`` mode (options = filler + rest, the blank being at the sentence end)."""
     context, gap, rest, repaired = split_blank(sentence, path, line)
@@ -77,8 +78,10 @@ def blank_item(item_id: str, sentence: str, fillers: Sequence[str], label: int, 
 
 def note_repairs(report: FilterReport, repaired: int, path: Path) -> None:
     if repaired:
-        report.note(f"{repaired} sentence(s) in {path.name} had no space before the '_' blank (e.g. 'is_.'); "
-                    "one space was inserted between the context and the option")
+        report.note(
+            f"{repaired} sentence(s) in {path.name} had no space before the '_' blank (e.g. 'is_.'); "
+            "one space was inserted between the context and the option"
+        )
 
 
 @register("winogrande")
@@ -89,10 +92,20 @@ def winogrande(source: AdapterInput, report: FilterReport) -> list[Item]:
     for row, label in labelled_rows(source, ONE_BASED_TWO):
         sentence, first, second = row.strings("sentence", "option1", "option2")
         if "answer" in row.data and parse_label(row.data["answer"], ONE_BASED_TWO, row.path, row.line) != label:
-            raise TaskDataError(row.path, row.line, f"answer {row.data['answer']!r} disagrees with "
-                                                    f"{source.file('labels').name} (label index {label})")
-        item, fixed = blank_item(f"{source.task}-dev-{row.line:05d}", sentence, [first, second], label,
-                                 source.scoring_mode or "partial", row.path, row.line)
+            raise TaskDataError(
+                row.path,
+                row.line,
+                f"answer {row.data['answer']!r} disagrees with {source.file('labels').name} (label index {label})",
+            )
+        item, fixed = blank_item(
+            f"{source.task}-dev-{row.line:05d}",
+            sentence,
+            [first, second],
+            label,
+            source.scoring_mode or "partial",
+            row.path,
+            row.line,
+        )
         items.append(item)
         repaired += fixed
     note_repairs(report, repaired, source.file("data"))
@@ -124,8 +137,15 @@ def winowhat(source: AdapterInput, report: FilterReport) -> list[Item]:
         flag = row.data["in_original_experiment"].strip()
         if flag not in ("0", "1"):
             raise TaskDataError(path, row.line, f"in_original_experiment {flag!r} is not 0 or 1")
-        item, fixed = blank_item(f"{source.task}-{row_number:05d}", row.data[column],
-                                 [row.data["option1"], row.data["option2"]], label, mode, path, row.line)
+        item, fixed = blank_item(
+            f"{source.task}-{row_number:05d}",
+            row.data[column],
+            [row.data["option1"], row.data["option2"]],
+            label,
+            mode,
+            path,
+            row.line,
+        )
         item.source_row = row_number
         items.append(item)
         flags[item.id], repaired = flag, repaired + fixed
@@ -134,11 +154,17 @@ def winowhat(source: AdapterInput, report: FilterReport) -> list[Item]:
     if repeats:
         report.note(f"{repeats} WinoGrande sentence(s) appear more than once with different paraphrases; all kept")
     if only_flagged:
-        items = report.apply("in_original_experiment", items,
-                             lambda item: None if flags[item.id] == "1" else "in_original_experiment = 0")
+        items = report.apply(
+            "in_original_experiment",
+            items,
+            lambda item: None if flags[item.id] == "1" else "in_original_experiment = 0",
+        )
     if mode == "partial":
-        items = report.apply("partial_target", items,
-                             lambda item: None if item.target else "blank at the very end: no shared continuation to score")
+        items = report.apply(
+            "partial_target",
+            items,
+            lambda item: None if item.target else "blank at the very end: no shared continuation to score",
+        )
     return items
 
 
@@ -196,12 +222,19 @@ def goldenswag(source: AdapterInput, report: FilterReport) -> list[Item]:
     try:
         rows = load_hub_rows(hub_id, split)
     except ImportError as error:
-        raise TaskUnavailable(source.task, f"needs the Python package 'datasets' to load {hub_id} from the Hugging Face Hub ({error})") from error
+        raise TaskUnavailable(
+            source.task, f"needs the Python package 'datasets' to load {hub_id} from the Hugging Face Hub ({error})"
+        ) from error
     except OSError as error:
-        raise TaskUnavailable(source.task, f"needs the Hugging Face Hub (dataset {hub_id}, split {split}), which is unreachable here: {error}") from error
+        raise TaskUnavailable(
+            source.task,
+            f"needs the Hugging Face Hub (dataset {hub_id}, split {split}), which is unreachable here: {error}",
+        ) from error
     where = f"hf://datasets/{hub_id} ({split})"
-    return [hellaswag_item(f"{source.task}-{split}-{index:05d}", Row(where, index, row))
-            for index, row in enumerate(rows, start=1)]
+    return [
+        hellaswag_item(f"{source.task}-{split}-{index:05d}", Row(where, index, row))
+        for index, row in enumerate(rows, start=1)
+    ]
 
 
 # --------------------------------------------------------------------------- Social IQA
@@ -264,13 +297,29 @@ def piqa(source: AdapterInput, report: FilterReport) -> list[Item]:
     items = []
     for row, label in labelled_rows(source, ZERO_BASED_TWO):
         goal, sol1, sol2 = row.strings("goal", "sol1", "sol2")
-        items.append(Item(f"{source.task}-val-{row.line:05d}", PIQA_PROMPT.format(goal=goal.strip()),
-                          [answer_text(sol1), answer_text(sol2)], label, row.line))
+        items.append(
+            Item(
+                f"{source.task}-val-{row.line:05d}",
+                PIQA_PROMPT.format(goal=goal.strip()),
+                [answer_text(sol1), answer_text(sol2)],
+                label,
+                row.line,
+            )
+        )
     return items
 
 
-PIQA_RUP_COLUMNS = ("goal_red_herrings", "goal_typos", "goal_HP", "goal_Leet", "goal_It_cleft",
-                    "goal_Wh_cleft", "goal_stress", "goal_checklist", "goal_comp")
+PIQA_RUP_COLUMNS = (
+    "goal_red_herrings",
+    "goal_typos",
+    "goal_HP",
+    "goal_Leet",
+    "goal_It_cleft",
+    "goal_Wh_cleft",
+    "goal_stress",
+    "goal_checklist",
+    "goal_comp",
+)
 #: RUPBench's meaning-preserving syntactic rewrites of the goal, the closest it has to the paper's
 #: "Paraphrased" revision; the adapter's columns when ``perturbations`` is not given.
 PIQA_RUP_PARAPHRASE_LIKE = ("goal_It_cleft", "goal_Wh_cleft")
@@ -313,26 +362,37 @@ def repair_solutions(rows: list[Row], rup_path: Path, piqa_path: Path) -> list[t
     """
     piqa_rows = read_jsonl(piqa_path)
     if len(piqa_rows) != len(rows):
-        raise TaskDataError(piqa_path, None, f"{len(piqa_rows)} rows but {rup_path.name} has {len(rows)}: not row-aligned")
+        raise TaskDataError(
+            piqa_path, None, f"{len(piqa_rows)} rows but {rup_path.name} has {len(rows)}: not row-aligned"
+        )
     repaired = []
     for row, piqa_row in zip(rows, piqa_rows):
         goal, sol1, sol2 = piqa_row.strings("goal", "sol1", "sol2")
         if row.data["goal"].strip() != goal.strip():
-            raise TaskDataError(rup_path, row.line, f"goal {row.data['goal']!r} differs from {piqa_path.name} line "
-                                                    f"{piqa_row.line} ({goal!r}): the files are not row-aligned")
+            raise TaskDataError(
+                rup_path,
+                row.line,
+                f"goal {row.data['goal']!r} differs from {piqa_path.name} line "
+                f"{piqa_row.line} ({goal!r}): the files are not row-aligned",
+            )
         corrupted = [key for key in ("sol1", "sol2") if row.data[key].strip() == SPREADSHEET_ERROR]
         for key in corrupted:
             row.data[key] = {"sol1": sol1, "sol2": sol2}[key]
         if corrupted:
-            repaired.append((row.line, f"{', '.join(corrupted)} '#NAME?' taken from {piqa_path.name} "
-                                       f"line {piqa_row.line}"))
+            repaired.append(
+                (row.line, f"{', '.join(corrupted)} '#NAME?' taken from {piqa_path.name} line {piqa_row.line}")
+            )
     return repaired
 
 
 def unused_corrupt_goals(rows: list[Row], used: set[tuple[int, str]]) -> list[tuple[int, str]]:
     """(line, what) of the unusable perturbed goals that no item of this task uses (``used``: (line, column))."""
-    return [(row.line, f"{column}: {goal_problem(row.data[column])}") for row in rows
-            for column in PIQA_RUP_COLUMNS if (row.line, column) not in used and goal_problem(row.data[column])]
+    return [
+        (row.line, f"{column}: {goal_problem(row.data[column])}")
+        for row in rows
+        for column in PIQA_RUP_COLUMNS
+        if (row.line, column) not in used and goal_problem(row.data[column])
+    ]
 
 
 @register("piqa_rup")
@@ -342,7 +402,8 @@ def piqa_rup(source: AdapterInput, report: FilterReport) -> list[Item]:
     Options: ``perturbations`` (goal_* columns; default :data:`PIQA_RUP_PARAPHRASE_LIKE`) and
     ``combine`` (``random_per_item``: each row uses one of them, drawn with the seed; ``stack``: one
     item per row and column). Solutions corrupted to '#NAME?' are repaired from ``piqa`` (step
-    ``repaired_solutions``, which counts items, so ``n_raw`` is the number of items built); items whose perturbed goal is '#NAME?' or empty are dropped (step
+    ``repaired_solutions``, which counts items, so ``n_raw`` is the number of items built); items whose perturbed goal
+    is '#NAME?' or empty are dropped (step
     ``corrupted_rows``). docs/tasks.md states the rules.
     """
     columns, combine = piqa_rup_options(source)
@@ -357,21 +418,39 @@ def piqa_rup(source: AdapterInput, report: FilterReport) -> list[Item]:
         chosen = columns if combine == "stack" else [columns[int(rng.integers(len(columns)))]]
         for column in chosen:
             goal = unquote(cells[column])
-            item = Item(f"{source.task}-{row_number:05d}-{column}", PIQA_PROMPT.format(goal=goal),
-                        [answer_text(cells["sol1"]), answer_text(cells["sol2"])], label, row_number)
+            item = Item(
+                f"{source.task}-{row_number:05d}-{column}",
+                PIQA_PROMPT.format(goal=goal),
+                [answer_text(cells["sol1"]), answer_text(cells["sol2"])],
+                label,
+                row_number,
+            )
             items.append(item)
             problems[item.id], lines[item.id] = goal_problem(cells[column]), line
             used.add((line, column))
             unchanged += goal == unquote(cells["goal"])
-    report.record("repaired_solutions", len(items), len(items), {},  # a repair removes nothing
-                  changed=[(source_ref(path, line), what) for line, what in repaired])
-    report.note(f"perturbations {columns}, combined by {combine}; surrounding quotes removed from perturbed goals; "
-                f"{unchanged} of {len(items)} perturbed goals are identical to the PIQA goal")
-    kept = report.apply("corrupted_rows", items, lambda item: problems[item.id],
-                        source_of=lambda item: source_ref(path, lines[item.id], item.id))
+    report.record(
+        "repaired_solutions",
+        len(items),
+        len(items),
+        {},  # a repair removes nothing
+        changed=[(source_ref(path, line), what) for line, what in repaired],
+    )
+    report.note(
+        f"perturbations {columns}, combined by {combine}; surrounding quotes removed from perturbed goals; "
+        f"{unchanged} of {len(items)} perturbed goals are identical to the PIQA goal"
+    )
+    kept = report.apply(
+        "corrupted_rows",
+        items,
+        lambda item: problems[item.id],
+        source_of=lambda item: source_ref(path, lines[item.id], item.id),
+    )
     unused = unused_corrupt_goals(rows, used)
     if unused:
         shown = "; ".join(f"line {line} ({what})" for line, what in unused)
-        report.note(f"corrupted_rows (cells no item of this task uses): did not need to remove {len(unused)} "
-                    f"row(s) of {path.name}: {shown}")
+        report.note(
+            f"corrupted_rows (cells no item of this task uses): did not need to remove {len(unused)} "
+            f"row(s) of {path.name}: {shown}"
+        )
     return kept

@@ -52,11 +52,15 @@ def check_items(items: Iterable[Item], task: str, scoring_mode: str) -> list[Ite
     items, seen = list(items), {}
     for item in items:
         if item.id in seen:
-            raise ItemsError(f"task {task!r}: item id {item.id!r} used twice (rows {seen[item.id]} and {item.source_row})")
+            raise ItemsError(
+                f"task {task!r}: item id {item.id!r} used twice (rows {seen[item.id]} and {item.source_row})"
+            )
         seen[item.id] = item.source_row
         where = f"task {task!r}, item {item.id!r} (row {item.source_row})"
         if item.context.endswith(" "):
-            raise ItemsError(f"{where}: context ends in a space ({item.context[-20:]!r}); the space belongs to the option")
+            raise ItemsError(
+                f"{where}: context ends in a space ({item.context[-20:]!r}); the space belongs to the option"
+            )
         if not item.options or any(not isinstance(option, str) or option == "" for option in item.options):
             raise ItemsError(f"{where}: options must be non-empty strings, got {item.options!r}")
         if scoring_mode == "partial" and not item.target:

@@ -14,7 +14,13 @@ from typing import Mapping
 from benchval.data import ChecksumMismatch, sha256_of
 from benchval.joblog import log_to_file
 from benchval.tasks.base import (
-    AdapterInput, FilterReport, Item, TaskDataError, TaskUnavailable, default_source, get_adapter,
+    AdapterInput,
+    FilterReport,
+    Item,
+    TaskDataError,
+    TaskUnavailable,
+    default_source,
+    get_adapter,
 )
 from benchval.tasks.items import check_items, write_items
 from benchval.tasks.seeding import task_rng
@@ -55,7 +61,9 @@ def exclude_by_hand(items: list[Item], excluded: set[str], report: FilterReport,
     error, since they usually mean the list was written for another version of the data."""
     unknown = sorted(excluded - {item.id for item in items})
     if unknown:
-        raise KeyError(f"{source}: ids not in task {report.task!r}: {unknown[:10]}{' ...' if len(unknown) > 10 else ''}")
+        raise KeyError(
+            f"{source}: ids not in task {report.task!r}: {unknown[:10]}{' ...' if len(unknown) > 10 else ''}"
+        )
     reason = f"listed in {Path(source).name}"
     return report.apply("excluded_by_hand", items, lambda item: reason if item.id in excluded else None)
 
@@ -102,8 +110,14 @@ def source_files(files: Mapping[str, Path], checksums: Mapping[str, str] | None)
     return recorded
 
 
-def task_meta(task: str, task_config: Mapping[str, object], files: Mapping[str, Path], seed: int,
-              n_items: int | None, checksums: Mapping[str, str] | None = None) -> dict:
+def task_meta(
+    task: str,
+    task_config: Mapping[str, object],
+    files: Mapping[str, Path],
+    seed: int,
+    n_items: int | None,
+    checksums: Mapping[str, str] | None = None,
+) -> dict:
     return {
         "task": task,
         "role": task_config["role"],
@@ -122,13 +136,18 @@ def task_meta(task: str, task_config: Mapping[str, object], files: Mapping[str, 
     }
 
 
-def build_items(task: str, task_config: Mapping[str, object], files: Mapping[str, Path], seed: int,
-                report: FilterReport) -> list[Item]:
+def build_items(
+    task: str, task_config: Mapping[str, object], files: Mapping[str, Path], seed: int, report: FilterReport
+) -> list[Item]:
     """Run the task's adapter and check its items against the contract."""
     adapter = get_adapter(str(task_config["adapter"]))
-    adapter_input = AdapterInput(task=task, files={k: Path(v) for k, v in files.items()},
-                                 options=dict(task_config.get("options") or {}), seed=int(seed),
-                                 scoring_mode=str(task_config["scoring_mode"]))
+    adapter_input = AdapterInput(
+        task=task,
+        files={k: Path(v) for k, v in files.items()},
+        options=dict(task_config.get("options") or {}),
+        seed=int(seed),
+        scoring_mode=str(task_config["scoring_mode"]),
+    )
     return check_items(adapter(adapter_input, report), task, str(task_config["scoring_mode"]))
 
 
@@ -167,9 +186,13 @@ def prepare_task(
     n_raw = report.steps[0].before if report.steps else len(items)
     if not items:
         read = ", ".join(str(path) for path in files.values()) or "no raw files"
-        raise TaskDataError(read, None, f"task {task_name!r}: no items ({n_raw} rows read, all removed by the "
-                                        f"filters {[step.name for step in report.steps]}); an empty task would "
-                                        "give NaN metrics")
+        raise TaskDataError(
+            read,
+            None,
+            f"task {task_name!r}: no items ({n_raw} rows read, all removed by the "
+            f"filters {[step.name for step in report.steps]}); an empty task would "
+            "give NaN metrics",
+        )
     if exclude_ids_file is not None:
         items = exclude_by_hand(items, read_exclusion_list(exclude_ids_file), report, str(exclude_ids_file))
     if exclusion is not None:

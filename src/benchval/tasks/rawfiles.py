@@ -141,9 +141,7 @@ def read_label_lines(path: Path | str, expected: int, data_path: Path | str) -> 
     """One label per line (stripped); the count must equal the data file's item count."""
     labels = [line.strip() for line in _lines(Path(path))]
     if len(labels) != expected:
-        raise TaskDataError(
-            path, None, f"{len(labels)} labels but the data file {data_path} has {expected} items"
-        )
+        raise TaskDataError(path, None, f"{len(labels)} labels but the data file {data_path} has {expected} items")
     for number, label in enumerate(labels, start=1):
         if not label:
             raise TaskDataError(path, number, "empty label line")

@@ -70,13 +70,19 @@ def deviation(task: str, n: int, paper_n: int | None, reasons: Mapping[str, str]
         return ""
     if task in reasons:
         return " ".join(str(reasons[task]).split())
-    log.warning("task %s: n=%d differs from the paper's %d by more than %d%% and no reason is recorded",
-                task, n, paper_n, round(100 * DEVIATION_LIMIT))
+    log.warning(
+        "task %s: n=%d differs from the paper's %d by more than %d%% and no reason is recorded",
+        task,
+        n,
+        paper_n,
+        round(100 * DEVIATION_LIMIT),
+    )
     return f"no reason recorded (paper_n_deviations.{task}) for n {n} vs the paper's {paper_n}"
 
 
-def task_sizes_table(meta_json_paths: Iterable[Path | str], catalogue: Mapping,
-                     deviations: Mapping[str, str] | None = None) -> pd.DataFrame:
+def task_sizes_table(
+    meta_json_paths: Iterable[Path | str], catalogue: Mapping, deviations: Mapping[str, str] | None = None
+) -> pd.DataFrame:
     """One row per task: task, role, axes (';'-joined), n_raw, n_after_filters, n_final, paper_n,
     deviation, notes.
 
@@ -99,16 +105,18 @@ def task_sizes_table(meta_json_paths: Iterable[Path | str], catalogue: Mapping,
             notes = f"unavailable: {meta['unavailable']}" + (f"; {notes}" if notes else "")
         paper_n = spec.get("paper_n", meta.get("paper_n"))
         after = n_after_filters(steps, meta["n_final"])
-        rows.append({
-            "task": meta["task"],
-            "role": meta["role"],
-            "axes": ";".join(meta.get("axes") or []),
-            "n_raw": int(meta["n_raw"]),
-            "n_after_filters": after,
-            "n_final": int(meta["n_final"]),
-            "paper_n": pd.NA if paper_n is None else int(paper_n),
-            "deviation": deviation(meta["task"], after, paper_n, reasons, meta.get("unavailable")),
-            "notes": notes,
-        })
+        rows.append(
+            {
+                "task": meta["task"],
+                "role": meta["role"],
+                "axes": ";".join(meta.get("axes") or []),
+                "n_raw": int(meta["n_raw"]),
+                "n_after_filters": after,
+                "n_final": int(meta["n_final"]),
+                "paper_n": pd.NA if paper_n is None else int(paper_n),
+                "deviation": deviation(meta["task"], after, paper_n, reasons, meta.get("unavailable")),
+                "notes": notes,
+            }
+        )
     table = pd.DataFrame(rows, columns=COLUMNS)
     return table.astype({"n_raw": "int64", "n_after_filters": "int64", "n_final": "int64", "paper_n": "Int64"})

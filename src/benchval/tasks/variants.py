@@ -40,7 +40,9 @@ def variant_specs(task: str, spec: Mapping[str, object]) -> dict[str, dict]:
     if not declared:
         return {}
     if spec.get("role") != "cs_reworked":
-        raise ConfigError(f"tasks.{task}.variants: only a cs_reworked task can have variants (role {spec.get('role')!r})")
+        raise ConfigError(
+            f"tasks.{task}.variants: only a cs_reworked task can have variants (role {spec.get('role')!r})"
+        )
     if spec.get("exclude_ids"):
         raise ConfigError(f"tasks.{task}.variants: not supported with exclude_ids (each variant's item ids differ)")
     option = declared["option"]
@@ -70,7 +72,9 @@ def add_task_variants(config: dict) -> dict:
         listed = list(spec["tasks"])
         extra = [name for task in listed for name in generated.get(task, []) if name not in listed]
         if not any(task in generated for task in listed):
-            raise ConfigError(f"studies.{study}.sensitivity_variants: none of the study's tasks declares variants "
-                              f"(tasks with variants: {sorted(generated)})")
+            raise ConfigError(
+                f"studies.{study}.sensitivity_variants: none of the study's tasks declares variants "
+                f"(tasks with variants: {sorted(generated)})"
+            )
         spec["tasks"] = listed + extra
     return config

@@ -39,8 +39,16 @@ REAL_TOKENIZERS = {"gemma3-270m": True, "smollm2-135m": False, "qwen2.5-coder-0.
 
 
 def _common(vocab: int) -> dict:
-    return dict(vocab_size=vocab, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-                max_position_embeddings=4096, bos_token_id=0, eos_token_id=1, pad_token_id=2)
+    return dict(
+        vocab_size=vocab,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        max_position_embeddings=4096,
+        bos_token_id=0,
+        eos_token_id=1,
+        pad_token_id=2,
+    )
 
 
 def architecture_config(arch: str, vocab: int, window: int | None = WINDOW):
@@ -52,23 +60,40 @@ def architecture_config(arch: str, vocab: int, window: int | None = WINDOW):
 
     common = _common(vocab)
     if arch == "gpt_neox":
-        return tf.GPTNeoXConfig(**common, intermediate_size=64, use_parallel_residual=True,
-                                rope_parameters={"rope_type": "default", "rope_theta": 10000.0,
-                                                 "partial_rotary_factor": 0.25})
+        return tf.GPTNeoXConfig(
+            **common,
+            intermediate_size=64,
+            use_parallel_residual=True,
+            rope_parameters={"rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.25},
+        )
     if arch == "opt":
         return tf.OPTConfig(**common, ffn_dim=64, word_embed_proj_dim=32, do_layer_norm_before=True)
     if arch == "qwen2":
-        return tf.Qwen2Config(**common, intermediate_size=64, num_key_value_heads=2, use_sliding_window=window is not None,
-                              sliding_window=window, max_window_layers=1)
+        return tf.Qwen2Config(
+            **common,
+            intermediate_size=64,
+            num_key_value_heads=2,
+            use_sliding_window=window is not None,
+            sliding_window=window,
+            max_window_layers=1,
+        )
     if arch == "llama":
         return tf.LlamaConfig(**common, intermediate_size=64, num_key_value_heads=2)
     if arch == "gemma2":
-        return tf.Gemma2Config(**common, intermediate_size=64, num_key_value_heads=2, head_dim=8,
-                               query_pre_attn_scalar=8, sliding_window=window or 4096,
-                               final_logit_softcapping=5.0, attn_logit_softcapping=2.0)
+        return tf.Gemma2Config(
+            **common,
+            intermediate_size=64,
+            num_key_value_heads=2,
+            head_dim=8,
+            query_pre_attn_scalar=8,
+            sliding_window=window or 4096,
+            final_logit_softcapping=5.0,
+            attn_logit_softcapping=2.0,
+        )
     if arch == "mistral":
-        return tf.MistralConfig(**common, intermediate_size=64, num_key_value_heads=2, head_dim=8,
-                                sliding_window=window)
+        return tf.MistralConfig(
+            **common, intermediate_size=64, num_key_value_heads=2, head_dim=8, sliding_window=window
+        )
     raise ValueError(f"unknown architecture {arch!r}; known: {list(ARCHITECTURES)}")
 
 
@@ -126,7 +151,18 @@ def real_items(task: str, n: int, mirror: Path | None = None) -> pd.DataFrame:
     spec = catalogue["tasks"][task]
     files = {key: mirror / f["path"] for key, f in catalogue["datasets"][spec["dataset"]]["files"].items()}
     adapter = get_adapter(spec["adapter"])
-    items = list(adapter(AdapterInput(task, files, dict(spec.get("options") or {}), 0, spec["scoring_mode"]),
-                         FilterReport(task)))[:n]
-    return pd.DataFrame([{"id": i.id, "context": i.context, "options": list(i.options), "label": i.label,
-                          "target": getattr(i, "target", None)} for i in items])
+    items = list(
+        adapter(AdapterInput(task, files, dict(spec.get("options") or {}), 0, spec["scoring_mode"]), FilterReport(task))
+    )[:n]
+    return pd.DataFrame(
+        [
+            {
+                "id": i.id,
+                "context": i.context,
+                "options": list(i.options),
+                "label": i.label,
+                "target": getattr(i, "target", None),
+            }
+            for i in items
+        ]
+    )

@@ -24,13 +24,21 @@ import yaml
 from benchval.config import merged_config
 from benchval.paths import REPO_ROOT
 
-FAMILY_ARCHITECTURE = {"pythia": "gpt_neox", "opt": "opt", "qwen": "qwen2", "llama": "llama",
-                       "gemma": "gemma2", "mistral": "mistral"}
+FAMILY_ARCHITECTURE = {
+    "pythia": "gpt_neox",
+    "opt": "opt",
+    "qwen": "qwen2",
+    "llama": "llama",
+    "gemma": "gemma2",
+    "mistral": "mistral",
+}
 FAMILY_ADDS_BOS = {"pythia": False, "opt": True, "qwen": False, "llama": True, "gemma": True, "mistral": True}
 FIGURE_NOTICE = "REHEARSAL: random-weight models under the paper's names; every number here is meaningless"
-NOTICE = ("REHEARSAL WITH RANDOM WEIGHTS: tiny random-weight models under the paper's model names. "
-          "Every score, metric, table and figure of this run is meaningless; only the job count and "
-          "the times mean something.")
+NOTICE = (
+    "REHEARSAL WITH RANDOM WEIGHTS: tiny random-weight models under the paper's model names. "
+    "Every score, metric, table and figure of this run is meaningless; only the job count and "
+    "the times mean something."
+)
 MODELS_DIR = "models"  # relative to the rehearsal's working directory (snakemake --directory)
 
 
@@ -39,8 +47,9 @@ def paper_config() -> dict:
     return merged_config(REPO_ROOT / "config" / "paper.yaml")
 
 
-def rehearsal_config(n_items: int = 8, n_bootstrap: int = 100, models: list[str] | None = None,
-                     tasks: list[str] | None = None) -> dict:
+def rehearsal_config(
+    n_items: int = 8, n_bootstrap: int = 100, models: list[str] | None = None, tasks: list[str] | None = None
+) -> dict:
     """The rehearsal overlay (merged on top of config/config.yaml like paper.yaml): the paper study's
     models (or ``models``) as local tiny folders, its tasks (or ``tasks``) at ``n_items`` each."""
     paper = paper_config()
@@ -49,29 +58,45 @@ def rehearsal_config(n_items: int = 8, n_bootstrap: int = 100, models: list[str]
     entries = {}
     for name in models:
         entry = paper["models"][name]
-        entries[name] = {"family": entry["family"], "size_b": entry["size_b"], "dtype": "float32", "device": "cpu",
-                         "source": {"type": "local", "path": f"{MODELS_DIR}/{name}"}}
+        entries[name] = {
+            "family": entry["family"],
+            "size_b": entry["size_b"],
+            "dtype": "float32",
+            "device": "cpu",
+            "source": {"type": "local", "path": f"{MODELS_DIR}/{name}"},
+        }
     return {
         "sample": {"n_items": n_items, "per_task": {}},
         "models": entries,
         "scoring": {"engine": "fast", "batch_tokens": 1024, "jobs": "per_model"},
         "analysis": {"n_bootstrap": n_bootstrap},
-        "studies": {"default": {"source": "scored", "models": models, "tasks": list(tasks or study["tasks"]),
-                                "commonwhy_criterion": False, "notice": FIGURE_NOTICE}},
+        "studies": {
+            "default": {
+                "source": "scored",
+                "models": models,
+                "tasks": list(tasks or study["tasks"]),
+                "commonwhy_criterion": False,
+                "notice": FIGURE_NOTICE,
+            }
+        },
     }
 
 
 def write_config(path: Path, **kwargs) -> Path:
-    header = "".join(f"# {line}\n" for line in [
-        NOTICE, "",
-        "Written by `python -m benchval.testing.rehearsal write-config` from config/paper.yaml (do not edit;",
-        "tests/test_rehearsal.py checks that it matches). Build the models, then run in its own directory:",
-        "  python -m benchval.testing.rehearsal build rehearsal",
-        "  snakemake --cores 2 --configfile config/config.yaml config/rehearsal.yaml --directory rehearsal \\",
-        "      results/figures results/tables",
-        "(config.yaml is named too: under --directory the Snakefile's relative configfile is not found.)",
-        "Merged on top of config/config.yaml: studies.default is the paper's study on the tiny models.",
-    ])
+    header = "".join(
+        f"# {line}\n"
+        for line in [
+            NOTICE,
+            "",
+            "Written by `python -m benchval.testing.rehearsal write-config` from config/paper.yaml (do not edit;",
+            "tests/test_rehearsal.py checks that it matches). Build the models, then run in its own directory:",
+            "  python -m benchval.testing.rehearsal build rehearsal",
+            "  snakemake --cores 2 --configfile config/config.yaml config/rehearsal.yaml --directory rehearsal \\",
+            "      results/figures results/tables",
+            "(config.yaml is named too: under --directory the Snakefile's relative configfile is not found.)",
+            "Merged on top of config/config.yaml: studies.default is the paper's study on the tiny models.",
+        ]
+    )
     path = Path(path)
     path.write_text(header + "\n" + yaml.safe_dump(rehearsal_config(**kwargs), sort_keys=False))
     return path

@@ -104,7 +104,10 @@ def tiny_workflow_config(root: Path, n_items: int = 4, n_bootstrap: int = 50, sc
     # CommonWhy evaluation stays declared (the config must validate) but outside the tiny study.
     first = next(iter(TINY_MODELS))
     config["commonwhy_eval"] = dict(
-        config.get("commonwhy_eval", {}), models=[first], judge={"system": first, "decision": "calibrated"}, baselines={"backbone": None}
+        config.get("commonwhy_eval", {}),
+        models=[first],
+        judge={"system": first, "decision": "calibrated"},
+        baselines={"backbone": None},
     )
     if "analysis" in config and isinstance(config["analysis"], dict):
         config["analysis"]["n_bootstrap"] = n_bootstrap

@@ -50,8 +50,10 @@ NO_ANSWER = "No answer was found in the knowledge graph."
 
 def property_labels(source) -> dict[str, str]:
     """label -> PID of every property the source declares (``wikibase:claim``) with a label."""
-    rows = source.query(prefix_header() + 'SELECT ?p ?label WHERE { ?p wikibase:claim ?c ; rdfs:label ?label . '
-                        f'FILTER(LANG(?label) = "{source.language}") }}')  # fmt: skip
+    rows = source.query(
+        prefix_header() + "SELECT ?p ?label WHERE { ?p wikibase:claim ?c ; rdfs:label ?label . "
+        f'FILTER(LANG(?label) = "{source.language}") }}'
+    )
     return {row["label"].value: row["p"].qid for row in rows if row["p"].qid}
 
 
@@ -78,8 +80,10 @@ def few_shot_messages(text: str, order: Sequence[int] | None = None) -> list[dic
 def exemplar_orders(n_examples: int, n_drafts: int) -> list[tuple[int, ...]]:
     """The first `n_drafts` orders of the examples (itertools.permutations order; the first is as written)."""
     if n_drafts > math.factorial(n_examples):
-        raise ValueError(f"commonwhy_eval.baselines.kbbinder_drafts: {n_drafts} drafts but the prompt's "
-                         f"{n_examples} examples have only {math.factorial(n_examples)} orders")  # fmt: skip
+        raise ValueError(
+            f"commonwhy_eval.baselines.kbbinder_drafts: {n_drafts} drafts but the prompt's "
+            f"{n_examples} examples have only {math.factorial(n_examples)} orders"
+        )
     return list(itertools.islice(itertools.permutations(range(n_examples)), n_drafts))
 
 
@@ -101,8 +105,15 @@ def fact_line(fact) -> str:
 class KBBinder:
     """Question -> SPARQL draft (few-shot) -> bound -> executed -> facts -> LLM answer from the facts."""
 
-    def __init__(self, generator, template: PromptTemplate, source, max_new_tokens: int = 64,
-                 answer_template: PromptTemplate | None = None, n_drafts: int = 1):  # fmt: skip
+    def __init__(
+        self,
+        generator,
+        template: PromptTemplate,
+        source,
+        max_new_tokens: int = 64,
+        answer_template: PromptTemplate | None = None,
+        n_drafts: int = 1,
+    ):
         self.generator, self.template, self.source = generator, template, source
         self.answer_template = answer_template
         self.max_new_tokens = max_new_tokens
@@ -117,7 +128,7 @@ class KBBinder:
         orders = exemplar_orders(n_examples, self.n_drafts) if filled else []
         prompts = [few_shot_messages(text, order) for text in filled for order in orders]
         texts = [t.splitlines()[0] if t else "" for t in self.generator.generate(prompts, self.max_new_tokens)]
-        return [texts[i:i + len(orders)] for i in range(0, len(texts), len(orders))] if orders else []
+        return [texts[i : i + len(orders)] for i in range(0, len(texts), len(orders))] if orders else []
 
     @staticmethod
     def parses(draft: str) -> bool:
@@ -128,7 +139,7 @@ class KBBinder:
         """(SPARQL with wd:/wdt: ids, bindings), or (None, reason) when something cannot be bound."""
         entities, relations = _ENT.findall(draft), _REL.findall(draft)
         if not entities or not relations:
-            return None, {"error": "draft has no ent:\"…\" or rel:\"…\""}
+            return None, {"error": 'draft has no ent:"…" or rel:"…"'}
         bound = {"entities": {}, "relations": {}}
         linked = self.checker.mentions(question)
         for label in entities:
@@ -140,7 +151,7 @@ class KBBinder:
             match = self.relations.get(label) or next(
                 (self.relations[m] for m in difflib.get_close_matches(label, list(self.relations), n=1, cutoff=0.5)),
                 None,
-            )  # fmt: skip
+            )
             if match is None:
                 return None, {"error": f"relation {label!r} matches no property label", **bound}
             bound["relations"][label] = match
@@ -148,7 +159,7 @@ class KBBinder:
         sparql = _REL.sub(lambda m: f"wdt:{bound['relations'][m.group(1)]}", sparql)
         sparql = sparql.strip()
         if not sparql.upper().startswith("SELECT"):
-            sparql = sparql[sparql.upper().find("SELECT"):] if "SELECT" in sparql.upper() else sparql
+            sparql = sparql[sparql.upper().find("SELECT") :] if "SELECT" in sparql.upper() else sparql
         return prefix_header() + sparql, bound
 
     def facts(self, bound: dict, rows: list[dict]) -> list[str]:
@@ -180,8 +191,14 @@ class KBBinder:
                 status = "answered" if facts else "empty_result"
             except Exception as error:  # noqa: BLE001 - any KG failure is this baseline's outcome
                 status = f"query_error: {type(error).__name__}"
-        return {"draft": draft, "parsed": self.parses(draft), "bound": sparql is not None, "status": status,
-                "facts": tuple(facts), "bindings": bound}  # fmt: skip
+        return {
+            "draft": draft,
+            "parsed": self.parses(draft),
+            "bound": sparql is not None,
+            "status": status,
+            "facts": tuple(facts),
+            "bindings": bound,
+        }
 
     def answer(self, ids: Sequence[str], questions: Sequence[str]) -> pd.DataFrame:
         rows = []
@@ -190,24 +207,43 @@ class KBBinder:
             runs = [self.execute(d, question) for d in own]
             winner, votes = majority([r["facts"] for r in runs])
             chosen = runs[0 if winner is None else winner]
-            rows.append({"id": item_id, "question": question,
-                         "answer": self.verbalise(chosen["bindings"], list(chosen["facts"])),
-                         "draft": chosen["draft"], "parsed": chosen["parsed"], "bound": chosen["bound"],
-                         "status": chosen["status"], "facts": "\n".join(chosen["facts"]),
-                         "bindings": str(chosen["bindings"]), "n_drafts": len(runs),
-                         "n_parsed": sum(r["parsed"] for r in runs), "n_bound": sum(r["bound"] for r in runs),
-                         "n_with_facts": sum(bool(r["facts"]) for r in runs), "votes": votes,
-                         "drafts": json.dumps([{k: r[k] for k in ("draft", "parsed", "bound", "status")}
-                                               for r in runs], ensure_ascii=False)})  # fmt: skip
+            rows.append(
+                {
+                    "id": item_id,
+                    "question": question,
+                    "answer": self.verbalise(chosen["bindings"], list(chosen["facts"])),
+                    "draft": chosen["draft"],
+                    "parsed": chosen["parsed"],
+                    "bound": chosen["bound"],
+                    "status": chosen["status"],
+                    "facts": "\n".join(chosen["facts"]),
+                    "bindings": str(chosen["bindings"]),
+                    "n_drafts": len(runs),
+                    "n_parsed": sum(r["parsed"] for r in runs),
+                    "n_bound": sum(r["bound"] for r in runs),
+                    "n_with_facts": sum(bool(r["facts"]) for r in runs),
+                    "votes": votes,
+                    "drafts": json.dumps(
+                        [{k: r[k] for k in ("draft", "parsed", "bound", "status")} for r in runs], ensure_ascii=False
+                    ),
+                }
+            )
         with_facts = [r for r in rows if r["facts"]]
         if self.answer_template is not None and with_facts:
             prompts = [user(self.answer_template.fill(question=r["question"], facts=r["facts"])) for r in with_facts]
             for row, text in zip(with_facts, self.generator.generate(prompts, self.max_new_tokens)):
                 row["answer"] = text.strip() or NO_ANSWER
         table = pd.DataFrame(rows).drop(columns="question")
-        log.info("KB-Binder: %d questions, %d drafts, %d parse, %d bind, %d retrieve facts; %d questions answered "
-                 "from facts", len(table), int(table["n_drafts"].sum()), int(table["n_parsed"].sum()),
-                 int(table["n_bound"].sum()), int(table["n_with_facts"].sum()), len(with_facts))  # fmt: skip
+        log.info(
+            "KB-Binder: %d questions, %d drafts, %d parse, %d bind, %d retrieve facts; %d questions answered "
+            "from facts",
+            len(table),
+            int(table["n_drafts"].sum()),
+            int(table["n_parsed"].sum()),
+            int(table["n_bound"].sum()),
+            int(table["n_with_facts"].sum()),
+            len(with_facts),
+        )
         return table
 
 
@@ -233,17 +269,36 @@ class KGR:
             trace = []
             for k, check in enumerate(checks):
                 facts = self.facts_for(check) if check.entities else []
-                trace.append({"claim": check.claim, "entities": [q for q, _ in check.entities],
-                              "relations": check.relations, "supported": check.supported, "n_facts": len(facts),
-                              "revised_to": None})  # fmt: skip
+                trace.append(
+                    {
+                        "claim": check.claim,
+                        "entities": [q for q, _ in check.entities],
+                        "relations": check.relations,
+                        "supported": check.supported,
+                        "n_facts": len(facts),
+                        "revised_to": None,
+                    }
+                )
                 if facts and not check.supported:  # a claim the KG does not support and has facts about
-                    prompts.append(user(self.template.fill(question=question, claim=check.claim,
-                                                           facts="\n".join(facts))))  # fmt: skip
+                    prompts.append(
+                        user(self.template.fill(question=question, claim=check.claim, facts="\n".join(facts)))
+                    )
                     asked.append((i, k))
-            records.append({"id": item_id, "answer": draft, "draft": draft, "n_claims": len(checks),
-                            "n_unsupported": sum(not c.supported for c in checks),
-                            "n_facts": sum(t["n_facts"] for t in trace), "n_revision_asked": 0, "n_revised": 0,
-                            "revision_asked": False, "revised": False, "trace": trace})  # fmt: skip
+            records.append(
+                {
+                    "id": item_id,
+                    "answer": draft,
+                    "draft": draft,
+                    "n_claims": len(checks),
+                    "n_unsupported": sum(not c.supported for c in checks),
+                    "n_facts": sum(t["n_facts"] for t in trace),
+                    "n_revision_asked": 0,
+                    "n_revised": 0,
+                    "revision_asked": False,
+                    "revised": False,
+                    "trace": trace,
+                }
+            )
         revised = self.generator.generate(prompts, self.max_new_tokens) if prompts else []
         for (i, k), text in zip(asked, revised):
             record, claim = records[i], records[i]["trace"][k]
@@ -259,6 +314,11 @@ class KGR:
                 record["answer"] = "Because " + ", and ".join(claims) + "."
                 record["revised"] = True
             record["trace"] = json.dumps(record["trace"], ensure_ascii=False)
-        log.info("KGR: %d claims sent for revision in %d of %d drafts, %d claims revised", len(asked),
-                 sum(r["revision_asked"] for r in records), len(records), sum(r["n_revised"] for r in records))  # fmt: skip
+        log.info(
+            "KGR: %d claims sent for revision in %d of %d drafts, %d claims revised",
+            len(asked),
+            sum(r["revision_asked"] for r in records),
+            len(records),
+            sum(r["n_revised"] for r in records),
+        )
         return pd.DataFrame(records)

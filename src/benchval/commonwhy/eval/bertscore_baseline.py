@@ -45,19 +45,27 @@ def corpus_sentences(path: str | Path, fields: Sequence[str]) -> tuple[list[str]
             values.extend(str(record[f]).strip() for f in fields)
     distinct = list(dict.fromkeys(v for v in values if v))
     kept = [s for s in distinct if len(s.split(" ")) < MAX_WORDS]
-    report = {"corpus": str(path), "fields": list(fields), "values": len(values),
-              "removed": {"empty": len(values) - len([v for v in values if v]),
-                          "duplicate": len([v for v in values if v]) - len(distinct),
-                          f"{MAX_WORDS} words or more": len(distinct) - len(kept)},
-              "sentences": len(kept)}  # fmt: skip
+    report = {
+        "corpus": str(path),
+        "fields": list(fields),
+        "values": len(values),
+        "removed": {
+            "empty": len(values) - len([v for v in values if v]),
+            "duplicate": len([v for v in values if v]) - len(distinct),
+            f"{MAX_WORDS} words or more": len(distinct) - len(kept),
+        },
+        "sentences": len(kept),
+    }
     return kept, report
 
 
 def random_pairs(sentences: Sequence[str], n_pairs: int, seed: int) -> tuple[list[str], list[str]]:
     """`n_pairs` pairs of distinct sentences, no sentence used twice (seeded)."""
     if 2 * n_pairs > len(sentences):
-        raise ValueError(f"commonwhy_eval.metrics.bertscore.baseline.n_pairs: {n_pairs} pairs need "
-                         f"{2 * n_pairs} sentences, the corpus has {len(sentences)}")  # fmt: skip
+        raise ValueError(
+            f"commonwhy_eval.metrics.bertscore.baseline.n_pairs: {n_pairs} pairs need "
+            f"{2 * n_pairs} sentences, the corpus has {len(sentences)}"
+        )
     index = np.random.default_rng(seed).choice(len(sentences), size=(2, n_pairs), replace=False)
     return [sentences[i] for i in index[0]], [sentences[i] for i in index[1]]
 
@@ -66,9 +74,16 @@ def compute_baseline(candidates: Sequence[str], references: Sequence[str], setti
     """Mean BERTScore P, R, F of the pairs at every layer (rows LAYER 0..num_layers), bert-score's file layout."""
     import bert_score
 
-    scores = bert_score.score(list(candidates), list(references), model_type=settings.model_type,
-                              num_layers=settings.num_layers, batch_size=settings.batch_size, all_layers=True,
-                              lang=settings.lang, verbose=False)  # fmt: skip
+    scores = bert_score.score(
+        list(candidates),
+        list(references),
+        model_type=settings.model_type,
+        num_layers=settings.num_layers,
+        batch_size=settings.batch_size,
+        all_layers=True,
+        lang=settings.lang,
+        verbose=False,
+    )
     means = np.stack([s.mean(dim=-1).numpy() for s in scores], axis=1)  # (layers, 3)
     table = pd.DataFrame(means, columns=["P", "R", "F"])
     table.index.name = "LAYER"

@@ -21,8 +21,14 @@ from pathlib import Path
 import pandas as pd
 
 TASKS = {"head": "commonwhy_head", "longtail": "commonwhy_longtail"}
-METRICS = {"judge_correct": ("correctness_pct", 0.01), "rougeL": ("rougeL", 1.0), "meteor": ("meteor", 1.0),
-           "bs_f1": ("bs_f1", 1.0), "bleu": ("bleu", 0.01), "factscore_all": ("factscore_all", 1.0)}  # fmt: skip
+METRICS = {
+    "judge_correct": ("correctness_pct", 0.01),
+    "rougeL": ("rougeL", 1.0),
+    "meteor": ("meteor", 1.0),
+    "bs_f1": ("bs_f1", 1.0),
+    "bleu": ("bleu", 0.01),
+    "factscore_all": ("factscore_all", 1.0),
+}
 AXES = "event;social"
 LABELS = {"commonwhy_head": "CommonWhy (head)", "commonwhy_longtail": "CommonWhy (long-tail)"}
 
@@ -42,12 +48,24 @@ def commonwhy_score_rows(results_csv: str | Path, models_config: Mapping, source
         for metric, (column, scale) in METRICS.items():
             value = getattr(result, column)
             if pd.notna(value):
-                rows.append({"model": result.system, "family": spec["family"], "size_b": float(spec["size_b"]),
-                             "task": TASKS[result.split], "metric": metric, "value": float(value) * scale})  # fmt: skip
+                rows.append(
+                    {
+                        "model": result.system,
+                        "family": spec["family"],
+                        "size_b": float(spec["size_b"]),
+                        "task": TASKS[result.split],
+                        "metric": metric,
+                        "value": float(value) * scale,
+                    }
+                )
     return pd.DataFrame(rows, columns=["model", "family", "size_b", "task", "metric", "value"])
 
 
 def commonwhy_task_rows() -> pd.DataFrame:
     """tasks.csv rows: task, role, pairs_with, axes, label."""
-    return pd.DataFrame([{"task": task, "role": "downstream", "pairs_with": "", "axes": AXES, "label": LABELS[task]}
-                         for task in TASKS.values()])  # fmt: skip
+    return pd.DataFrame(
+        [
+            {"task": task, "role": "downstream", "pairs_with": "", "axes": AXES, "label": LABELS[task]}
+            for task in TASKS.values()
+        ]
+    )

@@ -69,8 +69,9 @@ class LLMClaimSplitter:
         self.generator, self.template, self.max_new_tokens = generator, template, max_new_tokens
 
     def __call__(self, answer: str) -> list[str]:
-        text = self.generator.generate([user(self.template.fill(answer=answer))], self.max_new_tokens,
-                                       first_line=False)[0]
+        text = self.generator.generate(
+            [user(self.template.fill(answer=answer))], self.max_new_tokens, first_line=False
+        )[0]
         claims = [line.strip()[2:].strip() for line in text.splitlines() if line.strip().startswith("- ")]
         return [c for c in claims if len(c.split()) >= 2] or split_claims_by_rule(answer)
 
@@ -88,7 +89,7 @@ def candidate_spans(text: str) -> list[str]:
             continue
         for j in range(i, min(i + MAX_SPAN_WORDS, len(words))):
             if words[j] and _is_anchor_word(words[j]):
-                spans.add(" ".join(words[i:j + 1]))
+                spans.add(" ".join(words[i : j + 1]))
     return sorted(spans, key=lambda s: (-len(s.split()), s))
 
 
@@ -115,9 +116,11 @@ HEAD_PREFIX = 6  # leading characters a claim word shares with a relation name's
 
 def property_names(source) -> dict[str, list[str]]:
     """PID -> lower-cased label and alternative labels of every property the source declares."""
-    rows = source.query(prefix_header() + "PREFIX skos: <http://www.w3.org/2004/02/skos/core#>\n"
-                        "SELECT ?p ?name WHERE { ?p wikibase:claim ?c . { ?p rdfs:label ?name } UNION "
-                        f'{{ ?p skos:altLabel ?name }} FILTER(LANG(?name) = "{source.language}") }}')  # fmt: skip
+    rows = source.query(
+        prefix_header() + "PREFIX skos: <http://www.w3.org/2004/02/skos/core#>\n"
+        "SELECT ?p ?name WHERE { ?p wikibase:claim ?c . { ?p rdfs:label ?name } UNION "
+        f'{{ ?p skos:altLabel ?name }} FILTER(LANG(?name) = "{source.language}") }}'
+    )
     names: dict[str, list[str]] = {}
     for row in rows:
         if row["p"].qid:
@@ -204,22 +207,42 @@ def factscore_answer(answer: str, checker: KGFactChecker, splitter=split_claims_
     n, checkable = len(checks), sum(c.checkable for c in checks)
     supported = sum(c.supported for c in checks)
     return {
-        "n_claims": n, "n_checkable": checkable, "n_supported": supported,
+        "n_claims": n,
+        "n_checkable": checkable,
+        "n_supported": supported,
         "n_unlinked": sum(not c.entities for c in checks),
         "coverage": checkable / n if n else float("nan"),
         "factscore": supported / checkable if checkable else float("nan"),
-        "claims": [{"claim": c.claim, "supported": c.supported, "checkable": c.checkable,
-                    "entities": [q for q, _ in c.entities], "relations": c.relations, "evidence": c.evidence}
-                   for c in checks],
-    }  # fmt: skip
+        "claims": [
+            {
+                "claim": c.claim,
+                "supported": c.supported,
+                "checkable": c.checkable,
+                "entities": [q for q, _ in c.entities],
+                "relations": c.relations,
+                "evidence": c.evidence,
+            }
+            for c in checks
+        ],
+    }
 
 
-FACTSCORE_COLUMNS = ["id", "correct", "n_claims", "n_checkable", "n_supported", "n_unlinked", "coverage", "factscore",
-                     "claims"]  # fmt: skip
+FACTSCORE_COLUMNS = [
+    "id",
+    "correct",
+    "n_claims",
+    "n_checkable",
+    "n_supported",
+    "n_unlinked",
+    "coverage",
+    "factscore",
+    "claims",
+]
 
 
-def factscore_table(answers: pd.DataFrame, judged: pd.DataFrame, checker: KGFactChecker,
-                    splitter=split_claims_by_rule) -> pd.DataFrame:  # fmt: skip
+def factscore_table(
+    answers: pd.DataFrame, judged: pd.DataFrame, checker: KGFactChecker, splitter=split_claims_by_rule
+) -> pd.DataFrame:
     """FActScore of every answer, with `correct` from the judge (the paper reports correct ones only)."""
     merged = answers[["id", "answer"]].merge(judged[["id", "correct"]], on="id", how="left", validate="one_to_one")
     rows = []
@@ -230,12 +253,19 @@ def factscore_table(answers: pd.DataFrame, judged: pd.DataFrame, checker: KGFact
     return pd.DataFrame(rows, columns=FACTSCORE_COLUMNS)
 
 
-REFERENCE_SUMMARY_COLUMNS = ["source", "split", "n_references", "n_claims", "n_checkable", "n_supported",
-                             "coverage", "factscore"]  # fmt: skip
+REFERENCE_SUMMARY_COLUMNS = [
+    "source",
+    "split",
+    "n_references",
+    "n_claims",
+    "n_checkable",
+    "n_supported",
+    "coverage",
+    "factscore",
+]
 
 
-def reference_factscore(questions: pd.DataFrame, checker: KGFactChecker,
-                        splitter=split_claims_by_rule) -> pd.DataFrame:  # fmt: skip
+def reference_factscore(questions: pd.DataFrame, checker: KGFactChecker, splitter=split_claims_by_rule) -> pd.DataFrame:
     """FActScore of the reference answers themselves, per source and split: the check on the checker.
 
     The constructed questions' references are worded from KG facts, so their claims should be
@@ -247,8 +277,16 @@ def reference_factscore(questions: pd.DataFrame, checker: KGFactChecker,
         results = [factscore_answer(ref, checker, splitter) for refs in group["references"] for ref in refs]
         claims, checkable = sum(r["n_claims"] for r in results), sum(r["n_checkable"] for r in results)
         supported = sum(r["n_supported"] for r in results)
-        rows.append({"source": source, "split": split, "n_references": len(results), "n_claims": claims,
-                     "n_checkable": checkable, "n_supported": supported,
-                     "coverage": checkable / claims if claims else float("nan"),
-                     "factscore": supported / checkable if checkable else float("nan")})  # fmt: skip
+        rows.append(
+            {
+                "source": source,
+                "split": split,
+                "n_references": len(results),
+                "n_claims": claims,
+                "n_checkable": checkable,
+                "n_supported": supported,
+                "coverage": checkable / claims if claims else float("nan"),
+                "factscore": supported / checkable if checkable else float("nan"),
+            }
+        )
     return pd.DataFrame(rows, columns=REFERENCE_SUMMARY_COLUMNS)

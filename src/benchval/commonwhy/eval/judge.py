@@ -89,8 +89,9 @@ class Judge:
 
 def judge_answers(judge: Judge, questions: pd.DataFrame, answers: pd.DataFrame) -> pd.DataFrame:
     """id, correct (any reference judged equivalent), n_references, n_yes, n_unparsed for every answer."""
-    merged = answers[["id", "answer"]].merge(questions[["id", "question", "references"]], on="id", how="left",
-                                             validate="one_to_one")  # fmt: skip
+    merged = answers[["id", "answer"]].merge(
+        questions[["id", "question", "references"]], on="id", how="left", validate="one_to_one"
+    )
     if merged["question"].isna().any():
         raise KeyError(f"answers for unknown question ids: {merged.loc[merged['question'].isna(), 'id'].tolist()[:5]}")
     triples, owners = [], []
@@ -99,8 +100,9 @@ def judge_answers(judge: Judge, questions: pd.DataFrame, answers: pd.DataFrame) 
             triples.append((row.question, reference, row.answer))
             owners.append(row.id)
     verdicts = pd.DataFrame(judge.decide(triples)).assign(id=owners)
-    grouped = verdicts.groupby("id", sort=False).agg(n_references=("yes", "size"), n_yes=("yes", "sum"),
-                                                     n_unparsed=("parsed", lambda s: int((~s).sum())))  # fmt: skip
+    grouped = verdicts.groupby("id", sort=False).agg(
+        n_references=("yes", "size"), n_yes=("yes", "sum"), n_unparsed=("parsed", lambda s: int((~s).sum()))
+    )
     table = merged[["id"]].merge(grouped, on="id", how="left")
     table["correct"] = table["n_yes"] > 0
     return table[["id", "correct", "n_references", "n_yes", "n_unparsed"]]

@@ -42,8 +42,18 @@ log = logging.getLogger(__name__)
 
 POSITIVE_KINDS = ("reference", "second_template", "other_valid_cause")
 NEGATIVE_KINDS = ("other_rule_same_entity", "entity_swap", "question_restated", "evasive")
-CHECK_COLUMNS = ["pair_id", "item", "source", "kind", "expected", "question", "reference", "references", "answer",
-                 "note"]
+CHECK_COLUMNS = [
+    "pair_id",
+    "item",
+    "source",
+    "kind",
+    "expected",
+    "question",
+    "reference",
+    "references",
+    "answer",
+    "note",
+]
 _CLAUSE = re.compile(r",?\s+(?:and|while|whereas|but)\s+", re.IGNORECASE)
 _BECAUSE = re.compile(r"^\s*because\s+", re.IGNORECASE)
 
@@ -67,8 +77,11 @@ def restate_question(question: str, anchor: str | None) -> str:
 
 def second_template(reference: str, facts: Sequence[Mapping], anchor: str) -> str | None:
     """The facts as "<subject>'s <property> is <value>." plus the reference's clauses without the anchor."""
-    stated = [f"{f['subject_label'] or f['subject']}'s {f['property_label'] or f['property']} is "
-              f"{f['value_label'] or f['value']}." for f in facts]  # fmt: skip
+    stated = [
+        f"{f['subject_label'] or f['subject']}'s {f['property_label'] or f['property']} is "
+        f"{f['value_label'] or f['value']}."
+        for f in facts
+    ]
     if not stated:
         return None
     clauses = [c.strip(" .") for c in _CLAUSE.split(_BECAUSE.sub("", reference.strip()))]
@@ -91,8 +104,10 @@ class CheckSetBuilder:
         self._values: dict[str, list[str]] = {}
         self._n_evasive = 0
         self.by_question = items.groupby("question")["index"].apply(list).to_dict()
-        self.references = {q: list(dict.fromkeys(a for i in idx for a in items.at[i, "answers"]))
-                           for q, idx in self.by_question.items()}  # every distinct answer of a question
+        self.references = {
+            q: list(dict.fromkeys(a for i in idx for a in items.at[i, "answers"]))
+            for q, idx in self.by_question.items()
+        }  # every distinct answer of a question
         self.by_anchor: dict[str, list[int]] = {}
         for row in items.itertuples(index=False):
             for qid in row.anchor_qids:
@@ -102,8 +117,9 @@ class CheckSetBuilder:
     def property_values(self, pid: str) -> list[str]:
         """English labels of every value of `pid` in the KG (cached)."""
         if pid not in self._values:
-            rows = self.kg.query("PREFIX wdt: <http://www.wikidata.org/prop/direct/> "
-                                 f"SELECT DISTINCT ?v WHERE {{ ?s wdt:{pid} ?v }}")  # fmt: skip
+            rows = self.kg.query(
+                f"PREFIX wdt: <http://www.wikidata.org/prop/direct/> SELECT DISTINCT ?v WHERE {{ ?s wdt:{pid} ?v }}"
+            )
             labels = [self.kg.label(r["v"].qid) if r["v"].qid else r["v"].value for r in rows]
             self._values[pid] = sorted({label for label in labels if label})
         return self._values[pid]
@@ -114,29 +130,60 @@ class CheckSetBuilder:
     def pairs(self, item: pd.Series) -> list[dict]:
         reference, anchor = item["answer"], (item["anchor_labels"][0] if len(item["anchor_labels"]) else None)
         references = list(dict.fromkeys([reference, *self.references[item["question"]]]))
-        base = {"item": item["item"], "source": item["source"], "question": item["question"], "reference": reference,
-                "references": references}
+        base = {
+            "item": item["item"],
+            "source": item["source"],
+            "question": item["question"],
+            "reference": reference,
+            "references": references,
+        }
         out = [{**base, "kind": "reference", "expected": True, "answer": reference, "note": ""}]
         if item["source"] == "constructed" and anchor:
             worded = second_template(reference, item["subgraph"], anchor)
             if worded:
                 out.append({**base, "kind": "second_template", "expected": True, "answer": worded, "note": ""})
         if len(references) > 1:
-            out.append({**base, "kind": "other_valid_cause", "expected": True, "answer": references[1],
-                        "note": "another answer of the same question"})  # fmt: skip
-        same_entity = sorted({i for q in item["anchor_qids"] for i in self.by_anchor.get(q, [])
-                              if self.items.at[i, "rule"] != item["rule"]
-                              and self.items.at[i, "question"] != item["question"]})  # fmt: skip
+            out.append(
+                {
+                    **base,
+                    "kind": "other_valid_cause",
+                    "expected": True,
+                    "answer": references[1],
+                    "note": "another answer of the same question",
+                }
+            )
+        same_entity = sorted(
+            {
+                i
+                for q in item["anchor_qids"]
+                for i in self.by_anchor.get(q, [])
+                if self.items.at[i, "rule"] != item["rule"] and self.items.at[i, "question"] != item["question"]
+            }
+        )
         chosen = self._pick(same_entity)
         if chosen is not None:
             other = self.items.loc[chosen]
-            out.append({**base, "kind": "other_rule_same_entity", "expected": False, "answer": other["answer"],
-                        "note": f"answer of {other['item']} (rule {other['rule_id']})"})  # fmt: skip
+            out.append(
+                {
+                    **base,
+                    "kind": "other_rule_same_entity",
+                    "expected": False,
+                    "answer": other["answer"],
+                    "note": f"answer of {other['item']} (rule {other['rule_id']})",
+                }
+            )
         swapped = self._swap(item, anchor)
         if swapped:
             out.append({**base, "kind": "entity_swap", "expected": False, "answer": swapped[0], "note": swapped[1]})
-        out.append({**base, "kind": "question_restated", "expected": False,
-                    "answer": restate_question(item["question"], anchor), "note": ""})  # fmt: skip
+        out.append(
+            {
+                **base,
+                "kind": "question_restated",
+                "expected": False,
+                "answer": restate_question(item["question"], anchor),
+                "note": "",
+            }
+        )
         evasive = self.evasive[self._n_evasive % len(self.evasive)]
         self._n_evasive += 1
         out.append({**base, "kind": "evasive", "expected": False, "answer": evasive, "note": ""})
@@ -148,7 +195,9 @@ class CheckSetBuilder:
         if item["source"] == "constructed":
             for fact in item["subgraph"]:
                 old = fact["value_label"]
-                options = [v for v in self.property_values(fact["property"]) if v != old and not _contains(reference, v)]
+                options = [
+                    v for v in self.property_values(fact["property"]) if v != old and not _contains(reference, v)
+                ]
                 if old and options:
                     new = str(self.rng.choice(options))
                     text = swap_phrase(reference, old, new)
@@ -158,8 +207,14 @@ class CheckSetBuilder:
         if not anchor:
             return None
         peers = self.items.loc[self.by_rule[item["rule"]]]
-        labels = sorted({lab for labels in peers["anchor_labels"] for lab in labels
-                         if lab != anchor and not _contains(reference, lab)})  # fmt: skip
+        labels = sorted(
+            {
+                lab
+                for labels in peers["anchor_labels"]
+                for lab in labels
+                if lab != anchor and not _contains(reference, lab)
+            }
+        )
         if not labels:
             return None
         new = str(self.rng.choice(labels))
@@ -171,18 +226,37 @@ def _items(published: pd.DataFrame | None, constructed: pd.DataFrame | None) -> 
     """Both sources as one item table: item, source, question, answer, rule, rule_id, anchors, subgraph."""
     parts = []
     if published is not None:
-        parts.append(pd.DataFrame({
-            "item": published["item_id"], "source": "published", "question": published["question"],
-            "answers": published["answers"].map(list), "rule": published["rule"], "rule_id": published["rule_id"].astype(str),
-            "anchor_qids": published["anchor_qids"].map(list), "anchor_labels": published["anchor_labels"].map(list),
-            "subgraph": [[] for _ in range(len(published))]}))  # fmt: skip
+        parts.append(
+            pd.DataFrame(
+                {
+                    "item": published["item_id"],
+                    "source": "published",
+                    "question": published["question"],
+                    "answers": published["answers"].map(list),
+                    "rule": published["rule"],
+                    "rule_id": published["rule_id"].astype(str),
+                    "anchor_qids": published["anchor_qids"].map(list),
+                    "anchor_labels": published["anchor_labels"].map(list),
+                    "subgraph": [[] for _ in range(len(published))],
+                }
+            )
+        )
     if constructed is not None:
-        parts.append(pd.DataFrame({
-            "item": constructed["question_id"], "source": "constructed", "question": constructed["question"],
-            "answers": constructed["answers"].map(list), "rule": constructed["rule"], "rule_id": constructed["rule_id"],
-            "anchor_qids": constructed["anchor_qids"].map(list),
-            "anchor_labels": constructed["anchor_labels"].map(list),
-            "subgraph": constructed["subgraph"].map(list)}))  # fmt: skip
+        parts.append(
+            pd.DataFrame(
+                {
+                    "item": constructed["question_id"],
+                    "source": "constructed",
+                    "question": constructed["question"],
+                    "answers": constructed["answers"].map(list),
+                    "rule": constructed["rule"],
+                    "rule_id": constructed["rule_id"],
+                    "anchor_qids": constructed["anchor_qids"].map(list),
+                    "anchor_labels": constructed["anchor_labels"].map(list),
+                    "subgraph": constructed["subgraph"].map(list),
+                }
+            )
+        )
     items = pd.concat(parts, ignore_index=True)
     items["answers"] = items["answers"].map(lambda answers: [a for a in answers if a and str(a).strip()])
     items = items[items["answers"].map(bool)].reset_index(drop=True)
@@ -191,8 +265,9 @@ def _items(published: pd.DataFrame | None, constructed: pd.DataFrame | None) -> 
     return items
 
 
-def build_check_set(published: pd.DataFrame | None, constructed: pd.DataFrame | None, kg, settings: Mapping,
-                    seed: int) -> tuple[pd.DataFrame, dict]:  # fmt: skip
+def build_check_set(
+    published: pd.DataFrame | None, constructed: pd.DataFrame | None, kg, settings: Mapping, seed: int
+) -> tuple[pd.DataFrame, dict]:
     """The labelled pairs and a report (items drawn per pool, pairs per kind).
 
     `settings`: ``n_constructed``, ``n_published``, ``n_multi_answer`` (items of either source whose question
@@ -208,8 +283,11 @@ def build_check_set(published: pd.DataFrame | None, constructed: pd.DataFrame | 
         "multi_answer": items[multi & anchored].drop_duplicates("question"),
         "published": items[(items["source"] == "published") & ~multi & anchored],
     }
-    wanted = {"constructed": settings["n_constructed"], "multi_answer": settings["n_multi_answer"],
-              "published": settings["n_published"]}  # fmt: skip
+    wanted = {
+        "constructed": settings["n_constructed"],
+        "multi_answer": settings["n_multi_answer"],
+        "published": settings["n_published"],
+    }
     report = {"drawn": {}}
     pairs = []
     for pool, table in pools.items():
@@ -224,8 +302,10 @@ def build_check_set(published: pd.DataFrame | None, constructed: pd.DataFrame | 
     report["pairs_per_kind"] = check["kind"].value_counts().to_dict()
     report["n_pairs"] = len(check)
     if len(check) < settings["min_pairs"]:
-        raise ValueError(f"commonwhy_eval.judge_check: {len(check)} pairs < min_pairs {settings['min_pairs']}; "
-                         f"raise n_constructed / n_published / n_multi_answer ({report['drawn']})")  # fmt: skip
+        raise ValueError(
+            f"commonwhy_eval.judge_check: {len(check)} pairs < min_pairs {settings['min_pairs']}; "
+            f"raise n_constructed / n_published / n_multi_answer ({report['drawn']})"
+        )
     return check, report
 
 
@@ -291,8 +371,15 @@ def score_check(verdicts: pd.DataFrame, n_bootstrap: int, ci_level: float, seed:
     for name, part in subsets.items():
         expected = part["expected"].to_numpy(bool)
         judged = part["judged_yes"].to_numpy(bool)
-        rows.append({"subset": name, "n_positive": int(expected.sum()), "n_negative": int((~expected).sum()),
-                     **_measures(expected, judged), **_bootstrap(expected, judged, n_bootstrap, ci_level, rng)})  # fmt: skip
+        rows.append(
+            {
+                "subset": name,
+                "n_positive": int(expected.sum()),
+                "n_negative": int((~expected).sum()),
+                **_measures(expected, judged),
+                **_bootstrap(expected, judged, n_bootstrap, ci_level, rng),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -305,9 +392,11 @@ def judge_pairs(judge, check: pd.DataFrame) -> pd.DataFrame:
             triples.append((row.question, reference, row.answer))
             owners.append(i)
     verdicts = pd.DataFrame(judge.decide(triples)).assign(owner=owners)
-    grouped = verdicts.groupby("owner", sort=True).agg(judged_yes=("yes", "any"),
-                                                       n_unparsed=("parsed", lambda s: int((~s).sum())),
-                                                       raw=("raw", lambda s: "|".join(map(str, s))))  # fmt: skip
+    grouped = verdicts.groupby("owner", sort=True).agg(
+        judged_yes=("yes", "any"),
+        n_unparsed=("parsed", lambda s: int((~s).sum())),
+        raw=("raw", lambda s: "|".join(map(str, s))),
+    )
     table = check.reset_index(drop=True).copy()
     for column in ("judged_yes", "n_unparsed", "raw"):
         table[column] = grouped[column].to_numpy()
@@ -320,8 +409,16 @@ def judge_validity(scores: pd.DataFrame, bar: float, judge: str) -> dict:
     overall = scores.set_index("subset").loc["all"]
     lower = overall["balanced_accuracy_lo"]
     valid = bool(np.isfinite(lower) and lower >= bar)
-    reason = (f"judge {judge}: balanced accuracy {overall['balanced_accuracy']:.3f} "
-              f"(95% CI lower end {lower:.3f}) on {int(overall['n_positive'] + overall['n_negative'])} check pairs "
-              f"{'>=' if valid else '<'} bar {bar:.2f}")  # fmt: skip
-    return {"judge": judge, "valid": valid, "bar": bar, "balanced_accuracy": float(overall["balanced_accuracy"]),
-            "balanced_accuracy_lo": float(lower), "reason": reason}  # fmt: skip
+    reason = (
+        f"judge {judge}: balanced accuracy {overall['balanced_accuracy']:.3f} "
+        f"(95% CI lower end {lower:.3f}) on {int(overall['n_positive'] + overall['n_negative'])} check pairs "
+        f"{'>=' if valid else '<'} bar {bar:.2f}"
+    )
+    return {
+        "judge": judge,
+        "valid": valid,
+        "bar": bar,
+        "balanced_accuracy": float(overall["balanced_accuracy"]),
+        "balanced_accuracy_lo": float(lower),
+        "reason": reason,
+    }

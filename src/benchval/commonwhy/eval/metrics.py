@@ -85,19 +85,23 @@ def bertscore_max(
         return pd.DataFrame(columns=list(BERTSCORE_METRICS), dtype=float)
     owners, cands, refs = zip(*pairs)
     precision, recall, f1 = bert_score.score(
-        list(cands), list(refs), model_type=settings.model_type, num_layers=settings.num_layers,
-        batch_size=settings.batch_size, rescale_with_baseline=settings.rescale_with_baseline,
-        lang=settings.lang, verbose=False,
-    )  # fmt: skip
-    per_pair = pd.DataFrame({"owner": owners, "bs_precision": precision.tolist(),
-                             "bs_recall": recall.tolist(), "bs_f1": f1.tolist()})  # fmt: skip
+        list(cands),
+        list(refs),
+        model_type=settings.model_type,
+        num_layers=settings.num_layers,
+        batch_size=settings.batch_size,
+        rescale_with_baseline=settings.rescale_with_baseline,
+        lang=settings.lang,
+        verbose=False,
+    )
+    per_pair = pd.DataFrame(
+        {"owner": owners, "bs_precision": precision.tolist(), "bs_recall": recall.tolist(), "bs_f1": f1.tolist()}
+    )
     best = per_pair.groupby("owner")[list(BERTSCORE_METRICS)].max()
     return best.reindex(range(len(hypotheses))).reset_index(drop=True)
 
 
-def score_answers(
-    answers: pd.DataFrame, settings: BertScoreSettings | None
-) -> pd.DataFrame:
+def score_answers(answers: pd.DataFrame, settings: BertScoreSettings | None) -> pd.DataFrame:
     """Per-answer metrics for a table with columns id, answer, references (list of strings).
 
     Returns id + rougeL, bleu, meteor and (when `settings` is given) bs_precision, bs_recall, bs_f1.

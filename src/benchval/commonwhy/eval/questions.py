@@ -9,7 +9,8 @@ Reads part 1's tables (``results/commonwhy/published.parquet`` via :func:`read_p
   ``rule``, ``reasoning_category``, ``popularity``, ``anchor_qids`` (list).
 
 Items that share a question text are first merged into one item with all their references
-(:func:`merge_shared_questions`). Per (source, split) ``n_per_split`` questions are drawn without replacement with a seeded
+(:func:`merge_shared_questions`). Per (source, split) ``n_per_split`` questions are drawn without replacement
+with a seeded
 generator; the report lists, per source, the counts before and after each step and why rows left.
 """
 
@@ -26,19 +27,25 @@ from benchval.commonwhy.eval.tables import read_table, write_table
 
 log = logging.getLogger(__name__)
 
-COLUMNS = ["id", "source", "split", "question", "references", "rule", "reasoning_category", "popularity",
-           "anchor_qids"]
+COLUMNS = ["id", "source", "split", "question", "references", "rule", "reasoning_category", "popularity", "anchor_qids"]
 SPLITS = ("head", "longtail")
 
 
 def _question_view(table: pd.DataFrame, source: str, id_prefix: str, id_column: str) -> pd.DataFrame:
     """One source's questions in the COLUMNS layout."""
-    return pd.DataFrame({
-        "id": id_prefix + table[id_column].astype(str), "source": source, "split": table["split"],
-        "question": table["question"], "references": table["answers"].map(list), "rule": table["rule"],
-        "reasoning_category": table["reasoning_category"], "popularity": table["popularity"].astype("int64"),
-        "anchor_qids": table["anchor_qids"].map(list),
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "id": id_prefix + table[id_column].astype(str),
+            "source": source,
+            "split": table["split"],
+            "question": table["question"],
+            "references": table["answers"].map(list),
+            "rule": table["rule"],
+            "reasoning_category": table["reasoning_category"],
+            "popularity": table["popularity"].astype("int64"),
+            "anchor_qids": table["anchor_qids"].map(list),
+        }
+    )
 
 
 def merge_shared_questions(view: pd.DataFrame, source: str, report: list) -> pd.DataFrame:
@@ -55,12 +62,19 @@ def merge_shared_questions(view: pd.DataFrame, source: str, report: list) -> pd.
     first = view.groupby(keys, sort=False)["id"].transform("first")
     merged_into = {i: f for i, f in zip(view["id"], first) if i != f}
     references = view.groupby(first, sort=False)["references"].agg(
-        lambda lists: list(dict.fromkeys(r for refs in lists for r in refs)))
+        lambda lists: list(dict.fromkeys(r for refs in lists for r in refs))
+    )
     kept = view[view["id"] == first].copy()
     kept["references"] = kept["id"].map(references)
-    report.append({"filter": f"{source}: items sharing a question merged", "before": len(view), "after": len(kept),
-                   "removed": {"merged into the item with the same question": len(merged_into)} if merged_into else {},
-                   "merged": merged_into})  # fmt: skip
+    report.append(
+        {
+            "filter": f"{source}: items sharing a question merged",
+            "before": len(view),
+            "after": len(kept),
+            "removed": {"merged into the item with the same question": len(merged_into)} if merged_into else {},
+            "merged": merged_into,
+        }
+    )
     return kept.reset_index(drop=True)
 
 
@@ -82,8 +96,14 @@ def _filter(view: pd.DataFrame, source: str, report: list) -> pd.DataFrame:
 SAMPLE_METHODS = ("seeded", "first")
 
 
-def _draw(view: pd.DataFrame, source: str, n_per_split: int | None, rng: np.random.Generator,
-          report: list, method: str = "seeded") -> pd.DataFrame:  # fmt: skip
+def _draw(
+    view: pd.DataFrame,
+    source: str,
+    n_per_split: int | None,
+    rng: np.random.Generator,
+    report: list,
+    method: str = "seeded",
+) -> pd.DataFrame:
     """`method`: ``seeded`` (random without replacement) or ``first`` (the first n per split in file order,
     as the authors' evaluation script takes the first 1,000 questions of each split)."""
     if method not in SAMPLE_METHODS:
@@ -98,22 +118,34 @@ def _draw(view: pd.DataFrame, source: str, n_per_split: int | None, rng: np.rand
             chosen = rows.iloc[:n]
         else:
             chosen = rows.iloc[np.sort(rng.choice(len(rows), size=n, replace=False))] if n else rows.iloc[:0]
-        report.append({"filter": f"{source}/{split}: {method} sample", "before": len(rows), "after": n,
-                       "removed": {"not sampled": len(rows) - n} if len(rows) > n else {}})  # fmt: skip
+        report.append(
+            {
+                "filter": f"{source}/{split}: {method} sample",
+                "before": len(rows),
+                "after": n,
+                "removed": {"not sampled": len(rows) - n} if len(rows) > n else {},
+            }
+        )
         parts.append(chosen)
     return pd.concat(parts, ignore_index=True)
 
 
-def sample_questions(published: pd.DataFrame | None, constructed: pd.DataFrame | None,
-                     n_per_split: dict[str, int | None], seed: int,
-                     method: str = "seeded") -> tuple[pd.DataFrame, list[dict]]:  # fmt: skip
+def sample_questions(
+    published: pd.DataFrame | None,
+    constructed: pd.DataFrame | None,
+    n_per_split: dict[str, int | None],
+    seed: int,
+    method: str = "seeded",
+) -> tuple[pd.DataFrame, list[dict]]:
     """The evaluation sample and its filter report. `n_per_split` maps source -> count (None = all);
     `method`: seeded or first (see :func:`_draw`)."""
     rng = np.random.default_rng(seed)
     report: list[dict] = []
     parts = []
-    for source, table, id_prefix, id_column in (("published", published, "pub-", "item_id"),
-                                                ("constructed", constructed, "kg-", "question_id")):  # fmt: skip
+    for source, table, id_prefix, id_column in (
+        ("published", published, "pub-", "item_id"),
+        ("constructed", constructed, "kg-", "question_id"),
+    ):
         if table is None or n_per_split.get(source, 0) == 0:
             continue
         view = merge_shared_questions(_question_view(table, source, id_prefix, id_column), source, report)

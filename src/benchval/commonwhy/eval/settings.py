@@ -83,13 +83,17 @@ def check_names(settings: Mapping, models: Mapping) -> None:
     if judge not in known:
         raise ValueError(f"commonwhy_eval.judge.system: {judge!r} is neither a model nor an endpoint")
     if settings["judge"]["decision"] != "generate" and judge not in models:
-        raise ValueError("commonwhy_eval.judge.decision: logprob and calibrated need a local model; use generate for endpoints")
+        raise ValueError(
+            "commonwhy_eval.judge.decision: logprob and calibrated need a local model; use generate for endpoints"
+        )
     backbone = settings["baselines"]["backbone"]
     if backbone and backbone not in models:
         raise ValueError(f"commonwhy_eval.baselines.backbone: {backbone!r} is not in models")
     if backbone and "kgr" in settings["baselines"]["methods"] and backbone not in settings["models"]:
-        raise ValueError(f"commonwhy_eval.baselines: KGR revises the backbone's own answers, so {backbone!r} "
-                         "must also be listed in commonwhy_eval.models")
+        raise ValueError(
+            f"commonwhy_eval.baselines: KGR revises the backbone's own answers, so {backbone!r} "
+            "must also be listed in commonwhy_eval.models"
+        )
     if backbone:
         unsampled = [s for s in settings["baselines"]["sources"] if settings["sample"][s] == 0]
         if unsampled:

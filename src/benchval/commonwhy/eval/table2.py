@@ -22,26 +22,49 @@ from pathlib import Path
 import pandas as pd
 
 MEASURES = {  # column in results.csv -> Table 2 heading
-    "bs_precision": "BS-Prec", "bs_recall": "BS-Rec", "bs_f1": "BS-F1", "rougeL": "ROUGE-L",
-    "bleu": "BLEU (%)", "meteor": "METEOR", "correctness_pct": "Correctness (%)",
-}  # fmt: skip
-RESCALED_MEASURES = {"bs_precision_rescaled": "BS-Prec (rescaled)", "bs_recall_rescaled": "BS-Rec (rescaled)",
-                     "bs_f1_rescaled": "BS-F1 (rescaled)"}  # with the locally computed baseline (.bertscore_baseline)
+    "bs_precision": "BS-Prec",
+    "bs_recall": "BS-Rec",
+    "bs_f1": "BS-F1",
+    "rougeL": "ROUGE-L",
+    "bleu": "BLEU (%)",
+    "meteor": "METEOR",
+    "correctness_pct": "Correctness (%)",
+}
+RESCALED_MEASURES = {
+    "bs_precision_rescaled": "BS-Prec (rescaled)",
+    "bs_recall_rescaled": "BS-Rec (rescaled)",
+    "bs_f1_rescaled": "BS-F1 (rescaled)",
+}  # with the locally computed baseline (.bertscore_baseline)
 SPLIT_HEADINGS = {"longtail": "Long-Tail", "head": "Head"}
 PAPER_BERTSCORE = ("roberta-large", 17)  # bert-score's default encoder and layer for English, rescaled in the paper
 FACTSCORE_MEASURES = {"factscore_all": "FActScore", "factscore_coverage": "FActScore coverage"}
-RESULT_COLUMNS = ["system", "source", "split", "n", *MEASURES, *RESCALED_MEASURES, "n_correct", "factscore_correct", "n_factscore_correct",
-                  "factscore_all", "factscore_coverage", "correctness_status", "factscore_status"]  # fmt: skip
+RESULT_COLUMNS = [
+    "system",
+    "source",
+    "split",
+    "n",
+    *MEASURES,
+    *RESCALED_MEASURES,
+    "n_correct",
+    "factscore_correct",
+    "n_factscore_correct",
+    "factscore_all",
+    "factscore_coverage",
+    "correctness_status",
+    "factscore_status",
+]
 JUDGE_DEPENDENT = ("correctness_pct", "n_correct", "factscore_correct", "n_factscore_correct")
 
 
-def item_scores(questions: pd.DataFrame, system: str, metrics: pd.DataFrame, judged: pd.DataFrame,
-                factscores: pd.DataFrame) -> pd.DataFrame:  # fmt: skip
+def item_scores(
+    questions: pd.DataFrame, system: str, metrics: pd.DataFrame, judged: pd.DataFrame, factscores: pd.DataFrame
+) -> pd.DataFrame:
     """One row per answered question: its split/source, metrics, verdict and FActScore."""
     table = questions[["id", "source", "split"]].merge(metrics, on="id", how="inner", validate="one_to_one")
     table = table.merge(judged[["id", "correct"]], on="id", how="left", validate="one_to_one")
-    table = table.merge(factscores[["id", "factscore", "n_claims", "n_checkable"]], on="id", how="left",
-                        validate="one_to_one")  # fmt: skip
+    table = table.merge(
+        factscores[["id", "factscore", "n_claims", "n_checkable"]], on="id", how="left", validate="one_to_one"
+    )
     if len(table) != len(metrics):
         raise KeyError(f"system {system}: {len(metrics) - len(table)} scored answers have no question in the sample")
     return table.assign(system=system)
@@ -66,16 +89,26 @@ def summarise(items: pd.DataFrame, judge_validity: dict | None = None, min_cover
     rows = []
     for (system, source, split), group in items.groupby(["system", "source", "split"], sort=True):
         correct = group["correct"].astype("boolean").fillna(False).astype(bool)
-        rows.append({
-            "system": system, "source": source, "split": split, "n": len(group),
-            **{m: group[m].mean() for m in ("bs_precision", "bs_recall", "bs_f1", "rougeL", "bleu", "meteor",
-                                            *RESCALED_MEASURES) if m in group},
-            "correctness_pct": 100 * correct.mean(), "n_correct": int(correct.sum()),
-            "factscore_correct": group.loc[correct, "factscore"].mean(),
-            "n_factscore_correct": int(group.loc[correct, "factscore"].notna().sum()),
-            "factscore_all": group["factscore"].mean(), "factscore_coverage": _coverage(group),
-            "correctness_status": status,
-        })  # fmt: skip
+        rows.append(
+            {
+                "system": system,
+                "source": source,
+                "split": split,
+                "n": len(group),
+                **{
+                    m: group[m].mean()
+                    for m in ("bs_precision", "bs_recall", "bs_f1", "rougeL", "bleu", "meteor", *RESCALED_MEASURES)
+                    if m in group
+                },
+                "correctness_pct": 100 * correct.mean(),
+                "n_correct": int(correct.sum()),
+                "factscore_correct": group.loc[correct, "factscore"].mean(),
+                "n_factscore_correct": int(group.loc[correct, "factscore"].notna().sum()),
+                "factscore_all": group["factscore"].mean(),
+                "factscore_coverage": _coverage(group),
+                "correctness_status": status,
+            }
+        )
         coverage_correct = _coverage(group[correct])
         notes = []
         if rows[-1]["factscore_coverage"] < min_coverage:  # NaN (no claims) leaves the score NaN anyway
@@ -84,7 +117,9 @@ def summarise(items: pd.DataFrame, judge_validity: dict | None = None, min_cover
         if coverage_correct < min_coverage:
             rows[-1]["factscore_correct"] = float("nan")
             notes.append(f"correct answers: coverage {coverage_correct:.2f} < {min_coverage:.2f}")
-        rows[-1]["factscore_status"] = "valid" if not notes else "n/a (too few claims the KG can check): " + "; ".join(notes)
+        rows[-1]["factscore_status"] = (
+            "valid" if not notes else "n/a (too few claims the KG can check): " + "; ".join(notes)
+        )
     table = pd.DataFrame(rows).reindex(columns=RESULT_COLUMNS)
     if not valid:
         table[list(JUDGE_DEPENDENT)] = float("nan")
@@ -98,11 +133,15 @@ def bertscore_note(model_type: str, num_layers: int, rescaled: bool, local_basel
     if rescaled and (model_type, num_layers) == PAPER_BERTSCORE:
         note = f"BS-*: BERTScore with {model_type}, layer {num_layers}, {scale}: the paper's setting"
     else:
-        note = (f"BS-*: BERTScore with encoder {model_type}, layer {num_layers}, {scale}; not the paper's rescaled "
-                "roberta-large, so not on its scale")  # fmt: skip
+        note = (
+            f"BS-*: BERTScore with encoder {model_type}, layer {num_layers}, {scale}; not the paper's rescaled "
+            "roberta-large, so not on its scale"
+        )
     if local_baseline:
-        note += (f"; BS-* (rescaled): (x - b) / (1 - b) with a baseline b computed here as bert-score computes its "
-                 f"own ({local_baseline}), still not the paper's roberta-large scale")  # fmt: skip
+        note += (
+            f"; BS-* (rescaled): (x - b) / (1 - b) with a baseline b computed here as bert-score computes its "
+            f"own ({local_baseline}), still not the paper's roberta-large scale"
+        )
     return note
 
 
@@ -123,8 +162,11 @@ def table2_layout(results: pd.DataFrame, source: str, note: str = "") -> pd.Data
         for heading in SPLIT_HEADINGS.values():
             wide[f"{heading}/Correctness (%)"] = "invalid"
         wide["Notes"] = "; ".join(filter(None, [note, f"Correctness (%) {invalid.iloc[0]}"]))
-    for system, status in subset.groupby("system")["factscore_status"].agg(
-            lambda s: "; ".join(f"{split}: {v}" for split, v in zip(subset.loc[s.index, "split"], s) if v != "valid")).items():
+    for system, status in (
+        subset.groupby("system")["factscore_status"]
+        .agg(lambda s: "; ".join(f"{split}: {v}" for split, v in zip(subset.loc[s.index, "split"], s) if v != "valid"))
+        .items()
+    ):
         if status:
             wide.loc[system, "Notes"] = "; ".join(filter(None, [wide.loc[system, "Notes"], f"FActScore {status}"]))
     return wide

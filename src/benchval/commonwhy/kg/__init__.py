@@ -7,8 +7,17 @@ from typing import Mapping
 
 from benchval.commonwhy.kg.local import LocalSource
 from benchval.commonwhy.kg.remote import RemoteSource
-from benchval.commonwhy.kg.source import (EndpointError, EndpointUnreachable, KGQueryError, KGSource, Qualifier, QuerySyntaxError,
-                                           QueryTimeoutError, Term, Triple)
+from benchval.commonwhy.kg.source import (
+    EndpointError,
+    EndpointUnreachable,
+    KGQueryError,
+    KGSource,
+    Qualifier,
+    QuerySyntaxError,
+    QueryTimeoutError,
+    Term,
+    Triple,
+)
 from benchval.config import section_defaults
 from benchval.paths import REPO_ROOT
 
@@ -37,6 +46,18 @@ def open_source(kg_config: Mapping, store_path: Path | str | None = None, langua
     raise ValueError(f"commonwhy.kg.source: unknown source {kg['source']!r} (workflow/schemas/commonwhy.schema.yaml)")
 
 
-__all__ = ["KGSource", "LocalSource", "RemoteSource", "Term", "Triple", "Qualifier", "KGQueryError",
-           "QuerySyntaxError", "QueryTimeoutError", "EndpointError", "EndpointUnreachable", "open_source",
-           "remote_defaults"]
+__all__ = [
+    "KGSource",
+    "LocalSource",
+    "RemoteSource",
+    "Term",
+    "Triple",
+    "Qualifier",
+    "KGQueryError",
+    "QuerySyntaxError",
+    "QueryTimeoutError",
+    "EndpointError",
+    "EndpointUnreachable",
+    "open_source",
+    "remote_defaults",
+]

@@ -26,8 +26,14 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from benchval.commonwhy.kg.source import (EndpointError, EndpointUnreachable, KGSource, QuerySyntaxError,
-                                           QueryTimeoutError, Term)
+from benchval.commonwhy.kg.source import (
+    EndpointError,
+    EndpointUnreachable,
+    KGSource,
+    QuerySyntaxError,
+    QueryTimeoutError,
+    Term,
+)
 from benchval.commonwhy.wdqs_dialect import to_standard_sparql
 
 log = logging.getLogger(__name__)
@@ -100,9 +106,22 @@ class RemoteSource(KGSource):
     workflow/schemas/commonwhy.schema.yaml (``commonwhy.kg.remote``).
     """
 
-    def __init__(self, endpoint: str, *, timeout_s: float, deadline_s: float, max_retries: int, backoff_s: float,
-                 min_interval_s: float, max_consecutive_failures: int, user_agent: str, cache_dir: Path | str | None,
-                 translate_wdqs: bool, name: str | None = None, language: str = "en"):
+    def __init__(
+        self,
+        endpoint: str,
+        *,
+        timeout_s: float,
+        deadline_s: float,
+        max_retries: int,
+        backoff_s: float,
+        min_interval_s: float,
+        max_consecutive_failures: int,
+        user_agent: str,
+        cache_dir: Path | str | None,
+        translate_wdqs: bool,
+        name: str | None = None,
+        language: str = "en",
+    ):
         if not user_agent.strip():
             raise ValueError("a remote SPARQL source needs a descriptive user agent")
         self.endpoint, self.timeout_s, self.max_retries = endpoint, float(timeout_s), int(max_retries)
@@ -157,8 +176,12 @@ class RemoteSource(KGSource):
         """One request; the whole exchange (connect, send, every read) must end within ``deadline_s``."""
         url = urllib.parse.urlsplit(self.endpoint)
         body = urllib.parse.urlencode({"query": text}).encode("utf-8")
-        headers = {"Accept": "application/sparql-results+json", "Content-Type": "application/x-www-form-urlencoded",
-                   "User-Agent": self.user_agent, "Connection": "close"}
+        headers = {
+            "Accept": "application/sparql-results+json",
+            "Content-Type": "application/x-www-form-urlencoded",
+            "User-Agent": self.user_agent,
+            "Connection": "close",
+        }
         self._wait_politely()
         self.requests_sent += 1
         deadline = time.monotonic() + self.deadline_s
@@ -176,8 +199,9 @@ class RemoteSource(KGSource):
         finally:
             connection.close()
         if response.status >= 400:
-            raise urllib.error.HTTPError(self.endpoint, response.status, response.reason, response.headers,
-                                         io.BytesIO(data))
+            raise urllib.error.HTTPError(
+                self.endpoint, response.status, response.reason, response.headers, io.BytesIO(data)
+            )
         return json.loads(data.decode("utf-8"))
 
     def _time_left(self, deadline: float) -> float:
@@ -199,7 +223,7 @@ class RemoteSource(KGSource):
     def _delay(self, attempt: int, retry_after: str | None) -> float:
         if retry_after and retry_after.strip().isdigit():
             return min(float(retry_after), 300.0)
-        return self.backoff_s * (2 ** attempt)
+        return self.backoff_s * (2**attempt)
 
     def _fetch(self, text: str, kind: str) -> dict:
         """The answer to ``text``, checked to be a SPARQL JSON ``kind`` answer (select or ask) before caching."""
@@ -236,8 +260,9 @@ class RemoteSource(KGSource):
             self._count_failure(last_problem)
             if attempt < self.max_retries:
                 delay = self._delay(attempt, retry_after)
-                log.warning("%s: %s; retry %d/%d in %.1fs", self.endpoint, last_problem, attempt + 1,
-                            self.max_retries, delay)
+                log.warning(
+                    "%s: %s; retry %d/%d in %.1fs", self.endpoint, last_problem, attempt + 1, self.max_retries, delay
+                )
                 time.sleep(delay)
         tries = self.max_retries + 1
         if last_problem.startswith("timeout"):
@@ -256,7 +281,8 @@ class RemoteSource(KGSource):
             raise EndpointUnreachable(
                 f"endpoint unreachable: {self.endpoint}, last error: {self.last_problem} "
                 f"({self.consecutive_failures} consecutive failed requests; the answers cached so far in "
-                f"{self.cache_dir} are kept, so a rerun resumes from them)")
+                f"{self.cache_dir} are kept, so a rerun resumes from them)"
+            )
 
     def _text(self, sparql: str) -> str:
         return to_standard_sparql(sparql, self.language) if self.translate_wdqs else sparql

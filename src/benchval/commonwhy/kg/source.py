@@ -86,13 +86,21 @@ class Triple:
     def to_record(self) -> dict:
         """Plain dict in the layout of the ``subgraph`` column of constructed.parquet."""
         return {
-            "subject": self.subject, "subject_label": self.subject_label,
-            "property": self.property, "property_label": self.property_label,
-            "value": self.value.qid or self.value.value, "value_kind": self.value.kind,
-            "value_datatype": self.value.datatype, "value_label": self.value_label,
+            "subject": self.subject,
+            "subject_label": self.subject_label,
+            "property": self.property,
+            "property_label": self.property_label,
+            "value": self.value.qid or self.value.value,
+            "value_kind": self.value.kind,
+            "value_datatype": self.value.datatype,
+            "value_label": self.value_label,
             "qualifiers": [
-                {"property": q.property, "property_label": q.property_label,
-                 "value": q.value.qid or q.value.value, "value_label": q.value_label}
+                {
+                    "property": q.property,
+                    "property_label": q.property_label,
+                    "value": q.value.qid or q.value.value,
+                    "value_label": q.value_label,
+                }
                 for q in self.qualifiers
             ],
         }
@@ -127,13 +135,15 @@ class KGSource(ABC):
 
     def label(self, qid: str) -> str | None:
         rows = self.query(
-            _HEADER + f'SELECT ?label WHERE {{ wd:{qid} rdfs:label ?label . FILTER(LANG(?label) = "{self.language}") }} LIMIT 1'
+            _HEADER
+            + f'SELECT ?label WHERE {{ wd:{qid} rdfs:label ?label . FILTER(LANG(?label) = "{self.language}") }} LIMIT 1'
         )
         return rows[0]["label"].value if rows else None
 
     def search_label(self, text: str, limit: int = 10) -> list[tuple[str, str]]:
         rows = self.query(
-            _HEADER + f'SELECT DISTINCT ?item WHERE {{ ?item rdfs:label "{_escape(text)}"@{self.language} . }} LIMIT {int(limit)}'
+            _HEADER
+            + f'SELECT DISTINCT ?item WHERE {{ ?item rdfs:label "{_escape(text)}"@{self.language} . }} LIMIT {int(limit)}'  # noqa: E501 (one SPARQL query)
         )
         found = [row["item"].qid for row in rows if row["item"].qid]
         return [(qid, text) for qid in sorted(found, key=lambda q: (q[0], int(q[1:])))]
@@ -155,7 +165,9 @@ class KGSource(ABC):
                 return []
             claims = "VALUES ?claim { " + " ".join(f"p:{pid}" for pid in sorted(properties)) + " }"
         lang = self.language
-        rows = self.query(_HEADER + f"""
+        rows = self.query(
+            _HEADER
+            + f"""
 SELECT ?statement ?claim ?value ?valueLabel ?propLabel ?qualifier ?qvalue ?qvalueLabel ?qpropLabel ?subjectLabel WHERE {{
   {claims}
   wd:{qid} ?claim ?statement .
@@ -172,7 +184,8 @@ SELECT ?statement ?claim ?value ?valueLabel ?propLabel ?qualifier ?qvalue ?qvalu
     OPTIONAL {{ ?qvalue rdfs:label ?qvalueLabel . FILTER(LANG(?qvalueLabel) = "{lang}") }}
     OPTIONAL {{ ?qprop wikibase:qualifier ?qualifier ; rdfs:label ?qpropLabel . FILTER(LANG(?qpropLabel) = "{lang}") }}
   }}
-}}""")
+}}"""
+        )
         return _group_facts(qid, rows)
 
 
@@ -186,20 +199,42 @@ def _group_facts(qid: str, rows: list[dict[str, Term]]) -> list[Triple]:
         key = (row["statement"].value, row["claim"].value, row["value"])
         entry = grouped.setdefault(key, {"row": row, "qualifiers": {}})
         if "qualifier" in row and "qvalue" in row:
-            qualifier = Qualifier(local_id(row["qualifier"].value) or row["qualifier"].value, row["qvalue"],
-                                  _text(row, "qpropLabel"), _text(row, "qvalueLabel"))
+            qualifier = Qualifier(
+                local_id(row["qualifier"].value) or row["qualifier"].value,
+                row["qvalue"],
+                _text(row, "qpropLabel"),
+                _text(row, "qvalueLabel"),
+            )
             entry["qualifiers"][(qualifier.property, qualifier.value)] = qualifier
     triples = []
     for (_, claim, value), entry in grouped.items():
         row = entry["row"]
-        triples.append(Triple(
-            subject=qid, property=local_id(claim) or claim, value=value,
-            subject_label=_text(row, "subjectLabel"), property_label=_text(row, "propLabel"),
-            value_label=_text(row, "valueLabel"),
-            qualifiers=tuple(sorted(entry["qualifiers"].values(), key=lambda q: (q.property, q.value.value))),
-        ))
+        triples.append(
+            Triple(
+                subject=qid,
+                property=local_id(claim) or claim,
+                value=value,
+                subject_label=_text(row, "subjectLabel"),
+                property_label=_text(row, "propLabel"),
+                value_label=_text(row, "valueLabel"),
+                qualifiers=tuple(sorted(entry["qualifiers"].values(), key=lambda q: (q.property, q.value.value))),
+            )
+        )
     return sorted(set(triples), key=lambda t: (t.property, t.value.value))
 
 
-__all__ = ["KGSource", "Term", "Triple", "Qualifier", "KGQueryError", "QuerySyntaxError", "QueryTimeoutError",
-           "EndpointError", "EndpointUnreachable", "literal", "RDFS", "WD", "WIKIBASE"]
+__all__ = [
+    "KGSource",
+    "Term",
+    "Triple",
+    "Qualifier",
+    "KGQueryError",
+    "QuerySyntaxError",
+    "QueryTimeoutError",
+    "EndpointError",
+    "EndpointUnreachable",
+    "literal",
+    "RDFS",
+    "WD",
+    "WIKIBASE",
+]

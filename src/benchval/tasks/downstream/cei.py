@@ -56,8 +56,13 @@ def cei_item(position: int, scenario: dict, label: int, template: str, statement
     context = template
     for key in ("context", "utterance", "speaker_role", "listener_role"):
         context = context.replace("{" + key + "}", " ".join(str(scenario[key]).split()))
-    return Item(id=f"cei-{scenario['scenario_id']}", context=context.rstrip(), options=statements,
-                label=label, source_row=position)
+    return Item(
+        id=f"cei-{scenario['scenario_id']}",
+        context=context.rstrip(),
+        options=statements,
+        label=label,
+        source_row=position,
+    )
 
 
 @register("cei")
@@ -74,7 +79,8 @@ def cei(inp: AdapterInput, report: FilterReport) -> list[Item]:
     rows = report.apply("missing_text", rows, lambda row: missing_text(row[1]), source_of=where)
     graded = [(position, scenario, *gold(path, position, scenario, labels)) for position, scenario in rows]
     graded = report.apply(
-        "ambiguous_labels", graded,
+        "ambiguous_labels",
+        graded,
         lambda row: None if row[3] >= min_agreement - 1e-6 else f"agreement<{min_agreement:g}",
         source_of=where,
     )

@@ -1,7 +1,8 @@
 """Helpers shared by the downstream and control adapters (the readers are
 :mod:`benchval.tasks.rawfiles`, the option checks :mod:`benchval.tasks.options`).
 
-Option shuffling with a per-item seeded order, answer statements, the text-quality ("unnatural") rule and the near-duplicate step.
+Option shuffling with a per-item seeded order, answer statements, the text-quality ("unnatural") rule and the
+near-duplicate step.
 Every filter goes through :class:`benchval.tasks.base.FilterReport`, so its before/after
 counts and reasons are recorded. (Hand-decision exclusion lists are applied by
 ``benchval.tasks.prepare`` after the adapter.)

@@ -31,15 +31,31 @@ from __future__ import annotations
 import random
 
 from benchval.tasks.base import (
-    LABEL_SHARE_TOLERANCE, AdapterInput, FilterReport, Item, TaskDataError, register, source,
+    LABEL_SHARE_TOLERANCE,
+    AdapterInput,
+    FilterReport,
+    Item,
+    TaskDataError,
+    register,
+    source,
 )
 from benchval.tasks.downstream.common import answer_statements, unnatural_reason
 from benchval.tasks.options import check_options, option
 from benchval.tasks.rawfiles import Row, read_jsonl
 
 DEFAULT_CONTEXT = "Sentence 1: {premise}\nSentence 2: {hypothesis}"
-OPTIONS = ["files", "labels", "label_words", "label_field", "answer_template", "context_template",
-           "drop_controls", "unnatural_patterns", "near_duplicate_fields", "label_share_tolerance"]
+OPTIONS = [
+    "files",
+    "labels",
+    "label_words",
+    "label_field",
+    "answer_template",
+    "context_template",
+    "drop_controls",
+    "unnatural_patterns",
+    "near_duplicate_fields",
+    "label_share_tolerance",
+]
 
 
 def is_control(row: Row) -> bool:
@@ -99,23 +115,38 @@ def imppres_items(inp: AdapterInput, report: FilterReport, prefix: str, default_
     label_of = lambda pair: pair[1].text(label_field)  # noqa: E731
     tolerance = float(option(inp, "label_share_tolerance", LABEL_SHARE_TOLERANCE))
     if option(inp, "drop_controls", False):
-        rows = report.apply("controls", rows, lambda pair: "control_item" if is_control(pair[1]) else None,
-                            label_of=label_of, tolerance=tolerance)
+        rows = report.apply(
+            "controls",
+            rows,
+            lambda pair: "control_item" if is_control(pair[1]) else None,
+            label_of=label_of,
+            tolerance=tolerance,
+        )
     patterns = option(inp, "unnatural_patterns", {}) or {}
-    rows = report.apply("unnatural", rows, lambda pair: unnatural_reason(pair_text(pair[1]), patterns),
-                        label_of=label_of, tolerance=tolerance)
+    rows = report.apply(
+        "unnatural",
+        rows,
+        lambda pair: unnatural_reason(pair_text(pair[1]), patterns),
+        label_of=label_of,
+        tolerance=tolerance,
+    )
     fields = option(inp, "near_duplicate_fields", None)
     if fields is not None:
         kept_of = one_per_group(rows, [str(name) for name in fields], label_field, inp.seed)
-        rows = report.apply("near_duplicates", rows,
-                            lambda pair: None if kept_of[id(pair)] is pair else "near_duplicate",
-                            source_of=lambda pair: duplicate_source(pair, kept_of),
-                            label_of=label_of, tolerance=tolerance)
+        rows = report.apply(
+            "near_duplicates",
+            rows,
+            lambda pair: None if kept_of[id(pair)] is pair else "near_duplicate",
+            source_of=lambda pair: duplicate_source(pair, kept_of),
+            label_of=label_of,
+            tolerance=tolerance,
+        )
     return [
         Item(
             id=item_id(prefix, key, row),
             context=template.replace("{premise}", row.text("sentence1"))
-            .replace("{hypothesis}", row.text("sentence2")).rstrip(),
+            .replace("{hypothesis}", row.text("sentence2"))
+            .rstrip(),
             options=statements,
             label=labels.index(row.text(label_field)),
             source_row=row.line,

@@ -48,8 +48,14 @@ def records(path) -> list[tuple[int, str, dict]]:
         where = f"record {key!r}"
         if not isinstance(record, dict):
             raise TaskDataError(path, where, "record is not an object")
-        for field, kind in (("utterance", str), ("speaker", str), ("context", list), ("context_speakers", list),
-                            ("sarcasm", bool), ("label", str)):
+        for field, kind in (
+            ("utterance", str),
+            ("speaker", str),
+            ("context", list),
+            ("context_speakers", list),
+            ("sarcasm", bool),
+            ("label", str),
+        ):
             if not isinstance(record.get(field), kind):
                 raise TaskDataError(path, where, f"field {field!r} missing or not {kind.__name__}")
         if len(record["context"]) != len(record["context_speakers"]):
@@ -89,8 +95,18 @@ def context_problem(record: dict, min_turns: int, min_words: int) -> str | None:
 
 @register("sarc7")
 def sarc7(inp: AdapterInput, report: FilterReport) -> list[Item]:
-    check_options(inp, ["labels", "label_words", "answer_template", "context_template", "drop_label_conflicts",
-                        "min_context_turns", "min_context_words"])
+    check_options(
+        inp,
+        [
+            "labels",
+            "label_words",
+            "answer_template",
+            "context_template",
+            "drop_label_conflicts",
+            "min_context_turns",
+            "min_context_words",
+        ],
+    )
     labels = [normalise_label(label) for label in option(inp, "labels")]
     words = {normalise_label(key): value for key, value in (option(inp, "label_words", {}) or {}).items()}
     statements = answer_statements(labels, option(inp, "answer_template"), words)
@@ -100,14 +116,24 @@ def sarc7(inp: AdapterInput, report: FilterReport) -> list[Item]:
     rows = records(path)
     where = lambda row: source(path, id=row[1], position=row[0])  # noqa: E731  (MUStARD id)
     report.record("read", len(rows), len(rows), {})
-    rows = report.apply("label_set", rows, lambda row: None if normalise_label(row[2]["label"]) in labels
-                        else f"label:{normalise_label(row[2]['label'])}", source_of=where)
+    rows = report.apply(
+        "label_set",
+        rows,
+        lambda row: None if normalise_label(row[2]["label"]) in labels else f"label:{normalise_label(row[2]['label'])}",
+        source_of=where,
+    )
     if option(inp, "drop_label_conflicts", True):
         rows = report.apply("label_conflicts", rows, lambda row: label_conflict(row[2]), source_of=where)
-    rows = report.apply("insufficient_context", rows, lambda row: context_problem(row[2], min_turns, min_words),
-                        source_of=where)
+    rows = report.apply(
+        "insufficient_context", rows, lambda row: context_problem(row[2], min_turns, min_words), source_of=where
+    )
     return [
-        Item(id=f"sarc7-{key}", context=template.replace("{dialogue}", dialogue(record)).rstrip(),
-             options=statements, label=labels.index(normalise_label(record["label"])), source_row=position)
+        Item(
+            id=f"sarc7-{key}",
+            context=template.replace("{dialogue}", dialogue(record)).rstrip(),
+            options=statements,
+            label=labels.index(normalise_label(record["label"])),
+            source_row=position,
+        )
         for position, key, record in rows
     ]

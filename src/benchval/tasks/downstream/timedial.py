@@ -130,21 +130,39 @@ def timedial(inp: AdapterInput, report: FilterReport) -> list[Item]:
     rows = validated(path, read_json(path))
     where = lambda row: dialog_source(path, *row)  # noqa: E731
     report.record("read", len(rows), len(rows), {})
-    rows = report.apply("four_options", rows, source_of=where, reason_of=lambda row: "correct2_none"
-                        if str(row[1]["correct2"]).strip().lower() == "none" else None)
+    rows = report.apply(
+        "four_options",
+        rows,
+        source_of=where,
+        reason_of=lambda row: "correct2_none" if str(row[1]["correct2"]).strip().lower() == "none" else None,
+    )
     rows = report.apply("unusable_rows", rows, lambda row: record_problem(row[1]), source_of=where)
     suffixes = {row[0]: mask_suffix(mask_turn(row[1]), tidy) for row in rows}
     if mid_sentence == "drop":
-        rows = report.apply("mask_sentence_final", rows, source_of=where,
-                            reason_of=lambda row: "mask_not_sentence_final" if suffixes[row[0]] else None)
+        rows = report.apply(
+            "mask_sentence_final",
+            rows,
+            source_of=where,
+            reason_of=lambda row: "mask_not_sentence_final" if suffixes[row[0]] else None,
+        )
     else:
-        changed = [(where(row), f"rest of the mask's sentence scored as a shared suffix: {suffixes[row[0]]!r}")
-                   for row in rows if suffixes[row[0]]]
+        changed = [
+            (where(row), f"rest of the mask's sentence scored as a shared suffix: {suffixes[row[0]]!r}")
+            for row in rows
+            if suffixes[row[0]]
+        ]
         report.record("mask_sentence_final", len(rows), len(rows), {}, changed=changed)
     items = []
     for position, record in rows:
         spans = [record[use_correct], record["incorrect1"], record["incorrect2"]]
-        items.append(Item(id=f"timedial-{record['id']}", context=context_before_mask(record["conversation"], tidy),
-                          options=[option_text(detokenize(s) if tidy else s) for s in spans], label=0,
-                          source_row=position, target=suffixes[position]))
+        items.append(
+            Item(
+                id=f"timedial-{record['id']}",
+                context=context_before_mask(record["conversation"], tidy),
+                options=[option_text(detokenize(s) if tidy else s) for s in spans],
+                label=0,
+                source_row=position,
+                target=suffixes[position],
+            )
+        )
     return items

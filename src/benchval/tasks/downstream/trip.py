@@ -47,8 +47,9 @@ def stories(row: Row) -> tuple[list[str], list[str], int]:
             raise TaskDataError(row.path, row.line, "each story needs a non-empty 'sentences' list")
         sentences.append([" ".join(str(s).split()) for s in story["sentences"]])
     if label not in (0, 1) or [story.get("plausible") for story in pair] != [int(i == label) for i in (0, 1)]:
-        raise TaskDataError(row.path, row.line,
-                            f"pair_plausible_story {label!r} disagrees with the stories' plausible flags")
+        raise TaskDataError(
+            row.path, row.line, f"pair_plausible_story {label!r} disagrees with the stories' plausible flags"
+        )
     return sentences[0], sentences[1], label
 
 

@@ -1,4 +1,5 @@
 """Toy figure: accuracy per model and task."""
+
 import csv
 
 import matplotlib

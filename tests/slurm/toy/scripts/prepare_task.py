@@ -1,4 +1,5 @@
 """Toy prepare_task: n_items seeded binary-labelled items."""
+
 import csv
 import logging
 import random

@@ -1,4 +1,5 @@
 """Toy score: a deterministic 'model' answers each item; progress bar (tqdm) in the log."""
+
 import csv
 import os
 import random

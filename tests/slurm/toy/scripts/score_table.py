@@ -1,4 +1,5 @@
 """Toy score_table: accuracy per (model, task)."""
+
 import csv
 import pathlib
 
