@@ -561,8 +561,9 @@ def reference_factscore_note(references: pd.DataFrame | None, source: str) -> st
         return ""
     rows = references[references["source"] == source]
     parts = [
-        f"{r.split} coverage {r.coverage:.2f}, FActScore {r.factscore:.2f} ({r.n_checkable} of {r.n_claims} "
-        f"claims checkable)"
+        f"{r.split} coverage {r.coverage:.2f}, FActScore "
+        f"{'n/a (no claim checkable)' if pd.isna(r.factscore) else f'{r.factscore:.2f}'} "
+        f"({r.n_checkable} of {r.n_claims} claims checkable)"
         for r in rows.itertuples()
     ]
     return f"FActScore of the {source} references themselves: " + "; ".join(parts) if parts else ""
