@@ -41,7 +41,9 @@ rule prepare_model:
         "logs/benchmarks/prepare_model/{model}.tsv"
     # before the tasks: every model job waits for its model, and preparing one takes 1-3 minutes
     priority: 10
-    threads: 2
+    # transformers dequantises a GGUF file in one Python thread; claiming one core lets a model job
+    # start beside the other preparations as soon as its own model is ready
+    threads: 1
     resources:
         **_rule_resources(config, "prepare"),
     params:
