@@ -89,3 +89,14 @@ def test_workflow_layout_is_one_object_per_config_and_fills_its_defaults():
     formats = _schema("analysis.schema.yaml")["properties"]["figures"]["properties"]["formats"]["default"]
     assert layout.figure_formats == formats
     assert layout.study_figure_files("s", ["f"]) == [f"results/studies/s/figures/f.{fmt}" for fmt in formats]
+
+
+def test_larger_models_score_first_and_before_commonwhy_but_after_preparation():
+    config = {
+        "models": {"small": {"size_b": 0.1}, "large": {"size_b": 7.0}, "unsized": {}},
+        "studies": {"s": {"source": "scored", "models": ["small", "large", "unsized"], "tasks": ["t"]}},
+    }
+    layout = Layout(config)
+    priorities = {model: layout.model_job_priority(model) for model in config["models"]}
+    assert sorted(priorities, key=priorities.get) == ["unsized", "small", "large"]
+    assert all(0 < p < 10 for p in priorities.values())  # CommonWhy's model jobs 0, prepare_model 10

@@ -8,13 +8,24 @@ from benchval.threads import job_torch_threads, model_job_threads, torch_threads
 
 
 @pytest.mark.parametrize(
-    ("cores", "at_once", "threads", "fit_side_by_side"),
-    [(8, 2, 4, 2), (2, 2, 1, 2), (3, 2, 2, 1), (1, 2, 1, 1), (8, 1, 8, 1), (16, 3, 6, 2)],
+    ("cores", "at_once", "threads", "fit_side_by_side", "left_for_light_jobs"),
+    [
+        (8, 2, 3, 2, 2),
+        (2, 2, 1, 2, 0),
+        (3, 2, 2, 1, 1),
+        (1, 2, 1, 1, 0),
+        (8, 1, 8, 1, 0),
+        (16, 3, 5, 3, 1),
+        (16, 2, 6, 2, 4),
+    ],
 )
-def test_model_jobs_never_exceed_the_configured_number_side_by_side(cores, at_once, threads, fit_side_by_side):
+def test_model_jobs_never_exceed_the_configured_number_side_by_side(
+    cores, at_once, threads, fit_side_by_side, left_for_light_jobs
+):
     assert model_job_threads(cores, at_once) == threads
     assert cores // threads == fit_side_by_side
     assert fit_side_by_side <= at_once
+    assert cores - fit_side_by_side * threads == left_for_light_jobs
 
 
 def test_torch_threads_are_the_jobs_share_of_the_real_cores():

@@ -160,6 +160,14 @@ class Layout:
         except WorkflowError:
             return 1
 
+    def model_job_priority(self, model: str) -> float:
+        """Scheduling priority of a model's scoring job: above CommonWhy's model jobs (0), below model
+        preparation (10); a larger model (``size_b``) first, so that the longest job does not start
+        last and leave a core idle at the end (longest-first). In [1, 2)."""
+        sizes = [self.config["models"][m].get("size_b") or 0 for m in self.scored_models()]
+        largest = max(sizes, default=0)
+        return 1 + (self.config["models"][model].get("size_b") or 0) / (largest + 1)
+
     # ---- analysis outputs ----------------------------------------------------------------------
     @property
     def figure_formats(self) -> list[str]:

@@ -7,12 +7,21 @@ import os
 
 
 def model_job_threads(cores: int, model_jobs_at_once: int) -> int:
-    """A model job's share of the ``--cores`` budget: ceil(cores / model_jobs_at_once), at least 1.
+    """A model job's share of the ``--cores`` budget, such that at most ``model_jobs_at_once`` fit side by side.
 
-    Rounding up keeps a further model job from fitting beside them: at most ``model_jobs_at_once``
-    run side by side (fewer when the budget does not divide), and light jobs use what is left.
+    The smallest share for which one more model job would not fit, ``cores // (at_once + 1) + 1``, so
+    that the light jobs (task preparation, analysis) keep the rest of the budget and run beside the
+    model jobs instead of holding one back (``--cores 8``, two at once: 3 each, 2 left). Where that
+    share does not fit ``model_jobs_at_once`` times, ceil(cores / model_jobs_at_once); one model
+    job at a time takes the whole budget.
     """
-    return max(1, math.ceil(int(cores) / int(model_jobs_at_once)))
+    cores, at_once = int(cores), int(model_jobs_at_once)
+    if at_once == 1:
+        return max(1, cores)
+    share = cores // (at_once + 1) + 1
+    if at_once * share > cores:
+        share = math.ceil(cores / at_once)
+    return max(1, share)
 
 
 def torch_threads(job_threads: int, model_jobs_at_once: int = 1, machine_cores: int | None = None) -> int:

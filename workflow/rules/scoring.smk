@@ -65,6 +65,7 @@ if len(_PER_MODEL_JOBS) < len(_SCORED_MODELS) or config["scoring"]["jobs"] == "p
             "logs/benchmarks/score/{model}/{task}.tsv"
         wildcard_constraints:
             **_PER_TASK_CONSTRAINT,
+        priority: lambda wildcards: LAYOUT.model_job_priority(wildcards.model)
         threads: _MODEL_THREADS
         resources:
             **_rule_resources(config, "score"),
@@ -94,6 +95,7 @@ if _PER_MODEL_JOBS:
                 f"logs/score/{_model}.log",
             benchmark:
                 f"logs/benchmarks/score/{_model}.tsv"
+            priority: LAYOUT.model_job_priority(_model)
             threads: _MODEL_THREADS
             resources:
                 **_rule_resources(config, "score", model=_model, n_tasks=len(_tasks)),
