@@ -7,6 +7,9 @@
 #   analysis_figure_<figure>, one rule per figure   ->  figures/<figure>.{png,pdf}
 # Each rule gets only the `analysis:` keys it reads (benchval.analysis.outputs.STEP_SETTINGS), so that
 # editing analysis.ridge_alpha reruns only LOFOCV and Figure 3, analysis.fdr only FDR and Figures 1-2.
+# Every rule here is a local rule: seconds of pandas/scipy on a small table (the whole analysis of 23
+# models x 19 tasks takes ~17 s, benchmarks/bench_analysis.py), which on a cluster would cost a queue
+# wait and a Snakemake start per job (docs/cluster.md, "What runs where").
 from benchval.analysis.outputs import (
     FIGURE_INPUTS,
     FIGURE_SETTINGS,
@@ -79,6 +82,7 @@ for _step, _tables in STEP_TABLES.items():
             f"logs/benchmarks/analysis_{_step}/{{study}}.tsv"
         wildcard_constraints:
             study="[^/]+",
+        localrule: True
         params:
             step=_step,
             analysis=_analysis_params(STEP_SETTINGS[_step]),
@@ -100,6 +104,7 @@ rule analysis_fdr:
         "logs/benchmarks/analysis_fdr/{study}.tsv"
     wildcard_constraints:
         study="[^/]+",
+    localrule: True
     params:
         analysis=_analysis_params(STEP_SETTINGS["fdr"]),
         out_dir=lambda w: fill(STUDY_DIR, study=w.study),
@@ -135,6 +140,7 @@ for _stem in FIGURE_STEMS:
             f"logs/benchmarks/analysis_figure_{_stem}/{{study}}.tsv"
         wildcard_constraints:
             study="[^/]+",
+        localrule: True
         params:
             stem=_stem,
             analysis=_analysis_params(FIGURE_SETTINGS[_stem]),

@@ -94,6 +94,7 @@ rule report_scoreboard:
         "logs/benchmarks/report_scoreboard/{study}.tsv"
     wildcard_constraints:
         study=_SCORED_STUDY_PATTERN,
+    localrule: True  # a report page (workflow/rules/report.smk)
     params:
         code=script_code("report_scoreboard.py"),
     script:
@@ -122,6 +123,7 @@ rule partial_sensitivity:
         "logs/benchmarks/partial_sensitivity/{study}.tsv"
     wildcard_constraints:
         study="[^/]+",
+    localrule: True  # an analysis step (workflow/rules/analysis.smk)
     params:
         analysis=canonical(_partial_sensitivity_params()),
         code=script_code("partial_sensitivity.py"),
@@ -144,6 +146,7 @@ rule report_partial_sensitivity:
         "logs/report_partial_sensitivity/{study}.log",
     benchmark:
         "logs/benchmarks/report_partial_sensitivity/{study}.tsv"
+    localrule: True  # a report page (workflow/rules/report.smk)
     params:
         name="partial_spearman_sensitivity",
         code=script_code("report_table_page.py"),
