@@ -12,6 +12,7 @@ from benchval.analysis.scoreboard import (
     model_task_rows,
     scoreboard_table,
 )
+from benchval.analysis.figures import FigureOutput
 from benchval.analysis.scoreboard_figure import figure_scoreboard
 from benchval.joblog import log_to_file
 from benchval.scoring.store import read_scores
@@ -45,15 +46,14 @@ for (model, task), scores_path, metrics_path in zip(params.pairs, snakemake.inpu
 table = scoreboard_table(rows)
 Path(snakemake.output.table).parent.mkdir(parents=True, exist_ok=True)
 table.to_csv(snakemake.output.table, index=False)
-figure_scoreboard(
-    table,
+figure_output = FigureOutput(
     Path(snakemake.output.figures[0]).parent,
     params.figure_formats,
     params.figure_dpi,
     snakemake.wildcards.study,
-    settings.ci_level,
     params.notice,
 )
+figure_scoreboard(table, figure_output, settings.ci_level)
 logging.info(
     "scoreboard of %s: %d rows (%d models x %d tasks), settings %s",
     snakemake.wildcards.study,

@@ -6,6 +6,7 @@ drawn as grey "n/a" cells or annotated, never silently dropped.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
@@ -56,6 +57,20 @@ def save(figure: plt.Figure, out_dir: Path, stem: str, formats, dpi: int, notice
     return paths
 
 
+@dataclass(frozen=True)
+class FigureOutput:
+    """Where a study's figures go, in which formats and resolution, and the notice every copy carries."""
+
+    out_dir: Path
+    formats: tuple[str, ...] | list[str]
+    dpi: int
+    study_name: str
+    notice: str | None = None
+
+    def save(self, figure: plt.Figure, stem: str) -> list[Path]:
+        return save(figure, self.out_dir, stem, self.formats, self.dpi, self.notice)
+
+
 def _empty_panel(ax: plt.Axes, title: str, reason: str) -> None:
     ax.set_axis_off()
     ax.set_title(title)
@@ -101,70 +116,63 @@ def _model_range(table: pd.DataFrame) -> str:
     return f"n = {high} models" if low == high else f"n = {low}-{high} models per pair"
 
 
+def _heatmap_figure(metrics: list[str], panel_width: float, draw_panel, title: str, footnote: str) -> plt.Figure:
+    """One heatmap panel per metric side by side (``draw_panel(ax, metric)`` returns its image, or
+    None for an empty panel), one colour bar for all, ``title`` above and ``footnote`` below."""
+    fig, axes = plt.subplots(
+        1, len(metrics), figsize=(panel_width * len(metrics) + 1, 6.0), squeeze=False, layout="constrained"
+    )
+    images = [draw_panel(ax, metric) for ax, metric in zip(axes[0], metrics)]
+    drawn = [image for image in images if image is not None]
+    if drawn:
+        fig.colorbar(drawn[-1], ax=axes[0].tolist(), shrink=0.8, label="Spearman ρ across models")
+    fig.suptitle(title, fontsize=11)
+    fig.supxlabel(footnote, fontsize=8)
+    return fig
+
+
 def figure_cs_correlations(
-    table: pd.DataFrame,
-    study: StudyTable,
-    metrics: list[str],
-    out_dir: Path,
-    formats,
-    dpi: int,
-    alpha: float,
-    study_name: str,
-    notice: str | None = None,
+    table: pd.DataFrame, study: StudyTable, metrics: list[str], output: FigureOutput, alpha: float
 ) -> list[Path]:
     """Figure 1: Spearman matrix of original and reworked commonsense benchmarks."""
-    fig, axes = plt.subplots(
-        1, len(metrics), figsize=(7.0 * len(metrics) + 1, 6.0), squeeze=False, layout="constrained"
-    )
-    image = None
-    for ax, metric in zip(axes[0], metrics):
+
+    def panel(ax, metric):
         subset = table[table["metric"] == metric]
         tasks = list(dict.fromkeys(list(subset["task_a"]) + list(subset["task_b"])))
         tasks = [t for t in study.tasks.index if t in tasks]
         if not tasks:
             _empty_panel(ax, metric_label(metric), "fewer than two commonsense benchmarks with this metric")
-            continue
+            return None
         values, stars = _matrix(subset, tasks, tasks, "task_a", "task_b", symmetric=True)
         labels = [
             f"{study.label(t)}{' (reworked)' if study.tasks.at[t, 'role'] == 'cs_reworked' else ''}" for t in tasks
         ]
-        image = _heatmap(ax, values, stars, labels, labels, f"{metric_label(metric)} ({_model_range(subset)})")
-    if image is not None:
-        fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="Spearman ρ across models")
-    fig.suptitle(f"Figure 1 ({study_name}): rank correlations between commonsense benchmarks", fontsize=11)
-    fig.supxlabel(
+        return _heatmap(ax, values, stars, labels, labels, f"{metric_label(metric)} ({_model_range(subset)})")
+
+    fig = _heatmap_figure(
+        metrics,
+        7.0,
+        panel,
+        f"Figure 1 ({output.study_name}): rank correlations between commonsense benchmarks",
         f"* Benjamini-Hochberg adjusted p < {alpha}; grey 'n/a' = undefined (see tables/correlations_cs_cs.csv)",
-        fontsize=8,
     )
-    return save(fig, out_dir, "fig1_cs_correlations", formats, dpi, notice)
+    return output.save(fig, "fig1_cs_correlations")
 
 
 def figure_cs_downstream(
-    table: pd.DataFrame,
-    study: StudyTable,
-    metrics: list[str],
-    out_dir: Path,
-    formats,
-    dpi: int,
-    alpha: float,
-    study_name: str,
-    notice: str | None = None,
+    table: pd.DataFrame, study: StudyTable, metrics: list[str], output: FigureOutput, alpha: float
 ) -> list[Path]:
     """Figure 2: commonsense (and control) benchmarks x downstream tasks."""
-    width = 0.7 * max(4, table["downstream"].nunique()) + 3.5
-    fig, axes = plt.subplots(
-        1, len(metrics), figsize=(width * len(metrics) + 1, 6.0), squeeze=False, layout="constrained"
-    )
-    image = None
-    for ax, metric in zip(axes[0], metrics):
+    suffix = {"cs_reworked": " (reworked)", "control": " (control)", "cs_original": ""}
+
+    def panel(ax, metric):
         subset = table[table["metric"] == metric]
         rows = [t for t in study.tasks.index if t in set(subset["benchmark"])]
         columns = [t for t in study.tasks.index if t in set(subset["downstream"])]
         if not rows or not columns:
             _empty_panel(ax, metric_label(metric), "no benchmark or no downstream task with this metric")
-            continue
+            return None
         values, stars = _matrix(subset, rows, columns, "benchmark", "downstream", symmetric=False)
-        suffix = {"cs_reworked": " (reworked)", "control": " (control)", "cs_original": ""}
         image = _heatmap(
             ax,
             values,
@@ -174,27 +182,20 @@ def figure_cs_downstream(
             f"{metric_label(metric)} ({_model_range(subset)})",
         )
         ax.set_xlabel("Downstream task")
-    if image is not None:
-        fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8, label="Spearman ρ across models")
-    fig.suptitle(f"Figure 2 ({study_name}): do benchmark rankings transfer to downstream tasks?", fontsize=11)
-    fig.supxlabel(
+        return image
+
+    fig = _heatmap_figure(
+        metrics,
+        0.7 * max(4, table["downstream"].nunique()) + 3.5,
+        panel,
+        f"Figure 2 ({output.study_name}): do benchmark rankings transfer to downstream tasks?",
         f"* Benjamini-Hochberg adjusted p < {alpha} within the comparison family; "
         "grey 'n/a' = undefined (see tables/correlations_cs_downstream.csv)",
-        fontsize=8,
     )
-    return save(fig, out_dir, "fig2_cs_downstream", formats, dpi, notice)
+    return output.save(fig, "fig2_cs_downstream")
 
 
-def figure_lofo(
-    table: pd.DataFrame,
-    study: StudyTable,
-    metrics: list[str],
-    out_dir: Path,
-    formats,
-    dpi: int,
-    study_name: str,
-    notice: str | None = None,
-) -> list[Path]:
+def figure_lofo(table: pd.DataFrame, study: StudyTable, metrics: list[str], output: FigureOutput) -> list[Path]:
     """Figure 3: change in leave-one-family-out R^2 when CS composites are added to controls."""
     fig, axes = plt.subplots(
         len(metrics), 1, figsize=(max(6.0, 1.1 * table["downstream"].nunique() + 2), 3.4 * len(metrics)), squeeze=False
@@ -243,7 +244,9 @@ def figure_lofo(
         ax.set_title(metric_label(metric), fontsize=10)
         handles = [Patch(color=f"C{k}", label=PREDICTOR_SET_LABELS[name]) for k, name in enumerate(sets)]
         ax.legend(handles=handles, fontsize=7, loc="best")
-    fig.suptitle(f"Figure 3 ({study_name}): gain in leave-one-family-out R² from commonsense composites", fontsize=11)
+    fig.suptitle(
+        f"Figure 3 ({output.study_name}): gain in leave-one-family-out R² from commonsense composites", fontsize=11
+    )
     fig.text(
         0.01,
         -0.01,
@@ -252,19 +255,10 @@ def figure_lofo(
         fontsize=8,
     )
     fig.tight_layout()
-    return save(fig, out_dir, "fig3_lofo_delta_r2", formats, dpi, notice)
+    return output.save(fig, "fig3_lofo_delta_r2")
 
 
-def figure_axis_tests(
-    table: pd.DataFrame,
-    metrics: list[str],
-    out_dir: Path,
-    formats,
-    dpi: int,
-    level: float,
-    study_name: str,
-    notice: str | None = None,
-) -> list[Path]:
+def figure_axis_tests(table: pd.DataFrame, metrics: list[str], output: FigureOutput, level: float) -> list[Path]:
     """Figure 4: same-axis minus cross-axis mean Fisher z with bootstrap CIs."""
     panels = [
         ("a", "(a) Benchmark's same-axis vs other\ndownstream tasks", ["social", "pragmatic", "event"]),
@@ -315,23 +309,14 @@ def figure_axis_tests(
     ]
     fig.legend(handles=handles, loc="outside lower center", ncol=len(metrics), fontsize=8)
     fig.suptitle(
-        f"Figure 4 ({study_name}): is criterion validity axis-specific? "
+        f"Figure 4 ({output.study_name}): is criterion validity axis-specific? "
         f"(points: estimate, bars: {int(level * 100)}% bootstrap CI; > 0 = axis alignment)",
         fontsize=10,
     )
-    return save(fig, out_dir, "fig4_axis_tests", formats, dpi, notice)
+    return output.save(fig, "fig4_axis_tests")
 
 
-def figure_table4(
-    table: pd.DataFrame,
-    metrics: list[str],
-    out_dir: Path,
-    formats,
-    dpi: int,
-    top_k: int,
-    study_name: str,
-    notice: str | None = None,
-) -> list[Path]:
+def figure_table4(table: pd.DataFrame, metrics: list[str], output: FigureOutput, top_k: int) -> list[Path]:
     """Table 4 rendered as a figure: ranking correspondence per CS benchmark, averaged over downstream tasks."""
     jaccard = f"mean_top{top_k}_jaccard"
     rows, row_colours = [], []
@@ -359,12 +344,12 @@ def figure_table4(
     drawn.auto_set_column_width(range(len(header)))  # long metric or benchmark labels are not cut off
     drawn.scale(1, 1.25)
     ax.set_title(
-        f"Table 4 ({study_name}): how well each commonsense benchmark's model ranking matches the "
+        f"Table 4 ({output.study_name}): how well each commonsense benchmark's model ranking matches the "
         "downstream rankings\n(averages over downstream tasks; |Δ rank| = mean absolute rank displacement, "
         "rank 1 = best model)",
         fontsize=9,
     )
-    return save(fig, out_dir, "table4_rank_displacement", formats, dpi, notice)
+    return output.save(fig, "table4_rank_displacement")
 
 
 #: figures drawn from correlations across models: below min_models they say so instead of a grid of n/a
@@ -376,19 +361,10 @@ _FIGURE_TITLES = {
 }
 
 
-def figure_too_few_models(
-    stem: str,
-    n_models: int,
-    min_models: int,
-    out_dir: Path,
-    formats,
-    dpi: int,
-    study_name: str,
-    notice: str | None = None,
-) -> list[Path]:
+def figure_too_few_models(stem: str, n_models: int, min_models: int, output: FigureOutput) -> list[Path]:
     """A one-line figure: the study has too few models for this correlation figure."""
     fig = plt.figure(figsize=(7.0, 1.2))
-    fig.text(0.5, 0.62, f"{_FIGURE_TITLES[stem]} ({study_name})", ha="center", va="center", fontsize=10)
+    fig.text(0.5, 0.62, f"{_FIGURE_TITLES[stem]} ({output.study_name})", ha="center", va="center", fontsize=10)
     fig.text(
         0.5,
         0.28,
@@ -398,7 +374,7 @@ def figure_too_few_models(
         va="center",
         fontsize=9,
     )
-    return save(fig, out_dir, stem, formats, dpi, notice)
+    return output.save(fig, stem)
 
 
 def draw(
@@ -412,23 +388,19 @@ def draw(
     notice: str | None = None,
 ) -> list[Path]:
     """Draw figure ``stem`` (benchval.analysis.outputs.FIGURE_STEMS) from its tables."""
-    args = dict(
-        out_dir=out_dir, formats=settings.figure_formats, dpi=settings.figure_dpi, study_name=study_name, notice=notice
-    )
+    output = FigureOutput(out_dir, settings.figure_formats, settings.figure_dpi, study_name, notice)
     if stem in NEEDS_MIN_MODELS and len(study.models) < settings.min_models:
-        return figure_too_few_models(stem, len(study.models), settings.min_models, **args)
+        return figure_too_few_models(stem, len(study.models), settings.min_models, output)
     if stem == "fig1_cs_correlations":
-        return figure_cs_correlations(tables["correlations_cs_cs"], study, metrics, alpha=settings.fdr_alpha, **args)
+        return figure_cs_correlations(tables["correlations_cs_cs"], study, metrics, output, settings.fdr_alpha)
     if stem == "fig2_cs_downstream":
-        return figure_cs_downstream(
-            tables["correlations_cs_downstream"], study, metrics, alpha=settings.fdr_alpha, **args
-        )
+        return figure_cs_downstream(tables["correlations_cs_downstream"], study, metrics, output, settings.fdr_alpha)
     if stem == "fig3_lofo_delta_r2":
-        return figure_lofo(tables["lofo_scores"], study, metrics, **args)
+        return figure_lofo(tables["lofo_scores"], study, metrics, output)
     if stem == "fig4_axis_tests":
-        return figure_axis_tests(tables["axis_tests"], metrics, level=settings.ci_level, **args)
+        return figure_axis_tests(tables["axis_tests"], metrics, output, settings.ci_level)
     if stem == "table4_rank_displacement":
-        return figure_table4(tables["table4_rank_displacement"], metrics, top_k=settings.top_k, **args)
+        return figure_table4(tables["table4_rank_displacement"], metrics, output, settings.top_k)
     raise ValueError(f"unknown figure {stem!r}")
 
 

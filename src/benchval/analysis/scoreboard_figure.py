@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from benchval.analysis.figures import metric_label, plt, save
+from benchval.analysis.figures import FigureOutput, metric_label, plt
 
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">"]
 
@@ -45,15 +45,7 @@ def _panel(ax, rows: pd.DataFrame, models: list[str], tasks: list[str], labels: 
     ax.grid(axis="y", alpha=0.3)
 
 
-def figure_scoreboard(
-    table: pd.DataFrame,
-    out_dir: str | Path,
-    formats,
-    dpi: int,
-    study_name: str,
-    level: float,
-    notice: str | None = None,
-) -> list[Path]:
+def figure_scoreboard(table: pd.DataFrame, output: FigureOutput, level: float) -> list[Path]:
     """Write ``scoreboard.<fmt>`` from :func:`benchval.analysis.scoreboard.scoreboard_table`."""
     metrics = list(dict.fromkeys(table["metric"])) or ["accuracy"]
     models = list(dict.fromkeys(table["model"]))
@@ -80,8 +72,8 @@ def figure_scoreboard(
     names.append("chance (uniform guessing)")
     fig.legend(handles, names, loc="outside lower center", ncol=len(names), fontsize=8)
     fig.suptitle(
-        f"Scoreboard ({study_name}): score per model and task, {int(round(level * 100))}% item-bootstrap "
+        f"Scoreboard ({output.study_name}): score per model and task, {int(round(level * 100))}% item-bootstrap "
         "CI; dashed = chance",
         fontsize=10,
     )
-    return save(fig, Path(out_dir), "scoreboard", formats, dpi, notice)
+    return output.save(fig, "scoreboard")
