@@ -1,19 +1,7 @@
 """Rule commonwhy_eval_kgr: the KGR-style baseline (revises the backbone's own answers)."""
 
 from benchval.commonwhy.eval import run
-from benchval.joblog import log_to_file
-from benchval.threads import job_torch_threads
 
 sm = snakemake  # noqa: F821
-log_to_file(sm.log[0])
-run.set_threads(job_torch_threads(sm))
-run.stage_kgr(
-    sm.input.questions,
-    sm.input.drafts,
-    sm.params.settings,
-    sm.params.models,
-    sm.params.kg,
-    sm.input.get("store"),
-    sm.output.answers,
-    sm.output.timing,
-)
+run.start_job(sm)
+run.stage_kgr(sm.input.questions, sm.input.drafts, run.BaselineRun.of_job(sm))

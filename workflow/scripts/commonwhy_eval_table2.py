@@ -1,12 +1,9 @@
 """Rule commonwhy_eval_table2: results.csv, Table 2 layout per source and the figure."""
 
 from benchval.commonwhy.eval import run
-from benchval.joblog import log_to_file
-from benchval.threads import job_torch_threads
 
 sm = snakemake  # noqa: F821
-log_to_file(sm.log[0])
-run.set_threads(job_torch_threads(sm))
+run.start_job(sm)
 systems = {
     name: {"metrics": m, "judged": j, "factscore": f}
     for name, m, j, f in zip(sm.params.systems, sm.input.metrics, sm.input.judged, sm.input.factscore)

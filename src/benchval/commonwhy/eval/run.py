@@ -11,11 +11,13 @@ import json
 import logging
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
-from benchval.threads import limit_torch_threads
+from benchval.joblog import log_to_file
+from benchval.threads import job_torch_threads, limit_torch_threads
 
 from benchval.commonwhy.eval import bertscore_baseline, criterion, table2
 from benchval.commonwhy.eval.baselines import KBBinder, KGR
@@ -156,41 +158,81 @@ def baseline_questions(table: pd.DataFrame, sources) -> pd.DataFrame:
     return kept
 
 
-def stage_kbbinder(
-    questions: str,
-    settings: Mapping,
-    models_config: Mapping,
-    kg_config: Mapping,
-    store: str | None,
-    out: str,
-    timing_out: str,
-    models_dir: str = "resources/models",
-) -> None:
-    base = settings["baselines"]
-    table = baseline_questions(read_questions(questions), base["sources"])
-    generator = make_generator(base["backbone"], settings, models_config, models_dir)
+@dataclass(frozen=True)
+class BaselineRun:
+    """What both baselines (KB-Binder, KGR) are given: the ``commonwhy_eval`` settings, the models (their
+    backbone is one), the KG source and where their answers and timing go."""
+
+    settings: Mapping
+    models_config: Mapping
+    kg_config: Mapping
+    store: str | None
+    out: str
+    timing_out: str
+    models_dir: str = "resources/models"
+
+    @classmethod
+    def of_job(cls, job) -> BaselineRun:
+        """From the running Snakemake job ``job`` of rule commonwhy_eval_kbbinder or commonwhy_eval_kgr."""
+        return cls(
+            job.params.settings,
+            job.params.models,
+            job.params.kg,
+            job.input.get("store"),
+            job.output.answers,
+            job.output.timing,
+        )
+
+    @property
+    def section(self) -> Mapping:
+        return self.settings["baselines"]
+
+    def questions_from(self, questions: str) -> pd.DataFrame:
+        """The sampled questions (file `questions`) of the sources the baselines answer."""
+        return baseline_questions(read_questions(questions), self.section["sources"])
+
+    def backbone(self):
+        return make_generator(self.section["backbone"], self.settings, self.models_config, self.models_dir)
+
+    def kg(self):
+        return open_kg(self.kg_config, self.store)
+
+    def write(self, answers: pd.DataFrame, method: str, seconds: float, **counts) -> None:
+        """Write the answers of baseline ``method`` (``seconds``: for all of them) and their timing file."""
+        system = f"{method}-{self.section['backbone']}"
+        answers.insert(1, "system", system)
+        answers.insert(3, "seconds", seconds / max(len(answers), 1))
+        write_answers(
+            answers,
+            self.out,
+            self.timing_out,
+            system=system,
+            n_questions=len(answers),
+            seconds_this_run=round(seconds, 2),
+            **counts,
+        )
+
+
+def stage_kbbinder(questions: str, job: BaselineRun) -> None:
+    base = job.section
+    table = job.questions_from(questions)
+    generator = job.backbone()
     template = PromptTemplate.from_file(base["kbbinder_prompt"], required={"question"})
     started = time.perf_counter()
     answer_template = PromptTemplate.from_file(base["kbbinder_answer_prompt"], required={"question", "facts"})
     binder = KBBinder(
         generator,
         template,
-        open_kg(kg_config, store),
+        job.kg(),
         max_new_tokens=base["max_new_tokens"],
         answer_template=answer_template,
         n_drafts=base["kbbinder_drafts"],
     )
     answers = binder.answer(list(table["id"]), list(table["question"]))
-    seconds = time.perf_counter() - started
-    answers.insert(1, "system", f"kbbinder-{base['backbone']}")
-    answers.insert(3, "seconds", seconds / max(len(answers), 1))
-    write_answers(
+    job.write(
         answers,
-        out,
-        timing_out,
-        system=f"kbbinder-{base['backbone']}",
-        n_questions=len(answers),
-        seconds_this_run=round(seconds, 2),
+        "kbbinder",
+        time.perf_counter() - started,
         status=answers["status"].value_counts().to_dict(),
         n_drafts=int(answers["n_drafts"].sum()),
         n_parsed=int(answers["n_parsed"].sum()),
@@ -200,35 +242,17 @@ def stage_kbbinder(
     )
 
 
-def stage_kgr(
-    questions: str,
-    drafts: str,
-    settings: Mapping,
-    models_config: Mapping,
-    kg_config: Mapping,
-    store: str | None,
-    out: str,
-    timing_out: str,
-    models_dir: str = "resources/models",
-) -> None:
-    base = settings["baselines"]
-    table = baseline_questions(read_questions(questions), base["sources"])
-    table = table.merge(read_answers(drafts)[["id", "answer"]], on="id", validate="one_to_one")
-    generator = make_generator(base["backbone"], settings, models_config, models_dir)
-    template = PromptTemplate.from_file(base["kgr_prompt"], required={"question", "claim", "facts"})
+def stage_kgr(questions: str, drafts: str, job: BaselineRun) -> None:
+    table = job.questions_from(questions).merge(read_answers(drafts)[["id", "answer"]], on="id", validate="one_to_one")
+    generator = job.backbone()
+    template = PromptTemplate.from_file(job.section["kgr_prompt"], required={"question", "claim", "facts"})
     started = time.perf_counter()
-    kgr = KGR(generator, template, open_kg(kg_config, store), max_new_tokens=base["max_new_tokens"])
+    kgr = KGR(generator, template, job.kg(), max_new_tokens=job.section["max_new_tokens"])
     answers = kgr.answer(list(table["id"]), list(table["question"]), list(table["answer"]))
-    seconds = time.perf_counter() - started
-    answers.insert(1, "system", f"kgr-{base['backbone']}")
-    answers.insert(3, "seconds", seconds / max(len(answers), 1))
-    write_answers(
+    job.write(
         answers,
-        out,
-        timing_out,
-        system=f"kgr-{base['backbone']}",
-        n_questions=len(answers),
-        seconds_this_run=round(seconds, 2),
+        "kgr",
+        time.perf_counter() - started,
         n_drafts_revision_asked=int(answers["revision_asked"].sum()),
         n_claims=int(answers["n_claims"].sum()),
         n_claims_revision_asked=int(answers["n_revision_asked"].sum()),
@@ -607,3 +631,10 @@ def stage_criterion(results_csv: str, models_config: Mapping, settings: Mapping,
 
 def set_threads(threads: int) -> None:
     limit_torch_threads(threads)
+
+
+def start_job(job) -> None:
+    """The start of a CommonWhy evaluation script: logging to the job's log file, and torch's threads
+    for the running Snakemake job ``job`` (benchval.threads.job_torch_threads)."""
+    log_to_file(job.log[0])
+    set_threads(job_torch_threads(job))
