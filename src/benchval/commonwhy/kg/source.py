@@ -18,7 +18,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from benchval.commonwhy.namespaces import P, PQ, PS, RDFS, WD, WDT, WIKIBASE, XSD, local_id, prefix_header
+from benchval.commonwhy.namespaces import P, PQ, PS, WDT, XSD, local_id, prefix_header
 
 
 class KGQueryError(RuntimeError):
@@ -222,19 +222,3 @@ def _group_facts(qid: str, rows: list[dict[str, Term]]) -> list[Triple]:
         )
     return sorted(set(triples), key=lambda t: (t.property, t.value.value))
 
-
-__all__ = [
-    "KGSource",
-    "Term",
-    "Triple",
-    "Qualifier",
-    "KGQueryError",
-    "QuerySyntaxError",
-    "QueryTimeoutError",
-    "EndpointError",
-    "EndpointUnreachable",
-    "literal",
-    "RDFS",
-    "WD",
-    "WIKIBASE",
-]
