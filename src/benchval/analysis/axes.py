@@ -40,11 +40,7 @@ COLUMNS = [
     "mean_z_cross",
     "n_pairs_same",
     "n_pairs_cross",
-    "estimate",
-    "ci_low",
-    "ci_high",
-    "p_boot",
-    "n_boot_valid",
+    *bootstrap.SUMMARY_COLUMNS,
     "n_models",
     "note",
 ]
@@ -64,6 +60,18 @@ def comparisons(benchmark_axes: list[set], task_axes: list[set]) -> list[tuple[s
     )
     result.append(("global", "all", shared, ~shared))
     return result
+
+
+def _pair_counts(metric: str, panel: str, axis: str, same: np.ndarray, cross: np.ndarray, n_models: int) -> dict:
+    """The columns of a comparison's row that it has whether or not its test is defined."""
+    return {
+        "metric": metric,
+        "panel": panel,
+        "axis": axis,
+        "n_pairs_same": int(same.sum()),
+        "n_pairs_cross": int(cross.sum()),
+        "n_models": n_models,
+    }
 
 
 def _reason(panel: str, axis: str, same: np.ndarray, cross: np.ndarray) -> str:
@@ -101,12 +109,7 @@ def axis_tests(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Ana
         return pd.DataFrame.from_records(
             [
                 {
-                    "metric": metric,
-                    "panel": panel,
-                    "axis": axis,
-                    "n_pairs_same": int(same.sum()),
-                    "n_pairs_cross": int(cross.sum()),
-                    "n_models": len(complete),
+                    **_pair_counts(metric, panel, axis, same, cross, len(complete)),
                     "n_boot_valid": 0,
                     "note": str(undefined),
                 }
@@ -123,14 +126,7 @@ def axis_tests(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Ana
     boot_z = fisher_z(bootstrap.bootstrap_spearman(matrix, indices)[:, :nb, nb:], settings.fisher_z_max_abs_rho)
     records = []
     for panel, axis, same, cross in grid:
-        record = {
-            "metric": metric,
-            "panel": panel,
-            "axis": axis,
-            "n_pairs_same": int(same.sum()),
-            "n_pairs_cross": int(cross.sum()),
-            "n_models": len(complete),
-        }
+        record = _pair_counts(metric, panel, axis, same, cross, len(complete))
         reason = _reason(panel, axis, same, cross)
         if reason:
             record.update(n_boot_valid=0, note=reason)

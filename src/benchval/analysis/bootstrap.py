@@ -51,6 +51,10 @@ def bootstrap_spearman(matrix: np.ndarray, indices: np.ndarray) -> np.ndarray:
     return spearman_matrices(matrix[indices])
 
 
+#: the keys of :func:`summarise`, in the order the tables show them
+SUMMARY_COLUMNS = ["estimate", "ci_low", "ci_high", "p_boot", "n_boot_valid"]
+
+
 def summarise(point: float, samples: np.ndarray, level: float) -> dict:
     """Percentile CI, two-sided bootstrap p and valid-resample count for one statistic.
 

@@ -210,11 +210,7 @@ def delta_rho(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Anal
         "downstream",
         "rho_original",
         "rho_reworked",
-        "estimate",
-        "ci_low",
-        "ci_high",
-        "p_boot",
-        "n_boot_valid",
+        *bootstrap.SUMMARY_COLUMNS,
         "n_models",
         "note",
     ]
