@@ -153,17 +153,9 @@ def assemble_scores(requests: pd.DataFrame, encoded: list[EncodedRequest], resul
     return out
 
 
-def make_scorer(
-    engine: str,
-    model,
-    tokenizer,
-    *,
-    batch_tokens: int = 1024,
-    device: str = "cpu",
-    dtype: str | torch.dtype | None = None,
-    progress: bool = False,
-) -> Scorer:
-    """The scorer named by config ``scoring.engine`` (``reference`` or ``fast``).
+def make_scorer(engine: str, model, tokenizer, **options) -> Scorer:
+    """The scorer named by config ``scoring.engine`` (``reference`` or ``fast``); ``options``: the keyword
+    options of :class:`Scorer` (batch_tokens, device, dtype, progress).
 
     ``fast`` falls back to ``reference`` (logged warning; the scorer's ``engine_name`` says which ran,
     and the shard cache key with it) for a model the packed engine cannot serve exactly."""
@@ -180,4 +172,4 @@ def make_scorer(
             log.warning("fast engine cannot score this model exactly (%s); using the reference engine", reason)
     else:
         raise ValueError(f"unknown scoring engine {engine!r}; known: {list(ENGINES)}")
-    return cls(model, tokenizer, batch_tokens=batch_tokens, device=device, dtype=dtype, progress=progress)
+    return cls(model, tokenizer, **options)
