@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.joblog import log_to_file
+from benchval.layout import MODELS_DIR
 from benchval.threads import job_torch_threads, limit_torch_threads
 
 from benchval.commonwhy.eval import bertscore_baseline, criterion, table2
@@ -47,7 +48,7 @@ def make_generator(
     system: str,
     settings: Mapping,
     models_config: Mapping,
-    models_dir: str | Path = "resources/models",
+    models_dir: str | Path = MODELS_DIR,
     batch_size: int | None = None,
 ):
     """The generator for a system name: an endpoint client or a prepared local model."""
@@ -110,7 +111,7 @@ def stage_answer(
     out: str,
     checkpoint: str,
     timing_out: str,
-    models_dir: str = "resources/models",
+    models_dir: str = MODELS_DIR,
 ) -> None:
     """Answer every sampled question with one system (resumable through `checkpoint`)."""
     table = read_questions(questions)
@@ -169,7 +170,7 @@ class BaselineRun:
     store: str | None
     out: str
     timing_out: str
-    models_dir: str = "resources/models"
+    models_dir: str = MODELS_DIR
 
     @classmethod
     def of_job(cls, job) -> BaselineRun:
@@ -353,7 +354,7 @@ def make_judge(
     system: str,
     settings: Mapping,
     models_config: Mapping,
-    models_dir: str | Path = "resources/models",
+    models_dir: str | Path = MODELS_DIR,
     decision: str | None = None,
 ) -> Judge:
     cfg = settings["judge"]
@@ -371,7 +372,7 @@ def stage_judge_check(
     scores_out: str,
     validity_out: str,
     seed: int,
-    models_dir: str = "resources/models",
+    models_dir: str = MODELS_DIR,
     decision: str | None = None,
 ) -> dict:
     """One judge on the check set: per-pair verdicts, measures per type with intervals, validity."""
@@ -439,7 +440,7 @@ def stage_judge(
     models_config: Mapping,
     outs: Mapping[str, str],
     validity: str,
-    models_dir: str = "resources/models",
+    models_dir: str = MODELS_DIR,
 ) -> None:
     """Judge every system's answers with the judge (loaded once) — only when it passed its check.
 
@@ -479,7 +480,7 @@ def stage_factscore(
     kg_config: Mapping,
     store: str | None,
     outs: Mapping[str, str],
-    models_dir: str = "resources/models",
+    models_dir: str = MODELS_DIR,
     questions: str | None = None,
     references_out: str | None = None,
 ) -> None:
