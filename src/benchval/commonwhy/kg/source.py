@@ -221,4 +221,3 @@ def _group_facts(qid: str, rows: list[dict[str, Term]]) -> list[Triple]:
             )
         )
     return sorted(set(triples), key=lambda t: (t.property, t.value.value))
-
