@@ -2,6 +2,9 @@
 
 The workflow tests (local and on SLURM) run the real rules on these instead of downloaded models:
 each is a plain Hugging Face folder, declared in config as ``source: {type: local, path: ...}``.
+Every test that needs a tiny model builds it here: :func:`tiny_llama` (and :func:`common_config`
+for other decoder architectures, e.g. :mod:`benchval.testing.architectures`), :func:`tiny_tokenizer`
+on its own corpus, :func:`build_tiny_encoder` (a BERT for BERTScore).
 """
 
 from __future__ import annotations
