@@ -74,6 +74,7 @@ resources/kg/*.stats.json | document | seconds | seconds the KG store build took
 results/report/models.csv | column | prepared_at | when each model was prepared
 results/report/models.html | html_cell | prepared_at | when each model was prepared
 results/scores/*/*.parquet | parquet_meta | benchval:summary.seconds | seconds the scoring job took
+results/scores/*/*.shards/*.parquet | parquet_meta | benchval:stats.seconds | seconds the shard's scoring took
 results/commonwhy/grounding_report.csv | column | seconds | seconds each rule's SPARQL query took
 results/commonwhy_eval/answers/*.parquet | column | seconds | seconds each answer's generation took
 results/commonwhy_eval/answers/*.checkpoint.jsonl | jsonl | seconds | seconds each answer's generation took

@@ -4,10 +4,6 @@ config/rehearsal.yaml in sync with config/paper.yaml, and a reduced rehearsal ru
 from __future__ import annotations
 
 import copy
-import os
-import re
-import subprocess
-import sys
 
 import pytest
 import yaml
@@ -15,6 +11,7 @@ from snakemake.utils import update_config, validate
 
 from benchval.paths import REPO_ROOT, default_mirror
 from benchval.testing.rehearsal import NOTICE, build_models, paper_config, rehearsal_config
+from benchval.testing.snakemake_run import finished_rules, run_snakemake, snakemake_command
 
 REHEARSAL = REPO_ROOT / "config" / "rehearsal.yaml"
 
@@ -51,31 +48,11 @@ def test_reduced_rehearsal_runs_end_to_end(tmp_path):
     assert (tmp_path / "README-RANDOM-WEIGHTS.txt").read_text().startswith("REHEARSAL WITH RANDOM WEIGHTS")
     path = tmp_path / "rehearsal.yaml"
     path.write_text(yaml.safe_dump(config))
-    command = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "--snakefile",
-        str(REPO_ROOT / "Snakefile"),
-        "--directory",
-        str(tmp_path),
-        "--configfile",
-        str(REPO_ROOT / "config" / "config.yaml"),
-        str(path),
-        "--cores",
-        "2",
-        "results/studies/default/score_table.csv",
-    ]
-    result = subprocess.run(
-        command,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1"),
-    )
+    command = snakemake_command(tmp_path, REPO_ROOT / "config" / "config.yaml", path, cores=2)
+    result, _ = run_snakemake([*command, "results/studies/default/score_table.csv"], timeout=600)
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-4000:]
-    ran = re.findall(r"^Finished jobid: \d+ \(Rule: (\w+)\)", output, re.MULTILINE)
+    ran = finished_rules(output)
     assert sorted(r for r in ran if r.startswith("score_model_")) == [
         "score_model_gemma_2_2b_it",
         "score_model_pythia_1b",

@@ -10,10 +10,7 @@ the edited configs start two at a time in the background as soon as the run has 
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -23,6 +20,13 @@ import yaml
 
 from benchval.paths import REPO_ROOT, default_mirror
 from benchval.scoring.store import read_scores
+from benchval.testing.snakemake_run import (
+    finished_rules,
+    job_counts,
+    offline_env,
+    run_snakemake,
+    snakemake_command,
+)
 from benchval.testing.tiny import TINY_MODELS, TINY_TASKS, tiny_workflow_config
 
 TARGETS = ("results/figures", "results/tables")
@@ -33,25 +37,7 @@ pytestmark = pytest.mark.skipif(default_mirror() is None, reason="needs the shar
 
 
 def snakemake(workdir, configfile, *args, timeout=900):
-    command = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "--snakefile",
-        str(REPO_ROOT / "Snakefile"),
-        "--directory",
-        str(workdir),
-        "--configfile",
-        str(configfile),
-        "--cores",
-        "2",
-        *args,
-    ]
-    env = dict(os.environ, HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
-    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, env=env)
-
-
-NOTHING_TO_DO = "Nothing to be done (all requested files are present and up to date)."
+    return run_snakemake([*snakemake_command(workdir, configfile, cores=2), *args], timeout=timeout)[0]
 
 
 def planned_jobs(workdir, configfile) -> dict[str, int]:
@@ -59,14 +45,7 @@ def planned_jobs(workdir, configfile) -> dict[str, int]:
     dry run that prints neither that nor a job table (or a table that does not add up) is an error."""
     result = snakemake(workdir, configfile, "-n", *TARGETS)
     assert result.returncode == 0, result.stderr[-3000:]
-    output = result.stdout + result.stderr
-    if "Job stats:" not in output:
-        assert NOTHING_TO_DO in output, f"dry run printed no job stats:\n{output[-3000:]}"
-        return {}
-    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
-    jobs = {rule: int(count) for rule, count in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE)}
-    assert jobs and jobs.pop("total") == sum(jobs.values()), table
-    return jobs
+    return job_counts(result.stdout + result.stderr)
 
 
 def model_rule(prefix, model):
@@ -203,7 +182,7 @@ def test_per_model_jobs_write_the_same_scores_and_rerun_per_model(finished_run, 
     targets = [f"results/scores/{model}/{task}.parquet" for model in TINY_MODELS for task in TINY_TASKS]
     result = snakemake(per_model_dir, path, *targets)
     assert result.returncode == 0, result.stderr[-5000:]
-    ran = re.findall(r"^Finished jobid: \d+ \(Rule: (\w+)\)", result.stdout + result.stderr, re.MULTILINE)
+    ran = finished_rules(result.stdout + result.stderr)
     per_model = [model_rule("score", model) for model in TINY_MODELS if model != SECOND_PER_TASK_MODEL]
     assert sorted(name for name in ran if name.startswith("score")) == sorted(per_model + ["score"] * len(TINY_TASKS))
     compared = 0
@@ -219,9 +198,7 @@ def test_per_model_jobs_write_the_same_scores_and_rerun_per_model(finished_run, 
     edited = per_model_dir / "edit-sample.yaml"
     edited.write_text(yaml.safe_dump(config, sort_keys=False))
     dry = snakemake(per_model_dir, edited, "-n", *targets)
-    table = (dry.stdout + dry.stderr).split("Job stats:", 1)[1].split("\n\n", 1)[0]
-    jobs = {rule: int(n) for rule, n in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE) if rule != "total"}
-    assert jobs == {"prepare_task": 1, "score": 1, **dict.fromkeys(per_model, 1)}
+    assert job_counts(dry.stdout + dry.stderr) == {"prepare_task": 1, "score": 1, **dict.fromkeys(per_model, 1)}
     config = yaml.safe_load(path.read_text())
     _relabel(config)
     relabelled = per_model_dir / "edit-label.yaml"
@@ -310,29 +287,10 @@ def _copied_checkout(destination):
 
 
 def _planned_with_checkout(workdir, configfile, checkout):
-    command = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "--snakefile",
-        str(checkout / "Snakefile"),
-        "--directory",
-        str(workdir),
-        "--configfile",
-        str(configfile),
-        "--cores",
-        "2",
-        "-n",
-        *TARGETS,
-    ]
-    env = dict(os.environ, PYTHONPATH=str(checkout / "src"), HF_HUB_OFFLINE="1")
-    result = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+    command = [*snakemake_command(workdir, configfile, cores=2, snakefile=checkout / "Snakefile"), "-n", *TARGETS]
+    result, _ = run_snakemake(command, env=offline_env(PYTHONPATH=str(checkout / "src")), timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
-    output = result.stdout + result.stderr
-    if "Job stats:" not in output:
-        return {}
-    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
-    return {rule: int(count) for rule, count in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE) if rule != "total"}
+    return job_counts(result.stdout + result.stderr)
 
 
 def _moved_checkout_plans(workdir, configfile, checkout):

@@ -157,9 +157,10 @@ def entry_resources(
     attempt: int = 1,
     n_tasks: int = 1,
 ) -> dict[str, int]:
-    """model_resources for one `models:` config entry (defaults as in models.schema.yaml)."""
+    """model_resources for one `models:` config entry (defaults as in models.schema.yaml); the size is
+    `job_size_b` where the entry sets it, else `size_b`."""
     return model_resources(
-        float(entry["size_b"]),
+        float(entry.get("job_size_b") or entry["size_b"]),
         kind,
         on_gpu=entry.get("device", "cpu") == "cuda",
         dtype=entry.get("dtype", "float32"),

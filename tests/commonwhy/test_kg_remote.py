@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from remote_fixture import remote_source
 
 from benchval.commonwhy.grounding import ground_rule
 from benchval.commonwhy.kg import QuerySyntaxError, QueryTimeoutError, RemoteSource
@@ -12,19 +13,8 @@ from benchval.commonwhy.rules import LiftedRule
 
 
 def _remote(server, tmp_path, **options) -> RemoteSource:
-    settings = dict(
-        timeout_s=5,
-        deadline_s=10,
-        max_retries=2,
-        backoff_s=0.01,
-        min_interval_s=0,
-        translate_wdqs=True,
-        max_consecutive_failures=100,
-        cache_dir=tmp_path / "cache",
-        user_agent="benchval-tests/0.1 (test suite; nobody@example.org)",
-    )
-    settings.update(options)
-    return RemoteSource(server.url, **settings)
+    settings = dict(timeout_s=5, deadline_s=10, max_retries=2, translate_wdqs=True, cache_dir=tmp_path / "cache")
+    return remote_source(server.url, **(settings | options))
 
 
 def test_same_sparql_text_gives_the_same_answers_locally_and_remotely(

@@ -12,6 +12,7 @@ import time
 
 import pytest
 from faulty_endpoint import FaultyEndpoint
+from remote_fixture import remote_source
 
 from benchval.commonwhy.grounding import ground_rules
 from benchval.commonwhy.kg import EndpointError, EndpointUnreachable, QueryTimeoutError, RemoteSource
@@ -22,19 +23,7 @@ QUERY = "SELECT ?x WHERE { ?x ?p ?o }"
 
 
 def _source(endpoint: FaultyEndpoint, tmp_path, **options) -> RemoteSource:
-    settings = dict(
-        timeout_s=2,
-        deadline_s=5,
-        max_retries=0,
-        backoff_s=0.01,
-        min_interval_s=0,
-        max_consecutive_failures=100,
-        cache_dir=tmp_path / "cache",
-        translate_wdqs=False,
-        user_agent="benchval-tests/0.1 (test suite; nobody@example.org)",
-    )
-    settings.update(options)
-    return RemoteSource(endpoint.url, **settings)
+    return remote_source(endpoint.url, **({"cache_dir": tmp_path / "cache"} | options))
 
 
 @pytest.mark.parametrize("behaviour", ["drip", "hang"])
@@ -60,18 +49,7 @@ def test_a_refused_connection_is_retried_then_an_endpoint_error(tmp_path):
     with FaultyEndpoint() as endpoint:
         url = endpoint.url
     time.sleep(0.1)  # the listener is closed: connections to its port are refused
-    remote = RemoteSource(
-        url,
-        timeout_s=1,
-        deadline_s=1,
-        max_retries=2,
-        backoff_s=0.01,
-        min_interval_s=0,
-        max_consecutive_failures=100,
-        translate_wdqs=False,
-        cache_dir=None,
-        user_agent="benchval-tests/0.1 (test suite; nobody@example.org)",
-    )
+    remote = remote_source(url, timeout_s=1, deadline_s=1, max_retries=2)
     with pytest.raises(EndpointError, match=r"refused.*\(3 tries\)"):
         remote.query(QUERY)
     assert remote.requests_sent == 3
@@ -215,17 +193,8 @@ def test_the_proxy_of_the_environment_is_used(tmp_path, monkeypatch):
     with FaultyEndpoint(then="ok") as proxy:  # answers whatever it is asked, like a forwarding proxy
         monkeypatch.setenv("http_proxy", f"http://127.0.0.1:{proxy.port}")
         monkeypatch.setenv("no_proxy", "")
-        remote = RemoteSource(
-            "http://sparql.example.invalid/sparql?format=json",
-            timeout_s=2,
-            deadline_s=5,
-            max_retries=0,
-            backoff_s=0,
-            min_interval_s=0,
-            max_consecutive_failures=1,
-            cache_dir=None,
-            translate_wdqs=False,
-            user_agent="benchval-tests/0.1 (nobody@example.org)",
+        remote = remote_source(
+            "http://sparql.example.invalid/sparql?format=json", backoff_s=0, max_consecutive_failures=1
         )
         assert remote.query(QUERY)[0]["x"].value == "fine"
         assert proxy.targets == ["http://sparql.example.invalid/sparql?format=json"]  # absolute URL, query kept

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from benchval.testing.tiny import build_tiny_encoder, tiny_llama
+
 CHAT_TEMPLATE = (
     "{% for m in messages %}<|{{ m['role'] }}|> {{ m['content'] }} <|end|> {% endfor %}"
     "{% if add_generation_prompt %}<|assistant|> {% endif %}"
@@ -16,9 +18,8 @@ WORDS = (
 
 
 def build_tiny_lm(folder, chat_template: str | None = CHAT_TEMPLATE, seed: int = 0):
-    import torch
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
-    from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+    from transformers import PreTrainedTokenizerFast
 
     specials = ["<pad>", "<unk>", "<s>", "</s>", "<|user|>", "<|system|>", "<|assistant|>", "<|end|>"]
     vocab = {t: i for i, t in enumerate([*specials, *WORDS, ".", ",", "?", ":", "'"])}
@@ -32,20 +33,8 @@ def build_tiny_lm(folder, chat_template: str | None = CHAT_TEMPLATE, seed: int =
     if chat_template:
         fast.chat_template = chat_template
     fast.save_pretrained(folder)
-    torch.manual_seed(seed)
-    config = LlamaConfig(
-        vocab_size=len(vocab),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        num_key_value_heads=2,
-        max_position_embeddings=256,
-        bos_token_id=vocab["<s>"],
-        eos_token_id=vocab["</s>"],
-        pad_token_id=vocab["<pad>"],
-    )
-    LlamaForCausalLM(config).save_pretrained(folder)
+    special_ids = (vocab["<s>"], vocab["</s>"], vocab["<pad>"])
+    tiny_llama(len(vocab), seed, heads=2, max_positions=256, special_ids=special_ids).save_pretrained(folder)
     return folder
 
 
@@ -73,37 +62,5 @@ def tiny_lm_builder():
 @pytest.fixture(scope="session")
 def tiny_encoder(tmp_path_factory):
     """A random-weight 2-layer BERT with a word-level tokenizer, saved as a transformers folder."""
-    from tokenizers import Tokenizer, models, pre_tokenizers, processors
-    from transformers import BertConfig, BertModel, PreTrainedTokenizerFast
-
-    folder = tmp_path_factory.mktemp("encoder")
     words = "because he she is was a the of in born citizen germany france cat dog sat".split()
-    vocab = {t: i for i, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words])}
-    tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
-    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])]
-    )
-    fast = PreTrainedTokenizerFast(
-        tokenizer_object=tok,
-        unk_token="[UNK]",
-        pad_token="[PAD]",
-        cls_token="[CLS]",
-        sep_token="[SEP]",
-        mask_token="[MASK]",
-    )
-    fast.model_max_length = 128
-    fast.save_pretrained(folder)
-    import torch
-
-    torch.manual_seed(0)
-    config = BertConfig(
-        vocab_size=len(vocab),
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=128,
-    )
-    BertModel(config).save_pretrained(folder)
-    return str(folder)
+    return build_tiny_encoder(tmp_path_factory.mktemp("encoder"), words)

@@ -13,8 +13,12 @@ import pytest
 import yaml
 
 from benchval.paths import REPO_ROOT
+from benchval.testing.tiny import build_tiny_encoder
 
 from kg_fixture import tiny_store
+
+# the tiny BERT of the BERTScore rules: words of the tiny questions and answers
+ENCODER_WORDS = "because anna berg is german tour alpha was in france why did happen a citizen of germany".split()
 
 
 def _manifest(folder, name):
@@ -112,7 +116,7 @@ def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
     disk.extend(tiny_store())
     disk.flush()
     del disk
-    encoder = _encoder_folder(tmp_path / "encoder")
+    encoder = build_tiny_encoder(tmp_path / "encoder", ENCODER_WORDS)
     prompts = {p.name: str(p) for p in (REPO_ROOT / "config/prompts").glob("commonwhy_*.txt")}
     mirror = wf / "mirror"
     mirror.mkdir()
@@ -202,40 +206,3 @@ def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
     # resumable: the checkpoint holds every answered question once
     lines = (out / "answers/tiny-a.checkpoint.jsonl").read_text().splitlines()
     assert len(lines) == 1 + 6
-
-
-def _encoder_folder(folder):
-    """The tiny BERT of test_metrics (random weights), written again here."""
-    import torch
-    from tokenizers import Tokenizer, models, pre_tokenizers, processors
-    from transformers import BertConfig, BertModel, PreTrainedTokenizerFast
-
-    words = "because anna berg is german tour alpha was in france why did happen a citizen of germany".split()
-    vocab = {t: i for i, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words])}
-    tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
-    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])]
-    )
-    fast = PreTrainedTokenizerFast(
-        tokenizer_object=tok,
-        unk_token="[UNK]",
-        pad_token="[PAD]",
-        cls_token="[CLS]",
-        sep_token="[SEP]",
-        mask_token="[MASK]",
-        model_max_length=128,
-    )
-    fast.save_pretrained(folder)
-    torch.manual_seed(0)
-    BertModel(
-        BertConfig(
-            vocab_size=len(vocab),
-            hidden_size=32,
-            num_hidden_layers=2,
-            num_attention_heads=2,
-            intermediate_size=64,
-            max_position_embeddings=128,
-        )
-    ).save_pretrained(folder)
-    return str(folder)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from benchval.testing.tiny import save_model, tiny_llama
+
 WORDS = "the capital of france is paris banana a dog cat runs sleeps . , hello world".split()
 
 
@@ -27,26 +29,10 @@ def make_tokenizer(adds_bos: bool):
 
 def save_tiny_model(folder: Path, adds_bos: bool = False, seed: int = 0) -> Path:
     """Save a 2-layer random llama (hidden 16) and its tokenizer into `folder`."""
-    import torch
-    from transformers import LlamaConfig, LlamaForCausalLM
-
     tokenizer = make_tokenizer(adds_bos)
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=16,
-        intermediate_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        num_key_value_heads=2,
-        max_position_embeddings=64,
-        bos_token_id=tokenizer.bos_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-    )
-    torch.manual_seed(seed)
-    model = LlamaForCausalLM(config).eval()
-    model.save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
+    special_ids = (tokenizer.bos_token_id, tokenizer.eos_token_id, None)
+    model = tiny_llama(len(tokenizer), seed, hidden=16, heads=2, max_positions=64, special_ids=special_ids)
+    return save_model(model, tokenizer, folder)
 
 
 @pytest.fixture

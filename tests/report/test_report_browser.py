@@ -12,17 +12,15 @@ import base64
 import os
 import shutil
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 from webdriver import HeadlessChromium
 
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
+from benchval.testing.snakemake_run import run_snakemake, snakemake_command
 
 REPO = Path(__file__).resolve().parents[2]
-SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 TOY = REPO / "tests" / "report" / "toy" / "Snakefile"
 ARTIFACTS = Path(os.environ.get("BENCHVAL_TEST_ARTIFACTS", REPO / "results" / "test-artifacts")) / "report"
 CAPTIONS = REPO / "workflow" / "report"
@@ -65,30 +63,16 @@ def test_every_figure_and_table_has_a_caption():
 @pytest.fixture(scope="module")
 def report_html(tmp_path_factory) -> Path:
     workdir = tmp_path_factory.mktemp("toy_report")
-    started = time.monotonic()
-    run = subprocess.run(
-        [SNAKEMAKE, "-s", str(TOY), "-d", str(workdir), "--cores", "2"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    toy = snakemake_command(workdir, snakefile=TOY)
+    run, run_s = run_snakemake([*toy, "--cores", "2"])
     assert run.returncode == 0, run.stderr[-4000:]
     report = workdir / "report.html"
-    made = subprocess.run(
-        [SNAKEMAKE, "-s", str(TOY), "-d", str(workdir), "--report", str(report)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    made, made_s = run_snakemake([*toy, "--report", str(report)], timeout=300)
     assert made.returncode == 0, made.stderr[-4000:]
     assert "ERROR/" not in made.stderr and "WARNING/" not in made.stderr, (
         f"a caption is not valid reStructuredText:\n{made.stderr[-2000:]}"
     )
-    print(f"toy workflow + report in {time.monotonic() - started:.1f} s")
+    print(f"toy workflow + report in {run_s + made_s:.1f} s")
     return report
 
 

@@ -14,14 +14,10 @@ from __future__ import annotations
 
 import pandas as pd
 import torch
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
-from transformers import (
-    Gemma3ForCausalLM,
-    Gemma3TextConfig,
-    LlamaConfig,
-    LlamaForCausalLM,
-    PreTrainedTokenizerFast,
-)
+from transformers import Gemma3ForCausalLM, Gemma3TextConfig, PreTrainedTokenizerFast
+
+from benchval.testing.tiny import common_config, tiny_llama, tiny_tokenizer
+from benchval.testing.tiny import save_model as save_model  # re-exported: benchmarks/bench_scoring.py
 
 CORPUS = [
     "The cats are sleeping on the warm mat while the dogs play outside.",
@@ -36,67 +32,22 @@ CORPUS = [
 
 
 def make_tokenizer(add_bos: bool) -> PreTrainedTokenizerFast:
-    tok = Tokenizer(models.BPE(unk_token=None))
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=300,
-        special_tokens=["<bos>", "<eos>", "<pad>"],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
-    )
-    tok.train_from_iterator(CORPUS, trainer)
-    if add_bos:
-        bos = tok.token_to_id("<bos>")
-        tok.post_processor = processors.TemplateProcessing(
-            single="<bos> $A", pair="<bos> $A $B", special_tokens=[("<bos>", bos)]
-        )
-    return PreTrainedTokenizerFast(tokenizer_object=tok, bos_token="<bos>", eos_token="<eos>", pad_token="<pad>")
-
-
-def save_model(model, tokenizer, path):
-    torch.manual_seed(0)
-    model.save_pretrained(path)
-    tokenizer.save_pretrained(path)
-    return path
+    return tiny_tokenizer(add_bos, CORPUS, vocab_size=300)
 
 
 def make_llama(vocab: int):
-    torch.manual_seed(1234)
-    config = LlamaConfig(
-        vocab_size=vocab,
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=256,
-        bos_token_id=0,
-        eos_token_id=1,
-        pad_token_id=2,
-    )
-    model = LlamaForCausalLM(config)
-    with torch.no_grad():  # sharper distributions than the default init, so greedy flags vary
-        model.lm_head.weight.mul_(20)
-    return model.eval()
+    return tiny_llama(vocab, seed=1234, sharpen=True, max_positions=256)
 
 
 def make_gemma(vocab: int):
     torch.manual_seed(4321)
     config = Gemma3TextConfig(
-        vocab_size=vocab,
-        hidden_size=32,
+        **common_config(vocab, layers=3, max_positions=256),
         intermediate_size=64,
-        num_hidden_layers=3,
-        num_attention_heads=4,
         num_key_value_heads=2,
         head_dim=8,
-        max_position_embeddings=256,
         sliding_window=6,
         layer_types=["sliding_attention", "full_attention", "sliding_attention"],
-        bos_token_id=0,
-        eos_token_id=1,
-        pad_token_id=2,
     )
     return Gemma3ForCausalLM(config).eval()
 

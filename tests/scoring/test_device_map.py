@@ -9,7 +9,7 @@ on two different GPUs -- is listed in docs/cluster.md.
 import numpy as np
 import pytest
 import torch
-from scoring_fixtures import make_items, make_tokenizer, save_model
+from scoring_fixtures import make_items, make_tokenizer
 
 from benchval.generation.hf import HFGenerator
 from benchval.generation.prompts import user
@@ -18,32 +18,16 @@ from benchval.models.loader import load_model
 from benchval.models.placement import Placement, input_device, is_dispatched
 from benchval.scoring.base import make_scorer
 from benchval.scoring.requests import build_requests
+from benchval.testing.tiny import save_model, tiny_llama
 
 MODES = ("mc", "partial", "calibrated", "minimal_pair")
 
 
 @pytest.fixture(scope="module")
 def four_layer_llama(tmp_path_factory):
-    from transformers import LlamaConfig, LlamaForCausalLM
-
     tokenizer = make_tokenizer(True)
-    torch.manual_seed(7)
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=4,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=256,
-        bos_token_id=0,
-        eos_token_id=1,
-        pad_token_id=2,
-    )
-    model = LlamaForCausalLM(config)
-    with torch.no_grad():  # sharper distributions, so that greedy flags and generations vary
-        model.lm_head.weight.mul_(20)
-    return save_model(model.eval(), tokenizer, tmp_path_factory.mktemp("models") / "llama4")
+    model = tiny_llama(len(tokenizer), seed=7, sharpen=True, layers=4, max_positions=256)
+    return save_model(model, tokenizer, tmp_path_factory.mktemp("models") / "llama4")
 
 
 def split_placement(offload_folder) -> Placement:

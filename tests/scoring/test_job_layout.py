@@ -3,15 +3,11 @@ checked with `snakemake -n` on a tiny config: which rule scores which (model, ta
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
-
 import pytest
 import yaml
 
-from benchval.paths import REPO_ROOT, default_mirror
+from benchval.paths import default_mirror
+from benchval.testing.snakemake_run import job_counts, run_snakemake, snakemake_command
 from benchval.testing.tiny import TINY_MODELS, TINY_TASKS, tiny_workflow_config
 
 pytestmark = pytest.mark.skipif(default_mirror() is None, reason="needs the shared raw-data mirror")
@@ -21,30 +17,10 @@ def dry_run_jobs(workdir, config: dict) -> dict[str, int]:
     path = workdir / "layout.yaml"
     path.write_text(yaml.safe_dump(config, sort_keys=False))
     targets = [f"results/scores/{m}/{t}.parquet" for m in TINY_MODELS for t in TINY_TASKS]
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "snakemake",
-            "--snakefile",
-            str(REPO_ROOT / "Snakefile"),
-            "--directory",
-            str(workdir),
-            "--configfile",
-            str(path),
-            "--cores",
-            "1",
-            "-n",
-            *targets,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=dict(os.environ, HF_HUB_OFFLINE="1"),
-    )
-    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
-    table = (result.stdout + result.stderr).split("Job stats:", 1)[1].split("\n\n", 1)[0]
-    return {rule: int(n) for rule, n in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE) if rule.startswith("score")}
+    result, _ = run_snakemake([*snakemake_command(workdir, path, cores=1), "-n", *targets], timeout=300)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-3000:]
+    return {rule: n for rule, n in job_counts(output).items() if rule.startswith("score")}
 
 
 @pytest.fixture(scope="module")

@@ -72,6 +72,17 @@ def test_rule_resources_reads_the_config():
         resources["gpu"](SimpleNamespace(model="nope"))
 
 
+def test_job_size_b_sets_the_resources_and_size_b_stays_metadata():
+    # The rehearsal's tiny "72B" model: the analysis keeps size_b 72, its jobs ask for a tiny model's needs.
+    entry = {"family": "q", "size_b": 72, "job_size_b": 0.001, "source": {"type": "local"}}
+    config = {"models": {"tiny72": entry}, "scoring": {"batch_tokens": 1024}}
+    job = SimpleNamespace(model="tiny72")
+    for kind in ("prepare", "score"):
+        expected = model_resources(0.001, kind, False, dtype="float32", source_type="local", batch_tokens=1024)
+        assert rule_resources(config, kind)["mem_mb"](job) == expected["mem_mb"]
+        assert expected["mem_mb"] < model_resources(72, kind, False, dtype="float32", batch_tokens=1024)["mem_mb"]
+
+
 def test_rule_resources_for_other_wildcards_and_endpoints():
     config = {"models": {"m": {"family": "f", "size_b": 7, "dtype": "bfloat16", "device": "cuda"}}}
     by_system = rule_resources(config, "generate", wildcard="system")

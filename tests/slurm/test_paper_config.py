@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import copy
 import re
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import yaml
 from snakemake.utils import validate
 
+from benchval.analysis.synthetic import PAPER_FAMILY_SIZES
 from benchval.cluster import ClusterSettings, entry_resources
 from benchval.config import check_references, merged_config
+from benchval.testing.snakemake_run import job_counts, run_snakemake, snakemake_command
 
 REPO = Path(__file__).resolve().parents[2]
-SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 
 # Appendix A, Table 3 of "Benchmarking the Benchmarks": family -> Hugging Face checkpoints.
 TABLE_3 = {
@@ -31,14 +30,6 @@ TABLE_3 = {
     ],
     "gemma": ["google/gemma-2-2b-it", "google/gemma-2-9b-it", "google/gemma-2-27b-it"],
     "mistral": ["mistralai/Mistral-7B-Instruct-v0.3", "mistralai/Mistral-Nemo-Instruct-2407"],
-}
-NOMINAL_SIZES = {
-    "pythia": [1, 2.8, 6.9, 12],
-    "opt": [1.3, 2.7, 6.7, 13, 66],
-    "qwen": [1.5, 3, 7, 14, 72],
-    "llama": [1, 3, 8, 70],
-    "gemma": [2, 9, 27],
-    "mistral": [7, 12],
 }
 
 
@@ -66,7 +57,9 @@ def test_paper_config_is_valid_and_complete():
     }
     assert by_family == {family: sorted(ids) for family, ids in TABLE_3.items()}
     sizes = {family: sorted(m["size_b"] for m in models.values() if m["family"] == family) for family in TABLE_3}
-    assert sizes == {family: sorted(s) for family, s in NOMINAL_SIZES.items()}
+    # the paper's family names without their version: "Qwen2.5" is the config's "qwen"
+    nominal = {family.lower().rstrip("0123456789."): sorted(s) for family, s in PAPER_FAMILY_SIZES.items()}
+    assert sizes == nominal
     assert Counter(m["device"] for m in models.values()) == {"cuda": 23}
     assert config["sample"]["n_items"] is None
     # the paper's 60 TimeDial dialogs (selection not stated): a seeded sample of the 1,104
@@ -98,30 +91,15 @@ def test_paper_models_get_gpus_as_in_the_paper():
         assert gpus == (2 if entry["size_b"] > 32 else 1), (name, gpus)
 
 
-def planned_job_counts(output: str) -> dict[str, int]:
-    """Rule -> job count from the first "Job stats:" table of a dry run (missing table: an error)."""
-    assert "Job stats:" in output, output[-3000:]
-    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
-    counts = {rule: int(n) for rule, n in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE)}
-    assert counts.pop("total") == sum(counts.values()), table
-    return counts
-
-
 def test_paper_config_plans():
     """`snakemake -n --configfile config/paper.yaml` builds the whole DAG, with the job layout of
     each model's `scoring_jobs`: the models of 30B and more one scoring (and calibration and
     evaluation) job each over all 19 tasks, the 20 others one per (model, task); one prepare_task
     job per task."""
-    result = subprocess.run(
-        [SNAKEMAKE, "-n", "--configfile", "config/paper.yaml", "--quiet", "rules"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    command = [*snakemake_command(REPO, REPO / "config" / "paper.yaml"), "-n", "--quiet", "rules"]
+    result, _ = run_snakemake(command)
     assert result.returncode == 0, result.stderr[-3000:]
-    jobs = planned_job_counts(result.stdout + result.stderr)
+    jobs = job_counts(result.stdout + result.stderr)
     config = paper_config()
     study = config["studies"]["default"]
     assert (len(study["models"]), len(study["tasks"])) == (23, 19)

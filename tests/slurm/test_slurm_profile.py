@@ -10,12 +10,13 @@ from __future__ import annotations
 import filecmp
 import re
 import subprocess
-import sys
-import time
 from pathlib import Path
 
+from slurm_accounting import sacct
+
+from benchval.testing.snakemake_run import run_snakemake, snakemake_command
+
 REPO = Path(__file__).resolve().parents[2]
-SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 TOY = REPO / "tests" / "slurm" / "toy" / "Snakefile"
 PROFILE = REPO / "profiles" / "slurm"
 # This 2-CPU test node cannot give the profile's 4 threads to score (one each lets two jobs run
@@ -26,28 +27,11 @@ SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
 
 
 def snakemake(workdir: Path, *args: str, env=None, timeout=300) -> tuple[subprocess.CompletedProcess, float]:
-    started = time.monotonic()
-    result = subprocess.run(
-        [SNAKEMAKE, "-s", str(TOY), "-d", str(workdir), *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    return result, time.monotonic() - started
+    return run_snakemake([*snakemake_command(workdir, snakefile=TOY), *args], env=env, timeout=timeout)
 
 
 def sacct_states(job_ids: list[str], env) -> dict[str, str]:
-    out = subprocess.run(
-        ["sacct", "-X", "-n", "-P", "-o", "JobID,State", "-j", ",".join(job_ids)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return dict(line.split("|", 1) for line in out.strip().splitlines())
+    return dict(line.split("|", 1) for line in sacct(job_ids, "JobID,State", env).strip().splitlines())
 
 
 def result_files(workdir: Path) -> list[str]:
@@ -72,13 +56,7 @@ def test_toy_workflow_on_slurm_equals_local_run(slurm_cluster, tmp_path):
     score_log = (tmp_path / "slurm" / "logs" / "score" / "tiny-a" / "alpha.log").read_text()
     assert re.search(r"slurm_job_id=(\d+)", score_log).group(1) in job_ids
     # ... and asked for the resources computed from the model size (benchval.cluster).
-    accounting = subprocess.run(
-        ["sacct", "-X", "-n", "-P", "-o", "JobID,ReqMem,Timelimit", "-j", ",".join(job_ids)],
-        env=slurm_cluster,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    accounting = sacct(job_ids, "JobID,ReqMem,Timelimit", slurm_cluster)
     assert "|4864M|00:31:00" in accounting  # tiny-a: 0.001 B params, fp32, CPU (hand-computed)
 
     files = result_files(tmp_path / "local")

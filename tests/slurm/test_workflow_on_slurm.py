@@ -13,19 +13,17 @@ prove the profile in ~3 minutes.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
+from slurm_accounting import sacct
 
+from benchval.testing.snakemake_run import job_counts, run_snakemake, snakemake_command
 from benchval.testing.tiny import tiny_workflow_config
 
 REPO = Path(__file__).resolve().parents[2]
-SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 PROFILE = REPO / "profiles" / "slurm"
 SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
 SUBMITTED_JOB = re.compile(r"^Job (\d+) has been submitted with SLURM jobid \d+", re.MULTILINE)
@@ -68,29 +66,8 @@ def workdir_for(tmp_path: Path, name: str) -> Path:
 
 
 def snakemake(workdir: Path, config: Path, *args: str, env=None, timeout=600):
-    started = time.monotonic()
-    result = subprocess.run(
-        [
-            SNAKEMAKE,
-            "-s",
-            str(REPO / "Snakefile"),
-            "-d",
-            str(workdir),
-            "--configfile",
-            str(config),
-            "--max-threads",
-            "1",
-            *args,
-            TARGET,
-        ],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    return result, time.monotonic() - started
+    command = [*snakemake_command(workdir, config), "--max-threads", "1", *args, TARGET]
+    return run_snakemake(command, env=env, timeout=timeout)
 
 
 @pytest.fixture(scope="module")
@@ -135,15 +112,6 @@ def declared_localrules() -> tuple[set[str], set[str]]:
 def is_declared_local(rule: str) -> bool:
     names, prefixes = declared_localrules()
     return rule == "all" or rule in names or any(rule.startswith(prefix) for prefix in prefixes)
-
-
-def job_counts(output: str) -> dict[str, int]:
-    """Rule -> planned job count from Snakemake's first "Job stats:" table."""
-    assert "Job stats:" in output, "Snakemake printed no job stats"
-    table = output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
-    counts = {rule: int(n) for rule, n in re.findall(r"^(\w+)\s+(\d+)$", table, re.MULTILINE)}
-    assert counts.pop("total") == sum(counts.values()) > 0, table
-    return counts
 
 
 def check_every_job_went_through_sbatch(output: str) -> None:
@@ -202,13 +170,7 @@ def test_real_workflow_on_slurm_equals_local_run(workflow_ready, tiny_config, sl
     # the analysis chain runs on the submitting node (docs/cluster.md, "What runs where")
     ran_locally = set(dict(LOCAL_JOB_BLOCK.findall(cluster.stderr)))
     assert {"analysis_lofo", "analysis_fdr", "analysis_figure_fig3_lofo_delta_r2"} <= ran_locally, ran_locally
-    states = subprocess.run(
-        ["sacct", "-X", "-n", "-P", "-o", "JobID,State", "-j", ",".join(job_ids)],
-        env=slurm_cluster,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    states = sacct(job_ids, "JobID,State", slurm_cluster)
     assert {line.split("|")[1] for line in states.split()} == {"COMPLETED"}, states
 
     # Same outputs, same content.

@@ -10,6 +10,7 @@ from benchval.paths import REPO_ROOT
 from benchval.tasks.base import known_adapters
 
 SCHEMAS = REPO_ROOT / "workflow" / "schemas"
+MINIMAL_TASK = {"adapter": "a", "dataset": None, "role": "cs_original", "scoring_mode": "mc", "metrics": ["accuracy"]}
 
 
 def validator(name: str) -> jsonschema.Draft202012Validator:
@@ -18,6 +19,7 @@ def validator(name: str) -> jsonschema.Draft202012Validator:
 
 def test_sections_validate(catalogue):
     validator("tasks").validate(catalogue["tasks"])
+    validator("tasks").validate({"t": MINIMAL_TASK})  # so that each bad case below fails for its one change
     validator("datasets").validate(catalogue["datasets"])
     validator("sample").validate(yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["sample"])
 
@@ -25,32 +27,8 @@ def test_sections_validate(catalogue):
 @pytest.mark.parametrize(
     "section, bad",
     [
-        (
-            "tasks",
-            {
-                "t": {
-                    "adapter": "a",
-                    "dataset": None,
-                    "role": "cs_original",
-                    "scoring_mode": "mc",
-                    "metrics": ["accuracy"],
-                    "typo_key": 1,
-                }
-            },
-        ),
-        (
-            "tasks",
-            {
-                "t": {
-                    "adapter": "a",
-                    "dataset": None,
-                    "role": "cs_original",
-                    "scoring_mode": "mc",
-                    "metrics": ["accuracy"],
-                    "axes": ["physical"],
-                }
-            },
-        ),
+        ("tasks", {"t": {**MINIMAL_TASK, "typo_key": 1}}),
+        ("tasks", {"t": {**MINIMAL_TASK, "axes": ["physical"]}}),
         ("datasets", {"d": {"files": {"data": {"path": "d/x", "url": "https://x", "sha256": "abc"}}}}),
         ("datasets", {"d": {"files": {"data": {"path": "../x", "url": "https://x", "sha256": "0" * 64}}}}),
         ("sample", {"n_items": 24, "per_tsk": {}}),

@@ -88,14 +88,9 @@ def test_per_task_sample_size_and_all_items(tmp_path):
     out = tmp_path / "t.parquet"
     meta = prepare_task("toy", config("_test_toy", n=10), {}, {"n_items": 2, "per_task": {"toy": None}}, 1, output=out)
     assert meta["n_final"] == 9
-    assert read_filter_report(tmp_path / "t.filters.json")["steps"][-1] == {
-        "filter": "subsample",
-        "before": 9,
-        "after": 9,
-        "removed": {},
-        "removed_rows": {"count": 0, "first": []},
-        "changed_rows": {"count": 0, "first": []},
-    }
+    step = read_filter_report(tmp_path / "t.filters.json")["steps"][-1]
+    nothing = {"count": 0, "first": []}
+    assert step == dict(filter="subsample", before=9, after=9, removed={}, removed_rows=nothing, changed_rows=nothing)
 
 
 def test_exclusion_list_parsing_and_unknown_ids(tmp_path):

@@ -37,6 +37,13 @@ def run_adapter(
     return items, report.to_dict()
 
 
+def item_by_id(items: list, item_id: str):
+    """The item of ``items`` with id ``item_id`` (an assertion error naming it where there is none)."""
+    found = [item for item in items if item.id == item_id]
+    assert found, f"no item {item_id!r} among {len(items)} items"
+    return found[0]
+
+
 def steps(report: dict) -> dict:
     """{filter name: (before, after, removed)}."""
     return {step["filter"]: (step["before"], step["after"], step["removed"]) for step in report["steps"]}

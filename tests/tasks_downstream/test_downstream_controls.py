@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from benchval.tasks.base import TaskDataError
-from downstream_helpers import run_adapter, steps, write_jsonl
+from downstream_helpers import item_by_id, run_adapter, steps, write_jsonl
 
 
 def test_blimp_real_counts_labels_and_known_item(catalogue, mirror):
@@ -81,7 +81,7 @@ def test_mmlu_redux_real_counts_and_error_type_filter(catalogue, mirror):
 
 def test_mmlu_redux_known_item(catalogue, mirror):
     items, _ = run_adapter(catalogue, "mmlu_redux", mirror=mirror)
-    item = next(i for i in items if i.id == "mmlu_redux-abstract_algebra-002")
+    item = item_by_id(items, "mmlu_redux-abstract_algebra-002")
     assert item.context == (
         "Question: Determine whether the polynomial in Z[x] satisfies an Eisenstein "
         "criterion for irreducibility over Q. x^2 - 12\nAnswer:"
@@ -120,7 +120,7 @@ def test_gpqa_real_counts_shuffle_and_known_item(catalogue, mirror):
     assert len(items) == 196
     labels = [item.label for item in items]
     assert set(labels) == {0, 1, 2, 3} and max(labels.count(k) for k in range(4)) < 70
-    item = next(i for i in items if i.id == "gpqa-rec06pnAkLOr2t2mp")
+    item = item_by_id(items, "gpqa-rec06pnAkLOr2t2mp")
     assert item.context.startswith("Question: Two quantum states with energies E1 and E2 have a lifetime")
     assert item.context.endswith("so that they can be clearly resolved?\nAnswer:")
     assert sorted(item.options) == sorted([" 10^-4 eV", " 10^-11 eV", " 10^-8 eV", " 10^-9 eV"])

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from benchval.tasks.base import TaskDataError
-from downstream_helpers import run_adapter, steps, write_jsonl
+from downstream_helpers import item_by_id, run_adapter, steps, write_jsonl
 
 STATEMENTS = [
     " Given sentence 1, sentence 2 is true.",
@@ -56,7 +56,7 @@ def test_presupposition_seed_picks_the_group_member(catalogue, mirror):
 def test_presupposition_known_item_without_near_duplicate_rule(catalogue, mirror):
     items, _ = run_adapter(catalogue, "presupposition", mirror=mirror, near_duplicate_fields=None)
     assert len(items) == 16830
-    item = next(i for i in items if i.id == "imppres_presup-change_of_state-0-0e")
+    item = item_by_id(items, "imppres_presup-change_of_state-0-0e")
     assert item.context == "Sentence 1: The guest had found John.\nSentence 2: John used to be in an unknown location."
     assert item.label == 0 and item.source_row == 1  # entailment
     # "John didn't used to be ..." (pairID 1c) is the generator's ungrammatical negation
@@ -77,7 +77,7 @@ def test_implicature_real(catalogue, mirror):
     assert _step(report, "unnatural")["label_shares"]["flagged"] is False
     assert len(run_adapter(catalogue, "implicature", mirror=mirror, drop_controls=True)[0]) == 62
     everything, _ = run_adapter(catalogue, "implicature", mirror=mirror, near_duplicate_fields=None)
-    item = next(i for i in everything if i.id == "imppres_impl-connectives-0001")
+    item = item_by_id(everything, "imppres_impl-connectives-0001")
     assert item.context == (
         "Sentence 1: These computers or dresses would irritate Veronica.\n"
         "Sentence 2: These computers and dresses wouldn't both irritate Veronica."
@@ -86,82 +86,33 @@ def test_implicature_real(catalogue, mirror):
     logical, _ = run_adapter(
         catalogue, "implicature", mirror=mirror, near_duplicate_fields=None, label_field="gold_label_log"
     )
-    assert next(i for i in logical if i.id == item.id).label == 1
+    assert item_by_id(logical, item.id).label == 1
 
 
 def _nli(s1, s2, label="entailment", **extra):
     return {"sentence1": s1, "sentence2": s2, "gold_label": label, **extra}
 
 
+def _presupposition(s1, s2, paradigm, pair, trigger, presupposition, label="entailment"):
+    extra = dict(UID="u", paradigmID=paradigm, pairID=pair, trigger=trigger, presupposition=presupposition)
+    return _nli(s1, s2, label, **extra)
+
+
+def _control(s1, s2, paradigm):
+    extra = dict(UID="u", paradigmID=paradigm, pairID="15c", trigger1="negated", trigger2="unembedded")
+    return _nli(s1, s2, "contradiction", **extra, control_item=True)
+
+
 def _presup_rows():
     return [
-        _nli(
-            "Kim found Lee.",
-            "Lee was lost.",
-            UID="u",
-            paradigmID=0,
-            pairID="0e",
-            trigger="unembedded",
-            presupposition="positive",
-        ),  # line 1
-        _nli(
-            "Pat found Sam.",
-            "Sam was lost.",
-            UID="u",
-            paradigmID=1,
-            pairID="0e",
-            trigger="unembedded",
-            presupposition="positive",
-        ),  # 2: same template
-        _nli(
-            "Ann found Bo.",
-            "Bo was lost.",
-            UID="u",
-            paradigmID=2,
-            pairID="0e",
-            trigger="unembedded",
-            presupposition="positive",
-        ),  # 3: same template
-        _nli(
-            "Kim didn't find Lee.",
-            "Lee was lost.",
-            UID="u",
-            paradigmID=0,
-            pairID="3e",
-            trigger="negated",
-            presupposition="positive",
-        ),  # 4: own template
-        _nli(
-            "Kim didn't find Lee.",
-            "Kim found Lee.",
-            "contradiction",
-            UID="u",
-            paradigmID=0,
-            pairID="15c",
-            trigger1="negated",
-            trigger2="unembedded",
-            control_item=True,
-        ),  # 5: control
-        _nli(
-            "Pat didn't find Sam.",
-            "Pat found Sam.",
-            "contradiction",
-            UID="u",
-            paradigmID=1,
-            pairID="15c",
-            trigger1="negated",
-            trigger2="unembedded",
-            control_item=True,
-        ),  # 6: same control
-        _nli(
-            "Kim found Lee.",
-            "Lee didn't used to be lost.",
-            "contradiction",
-            UID="u",
-            paradigmID=0,
-            pairID="1c",
-            trigger="unembedded",
-            presupposition="negated",
+        _presupposition("Kim found Lee.", "Lee was lost.", 0, "0e", "unembedded", "positive"),  # line 1
+        _presupposition("Pat found Sam.", "Sam was lost.", 1, "0e", "unembedded", "positive"),  # 2: same template
+        _presupposition("Ann found Bo.", "Bo was lost.", 2, "0e", "unembedded", "positive"),  # 3: same template
+        _presupposition("Kim didn't find Lee.", "Lee was lost.", 0, "3e", "negated", "positive"),  # 4: own template
+        _control("Kim didn't find Lee.", "Kim found Lee.", 0),  # 5: control
+        _control("Pat didn't find Sam.", "Pat found Sam.", 1),  # 6: same control
+        _presupposition(
+            "Kim found Lee.", "Lee didn't used to be lost.", 0, "1c", "unembedded", "negated", "contradiction"
         ),  # 7: unnatural
     ]
 
@@ -243,7 +194,7 @@ def test_timedial_real(catalogue, mirror):
     assert {i.label for i in items} == {0}  # the correct option is always the first
     with_suffix = [i for i in items if i.target is not None]
     assert len(with_suffix) == 594 == _step(report, "mask_sentence_final")["changed_rows"]["count"]
-    item = next(i for i in items if i.id == "timedial-5")
+    item = item_by_id(items, "timedial-5")
     assert item.context == (
         "A: Hey, Ann. Wake up. It's time to get out of bed.\n"
         "B: Oh, Dad. Do I have to get up right now?\n"
@@ -252,7 +203,7 @@ def test_timedial_real(catalogue, mirror):
         "A: It went off"
     )
     assert item.options == [" 30 minutes ago", " 14 hours ago", " two seconds ago"] and item.target is None
-    kept = next(i for i in items if i.id == "timedial-1")  # MASK mid-sentence: kept, rest of sentence as suffix
+    kept = item_by_id(items, "timedial-1")  # MASK mid-sentence: kept, rest of sentence as suffix
     assert kept.context.endswith("B: That's fine. We've allowed")
     assert kept.options[0] == " forty-eight hours" and kept.target == " to be on the safe side"
     dropped, report = run_adapter(catalogue, "timedial", mirror=mirror, mid_sentence_masks="drop")
@@ -328,7 +279,7 @@ def test_trip_real(catalogue, mirror):
     assert 100 <= len(items) <= 115
     assert set(Counter(i.label for i in items)) == {0, 1}
     everything, _ = run_adapter(catalogue, "trip", mirror=mirror, near_duplicate_threshold=None)
-    item = next(i for i in everything if i.id == "trip-dev_279")
+    item = item_by_id(everything, "trip-dev_279")
     assert item.context == (
         "Story: John was getting the snacks ready for the party. John opened the cabinet, took out "
         "a pan and put it on the counter. John opened the fridge and got out the pizza. John put "

@@ -130,48 +130,23 @@ def _task_files(folder, task, role, axes, n_raw, steps, n_final, unavailable=Non
     return folder / f"{task}.meta.json"
 
 
+def _step(name, before, after, removed=None):
+    return {"filter": name, "before": before, "after": after, "removed": removed or {}}
+
+
 def test_task_sizes_table(tmp_path, caplog):
-    cei = _task_files(
-        tmp_path,
-        "cei",
-        "downstream",
-        ["social"],
-        300,
-        [
-            {"filter": "read", "before": 300, "after": 300, "removed": {}},
-            {"filter": "ambiguous_labels", "before": 300, "after": 39, "removed": {"agreement<1": 261}},
-            {"filter": "subsample", "before": 39, "after": 24, "removed": {"sampled 24 of 39 (seed 1)": 15}},
-        ],
-        24,
-    )
-    blimp = _task_files(
-        tmp_path, "blimp", "control", [], 4000, [{"filter": "read", "before": 4000, "after": 4000, "removed": {}}], 4000
-    )
+    cei_steps = [
+        _step("read", 300, 300),
+        _step("ambiguous_labels", 300, 39, {"agreement<1": 261}),
+        _step("subsample", 39, 24, {"sampled 24 of 39 (seed 1)": 15}),
+    ]
+    cei = _task_files(tmp_path, "cei", "downstream", ["social"], 300, cei_steps, 24)
+    blimp = _task_files(tmp_path, "blimp", "control", [], 4000, [_step("read", 4000, 4000)], 4000)
     gone = _task_files(tmp_path, "goldenswag", "cs_reworked", ["event"], 0, [], 0, unavailable="needs the Hub")
-    trip = _task_files(
-        tmp_path,
-        "trip",
-        "downstream",
-        ["event"],
-        161,
-        [
-            {"filter": "read", "before": 161, "after": 161, "removed": {}},
-            {"filter": "near_duplicates", "before": 161, "after": 109, "removed": {"near_duplicate": 52}},
-        ],
-        109,
-    )
-    sarc = _task_files(
-        tmp_path,
-        "sarc7",
-        "downstream",
-        ["social"],
-        690,
-        [
-            {"filter": "read", "before": 690, "after": 690, "removed": {}},
-            {"filter": "insufficient_context", "before": 690, "after": 240, "removed": {"context_turns<2": 450}},
-        ],
-        240,
-    )
+    trip_steps = [_step("read", 161, 161), _step("near_duplicates", 161, 109, {"near_duplicate": 52})]
+    trip = _task_files(tmp_path, "trip", "downstream", ["event"], 161, trip_steps, 109)
+    sarc_steps = [_step("read", 690, 690), _step("insufficient_context", 690, 240, {"context_turns<2": 450})]
+    sarc = _task_files(tmp_path, "sarc7", "downstream", ["social"], 690, sarc_steps, 240)
     config = {
         "tasks": {
             "cei": {"paper_n": 31},

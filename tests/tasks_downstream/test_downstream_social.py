@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from benchval.tasks.base import TaskDataError
-from downstream_helpers import run_adapter, steps
+from downstream_helpers import item_by_id, run_adapter, steps
 
 FB_HEADER = "row,item_id,item,passage,condition,first_mention,start,end,critical_a\n"
 IR_HEADER = "item,passage,speaker_knowledge,knowledge_cue,critical_q,critical_a,critical_utterance\n"
@@ -22,7 +22,7 @@ def test_false_beliefs_real(catalogue, mirror):
     assert item.id == "epitome_fb-7_fb_1_s_e_ex" and item.source_row == 2
     assert item.context.endswith("David returns home and wants to put out the wine. David thinks the wine is in the")
     assert item.options == [" garage", " fridge"] and item.label == 0
-    true_belief = next(i for i in items if i.id == "epitome_fb-7_tb_1_s_e_ex")
+    true_belief = item_by_id(items, "epitome_fb-7_tb_1_s_e_ex")
     assert true_belief.label == 1
 
 
@@ -99,22 +99,14 @@ def test_cei_real(catalogue, mirror):
     assert steps(report)["ambiguous_labels"] == (300, 39, {"agreement<1": 261})
     two_of_three, _ = run_adapter(catalogue, "cei", mirror=mirror, min_agreement=0.6)
     assert len(two_of_three) == 39 + 138
-    item = next(i for i in items if i.id == "cei-CEI-0015")
+    item = item_by_id(items, "cei-CEI-0015")
     assert item.context == (
         "After a tense exchange about who borrowed Dad's car without asking, the father hold up "
         "his son's distinctive jacket left in car this morning.\n"
         'The son says to the father: "You got a jacket just like mine!"'
     )
-    assert item.options == [
-        " The speaker feels angry.",
-        " The speaker feels expectant.",
-        " The speaker feels disgusted.",
-        " The speaker feels afraid.",
-        " The speaker feels happy.",
-        " The speaker feels sad.",
-        " The speaker feels surprised.",
-        " The speaker feels trusting.",
-    ]
+    feelings = ("angry", "expectant", "disgusted", "afraid", "happy", "sad", "surprised", "trusting")
+    assert item.options == [f" The speaker feels {feeling}." for feeling in feelings]
     assert EMOTIONS[item.label] == "anger" and item.source_row == 15
     # calibrated: every item has the same statements, so the N/A priors are one per label
     assert {tuple(i.options) for i in items} == {tuple(item.options)}
@@ -161,7 +153,7 @@ def test_sarc7_real(catalogue, mirror):
     removed = next(step for step in report["steps"] if step["filter"] == "insufficient_context")["removed_rows"]
     assert removed["count"] == 84 and len(removed["first"]) == 50
     assert all(row["file"] == "sarcasmdata.json" and "id" in row and "position" in row for row in removed["first"])
-    item = next(i for i in items if i.id == "sarc7-1_70")
+    item = item_by_id(items, "sarc7-1_70")
     assert item.context.startswith("Howard: This is one of my favorite places to kick back after a quest.")
     assert item.context.endswith(
         "Howard: You'll think about it?\nPenny: I don't think I'll be able to stop thinking about it."
@@ -219,23 +211,12 @@ def test_sarc7_hand_made_filters(tmp_path, catalogue):
 
 
 # docs/downstream-tasks.md lists these: n under neighbouring context thresholds (label filters as configured)
-SARC7_NEIGHBOURS = {
-    (1, 0): 324,
-    (1, 20): 191,
-    (1, 40): 96,
-    (2, 0): 240,
-    (2, 20): 176,
-    (2, 40): 92,
-    (3, 0): 177,
-    (3, 20): 155,
-    (3, 40): 92,
-    (4, 0): 122,
-    (4, 20): 116,
-    (4, 40): 85,
-}
+SARC7_WORDS = (0, 20, 40)  # the table's columns: min_context_words
+SARC7_NEIGHBOURS = {1: (324, 191, 96), 2: (240, 176, 92), 3: (177, 155, 92), 4: (122, 116, 85)}  # min_context_turns: n
 
 
 def test_sarc7_neighbouring_thresholds_as_documented(catalogue, mirror):
-    for (turns, words), n in SARC7_NEIGHBOURS.items():
-        items, _ = run_adapter(catalogue, "sarc7", mirror=mirror, min_context_turns=turns, min_context_words=words)
-        assert len(items) == n, (turns, words)
+    for turns, row in SARC7_NEIGHBOURS.items():
+        for words, n in zip(SARC7_WORDS, row, strict=True):
+            items, _ = run_adapter(catalogue, "sarc7", mirror=mirror, min_context_turns=turns, min_context_words=words)
+            assert len(items) == n, (turns, words)

@@ -31,24 +31,12 @@ import pandas as pd
 import yaml
 
 from benchval.paths import REPO_ROOT, default_mirror
+from benchval.testing.tiny import common_config, tiny_tokenizer
 
 ARCHITECTURES = ("gpt_neox", "opt", "qwen2", "llama", "gemma2", "mistral")
 WINDOW = 5  # sliding window in tokens: shorter than every item used
 MODE_TASKS = {"mc": "hellaswag", "partial": "winogrande", "calibrated": "cei", "minimal_pair": "blimp"}
 REAL_TOKENIZERS = {"gemma3-270m": True, "smollm2-135m": False, "qwen2.5-coder-0.5b": False}  # name: adds BOS
-
-
-def _common(vocab: int) -> dict:
-    return dict(
-        vocab_size=vocab,
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        max_position_embeddings=4096,
-        bos_token_id=0,
-        eos_token_id=1,
-        pad_token_id=2,
-    )
 
 
 def architecture_config(arch: str, vocab: int, window: int | None = WINDOW):
@@ -58,7 +46,7 @@ def architecture_config(arch: str, vocab: int, window: int | None = WINDOW):
     to show that the window changes the scores)."""
     import transformers as tf
 
-    common = _common(vocab)
+    common = common_config(vocab)
     if arch == "gpt_neox":
         return tf.GPTNeoXConfig(
             **common,
@@ -116,8 +104,6 @@ def build_architecture(arch: str, vocab: int, seed: int = 0, window: int | None 
 def offline_tokenizer(name: str):
     """``bpe-bos`` / ``bpe-nobos`` (tiny BPE, always there) or a prepared model's tokenizer (None if
     that model is not prepared under resources/models/)."""
-    from benchval.testing.tiny import tiny_tokenizer
-
     if name in ("bpe-bos", "bpe-nobos"):
         return tiny_tokenizer(add_bos=name == "bpe-bos")
     if name not in REAL_TOKENIZERS:

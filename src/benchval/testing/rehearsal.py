@@ -10,7 +10,8 @@ produces is meaningless; it shows that the whole DAG runs, how many jobs it has 
 Each family gets its paper architecture (:mod:`benchval.testing.architectures`: Pythia -> GPT-NeoX,
 OPT, Qwen 2.5 -> Qwen 2, Llama 3 -> Llama, Gemma 2, Mistral) and a tiny BPE tokenizer that adds BOS
 where the family's own tokenizer does (OPT, Llama 3, Gemma 2, Mistral). ``size_b`` is the paper's
-nominal size, kept as metadata (the models have 2 layers and hidden size 32).
+nominal size, kept as metadata (the models have 2 layers and hidden size 32); ``job_size_b`` is their
+real size, so that cluster jobs ask for what a tiny model needs, not for what a 72B one would.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ NOTICE = (
     "Every score, metric, table and figure of this run is meaningless; only the job count and "
     "the times mean something."
 )
+# Jobs' resources are computed from this size (benchval.cluster): the tiny models have about 30,000
+# parameters; 1 million is a round upper bound.
+TINY_JOB_SIZE_B = 0.001
 MODELS_DIR = "models"  # relative to the rehearsal's working directory (snakemake --directory)
 
 
@@ -61,6 +65,7 @@ def rehearsal_config(
         entries[name] = {
             "family": entry["family"],
             "size_b": entry["size_b"],
+            "job_size_b": TINY_JOB_SIZE_B,
             "dtype": "float32",
             "device": "cpu",
             "source": {"type": "local", "path": f"{MODELS_DIR}/{name}"},

@@ -2,6 +2,9 @@
 
 The workflow tests (local and on SLURM) run the real rules on these instead of downloaded models:
 each is a plain Hugging Face folder, declared in config as ``source: {type: local, path: ...}``.
+Every test that needs a tiny model builds it here: :func:`tiny_llama` (and :func:`common_config`
+for other decoder architectures, e.g. :mod:`benchval.testing.architectures`), :func:`tiny_tokenizer`
+on its own corpus, :func:`build_tiny_encoder` (a BERT for BERTScore).
 """
 
 from __future__ import annotations
@@ -18,10 +21,13 @@ _CORPUS = [
     "He could not lift the box because it was too heavy. They played football in the park.",
     "Is this sentence grammatical? Yes. No. True or false. The answer is A, B, C or D.",
 ] * 10
+SPECIAL_IDS = (0, 1, 2)  # <bos>, <eos>, <pad> in the tiny BPE tokenizers
 
 
-def tiny_tokenizer(add_bos: bool):
-    """A 400-token byte-level BPE tokenizer trained offline; ``add_bos``: prepend <bos> like Gemma."""
+def tiny_tokenizer(add_bos: bool, corpus: list[str] = _CORPUS, vocab_size: int = 400):
+    """A byte-level BPE tokenizer trained offline on ``corpus``; ``add_bos``: prepend <bos> like Gemma.
+
+    Special tokens <bos>, <eos>, <pad> have ids 0, 1, 2 (:data:`SPECIAL_IDS`)."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -29,12 +35,12 @@ def tiny_tokenizer(add_bos: bool):
     tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     tokenizer.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
-        vocab_size=400,
+        vocab_size=vocab_size,
         special_tokens=["<bos>", "<eos>", "<pad>"],
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
         show_progress=False,
     )
-    tokenizer.train_from_iterator(_CORPUS, trainer)
+    tokenizer.train_from_iterator(corpus, trainer)
     if add_bos:
         bos = tokenizer.token_to_id("<bos>")
         tokenizer.post_processor = processors.TemplateProcessing(
@@ -43,29 +49,95 @@ def tiny_tokenizer(add_bos: bool):
     return PreTrainedTokenizerFast(tokenizer_object=tokenizer, bos_token="<bos>", eos_token="<eos>", pad_token="<pad>")
 
 
-def build_tiny_model(path: Path, seed: int, add_bos: bool = False, layers: int = 2) -> Path:
-    """Save a llama-architecture model with random weights (seeded) and its tokenizer to ``path``."""
+def common_config(
+    vocab: int,
+    *,
+    hidden: int = 32,
+    layers: int = 2,
+    heads: int = 4,
+    max_positions: int = 4096,
+    special_ids: tuple[int | None, int | None, int | None] = SPECIAL_IDS,
+) -> dict:
+    """The config keywords every tiny decoder shares; ``special_ids``: (bos, eos, pad) token ids."""
+    bos, eos, pad = special_ids
+    return dict(
+        vocab_size=vocab,
+        hidden_size=hidden,
+        num_hidden_layers=layers,
+        num_attention_heads=heads,
+        max_position_embeddings=max_positions,
+        bos_token_id=bos,
+        eos_token_id=eos,
+        pad_token_id=pad,
+    )
+
+
+def tiny_llama(vocab: int, seed: int, sharpen: bool = False, **common):
+    """A llama-architecture causal LM with random weights (seeded), float32, eval mode.
+
+    ``common``: keywords of :func:`common_config` (intermediate size: twice the hidden size, 2
+    key-value heads). ``sharpen``: scale the output layer up (x20), so that the distributions are
+    sharp enough for greedy flags and generations to vary (random init gives nearly uniform ones).
+    """
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
 
-    tokenizer = tiny_tokenizer(add_bos)
+    config_keywords = common_config(vocab, **common)
     torch.manual_seed(seed)
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=layers,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=2048,
-        bos_token_id=0,
-        eos_token_id=1,
-        pad_token_id=2,
-    )
-    model = LlamaForCausalLM(config).eval()
+    config = LlamaConfig(**config_keywords, intermediate_size=2 * config_keywords["hidden_size"], num_key_value_heads=2)
+    model = LlamaForCausalLM(config)
+    if sharpen:
+        with torch.no_grad():
+            model.lm_head.weight.mul_(20)
+    return model.eval()
+
+
+def save_model(model, tokenizer, path: Path) -> Path:
+    """Save ``model`` and ``tokenizer`` to ``path`` as one Hugging Face folder."""
     model.save_pretrained(path)
     tokenizer.save_pretrained(path)
     return Path(path)
+
+
+def build_tiny_model(path: Path, seed: int, add_bos: bool = False, layers: int = 2) -> Path:
+    """Save a llama-architecture model with random weights (seeded) and its tokenizer to ``path``."""
+    tokenizer = tiny_tokenizer(add_bos)
+    return save_model(tiny_llama(len(tokenizer), seed, layers=layers, max_positions=2048), tokenizer, path)
+
+
+def build_tiny_encoder(folder: Path, words: list[str]) -> str:
+    """Save a random-weight (seed 0) 2-layer BERT with a word-level tokenizer over ``words`` to ``folder``."""
+    import torch
+    from tokenizers import Tokenizer, models, pre_tokenizers, processors
+    from transformers import BertConfig, BertModel, PreTrainedTokenizerFast
+
+    vocab = {t: i for i, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words])}
+    tok = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", special_tokens=[("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])]
+    )
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+        model_max_length=128,
+    )
+    fast.save_pretrained(folder)
+    torch.manual_seed(0)
+    config = BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=128,
+    )
+    BertModel(config).save_pretrained(folder)
+    return str(folder)
 
 
 TINY_MODELS = {
