@@ -26,7 +26,7 @@ from datetime import datetime
 from pathlib import Path
 
 from benchval.paths import REPO_ROOT
-from benchval.testing.workflow_run import snakemake_command
+from benchval.testing.snakemake_run import snakemake_command
 
 TARGET_MINUTES = 15
 STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ [\d:]+ \d{4})\]$")
@@ -54,7 +54,7 @@ def job_times(log_text: str) -> dict[str, list[float]]:
 
 
 def run(workdir: Path, cores: int) -> float:
-    command = snakemake_command(workdir, [REPO_ROOT / "config" / "config.yaml"], cores, "results/figures")
+    command = [*snakemake_command(workdir, REPO_ROOT / "config" / "config.yaml", cores=cores), "results/figures"]
     start = time.perf_counter()
     with open(workdir / "bench-snakemake.out", "w") as out:
         result = subprocess.run(command, stdout=out, stderr=subprocess.STDOUT)
