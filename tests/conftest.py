@@ -1,10 +1,28 @@
-"""Fixtures shared by every test folder."""
+"""Fixtures shared by every test folder, and how pytest-xdist shares the tests out."""
 
 from pathlib import Path
 
 import pytest
+from xdist.scheduler import LoadFileScheduling
 
 from benchval.paths import default_mirror
+
+SLURM_TESTS = "tests/slurm/"
+
+
+class FileScheduling(LoadFileScheduling):
+    """One test file per worker at a time, so that a module fixture (e.g. the finished tiny run of
+    tests/test_workflow_e2e.py) is built once; and tests/slurm/ as one unit, because its session-scoped
+    SLURM cluster cannot run twice on one machine (fixed ports, one /etc/slurm/slurm.conf link).
+    (xdist's own ``--dist loadgroup`` marks do not take effect under pytest 9.2: it renames node ids
+    in a way pytest 9.2 no longer reads.)"""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return SLURM_TESTS if nodeid.startswith(SLURM_TESTS) else super()._split_scope(nodeid)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    return FileScheduling(config, log)
 
 
 @pytest.fixture(scope="session")

@@ -19,17 +19,13 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 CLUSTER_SH = REPO / "tests" / "slurm" / "cluster.sh"
 CANNOT_RUN = 77  # cluster.sh's exit code for "cannot run here"
-CLUSTER_GROUP = "slurm_cluster"
 
 
 def pytest_collection_modifyitems(items):
-    """Every test that uses the cluster runs in one pytest-xdist worker (``--dist loadgroup``): the
-    cluster is session-scoped, and a second one cannot start beside it (fixed ports, one
-    /etc/slurm/slurm.conf link). They go first: they are the longest group and mostly wait on the
-    cluster, so the other worker runs the rest of the suite meanwhile."""
+    """The tests that use the cluster go first: under pytest-xdist tests/slurm/ is one unit of work
+    (tests/conftest.py), the longest, and it mostly waits on the cluster, so the other worker runs the
+    rest of the suite meanwhile."""
     on_cluster = [item for item in items if "slurm_cluster" in getattr(item, "fixturenames", ())]
-    for item in on_cluster:
-        item.add_marker(pytest.mark.xdist_group(CLUSTER_GROUP))
     chosen = set(map(id, on_cluster))
     items[:] = on_cluster + [item for item in items if id(item) not in chosen]
 
