@@ -26,10 +26,8 @@ from pathlib import Path
 from typing import Mapping
 
 from benchval.layout import DOWNLOADS_DIR
-from benchval.paths import REPO_ROOT, default_mirror
 
 DOWNLOAD_DIR = Path(DOWNLOADS_DIR)
-_UNSET = object()
 
 
 class DataFileNotFound(FileNotFoundError):
@@ -81,27 +79,6 @@ def find_declared(datasets: Mapping[str, Mapping], path: str) -> DataFile:
             if data_file.path == path:
                 return data_file
     raise KeyError(f"no dataset declares a file with path {path!r}")
-
-
-def resolve_mirror(mirror: object = _UNSET, root: Path = REPO_ROOT) -> Path | None:
-    """The mirror directory from the config value: relative paths are taken against ``root``.
-
-    ``None`` (config ``mirror: null``) means no mirror. Unset means the default
-    (``../shared/data/raw`` when it exists). A configured mirror that does not exist is treated as
-    absent (files are then downloaded), since a mirror is an optional shortcut.
-    """
-    if mirror is _UNSET:
-        return default_mirror()
-    if mirror is None or mirror == "":
-        return None
-    candidate = Path(str(mirror)).expanduser()
-    candidate = candidate if candidate.is_absolute() else (root / candidate)
-    return candidate.resolve() if candidate.is_dir() else None
-
-
-def mirror_from_config(config: Mapping[str, object], root: Path = REPO_ROOT) -> Path | None:
-    """:func:`resolve_mirror` applied to ``config['mirror']`` (absent key = the default)."""
-    return resolve_mirror(config["mirror"] if "mirror" in config else _UNSET, root)
 
 
 def candidates(path: str, mirror: Path | None, download_dir: Path) -> list[Path]:

@@ -43,15 +43,6 @@ def test_resolve_prefers_mirror_and_falls_back_to_download_dir(tmp_path):
     assert data.resolve("set/a.txt", None, tmp_path / "dl") == tmp_path / "dl" / "set" / "a.txt"
 
 
-def test_mirror_from_config_resolves_relative_to_root(tmp_path):
-    (tmp_path / "repo").mkdir()
-    (tmp_path / "shared" / "raw").mkdir(parents=True)
-    root = tmp_path / "repo"
-    assert data.mirror_from_config({"mirror": "../shared/raw"}, root) == (tmp_path / "shared" / "raw").resolve()
-    assert data.mirror_from_config({"mirror": None}, root) is None
-    assert data.mirror_from_config({"mirror": "../missing"}, root) is None
-
-
 def test_locate_verifies_checksum_and_names_file_and_hashes(tmp_path):
     mirror = tmp_path / "mirror"
     (mirror / "set").mkdir(parents=True)
