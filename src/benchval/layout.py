@@ -160,6 +160,16 @@ class Layout:
         except WorkflowError:
             return 1
 
+    def models_for_jobs(self) -> dict:
+        """Every model entry less the keys only planning reads (registry.PLANNING_KEYS): the params of
+        rules whose scripts take whole entries, so that editing e.g. ``job_size_b`` reruns none of them."""
+        from benchval.models.registry import PLANNING_KEYS
+
+        return {
+            name: {k: v for k, v in entry.items() if k not in PLANNING_KEYS}
+            for name, entry in self.config["models"].items()
+        }
+
     def model_job_priority(self, model: str) -> float:
         """Scheduling priority of a model's scoring job: above CommonWhy's model jobs (0), below model
         preparation (10); a larger model (``size_b``) first, so that the longest job does not start

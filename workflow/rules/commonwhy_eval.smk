@@ -138,7 +138,7 @@ rule commonwhy_eval_answer:
         **_cwe_rule_resources(config, "generate", wildcard="system"),
     params:
         settings=canonical(CWE),
-        models=canonical(config["models"]),
+        models=canonical(LAYOUT.models_for_jobs()),
         # finished batches are kept here; a rerun after an interruption resumes from it
         checkpoint=lambda wc: f"{CWE_DIR}/answers/{wc.system}.checkpoint.jsonl",
         code=script_code("commonwhy_eval_answer.py"),
@@ -163,7 +163,7 @@ rule commonwhy_eval_kbbinder:
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
         settings=canonical(CWE),
-        models=canonical(config["models"]),
+        models=canonical(LAYOUT.models_for_jobs()),
         kg=canonical(CWE_KG),
         code=script_code("commonwhy_eval_kbbinder.py"),
     script:
@@ -188,7 +188,7 @@ rule commonwhy_eval_kgr:
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
         settings=canonical(CWE),
-        models=canonical(config["models"]),
+        models=canonical(LAYOUT.models_for_jobs()),
         kg=canonical(CWE_KG),
         code=script_code("commonwhy_eval_kgr.py"),
     script:
@@ -268,7 +268,7 @@ rule commonwhy_eval_judge_check:
                 "generation": CWE["generation"],
             }
         ),
-        models=canonical(config["models"]),
+        models=canonical(LAYOUT.models_for_jobs()),
         seed=config["seed"],
         code=script_code("commonwhy_eval_judge_check.py"),
     script:
@@ -315,7 +315,7 @@ rule commonwhy_eval_judge:
         **_cwe_rule_resources(config, "generate", model=CWE_JUDGE),
     params:
         settings=canonical(CWE),
-        models=canonical(config["models"]),
+        models=canonical(LAYOUT.models_for_jobs()),
         systems=CWE_SYSTEMS,
         code=script_code("commonwhy_eval_judge.py"),
     script:
@@ -339,7 +339,7 @@ rule commonwhy_eval_factscore:
     threads: _MODEL_THREADS
     params:
         settings=canonical(CWE),
-        models=canonical(config["models"]),
+        models=canonical(LAYOUT.models_for_jobs()),
         kg=canonical(CWE_KG),
         systems=CWE_SYSTEMS,
         code=script_code("commonwhy_eval_factscore.py"),
@@ -400,7 +400,7 @@ rule commonwhy_eval_criterion:
         "logs/benchmarks/commonwhy_eval_criterion/criterion.tsv"
     params:
         settings=canonical(CWE),
-        models=canonical(config["models"]),
+        models=canonical(LAYOUT.models_for_jobs()),
         code=script_code("commonwhy_eval_criterion.py"),
     script:
         "../scripts/commonwhy_eval_criterion.py"

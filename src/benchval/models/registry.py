@@ -26,6 +26,9 @@ REAL_WEIGHT_SOURCES = ("gguf_wheels", "hf")
 # scheduler for, and change no prepared file and no score: left out of the params of prepare_model and
 # the scoring rules.
 LAYOUT_KEYS = ("scoring_jobs", "max_memory_per_gpu_gb", "cpu_offload_gb", "job_size_b")
+# Of those, the keys only the planning of the workflow reads (job layout, cluster resources): no job
+# script needs them, so rules that pass whole model entries to a job leave them out.
+PLANNING_KEYS = ("scoring_jobs", "job_size_b")
 
 
 class ModelConfigError(ValueError):
