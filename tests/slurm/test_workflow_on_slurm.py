@@ -12,6 +12,7 @@ prove the profile in ~3 minutes.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -90,7 +91,8 @@ RULE_BLOCK = re.compile(r"^(?P<indent> *)rule ?(?P<name>\w*):\n(?P<body>(?:(?P=i
 GENERATED_NAME = re.compile(r'name:\s*\n\s*(?:f"(\w+?)\{|"(\w+)"\s*\+)')
 
 
-def declared_localrules() -> tuple[set[str], set[str]]:
+@functools.cache
+def declared_localrules() -> tuple[frozenset[str], frozenset[str]]:
     """The rules the Snakefile and workflow/rules/*.smk run on the submitting node: names in
     ``localrules:`` blocks and rules with ``localrule: True``; for rules made in a loop (``name:
     f"analysis_{_step}"``) the name's fixed prefix. Returns (names, prefixes)."""
@@ -106,7 +108,7 @@ def declared_localrules() -> tuple[set[str], set[str]]:
                 names.add(rule.group("name"))
             elif generated := GENERATED_NAME.search(rule.group("body")):
                 prefixes.add(generated.group(1) or generated.group(2))
-    return names, prefixes
+    return frozenset(names), frozenset(prefixes)
 
 
 def is_declared_local(rule: str) -> bool:
