@@ -92,22 +92,24 @@ def test_generations_of_the_split_model_equal_the_whole_model(whole_and_split):
         assert one == pytest.approx(other, abs=1e-5)
 
 
-def test_a_model_entry_spreads_over_the_jobs_gpus(monkeypatch):
-    """Placement.from_model_entry with 1 or 4 visible GPUs (CUDA faked: the decision, not a load)."""
+def test_a_model_entry_caps_every_visible_gpu(monkeypatch):
+    """Placement.from_model_entry with 1 or 4 visible GPUs (CUDA faked: the decision, not a load):
+    every GPU gets an explicit cap, the host RAM only the offload allowance (tests/models/test_device_plan.py
+    plans the maps)."""
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     gpus = {"n": 4}
     monkeypatch.setattr(torch.cuda, "device_count", lambda: gpus["n"])
+    monkeypatch.setattr(placement_module, "visible_gpu_memory_gb", lambda: [80.0] * gpus["n"])
     entry = {"device": "cuda", "dtype": "bfloat16"}
-    assert Placement.from_model_entry(entry) == Placement("cuda", "bfloat16", device_map="auto")
+    default = Placement.from_model_entry(entry)
+    assert default.device_map == "auto" and default.max_memory == {**{i: 72e9 for i in range(4)}, "cpu": 0}
     capped = Placement.from_model_entry({**entry, "max_memory_per_gpu_gb": 70, "cpu_offload_gb": 200})
-    assert capped.device_map == "auto"
-    assert capped.max_memory == {0: "70GB", 1: "70GB", 2: "70GB", 3: "70GB", "cpu": "200GB"}
-    assert capped.from_pretrained_kwargs() == {"device_map": "auto", "max_memory": capped.max_memory}
+    assert capped.max_memory == {0: 70e9, 1: 70e9, 2: 70e9, 3: 70e9, "cpu": 200e9}
+    with pytest.raises(ValueError, match="plan the device map first"):
+        capped.from_pretrained_kwargs()
     gpus["n"] = 1
-    assert Placement.from_model_entry(entry) == Placement("cuda", "bfloat16")  # one GPU: model.to("cuda")
-    assert Placement.from_model_entry(entry).from_pretrained_kwargs() == {}
     offload = Placement.from_model_entry({**entry, "cpu_offload_gb": 100})
-    assert offload.device_map == "auto" and offload.max_memory == {"cpu": "100GB"}
+    assert offload.max_memory == {0: 72e9, "cpu": 100e9}  # was {"cpu": "100GB"}: every module on the CPU
     assert Placement.from_model_entry({"device": "cpu", "max_memory_per_gpu_gb": 70}) == Placement("cpu")
 
 

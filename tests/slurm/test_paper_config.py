@@ -83,7 +83,8 @@ def test_paper_study_is_the_paper_only():
 def test_paper_models_get_gpus_as_in_the_paper():
     """With the paper's 96 GB GPUs: up to 27B on one GPU, the 66-72B models on two (Appendix A)."""
     config = paper_config()
-    settings = ClusterSettings(gpu_mem_gb=96)
+    settings = ClusterSettings.from_config(config["cluster"])
+    assert settings.gpu_mem_gb == 96  # paper.yaml states the paper's cards
     batch_tokens = config["scoring"]["batch_tokens"]
     for name in config["studies"]["default"]["models"]:
         entry = config["models"][name]

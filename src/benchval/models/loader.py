@@ -2,7 +2,10 @@
 
 A prepared folder (resources/models/{model}/, with benchval-model.json) loads from its manifest's
 load target; a plain Hugging Face folder (tests, benchmarks) loads as it is. Device, dtype and the
-device map of a model larger than one device come from a :class:`~benchval.models.placement.Placement`.
+device map of a model larger than one device come from a :class:`~benchval.models.placement.Placement`;
+a device map left to plan ("auto": every `device: cuda` entry) is planned from the model's config on
+the meta device before any weight is read, so a model the declared GPUs cannot hold fails first, with
+the numbers (:class:`~benchval.models.placement.ModelDoesNotFit`).
 """
 
 from __future__ import annotations
@@ -10,11 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import torch
-from transformers import AutoModelForCausalLM, AutoTokenizer
+from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
 
 from benchval.models.hf import hub_error
 from benchval.models.manifest import manifest_path, read_manifest
-from benchval.models.placement import Placement, keep_in_place, place, resolve_device
+from benchval.models.placement import Placement, keep_in_place, place, planned, resolve_device
 
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
@@ -83,7 +86,10 @@ def load_prepared(
 
 
 def _from_pretrained(target: str, kwargs: dict, placement: Placement):
-    torch_dtype, device = resolve_dtype(placement.dtype), resolve_device(placement.device)
+    torch_dtype = resolve_dtype(placement.dtype)
+    if placement.device_map == "auto":
+        placement = planned(placement, AutoConfig.from_pretrained(target, **kwargs), name=str(target))
+    device = resolve_device(placement.device)
     tokenizer = AutoTokenizer.from_pretrained(target, **kwargs)
     model = AutoModelForCausalLM.from_pretrained(
         target, dtype=torch_dtype, **kwargs, **placement.from_pretrained_kwargs()

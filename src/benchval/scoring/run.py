@@ -107,7 +107,7 @@ def load_scorer(model_dir, scoring_config: dict, model_config: dict):
     """The configured engine's scorer over the model in ``model_dir``, placed as ``model_config`` (the
     model's config entry: device, dtype, GPU memory) says (:mod:`benchval.models.placement`)."""
     cfg = section_defaults("scoring", scoring_config)  # defaults: workflow/schemas/scoring.schema.yaml
-    placement = Placement.from_model_entry(model_config)
+    placement = Placement.from_model_entry(model_config, batch_tokens=cfg["batch_tokens"])
     model, tokenizer = load_model(model_dir, placement)
     return make_scorer(
         cfg["engine"],
