@@ -151,3 +151,17 @@ def test_no_visible_gpu_is_a_clear_error(fake_cuda):
 
     with pytest.raises(ModelLoadError, match="no GPU is visible"):
         Placement.from_model_entry(ENTRY, gpu_memory_gb=[])
+
+
+def test_the_docs_table_shows_these_maps(meta_models):
+    """docs/cluster.md's table of planned maps is EXPECTED, with the weights' size of each shape."""
+    import re
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "cluster.md").read_text()
+    columns = [(80, 1), (80, 2), (80, 4), (96, 1), (96, 2), (96, 4)]
+    for shape, model in meta_models.items():
+        size = sum(p.numel() * p.element_size() for p in model.parameters()) / GB
+        cells = ["fails" if EXPECTED[shape, card, n] is None else str(EXPECTED[shape, card, n]) for card, n in columns]
+        row = f"| {shape.upper()} ({size:.1f} GB) | " + " | ".join(cells) + " |"
+        assert re.search(re.escape(row), docs), row
