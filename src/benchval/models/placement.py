@@ -174,7 +174,7 @@ def _does_not_fit(name: str, placement: Placement, weights: int, logits: int, n_
         + (
             f"short by {weights / GB - room:.1f} GB. "
             if room < weights / GB
-            else "enough in sum but not for whole layers (a layer is never split across devices). "
+            else "enough in sum, not in accelerate's layout (whole layers; room kept for the largest on each GPU). "
         )
         + "Ask for more GPUs (config cluster.gpu_mem_gb: docs/cluster.md) "
         "or set cpu_offload_gb in the model's entry. Nothing was loaded."
