@@ -143,29 +143,52 @@ def split_group(encoded: list[EncodedRequest], members: list[int], budget: int) 
     return chunks
 
 
-def block_attention_mask(rows: list[PackedRow], width: int, window: int | None = None) -> torch.Tensor:
-    """Boolean (batch, 1, width, width) mask, True where a query may attend to a key.
+def _row_table(rows: list[PackedRow], width: int, field: str, fill: int) -> torch.Tensor:
+    """(batch, width) long tensor of one per-token field of the rows, padded with ``fill``."""
+    table = torch.full((len(rows), width), fill, dtype=torch.long)
+    for b, row in enumerate(rows):
+        table[b, : len(row)] = torch.tensor(getattr(row, field))
+    return table
+
+
+def block_attention_mask(
+    rows: list[PackedRow],
+    width: int,
+    window: int | None = None,
+    device: torch.device | str = "cpu",
+    causal: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """Boolean (batch, 1, width, width) mask on ``device``, True where a query may attend to a key.
 
     Causal, and a tail token sees only its group's shared prefix and its own tail. Padding attends to itself
     (so no attention row is empty). ``window``: sliding-window layers also require
-    ``position(query) - position(key) < window``.
+    ``position(query) - position(key) < window``. ``causal``: a cached lower-triangular boolean
+    matrix on ``device`` at least ``width`` wide (the only part that does not depend on the packing).
+    Only the per-token segment, anchor and position ids travel to ``device``; the mask is built there.
     """
-    seg = torch.full((len(rows), width), -1, dtype=torch.long)
-    anchor = torch.full((len(rows), width), -1, dtype=torch.long)
-    pos = torch.zeros((len(rows), width), dtype=torch.long)
-    for b, row in enumerate(rows):
-        seg[b, : len(row)] = torch.tensor(row.segments)
-        anchor[b, : len(row)] = torch.tensor(row.anchors)
-        pos[b, : len(row)] = torch.tensor(row.positions)
-    idx = torch.arange(width)
-    causal = idx[None, :, None] >= idx[None, None, :]
+    seg = _row_table(rows, width, "segments", -1).to(device)
+    anchor = _row_table(rows, width, "anchors", -1).to(device)
+    if causal is None:
+        causal = causal_base(width, device)
     q, k = seg[:, :, None], seg[:, None, :]
-    visible = (k == q) | (k == anchor[:, :, None])
-    mask = causal & visible & (q >= 0) & (k >= 0)
+    mask = causal[None, :width, :width] & ((k == q) | (k == anchor[:, :, None])) & (q >= 0) & (k >= 0)
     if window is not None:
+        pos = _row_table(rows, width, "positions", 0).to(device)
         mask &= (pos[:, :, None] - pos[:, None, :]) < window
-    mask |= torch.eye(width, dtype=torch.bool)[None] & (q < 0)
+    mask |= torch.eye(width, dtype=torch.bool, device=device)[None] & (q < 0)
     return mask[:, None]
+
+
+def causal_base(width: int, device: torch.device | str) -> torch.Tensor:
+    """Lower-triangular boolean (width, width) matrix on ``device``: query i may see keys 0..i."""
+    return torch.ones((width, width), dtype=torch.bool, device=device).tril_()
+
+
+def window_needed(rows: list[PackedRow], window: int | None) -> bool:
+    """Whether a sliding window of ``window`` positions masks anything in ``rows``: positions start at 0
+    in every group, so no two tokens of a row are ``window`` or more positions apart when the largest
+    position is below it."""
+    return window is not None and max(max(r.positions) for r in rows) >= window
 
 
 # Model types whose packed rows are checked against the reference engine (tests/scoring/
@@ -209,6 +232,7 @@ class FastScorer(Scorer):
         self.pack_groups = True  # several groups in one row (block-diagonal mask), no padding
         # the boolean logits_to_keep indexes the last layer's output: on CPU it may index any device
         self.keep_device = torch.device("cpu") if is_dispatched(self.model) else self.device
+        self._causal_cache: torch.Tensor | None = None
 
     # -- requests -> rows -> batches -------------------------------------------------------------
 
@@ -234,17 +258,30 @@ class FastScorer(Scorer):
 
     # -- one forward -----------------------------------------------------------------------------
 
+    def _causal(self, width: int) -> torch.Tensor:
+        """The cached causal base on the model's device, grown to ``width`` when a wider batch comes."""
+        if self._causal_cache is None or self._causal_cache.shape[0] < width:
+            self._causal_cache = causal_base(width, self.device)
+        return self._causal_cache
+
     def _mask_argument(self, rows: list[PackedRow], width: int):
-        full = block_attention_mask(rows, width)
+        causal = self._causal(width)
+        full = block_attention_mask(rows, width, device=self.device, causal=causal)
         masks = {"full_attention": full}
         if self.sliding_window is not None:
-            masks["sliding_attention"] = block_attention_mask(rows, width, self.sliding_window)
+            # the window covers every row of this batch: the sliding layers get the full mask itself
+            masks["sliding_attention"] = (
+                block_attention_mask(rows, width, self.sliding_window, self.device, causal)
+                if window_needed(rows, self.sliding_window)
+                else full
+            )
         if self.attn_implementation == "eager":
             dtype = next(self.model.parameters()).dtype
-            masks = {
-                k: torch.zeros(m.shape, dtype=dtype).masked_fill(~m, torch.finfo(dtype).min) for k, m in masks.items()
+            additive = {
+                id(m): torch.zeros(m.shape, dtype=dtype, device=self.device).masked_fill_(~m, torch.finfo(dtype).min)
+                for m in masks.values()
             }
-        masks = {k: m.to(self.device) for k, m in masks.items()}
+            masks = {k: additive[id(m)] for k, m in masks.items()}
         if self.every_layer_slides:
             return masks["sliding_attention"]
         if self.sliding_window is not None or len(self.layer_types) > 1:
