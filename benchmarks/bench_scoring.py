@@ -18,13 +18,24 @@ lm-eval run N times alternately and the best time of each is reported (a shared 
 varies). Usage::
 
     .venv/bin/python benchmarks/bench_scoring.py --model-dir resources/models/smollm2-135m --n-items 200
+
+Before and after a change to the package: ``--before main`` runs the fast engine and lm-eval twice in
+fresh processes, once with the package of that git ref (``git archive``) and once with this tree's,
+on the same model and items (``--repeats`` alternating the two), and prints their tok/s and their
+ratio to lm-eval side by side, with the largest difference between the two engines' log-probs and
+whether every decision is the same::
+
+    .venv/bin/python benchmarks/bench_scoring.py --before main --n-items 200 --repeats 3 --skip-naive \
+        --json benchmarks/results/bench_scoring-before-after.json
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import subprocess
 import sys
 import tempfile
 import time
@@ -159,7 +170,11 @@ def main(argv=None) -> dict:
     parser.add_argument("--skip-naive", action="store_true", help="skip the slow one-pair-per-forward reference")
     parser.add_argument("--repeats", type=int, default=1, help="alternate fast and lm-eval this often; best time kept")
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
+    parser.add_argument("--logprobs", action="store_true", help="keep each method's log-probs in the JSON")
+    parser.add_argument("--before", default=None, metavar="GIT_REF", help="compare with the package of GIT_REF")
     args = parser.parse_args(argv)
+    if args.before:
+        return before_and_after(args, argv if argv is not None else sys.argv[1:])
 
     torch.set_num_threads(args.threads)
     model_dir = args.model_dir or (DEFAULT_MODEL if (DEFAULT_MODEL / "config.json").exists() else None)
@@ -263,6 +278,8 @@ def main(argv=None) -> dict:
             "max_abs_diff_vs_naive": diff,
             "accuracy": acc,
         }
+        if args.logprobs:
+            report["methods"][name]["logprobs"] = r["logprobs"].tolist()
         print(
             f"{name:<16}{r['seconds']:>9.1f}{tok_s:>9.0f}{ratio:>11.2f}x{r['forwards']:>10}{r['fed'] / unique:>12.2f}"
             f"{diff:>17.2e}{acc:>7.3f}"
@@ -278,6 +295,93 @@ def main(argv=None) -> dict:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report, indent=2))
     return report
+
+
+def _without(argv: list[str], flag: str, takes_value: bool) -> list[str]:
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == flag:
+            skip = takes_value
+        elif not arg.startswith(flag + "="):
+            out.append(arg)
+    return out
+
+
+def before_and_after(args, argv: list[str]) -> dict:
+    """Run this benchmark with the package of ``args.before`` and with this tree's; print side by side."""
+    here = Path(__file__).resolve().parents[1]
+    model_dir = args.model_dir or DEFAULT_MODEL
+    data = args.data or (default_mirror() or Path("/nonexistent")) / "hellaswag" / "hellaswag_val.jsonl"
+    base = _without(
+        _without(_without(_without(argv, "--before", True), "--json", True), "--repeats", True), "--model-dir", True
+    )
+    base = _without(base, "--data", True) + ["--model-dir", str(model_dir), "--data", str(data), "--logprobs"]
+    with tempfile.TemporaryDirectory(prefix="bench-before-") as tmp:
+        archive = subprocess.run(
+            ["git", "-C", str(here), "archive", args.before, "src", "workflow", "config"],
+            capture_output=True,
+            check=True,
+        )
+        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
+        sides = {f"before ({args.before})": Path(tmp) / "src", "after (this tree)": here / "src"}
+        runs: dict[str, list[dict]] = {side: [] for side in sides}
+        for repeat in range(args.repeats):  # alternate, so that a change in the machine's load hits both
+            for side, src in sides.items():
+                out = Path(tmp) / f"{len(runs[side])}-{side.split()[0]}.json"
+                env = {**os.environ, "PYTHONPATH": str(src)}
+                print(f"== [{repeat + 1}/{args.repeats}] {side}", flush=True)
+                subprocess.run([sys.executable, __file__, *base, "--json", str(out)], env=env, check=True)
+                runs[side].append(json.loads(out.read_text()))
+    best = {side: _best_of(results) for side, results in runs.items()}
+    (before, after), names = best.values(), list(best)
+    methods = [m for m in after["methods"] if m in before["methods"]]
+    print(f"\n{'method':<16}" + "".join(f"{n + ' tok/s':>26}{'vs lm-eval':>12}" for n in names))
+    for method in methods:
+        cells = "".join(
+            f"{best[n]['methods'][method]['tokens_per_s']:>26.0f}{best[n]['methods'][method]['ratio_vs_lmeval']:>11.2f}x"
+            for n in names
+        )
+        print(f"{method:<16}{cells}")
+    fast_before = np.array(before["methods"]["fast"]["logprobs"])
+    fast_after = np.array(after["methods"]["fast"]["logprobs"])
+    gap = float(np.max(np.abs(fast_after - fast_before)))
+    same = before["methods"]["fast"]["accuracy"] == after["methods"]["fast"]["accuracy"] and _same_decisions(
+        args, model_dir, data, fast_before, fast_after
+    )
+    print(
+        f"fast engine, after vs before: max |log-prob difference| {gap:.1e} nats, "
+        f"decisions {'identical' if same else 'DIFFER'}"
+    )
+    summary = {"before_ref": args.before, "sides": best, "fast_max_abs_diff": gap, "decisions_identical": same}
+    for side in best.values():
+        for method in side["methods"].values():
+            method.pop("logprobs", None)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def _best_of(results: list[dict]) -> dict:
+    """The first run's report with each method's best time over the runs (and its tok/s and ratio)."""
+    out = json.loads(json.dumps(results[0]))
+    for name, method in out["methods"].items():
+        seconds = min(r["methods"][name]["seconds"] for r in results)
+        method.update(seconds=seconds, tokens_per_s=out["request_tokens"] / seconds)
+    lm = next((m for m in out["methods"] if m.startswith("lm-eval")), None)
+    for method in out["methods"].values():
+        method["ratio_vs_lmeval"] = method["tokens_per_s"] / out["methods"][lm]["tokens_per_s"] if lm else float("nan")
+    return out
+
+
+def _same_decisions(args, model_dir, data, before: np.ndarray, after: np.ndarray) -> bool:
+    """Whether every item's highest-scoring option is the same under both log-prob vectors."""
+    items = hellaswag_items(data, args.n_items)
+    requests = build_requests(items, "mc")
+    pick = lambda lp: requests.assign(lp=lp).groupby("item_id")["lp"].idxmax().sort_index().tolist()  # noqa: E731
+    return pick(before) == pick(after)
 
 
 if __name__ == "__main__":
