@@ -8,6 +8,7 @@ predicted option (benchval.evaluation.metrics.predict, per-token normalisation a
 the largest absolute change of a request's summed log-prob (nats). Prints one markdown table.
 
     python benchmarks/bench_dtype.py --n-items 40 --threads 2
+    python benchmarks/bench_dtype.py --n-items 100 --threads 2 --csv benchmarks/results/bench_dtype-100.csv
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--models", nargs="*", default=MODELS)
     parser.add_argument("--normalisation", default="per_token")
+    parser.add_argument("--csv", type=Path, default=None, help="also write the table here (benchmarks/results/)")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     items_by_task = {task: (mode, real_items(task, args.n_items)) for mode, task in MODE_TASKS.items()}
@@ -83,6 +85,9 @@ def main() -> None:
         rows.extend(compare(folder, items_by_task, args.normalisation))
     table = pd.DataFrame(rows)
     print(table.to_markdown(index=False, floatfmt=".3g"))
+    if args.csv:
+        args.csv.parent.mkdir(parents=True, exist_ok=True)
+        table.to_csv(args.csv, index=False)
     total = table.groupby("model")[["items", "flipped"]].sum()
     print(
         "\nper model, all tasks: " + "; ".join(f"{m} {r['flipped']}/{r['items']} flipped" for m, r in total.iterrows())
