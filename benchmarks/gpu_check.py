@@ -272,7 +272,7 @@ def check_oom_backoff(items: dict, device: str) -> None:
         return
     tokenizer = tiny_tokenizer(False)
     requests = build_requests(items["mc"], "mc")
-    model = realistic_model(llama_config(2, 256, vocab_size(tokenizer)), device)
+    model = realistic_model(llama_config(2, 1024, vocab_size(tokenizer)), device)  # activations of MBs a row
     expected = make_scorer("fast", model, tokenizer, device=device, batch_tokens=512).score(requests)
     scorer = make_scorer("fast", model, tokenizer, device=device, batch_tokens=1 << 20)
     gc.collect()
