@@ -18,7 +18,10 @@ batched longest first under a token budget (rows x padded length). The output la
 float32 log-softmax are computed only at positions that predict a continuation token
 (``logits_to_keep`` as a boolean mask). Sliding-window layers (Gemma 2/3, Qwen 2 by ``layer_types``;
 Mistral, whose window applies to every layer) get their own mask, the window measured in position
-ids. Models of a type not checked exact (:data:`EXACT_MODEL_TYPES`) are not served here:
+ids, unless the window covers every row of the batch (e.g. Gemma 2's 4,096 positions), where the
+full mask serves them too. Masks are built on the model's device from the rows' segment, anchor and
+position ids; only the causal base, which does not depend on the packing, is cached. Models of a
+type not checked exact (:data:`EXACT_MODEL_TYPES`) are not served here:
 :func:`benchval.scoring.base.make_scorer` gives them the reference engine with a warning. Requests whose joint
 tokenisation does not start with the
 context's tokens (see :mod:`benchval.scoring.tokens`) are computed in full as a group of their own
