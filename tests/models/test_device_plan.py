@@ -131,10 +131,9 @@ def test_the_numbers_of_a_model_that_does_not_fit(fake_cuda, meta_models):
 
 
 def test_the_loader_fails_before_reading_a_weight(fake_cuda, monkeypatch, tmp_path):
-    from benchval.testing.tiny import save_model, tiny_llama
-    from conftest import make_tokenizer
+    from benchval.testing.tiny import save_model, tiny_llama, tiny_tokenizer
 
-    tokenizer = make_tokenizer(False)
+    tokenizer = tiny_tokenizer(False)
     folder = save_model(tiny_llama(len(tokenizer), seed=0), tokenizer, tmp_path / "tiny")
 
     def no_load(*args, **kwargs):
