@@ -90,10 +90,10 @@ def versions() -> dict:
     return out
 
 
-def load_items(n: int) -> dict:
+def load_items(n: int, mirror: Path | None = None) -> dict:
     """The first `n` items of one task per scoring mode, built from the mirror (never results/tasks/)."""
     try:
-        return {mode: real_items(task, n) for mode, task in MODE_TASKS.items()}
+        return {mode: real_items(task, n, mirror) for mode, task in MODE_TASKS.items()}
     except FileNotFoundError as error:
         raise SystemExit(f"gpu_check builds its items from the raw-data mirror, and found none ({error})") from None
 
@@ -317,6 +317,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--hidden", type=int, default=None, help="throughput model's width (default 4096)")
     parser.add_argument("--vocab", type=int, default=None, help=f"its vocabulary (default {PAPER_LARGEST_VOCAB:,})")
     parser.add_argument("--architectures", nargs="*", default=None, help=f"exactness (default {list(ARCHITECTURES)})")
+    parser.add_argument("--mirror", type=Path, default=None, help="raw-data mirror (default ../shared/data/raw)")
     parser.add_argument("--batch-tokens", type=int, default=16384)
     parser.add_argument("--peak-tflops", type=float, default=None, help="the card's bf16 dense peak (default: preset)")
     parser.add_argument("--skip-lmeval", action="store_true")
@@ -338,7 +339,7 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     torch.backends.cuda.matmul.allow_tf32 = False  # exactness is checked in true float32
     torch.backends.cudnn.allow_tf32 = False
-    items = load_items(args.n_items)
+    items = load_items(args.n_items, args.mirror)
     check_exactness({mode: table.head(4) for mode, table in items.items()}, args.device, args.architectures)
     tokenizer = tiny_tokenizer(False)
     model = realistic_model(llama_config(args.layers, args.hidden, args.vocab), args.device)
