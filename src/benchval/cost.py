@@ -21,8 +21,9 @@ Time per model (a formula; each input printed with where it comes from):
 A model split over several GPUs runs its layers one GPU after the other (accelerate's device map),
 so its extra GPUs add memory, not speed, and are billed for the whole job. ``peak x mfu`` is either
 measured (``--measured``: the JSON of benchmarks/gpu_check.py, whose MFU counts the matmuls the engine
-does: for large models this formula's count, within their embeddings' few percent) or the stated peak of a GPU preset times an assumed MFU; load bandwidth and job start-up are
-stated (or the start-up measured by gpu_check). GPU memory per card (how many GPUs a job asks for)
+does: for large models this formula's count, within their embeddings' few percent) or the stated
+peak of a GPU preset times an assumed MFU; load bandwidth and job start-up are stated (or the
+start-up measured by gpu_check). GPU memory per card (how many GPUs a job asks for)
 is the config's ``cluster.gpu_mem_gb``, a preset's, or ``--gpu-mem-gb``.
 """
 
