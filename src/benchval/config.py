@@ -137,6 +137,10 @@ def _study_metrics(config: dict) -> set[str]:
         elif spec["source"] == "csv":
             metrics.add(spec.get("metric", "accuracy"))
             metrics.update(task.get("metric", spec.get("metric", "accuracy")) for task in spec["tasks"].values())
+        elif "samples" in spec:  # lm_eval recomputed item by item (benchval.lmeval.importer)
+            from benchval.lmeval import DEFAULT_SAMPLE_METRICS
+
+            metrics.update(spec["samples"].get("metrics", DEFAULT_SAMPLE_METRICS))
         else:
             metrics.update(m for task in spec["tasks"].values() for m in task["metrics"])
     return metrics
