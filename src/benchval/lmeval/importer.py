@@ -6,7 +6,8 @@ Study keys (workflow/schemas/studies.schema.yaml, docs/configuration.md "lm-eval
 role, ...), and ``samples``:
 
 * ``normalisation``: sum | per_char | per_byte | per_token (absent: sum, lm-eval's ``acc``);
-* ``metrics``: our metrics to recompute (absent: accuracy and macro_f1);
+* ``metrics``: our metrics to recompute (absent: accuracy and macro_f1); a task's own ``metrics``
+  mapping, where given, names that task's instead (its keys; the harness keys are not read);
 * ``tokenizers``: model_args value -> tokenizer folder (per_token on lm-eval's own output);
 * ``bootstrap``: item resamples of the intervals (absent: 1000; seeded by ``seed``, absent: 0);
 * ``allow_incomparable``: true turns the comparability errors into warnings.
@@ -83,6 +84,13 @@ def _check_against_results(run: RunFiles, harness_task: str, rows: pd.DataFrame,
             )
 
 
+def _without_values(run: RunFiles, harness_task: str) -> bool:
+    """True where every metric of the task is null (this project writes that for an unavailable task)."""
+    result = run.payload["results"][harness_task]
+    values = [v for k, v in result.items() if "," in k and "_stderr" not in k]
+    return bool(values) and all(v is None for v in values)
+
+
 def _scoring_mode(run: RunFiles, harness_task: str) -> str:
     config = (run.payload.get("configs") or {}).get(harness_task) or {}
     output_type = config.get("output_type", "multiple_choice")
@@ -148,6 +156,9 @@ def _selected_runs(study: dict, by_model: dict, tokenizers: dict) -> list[tuple]
             if found is None:
                 continue
             run, provenance = found
+            if _without_values(run, spec["harness_task"]):
+                log.info("model %s, task %s: skipped, %s has no values for it", source_model, task, run.results)
+                continue
             path = run.samples.get(spec["harness_task"])
             if path is None:
                 raise LmEvalImportError(
@@ -191,7 +202,8 @@ def lm_eval_study(study_name: str, study: dict, mirror) -> tuple[pd.DataFrame, p
             rows, normalisation, _scoring_mode(run, harness_task), str(run.samples[harness_task])
         )
         model = {"family": family_of(source_model, mapping, where), "size_b": size_of(provenance, mapping, where)}
-        for metric, value in recompute.recompute_metrics(predicted, metrics).items():
+        wanted = list(study["tasks"][task].get("metrics") or metrics)
+        for metric, value in recompute.recompute_metrics(predicted, wanted).items():
             low, high = recompute.item_interval(predicted, metric, item_rng(seed, "lmeval", task, metric), n_boot)
             row = {"model": mapping["name"], "task": task, "metric": metric, "value": value}
             records.append({**row, **model})
