@@ -16,14 +16,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 from sklearn.metrics import f1_score
 
 from benchval.analysis.importers import StudyImportError, import_study
 from benchval.lmeval.importer import lm_eval_study
 from benchval.lmeval.layout import discover_runs
 from benchval.lmeval.recompute import continuation_tokens
-from benchval.paths import default_mirror
-from benchval.testing.snakemake_run import offline_env
+from benchval.paths import REPO_ROOT, default_mirror
+from benchval.testing.snakemake_run import job_counts, offline_env, run_snakemake, snakemake_command
 from benchval.testing.tiny import build_tiny_model
 
 pytestmark = pytest.mark.skipif(default_mirror() is None, reason="needs the shared raw-data mirror")
@@ -342,3 +343,18 @@ def test_import_study_writes_the_score_table(lm_eval_run, tmp_path):
     import_study("s", _study(out, model, normalisation="per_char"), None, tmp_path / "t.csv", tmp_path / "k.csv")
     table = pd.read_csv(tmp_path / "t.csv")
     assert set(table["task"]) == set(TASKS) and set(table["metric"]) == {"accuracy", "macro_f1"}
+
+
+def test_study_target_plans_the_import_and_analysis_only(lm_eval_run, tmp_path):
+    """docs/configuration.md's second step: `snakemake study_<name>` imports and analyses, scores nothing."""
+    out, model = lm_eval_run
+    overlay = tmp_path / "my-lmeval.yaml"
+    study = _study(out, model, normalisation="per_char")
+    overlay.write_text(yaml.safe_dump({"studies": {"my_lmeval": study}}))
+    command = snakemake_command(tmp_path, REPO_ROOT / "config/config.yaml", overlay, cores=1)
+    result, _ = run_snakemake([*command, "-n", "study_my_lmeval"])
+    assert result.returncode == 0, result.stderr[-3000:]
+    jobs = job_counts(result.stdout + result.stderr)
+    assert jobs["import_score_table"] == 1 and jobs["study_my_lmeval"] == 1
+    assert any(rule.startswith("analysis_figure_") for rule in jobs)
+    assert not any(rule.startswith(("score", "prepare", "evaluate", "calibrate")) for rule in jobs)
