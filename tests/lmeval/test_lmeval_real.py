@@ -22,6 +22,7 @@ from sklearn.metrics import f1_score
 from benchval.analysis.importers import StudyImportError, import_study
 from benchval.lmeval.importer import lm_eval_study
 from benchval.lmeval.layout import discover_runs
+from benchval.lmeval.provenance import read_provenance
 from benchval.lmeval.recompute import continuation_tokens
 from benchval.paths import REPO_ROOT, default_mirror
 from benchval.testing.snakemake_run import job_counts, offline_env, run_snakemake, snakemake_command
@@ -158,6 +159,25 @@ def test_provenance_size_and_intervals(lm_eval_run):
     assert set(tasks["task"]) == set(TASKS)
     assert (intervals["ci_low"] <= intervals["value"]).all() and (intervals["value"] <= intervals["ci_high"]).all()
     assert (intervals["n_items"] == N_ITEMS).all()
+    run = discover_runs(out)[0]
+    provenance = read_provenance(run.payload, "pretrained", run.results)
+    assert (provenance.dtype, provenance.revision, provenance.source_model) == ("torch.float32", "main", str(model))
+
+
+def test_per_byte_is_argmax_over_utf8_bytes_of_the_choice(lm_eval_run):
+    """Hand-computed from the raw samples lines: log-likelihood / UTF-8 bytes of the choice without
+    lm-eval's target delimiter (" "), argmax, compared with the target."""
+    out, model = lm_eval_run
+    per_byte = _values(lm_eval_study("s", _study(out, model, normalisation="per_byte"), None)[0])
+    for task, spec in TASKS.items():
+        path = next(out.rglob(f"samples_{spec['harness_task']}_*.jsonl"))
+        correct = []
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            choices = [a["arg_1"].removeprefix(" ") for a in record["arguments"].values()]
+            scores = [float(lp) / len(c.encode("utf-8")) for (lp, _), c in zip(record["filtered_resps"], choices)]
+            correct.append(int(np.argmax(scores)) == int(record["target"]))
+        assert per_byte[(task, "accuracy")] == np.mean(correct)
 
 
 def test_per_token_counts_are_lm_evals_encoding(lm_eval_run):

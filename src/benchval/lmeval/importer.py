@@ -116,6 +116,15 @@ def _runs_by_model(runs: list[RunFiles], study: dict) -> dict[str, list[tuple[Ru
             skipped += 1
             continue
         by_model.setdefault(provenance.source_model, []).append((run, provenance))
+        log.info(
+            "%s: model %s, size_b %s (config.model_num_parameters), dtype %s, revision %s, sha %s",
+            run.results,
+            provenance.source_model,
+            provenance.size_b,
+            provenance.dtype,
+            provenance.revision,
+            provenance.sha,
+        )
     for model, entries in by_model.items():
         folders = sorted({str(run.model_folder) for run, _ in entries})
         if len(folders) > 1:
