@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import yaml
 
 from benchval.lmeval.errors import LmEvalImportError
 from benchval.lmeval.recompute import predictions, with_lengths
@@ -65,3 +66,35 @@ def test_bad_records_fail_naming_file_and_line(tmp_path, edit, match):
     path.write_text(json.dumps(record) + "\n")
     with pytest.raises(LmEvalImportError, match="samples_t_2024.jsonl: " + match):
         read_samples(path)
+
+
+def _schema_errors(study: dict) -> list[str]:
+    from jsonschema import Draft202012Validator
+
+    from benchval.paths import REPO_ROOT
+
+    schema = yaml.safe_load((REPO_ROOT / "workflow/schemas/studies.schema.yaml").read_text())
+    errors = Draft202012Validator(schema).iter_errors({"s": study})
+    return [inner.message for error in errors for inner in (error.context or [error])]
+
+
+def test_schema_needs_metrics_and_size_without_samples_only():
+    study = {
+        "source": "lm_eval",
+        "path": "runs",
+        "models": {"m": {"name": "m", "family": "f"}},
+        "tasks": {"t": {"harness_task": "t", "role": "control"}},
+    }
+    reasons = _schema_errors(study)  # results JSON only: size_b and the metrics mapping are needed
+    assert "'metrics' is a required property" in reasons and "'size_b' is a required property" in reasons
+    assert not _schema_errors({**study, "samples": {"normalisation": "per_char"}})
+    assert any(
+        "'per_word' is not one of" in r for r in _schema_errors({**study, "samples": {"normalisation": "per_word"}})
+    )
+    assert any("'f1' is not one of" in r for r in _schema_errors({**study, "samples": {"metrics": ["f1"]}}))
+    complete = {
+        **study,
+        "models": {"m": {"name": "m", "family": "f", "size_b": 1}},
+        "tasks": {"t": {"harness_task": "t", "role": "control", "metrics": {"accuracy": "acc,none"}}},
+    }
+    assert not _schema_errors(complete)
