@@ -205,15 +205,16 @@ def test_per_token_counts_are_lm_evals_encoding(lm_eval_run):
 
 
 def _as_early_04(out: Path, destination: Path) -> Path:
-    """The run rewritten as lm-eval 0.4.0-0.4.2 wrote it: results.json, <model_args>_<task>.jsonl,
-    arguments as [context, continuation] lists, numbers and booleans, int targets, no hashes."""
+    """The run rewritten as lm-eval 0.4.0-0.4.2 wrote it (its __main__.py): results.json and
+    <model_args>_<task>.jsonl holding one indented JSON array; arguments as [context, continuation]
+    lists, numbers and booleans, int targets, no hashes."""
     destination.mkdir(parents=True)
     payload = _results(out)
     payload.pop("task_hashes")
     (destination / "results.json").write_text(json.dumps(payload))
     for path in out.rglob("samples_*.jsonl"):
         task = next(t["harness_task"] for t in TASKS.values() if path.name.startswith(f"samples_{t['harness_task']}_"))
-        lines = []
+        records = []
         for line in path.read_text().splitlines():
             record = json.loads(line)
             record["arguments"] = [[a["arg_0"], a["arg_1"]] for a in record["arguments"].values()]
@@ -222,8 +223,9 @@ def _as_early_04(out: Path, destination: Path) -> Path:
             record["target"] = int(record["target"])
             for key in ("doc_hash", "prompt_hash", "target_hash"):
                 record.pop(key)
-            lines.append(json.dumps(record))
-        (destination / f"pretrained__tiny,dtype__float32_{task}.jsonl").write_text("\n".join(lines) + "\n")
+            records.append(record)
+        # lm-eval 0.4.0-0.4.2: json.dumps(samples[task], indent=2) into <model_args>_<task>.jsonl
+        (destination / f"pretrained__tiny,dtype__float32_{task}.jsonl").write_text(json.dumps(records, indent=2))
     return destination
 
 
@@ -234,6 +236,13 @@ def test_older_04_layout_gives_the_same_metrics(lm_eval_run, tmp_path):
     expected = lm_eval_study("s", _study(out, model, normalisation="per_char"), None)[0]
     got = lm_eval_study("s", _study(early, model, normalisation="per_char"), None)[0]
     pd.testing.assert_frame_equal(got, expected)
+    (early / "results.json").rename(early / "tiny-run.json")  # --output_path tiny-run.json
+    assert [run.layout for run in discover_runs(early)] == ["0.4-early"]
+    pd.testing.assert_frame_equal(lm_eval_study("s", _study(early, model, normalisation="per_char"), None)[0], expected)
+    samples = next(early.glob("*_mirror_piqa.jsonl"))
+    samples.write_text(samples.read_text()[:-40])
+    with pytest.raises(StudyImportError, match=r"_mirror_piqa.jsonl: line \d+: not valid JSON, truncated"):
+        lm_eval_study("s", _study(early, model), None)
 
 
 def test_03_layouts_fail_clearly(tmp_path):
@@ -276,7 +285,7 @@ def _set_logprob(value):
     "case, match",
     [
         ("truncated", r"line 3: not valid JSON, truncated"),
-        ("doc_twice", r"line 4: doc_id 1 seen twice \(first on line 2\)"),
+        ("doc_twice", r"line 4: doc_id 1 seen twice \(first at line 2\)"),
         ("na_logprob", r"line 2: option 1: log-likelihood 'N/A' is not a number"),
         ("bool_logprob", r"line 2: option 1: log-likelihood True is not a number"),
         ("orphan_samples", r"samples_mirror_.*: samples file without its results JSON"),

@@ -4,8 +4,9 @@ Layouts read (searched recursively under the study's ``path``):
 
 * ``0.4`` (lm-eval 0.4.3 and later): ``<output_path>/<model_sanitized>/results_<date>.json`` with
   ``samples_<task>_<date>.jsonl`` beside it (same ``<date>``);
-* ``0.4-early`` (lm-eval 0.4.0 - 0.4.2): ``<output_path>/results.json`` with
-  ``<model_args sanitized>_<task>.jsonl`` beside it;
+* ``0.4-early`` (lm-eval 0.4.0 - 0.4.2): ``<output_path>/results.json`` (or the ``--output_path``
+  file itself, when it ends in ``.json``) with ``<model_args sanitized>_<task>.jsonl`` beside it,
+  each an indented JSON array of records;
 * ``benchval`` (this project's results/lmeval/{model}/{task}/): ``results.json`` (with a
   ``benchval`` key) and ``samples.jsonl`` (its one task).
 
@@ -52,6 +53,22 @@ def read_results_json(path: Path) -> dict:
         raise LmEvalImportError(f"{path}: line {error.lineno}: not valid JSON ({error.msg})") from error
     if not isinstance(payload, dict) or not isinstance(payload.get("results"), dict):
         raise LmEvalImportError(f"{path}: not an lm-evaluation-harness results JSON (no 'results' object)")
+    _reject_03(path, payload)
+    return payload
+
+
+def _results_payload(path: Path) -> dict | None:
+    """The payload of a results JSON. ``results.json`` and ``results_<date>.json`` must be one; any
+    other ``*.json`` (lm-eval 0.4.0-0.4.2 took ``--output_path x.json`` as the file name) is one when it
+    holds a ``results`` object, else it is not lm-eval's and is left alone."""
+    if path.name == "results.json" or _RESULTS_04.match(path.name):
+        return read_results_json(path)
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    if not (isinstance(payload, dict) and isinstance(payload.get("results"), dict)):
+        return None
     _reject_03(path, payload)
     return payload
 
@@ -103,10 +120,9 @@ def discover_runs(directory: Path) -> list[RunFiles]:
         )
     runs = []
     for path in sorted(directory.rglob("*.json")):
-        if not (path.name == "results.json" or _RESULTS_04.match(path.name)):
-            continue
-        payload = read_results_json(path)
-        runs.append(RunFiles(path, payload, _layout_of(path, payload)))
+        payload = _results_payload(path)
+        if payload is not None:
+            runs.append(RunFiles(path, payload, _layout_of(path, payload)))
     by_folder: dict[Path, list[Path]] = {}
     for path in sorted(directory.rglob("*.jsonl")):
         by_folder.setdefault(path.parent, []).append(path)

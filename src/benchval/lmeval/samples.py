@@ -7,8 +7,10 @@ or from 0.4.5 on ``{"gen_args_<i>": {"arg_0": context, "arg_1": continuation}}``
 and ``doc_hash``. This project's own records (benchval.evaluation.lmeval_format) add a ``benchval``
 object with token, character and byte counts and, for calibrated tasks, the N/A prior requests.
 
-Every malformed record fails naming the file and line: a line that is not JSON (e.g. truncated), a
-doc id seen twice, a log-likelihood that is not a number (``"N/A"``, a boolean, null, NaN).
+lm-eval 0.4.0-0.4.2 wrote the same records as one indented JSON array (in a ``.jsonl`` file); both
+forms are read. Every malformed record fails naming the file and line (or record, in an array): a
+line that is not JSON (e.g. truncated), a doc id seen twice, a log-likelihood that is not a number
+(``"N/A"``, a boolean, null, NaN).
 """
 
 from __future__ import annotations
@@ -153,33 +155,49 @@ def _rows(record: dict, where: str) -> list[dict]:
     return rows
 
 
+def _records(path: Path):
+    """(where, record or JSON error) of each record: JSON Lines (0.4.3 on, this project) or, as
+    lm-eval 0.4.0-0.4.2 wrote its ``.jsonl`` files, one indented JSON array of records."""
+    text = path.read_text(encoding="utf-8")
+    if text.lstrip().startswith("["):
+        try:
+            records = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise LmEvalImportError(f"{path}: line {error.lineno}: not valid JSON, truncated? ({error.msg})") from error
+        for index, record in enumerate(records):
+            yield f"{path}: record {index + 1}", record
+        return
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path}: line {number}"
+        try:
+            yield where, json.loads(line)
+        except json.JSONDecodeError as error:
+            raise LmEvalImportError(f"{where}: not valid JSON, truncated? ({error.msg})") from error
+
+
 def read_samples(path: str | Path) -> pd.DataFrame:
-    """The rows (:data:`SAMPLE_COLUMNS`) of one samples file, in file order."""
+    """The rows (:data:`SAMPLE_COLUMNS`) of one samples file, in file order (``line``: the record's
+    line in a JSON Lines file, its position in an early-0.4 JSON array)."""
     path = Path(path)
     rows: list[dict] = []
-    seen: dict[object, int] = {}
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            where = f"{path}: line {number}"
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise LmEvalImportError(f"{where}: not valid JSON, truncated? ({error.msg})") from error
-            if not isinstance(record, dict) or "doc_id" not in record:
-                raise LmEvalImportError(f"{where}: not a samples record (no 'doc_id')")
-            doc_id = record["doc_id"]
-            if isinstance(doc_id, bool) or not isinstance(doc_id, (int, str)):
-                raise LmEvalImportError(f"{where}: doc_id {doc_id!r} is not an id")
-            if record.get("filter", "none") != "none":
-                raise LmEvalImportError(
-                    f"{where}: filter {record['filter']!r}: only multiple_choice records (filter 'none') are read"
-                )
-            if doc_id in seen:
-                raise LmEvalImportError(f"{where}: doc_id {doc_id!r} seen twice (first on line {seen[doc_id]})")
-            seen[doc_id] = number
-            rows.extend({**row, "line": number} for row in _rows(record, where))
+    seen: dict[object, str] = {}
+    for where, record in _records(path):
+        if not isinstance(record, dict) or "doc_id" not in record:
+            raise LmEvalImportError(f"{where}: not a samples record (no 'doc_id')")
+        doc_id = record["doc_id"]
+        if isinstance(doc_id, bool) or not isinstance(doc_id, (int, str)):
+            raise LmEvalImportError(f"{where}: doc_id {doc_id!r} is not an id")
+        if record.get("filter", "none") != "none":
+            raise LmEvalImportError(
+                f"{where}: filter {record['filter']!r}: only multiple_choice records (filter 'none') are read"
+            )
+        if doc_id in seen:
+            raise LmEvalImportError(f"{where}: doc_id {doc_id!r} seen twice (first at {seen[doc_id]})")
+        seen[doc_id] = where.rsplit(": ", 1)[-1]
+        line = int(where.rsplit(" ", 1)[-1])
+        rows.extend({**row, "line": line} for row in _rows(record, where))
     if not rows:
         raise LmEvalImportError(f"{path}: no samples records")
     return pd.DataFrame.from_records(rows, columns=SAMPLE_COLUMNS)
