@@ -44,7 +44,7 @@ from benchval.lmeval.samples import read_samples
 log = logging.getLogger(__name__)
 
 INTERVAL_COLUMNS = ["model", "task", "metric", "value", "ci_low", "ci_high", "n_items", "n_boot"]
-#: results-JSON figures that recomputation must reproduce: key -> (figure column, how)
+#: lm-eval's per-item figures whose means its results JSON reports (checked where present), and f1
 LMEVAL_FIGURES = ("acc", "acc_norm", "acc_bytes")
 TOLERANCE = 1e-12
 
@@ -128,7 +128,10 @@ def _runs_by_model(runs: list[RunFiles], study: dict) -> dict[str, list[tuple[Ru
     for model, entries in by_model.items():
         folders = sorted({str(run.model_folder) for run, _ in entries})
         if len(folders) > 1:
-            raise LmEvalImportError(f"model {model!r} is found in two result folders: {folders[0]} and {folders[1]}")
+            raise LmEvalImportError(
+                f"model {model!r} is found in two result folders: {folders[0]} and {folders[1]} "
+                "(which run counts is ambiguous: move or delete one, or point the study's path at one)"
+            )
     log.info(
         "%d results JSON: %d of mapped models, %d of other models (skipped)", len(runs), len(runs) - skipped, skipped
     )
