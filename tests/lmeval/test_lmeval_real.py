@@ -367,6 +367,15 @@ def test_a_model_in_two_result_folders_is_an_error_naming_both(lm_eval_run, tmp_
         lm_eval_study("s", _study(copy, model), None)
 
 
+def test_item_intervals_table(lm_eval_run, tmp_path):
+    from benchval.lmeval.importer import write_item_intervals
+
+    out, model = lm_eval_run
+    write_item_intervals("s", _study(out, model), None, tmp_path / "item_intervals.csv")
+    table = pd.read_csv(tmp_path / "item_intervals.csv")
+    assert len(table) == 4 and (table["n_boot"] == 200).all() and table[["ci_low", "ci_high"]].notna().all().all()
+
+
 def test_import_study_writes_the_score_table(lm_eval_run, tmp_path):
     out, model = lm_eval_run
     import_study("s", _study(out, model, normalisation="per_char"), None, tmp_path / "t.csv", tmp_path / "k.csv")
@@ -384,6 +393,6 @@ def test_study_target_plans_the_import_and_analysis_only(lm_eval_run, tmp_path):
     result, _ = run_snakemake([*command, "-n", "study_my_lmeval"])
     assert result.returncode == 0, result.stderr[-3000:]
     jobs = job_counts(result.stdout + result.stderr)
-    assert jobs["import_score_table"] == 1 and jobs["study_my_lmeval"] == 1
+    assert jobs["import_score_table"] == jobs["lmeval_item_intervals"] == jobs["study_my_lmeval"] == 1
     assert any(rule.startswith("analysis_figure_") for rule in jobs)
     assert not any(rule.startswith(("score", "prepare", "evaluate", "calibrate")) for rule in jobs)

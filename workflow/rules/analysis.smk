@@ -23,6 +23,7 @@ from benchval.analysis.outputs import (
 )
 from benchval.layout import SCORE_TABLE, STUDY_DIR, STUDY_TABLE, STUDY_TASKS, UNADJUSTED_TABLE, alternatives, fill
 from benchval.layout import workflow_layout
+from benchval.lmeval import samples_studies
 from benchval.workflow_support import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -154,7 +155,8 @@ for _stem in FIGURE_STEMS:
 
 
 # One target rule per study: `snakemake --cores 2 study_<name>` builds that study's analysis tables and
-# figures only (e.g. an imported lm_eval study, without scoring the default study; docs/configuration.md).
+# figures only (e.g. an imported lm_eval study, without scoring the default study; docs/configuration.md),
+# for an lm_eval study with samples also its item intervals (workflow/rules/lmeval.smk).
 for _study in LAYOUT.studies:
 
     rule:
@@ -163,4 +165,7 @@ for _study in LAYOUT.studies:
         input:
             LAYOUT.study_figure_files(_study),
             LAYOUT.study_table_files(_study),
+            [fill(STUDY_TABLE, study=_study, name="item_intervals")]
+            if _study in samples_studies(LAYOUT.studies)
+            else [],
         localrule: True

@@ -14,3 +14,8 @@ One module per concept:
 
 #: metrics a ``samples:`` study recomputes unless ``samples.metrics`` says otherwise
 DEFAULT_SAMPLE_METRICS = ("accuracy", "macro_f1")
+
+
+def samples_studies(studies: dict) -> list[str]:
+    """The ``source: lm_eval`` studies recomputed from samples (they get an item-intervals table)."""
+    return [name for name, spec in studies.items() if spec.get("source") == "lm_eval" and "samples" in spec]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import pandas as pd
 
@@ -189,6 +190,15 @@ def _doc_hashes(selected: list[tuple]) -> dict:
         options = rows.loc[rows["kind"] == "option"].drop_duplicates("doc_id")
         hashes.setdefault(task, {})[source_model] = list(options["doc_hash"])
     return hashes
+
+
+def write_item_intervals(study_name: str, study: dict, mirror, output) -> pd.DataFrame:
+    """Write the study's item-bootstrap intervals (:data:`INTERVAL_COLUMNS`) as CSV; returns them."""
+    _, _, intervals = lm_eval_study(study_name, study, mirror)
+    Path(output).parent.mkdir(parents=True, exist_ok=True)
+    intervals.to_csv(output, index=False)
+    log.info("study %s: wrote %d intervals to %s", study_name, len(intervals), output)
+    return intervals
 
 
 def lm_eval_study(study_name: str, study: dict, mirror) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
