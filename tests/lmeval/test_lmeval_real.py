@@ -290,8 +290,8 @@ def _set_logprob(value):
         ("bool_logprob", r"line 2: option 1: log-likelihood True is not a number"),
         ("orphan_samples", r"samples_mirror_.*: samples file without its results JSON"),
         ("no_samples", r"results_.*json: task 'mirror_piqa' has no samples file beside it"),
-        ("na_metric", r"results_.*json: results\['mirror_piqa'\]\['acc,none'\] = 'N/A' is not a number"),
-        ("bool_metric", r"results_.*json: results\['mirror_piqa'\]\['f1,none'\] = True is not a number"),
+        ("na_metric", r"results_.*json: line 7: results\['mirror_piqa'\]\['acc,none'\] = 'N/A' is not a number"),
+        ("bool_metric", r"results_.*json: line 9: results\['mirror_piqa'\]\['f1,none'\] = True is not a number"),
         ("other_run", r"recomputed acc,none .* differs from .*results_"),
     ],
 )
@@ -316,7 +316,7 @@ def test_bad_input_fails_naming_file_and_line(lm_eval_run, tmp_path, case, match
         payload["results"]["mirror_piqa"][key] = value
         if case == "other_run":
             payload["results"]["mirror_piqa"][key] = 1 - payload["results"]["mirror_piqa"][key]
-        results.write_text(json.dumps(payload))
+        results.write_text(json.dumps(payload, indent=2))  # as lm-eval writes it, one key a line
     with pytest.raises(StudyImportError, match=match):
         lm_eval_study("s", _study(copy, model), None)
 

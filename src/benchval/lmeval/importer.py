@@ -20,6 +20,7 @@ record.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from dataclasses import replace
@@ -58,6 +59,14 @@ def _tokenizer(folder: str | None):
     return AutoTokenizer.from_pretrained(folder)
 
 
+def _line_of(path: Path, task: str, key: str) -> int | str:
+    """The line of ``"key":`` after ``"task":`` in a results JSON ("?" where the text does not show it)."""
+    text = path.read_text(encoding="utf-8")
+    start = text.find(json.dumps(task) + ":")
+    found = text.find(json.dumps(key) + ":", max(start, 0))
+    return text.count("\n", 0, found) + 1 if start >= 0 and found >= 0 else "?"
+
+
 def _check_against_results(run: RunFiles, harness_task: str, rows: pd.DataFrame, where: str) -> None:
     """The run's own figures, recomputed from its samples, must equal its results JSON's."""
     result = run.payload["results"][harness_task]
@@ -65,7 +74,10 @@ def _check_against_results(run: RunFiles, harness_task: str, rows: pd.DataFrame,
         if "_stderr" in key or "," not in key:
             continue
         if isinstance(value, bool) or (value is not None and not isinstance(value, (int, float))):
-            raise LmEvalImportError(f"{run.results}: results[{harness_task!r}][{key!r}] = {value!r} is not a number")
+            raise LmEvalImportError(
+                f"{run.results}: line {_line_of(run.results, harness_task, key)}: "
+                f"results[{harness_task!r}][{key!r}] = {value!r} is not a number"
+            )
     if run.layout == "benchval":
         recorded = run.payload["benchval"]["normalisation"]
         mode = _scoring_mode(run, harness_task)
