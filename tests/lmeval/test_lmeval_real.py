@@ -371,9 +371,11 @@ def test_item_intervals_table(lm_eval_run, tmp_path):
     from benchval.lmeval.importer import write_item_intervals
 
     out, model = lm_eval_run
-    write_item_intervals("s", _study(out, model), None, tmp_path / "item_intervals.csv")
+    first = write_item_intervals("s", _study(out, model), None, tmp_path / "item_intervals.csv", seed=5)
     table = pd.read_csv(tmp_path / "item_intervals.csv")
     assert len(table) == 4 and (table["n_boot"] == 200).all() and table[["ci_low", "ci_high"]].notna().all().all()
+    again = write_item_intervals("s", _study(out, model), None, tmp_path / "again.csv", seed=5)
+    pd.testing.assert_frame_equal(first, again)  # seeded: the same intervals
 
 
 def test_import_study_writes_the_score_table(lm_eval_run, tmp_path):

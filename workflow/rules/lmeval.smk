@@ -31,6 +31,7 @@ rule lmeval_item_intervals:
     params:
         study=lambda w: canonical(LAYOUT.studies[w.study]),
         mirror=workdir_relative(LAYOUT.mirror),
+        seed=config["seed"],
         code=script_code("lmeval_item_intervals.py"),
     script:
         "../scripts/lmeval_item_intervals.py"

@@ -5,5 +5,9 @@ from benchval.lmeval.importer import write_item_intervals
 
 log_to_file(snakemake.log[0])
 write_item_intervals(
-    snakemake.wildcards.study, snakemake.params.study, snakemake.params.mirror, snakemake.output.intervals
+    snakemake.wildcards.study,
+    snakemake.params.study,
+    snakemake.params.mirror,
+    snakemake.output.intervals,
+    snakemake.params.seed,
 )

@@ -9,7 +9,8 @@ role, ...), and ``samples``:
 * ``metrics``: our metrics to recompute (absent: accuracy and macro_f1); a task's own ``metrics``
   mapping, where given, names that task's instead (its keys; the harness keys are not read);
 * ``tokenizers``: model_args value -> tokenizer folder (per_token on lm-eval's own output);
-* ``bootstrap``: item resamples of the intervals (absent: 1000; seeded by ``seed``, absent: 0);
+* ``bootstrap``: item resamples of the intervals (absent: 1000; seeded by ``seed``, absent: the
+  config's top-level ``seed`` in rule lmeval_item_intervals);
 * ``allow_incomparable``: true turns the comparability errors into warnings.
 
 Each run is checked against its own results JSON: lm-eval's ``acc``, ``acc_norm``, ``acc_bytes`` and
@@ -204,9 +205,11 @@ def _doc_hashes(selected: list[tuple]) -> dict:
     return hashes
 
 
-def write_item_intervals(study_name: str, study: dict, mirror, output) -> pd.DataFrame:
-    """Write the study's item-bootstrap intervals (:data:`INTERVAL_COLUMNS`) as CSV; returns them."""
-    _, _, intervals = lm_eval_study(study_name, study, mirror)
+def write_item_intervals(study_name: str, study: dict, mirror, output, seed: int = 0) -> pd.DataFrame:
+    """Write the study's item-bootstrap intervals (:data:`INTERVAL_COLUMNS`) as CSV; returns them.
+    ``seed``: the config's seed, unless the study sets ``samples.seed``."""
+    samples = {"seed": seed, **(study.get("samples") or {})}
+    _, _, intervals = lm_eval_study(study_name, {**study, "samples": samples}, mirror)
     Path(output).parent.mkdir(parents=True, exist_ok=True)
     intervals.to_csv(output, index=False)
     log.info("study %s: wrote %d intervals to %s", study_name, len(intervals), output)
