@@ -10,7 +10,9 @@ the edited configs start two at a time in the background as soon as the run has 
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -18,6 +20,10 @@ import pandas as pd
 import pytest
 import yaml
 
+from benchval.analysis.importers import StudyImportError
+from benchval.config import merged_config
+from benchval.lmeval.importer import lm_eval_study
+from benchval.lmeval.own_output import own_output_study
 from benchval.paths import REPO_ROOT, default_mirror
 from benchval.scoring.store import read_scores
 from benchval.testing.snakemake_run import (
@@ -136,6 +142,27 @@ def test_scoreboard_and_lmeval_stderr(finished_run):
     model = next(iter(TINY_MODELS))
     results = yaml.safe_load((workdir / f"results/lmeval/{model}/hellaswag/results.json").read_text())
     assert isinstance(results["results"]["hellaswag"]["acc_stderr,none"], float)
+
+
+def test_lmeval_output_reimported_gives_the_score_table_exactly(finished_run, tmp_path):
+    """Round trip: results/lmeval/ read back as a `source: lm_eval` study (benchval.lmeval) gives the
+    scored study's metrics exactly, on every task and model; without the token counts and N/A priors
+    that results/lmeval/ carries beyond lm-eval's fields, the import fails naming file and line."""
+    workdir, configfile = finished_run
+    study = own_output_study(merged_config(configfile), "tiny", workdir / "results/lmeval")
+    scores, _, _ = lm_eval_study("roundtrip", study, None)
+    table = pd.read_csv(workdir / "results/studies/tiny/score_table.csv")
+    merged = table.merge(scores, on=["model", "task", "metric"], how="outer", suffixes=("", "_lmeval"))
+    assert len(merged) == len(table) == len(scores)
+    assert (merged["value"] == merged["value_lmeval"]).all()
+    assert (merged["family"] == merged["family_lmeval"]).all() and (merged["size_b"] == merged["size_b_lmeval"]).all()
+    assert set(scores["task"]) == set(TINY_TASKS) - {"goldenswag"}  # unavailable here: skipped, said in the log
+    stripped = shutil.copytree(workdir / "results/lmeval", tmp_path / "lmeval")
+    samples = stripped / PER_TASK_MODEL / "hellaswag/samples.jsonl"
+    records = [json.loads(line) for line in samples.read_text().splitlines()]
+    samples.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "benchval"}) + "\n" for r in records))
+    with pytest.raises(StudyImportError, match=r"hellaswag/samples.jsonl: line 1: no n_tokens for per_token"):
+        lm_eval_study("roundtrip", {**study, "path": str(stripped)}, None)
 
 
 def test_finished_run_has_nothing_left_to_do(plans):

@@ -137,6 +137,11 @@ def _study_metrics(config: dict) -> set[str]:
         elif spec["source"] == "csv":
             metrics.add(spec.get("metric", "accuracy"))
             metrics.update(task.get("metric", spec.get("metric", "accuracy")) for task in spec["tasks"].values())
+        elif "samples" in spec:  # lm_eval recomputed item by item (benchval.lmeval.importer)
+            from benchval.lmeval import DEFAULT_SAMPLE_METRICS
+
+            default = spec["samples"].get("metrics", DEFAULT_SAMPLE_METRICS)
+            metrics.update(m for task in spec["tasks"].values() for m in (task.get("metrics") or default))
         else:
             metrics.update(m for task in spec["tasks"].values() for m in task["metrics"])
     return metrics

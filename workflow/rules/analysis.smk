@@ -10,6 +10,8 @@
 # Every rule here is a local rule: seconds of pandas/scipy on a small table (the whole analysis of 23
 # models x 19 tasks takes ~17 s, benchmarks/bench_analysis.py), which on a cluster would cost a queue
 # wait and a Snakemake start per job (docs/cluster.md, "What runs where").
+import re as _analysis_re
+
 from benchval.analysis.outputs import (
     FIGURE_INPUTS,
     FIGURE_SETTINGS,
@@ -21,6 +23,7 @@ from benchval.analysis.outputs import (
 )
 from benchval.layout import SCORE_TABLE, STUDY_DIR, STUDY_TABLE, STUDY_TASKS, UNADJUSTED_TABLE, alternatives, fill
 from benchval.layout import workflow_layout
+from benchval.lmeval import samples_studies
 from benchval.workflow_support import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -149,3 +152,20 @@ for _stem in FIGURE_STEMS:
             code=script_code("analysis_figure.py"),
         script:
             "../scripts/analysis_figure.py"
+
+
+# One target rule per study: `snakemake --cores 2 study_<name>` builds that study's analysis tables and
+# figures only (e.g. an imported lm_eval study, without scoring the default study; docs/configuration.md),
+# for an lm_eval study with samples also its item intervals (workflow/rules/lmeval.smk).
+for _study in LAYOUT.studies:
+
+    rule:
+        name:
+            "study_" + _analysis_re.sub(r"\W", "_", _study)
+        input:
+            LAYOUT.study_figure_files(_study),
+            LAYOUT.study_table_files(_study),
+            [fill(STUDY_TABLE, study=_study, name="item_intervals")]
+            if _study in samples_studies(LAYOUT.studies)
+            else [],
+        localrule: True

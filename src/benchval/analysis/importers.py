@@ -151,8 +151,13 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
     """(score_table, tasks) frames from a directory of lm-evaluation-harness results JSON files.
 
     When several files hold the same (model, task, metric), the file sorted last (lm-eval names
-    files ``results_<timestamp>.json``) wins; the override is reported.
+    files ``results_<timestamp>.json``) wins; the override is reported. A study with ``samples:``
+    is recomputed item by item from the samples files instead (:mod:`benchval.lmeval.importer`).
     """
+    if "samples" in study:
+        from benchval.lmeval.importer import import_lm_eval_samples
+
+        return import_lm_eval_samples(study_name, study, mirror)
     directory = expand_path(study["path"], mirror)
     if not directory.is_dir():
         raise StudyImportError(f"study {study_name!r}: lm-eval results directory {directory} not found")

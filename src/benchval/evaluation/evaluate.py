@@ -17,7 +17,8 @@ from benchval.evaluation.lmeval_format import (
 from benchval.item_bootstrap import item_rng
 
 METRICS_COLUMNS = ["model", "task", "metric", "value", "n_items", "normalisation", "note"]
-# lm-evaluation-harness names for our metrics, so that its tooling can read our results JSON.
+# lm-evaluation-harness keys for our metrics, so that its tooling can read our results JSON. Note that
+# "f1,none" here holds our macro-F1; lm-eval's own f1 is binary F1 (benchval.lmeval recomputes both).
 LMEVAL_METRIC_NAMES = {"accuracy": "acc,none", "macro_f1": "f1,none"}
 
 

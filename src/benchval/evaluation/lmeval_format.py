@@ -9,13 +9,21 @@ lm-evaluation-harness logs one record per document for ``multiple_choice`` tasks
 
 ``acc`` is the argmax of the summed log-probs; ``acc_norm`` that of log-prob / characters of the
 continuation (lm-evaluation-harness divides by the characters of the choice without the target
-delimiter, i.e. one character fewer where the option starts with its separating space). Prior
-requests (calibrated tasks) have no lm-evaluation-harness counterpart and are not written.
+delimiter, i.e. one character fewer where the option starts with its separating space).
+
+Beyond lm-eval's fields, each record carries a ``benchval`` object with what lm-eval does not log
+but re-scoring under this project's normalisations needs (``benchval.lmeval`` reads it back, so that
+results/lmeval/ re-imported as a ``source: lm_eval`` study gives the scored study's metrics exactly):
+``n_tokens``, ``n_chars``, ``n_bytes`` of each option's continuation, and for calibrated tasks
+``prior``: per option (aligned with ``arguments``) the N/A prior request's ``arguments``,
+``resps`` ([logprob_sum, is_greedy]) and the same three lengths.
 
 Standard errors (:func:`lmeval_stderr`) follow lm-evaluation-harness (``lm_eval.api.metrics`` and
 ``evaluator_utils``): each metric ``m,none`` gets ``m_stderr,none``. For a mean of per-item values
 (accuracy) it is ``mean_stderr`` = sample standard deviation (ddof = 1) / sqrt(n); for a corpus-level
-metric (lm-eval's ``f1``, our macro-F1) it is ``bootstrap_stderr`` = the sample standard deviation of
+metric (our macro-F1, written under lm-eval's key ``f1,none``; lm-eval's own ``f1`` is the binary
+F1 of the positive class, ``sklearn.metrics.f1_score`` with its default ``average="binary"``, not
+macro-F1) it is ``bootstrap_stderr`` = the sample standard deviation of
 the metric over ``bootstrap_iters`` item resamples (lm-eval's default is 100000; ours is
 ``scoring.lmeval_bootstrap_iters``, seeded from the config seed). ``"N/A"`` when there is at most one
 item or ``bootstrap_iters`` is 0, as lm-eval writes it.
@@ -73,9 +81,27 @@ def lmeval_stderr(
     return float(np.std(replicates, ddof=1))
 
 
+LENGTH_COLUMNS = ("n_tokens", "n_chars", "n_bytes")
+
+
+def _lengths(rows: pd.DataFrame) -> dict:
+    return {column: [int(v) for v in rows[column]] for column in LENGTH_COLUMNS}
+
+
+def _prior_fields(group: pd.DataFrame, priors: pd.DataFrame) -> dict:
+    """The N/A prior request of each option of ``group``, aligned with the options."""
+    matched = priors.loc[group["continuation"]]
+    return {
+        "arguments": [[c, o] for c, o in zip(matched["context"], matched.index)],
+        "resps": [[float(lp), bool(g)] for lp, g in zip(matched["logprob_sum"], matched["is_greedy"])],
+        **_lengths(matched),
+    }
+
+
 def lmeval_sample_rows(scores: pd.DataFrame, items: pd.DataFrame) -> list[dict]:
     """One lm-evaluation-harness-style record per item, in items order (``doc_id`` = position)."""
     options = scores[scores["kind"] == "option"]
+    priors = scores[scores["kind"] == "prior"].drop_duplicates("continuation").set_index("continuation")
     by_item = {item_id: g.sort_values("option_index") for item_id, g in options.groupby("item_id", sort=False)}
     records = []
     for doc_id, item in enumerate(items.itertuples(index=False)):
@@ -91,6 +117,9 @@ def lmeval_sample_rows(scores: pd.DataFrame, items: pd.DataFrame) -> list[dict]:
         acc = float(np.argmax(lls) == label)
         acc_norm = float(np.argmax(lls / group["n_chars"].to_numpy(dtype=np.float64)) == label)
         arguments = [[c, o] for c, o in zip(group["context"], group["continuation"])]
+        extra = _lengths(group)
+        if len(priors):
+            extra["prior"] = _prior_fields(group, priors)
         records.append(
             {
                 "doc_id": doc_id,
@@ -106,6 +135,7 @@ def lmeval_sample_rows(scores: pd.DataFrame, items: pd.DataFrame) -> list[dict]:
                 "target_hash": _hash(str(label)),
                 "acc": acc,
                 "acc_norm": acc_norm,
+                "benchval": extra,
             }
         )
     return records

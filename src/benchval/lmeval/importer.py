@@ -1,0 +1,277 @@
+"""A ``source: lm_eval`` study with ``samples:``: metrics recomputed item by item from the samples files.
+
+Study keys (workflow/schemas/studies.schema.yaml, docs/configuration.md "lm-eval studies"): ``path``,
+``model_key``, ``models`` (model_args value -> name, family, optional size_b: the size is read from
+``config.model_num_parameters`` where the results JSON has it), ``tasks`` (our name -> harness_task,
+role, ...), and ``samples``:
+
+* ``normalisation``: sum | per_char | per_byte | per_token (absent: sum, lm-eval's ``acc``);
+* ``metrics``: our metrics to recompute (absent: accuracy and macro_f1); a task's own ``metrics``
+  mapping, where given, names that task's instead (its keys; the harness keys are not read);
+* ``tokenizers``: model_args value -> tokenizer folder (per_token on lm-eval's own output);
+* ``bootstrap``: item resamples of the intervals (absent: 1000; seeded by ``seed``, absent: the
+  config's top-level ``seed`` in rule lmeval_item_intervals);
+* ``allow_incomparable``: true turns the comparability errors into warnings.
+
+Each run is checked against its own results JSON: lm-eval's ``acc``, ``acc_norm``, ``acc_bytes`` and
+``f1`` (binary), recomputed from the samples, must equal the JSON's figures; this project's own runs
+(results/lmeval/) must give their results JSON's accuracy and macro-F1 under the normalisation they
+record.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+
+from benchval.analysis.importers import expand_path, task_table
+from benchval.analysis.table import SCORE_COLUMNS
+from benchval.item_bootstrap import item_rng
+from benchval.lmeval import DEFAULT_SAMPLE_METRICS, recompute
+from benchval.lmeval.errors import LmEvalImportError
+from benchval.lmeval.layout import RunFiles, discover_runs
+from benchval.lmeval.provenance import (
+    RunProvenance,
+    comparability_problems,
+    family_of,
+    read_provenance,
+    size_of,
+)
+from benchval.lmeval.samples import read_samples
+
+log = logging.getLogger(__name__)
+
+INTERVAL_COLUMNS = ["model", "task", "metric", "value", "ci_low", "ci_high", "n_items", "n_boot"]
+#: lm-eval's per-item figures whose means its results JSON reports (checked where present), and f1
+LMEVAL_FIGURES = ("acc", "acc_norm", "acc_bytes")
+TOLERANCE = 1e-12
+
+
+def _tokenizer(folder: str | None):
+    if folder is None:
+        return None
+    from transformers import AutoTokenizer
+
+    return AutoTokenizer.from_pretrained(folder)
+
+
+def _line_of(path: Path, task: str, key: str) -> int | str:
+    """The line of ``"key":`` after ``"task":`` in a results JSON ("?" where the text does not show it)."""
+    text = path.read_text(encoding="utf-8")
+    start = text.find(json.dumps(task) + ":")
+    found = text.find(json.dumps(key) + ":", max(start, 0))
+    return text.count("\n", 0, found) + 1 if start >= 0 and found >= 0 else "?"
+
+
+def _check_against_results(run: RunFiles, harness_task: str, rows: pd.DataFrame, where: str) -> None:
+    """The run's own figures, recomputed from its samples, must equal its results JSON's."""
+    result = run.payload["results"][harness_task]
+    for key, value in result.items():
+        if "_stderr" in key or "," not in key:
+            continue
+        if isinstance(value, bool) or (value is not None and not isinstance(value, (int, float))):
+            raise LmEvalImportError(
+                f"{run.results}: line {_line_of(run.results, harness_task, key)}: "
+                f"results[{harness_task!r}][{key!r}] = {value!r} is not a number"
+            )
+    if run.layout == "benchval":
+        recorded = run.payload["benchval"]["normalisation"]
+        mode = _scoring_mode(run, harness_task)
+        predicted = recompute.predictions(rows, recorded, mode, where)
+        expected = {"accuracy": result.get("acc,none"), "macro_f1": result.get("f1,none")}
+        got = recompute.recompute_metrics(predicted, list(expected))
+    else:
+        figures = recompute.lmeval_item_figures(rows)
+        got = {f"{name},none": float(figures[name].mean()) for name in LMEVAL_FIGURES}
+        got["f1,none"] = recompute.lmeval_f1(figures)
+        expected = {key: result.get(key) for key in got}
+    for key, value in expected.items():
+        if value is not None and not math.isclose(got[key], value, rel_tol=0, abs_tol=TOLERANCE):
+            raise LmEvalImportError(
+                f"{where}: recomputed {key} {got[key]!r} differs from {run.results}'s {value!r}"
+                " (samples and results JSON are not of one run)"
+            )
+
+
+def _without_values(run: RunFiles, harness_task: str) -> bool:
+    """True where every metric of the task is null (this project writes that for an unavailable task)."""
+    result = run.payload["results"][harness_task]
+    values = [v for k, v in result.items() if "," in k and "_stderr" not in k]
+    return bool(values) and all(v is None for v in values)
+
+
+def _scoring_mode(run: RunFiles, harness_task: str) -> str:
+    config = (run.payload.get("configs") or {}).get(harness_task) or {}
+    output_type = config.get("output_type", "multiple_choice")
+    if output_type != "multiple_choice":
+        raise LmEvalImportError(
+            f"{run.results}: task {harness_task!r} is {output_type!r}; only multiple_choice is read"
+        )
+    return "calibrated" if config.get("scoring_mode") == "calibrated" else "plain"
+
+
+def _delimiter(run: RunFiles, harness_task: str) -> str:
+    return ((run.payload.get("configs") or {}).get(harness_task) or {}).get("target_delimiter", " ")
+
+
+def _runs_by_model(runs: list[RunFiles], study: dict) -> dict[str, list[tuple[RunFiles, RunProvenance]]]:
+    """Runs of the mapped models; a model whose runs lie in two model folders is an error naming both."""
+    model_key = study.get("model_key", "pretrained")
+    by_model: dict[str, list] = {}
+    skipped = 0
+    for run in runs:
+        provenance = read_provenance(run.payload, model_key, run.results)
+        if provenance.source_model not in study["models"]:
+            skipped += 1
+            continue
+        by_model.setdefault(provenance.source_model, []).append((run, provenance))
+        log.info(
+            "%s: model %s, size_b %s (config.model_num_parameters), dtype %s, revision %s, sha %s",
+            run.results,
+            provenance.source_model,
+            provenance.size_b,
+            provenance.dtype,
+            provenance.revision,
+            provenance.sha,
+        )
+    for model, entries in by_model.items():
+        folders = sorted({str(run.model_folder) for run, _ in entries})
+        if len(folders) > 1:
+            raise LmEvalImportError(
+                f"model {model!r} is found in two result folders: {folders[0]} and {folders[1]} "
+                "(which run counts is ambiguous: move or delete one, or point the study's path at one)"
+            )
+    log.info(
+        "%d results JSON: %d of mapped models, %d of other models (skipped)", len(runs), len(runs) - skipped, skipped
+    )
+    return by_model
+
+
+def _latest_with_task(entries: list, harness_task: str, model: str):
+    having = [(run, prov) for run, prov in entries if harness_task in run.payload["results"]]
+    if len(having) > 1:
+        log.info(
+            "model %s, task %s: %d results JSON; the last by name is used: %s",
+            model,
+            harness_task,
+            len(having),
+            having[-1][0].results,
+        )
+    return having[-1] if having else None
+
+
+def import_lm_eval_samples(study_name: str, study: dict, mirror) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(score_table, tasks) frames of a ``samples:`` lm_eval study; the intervals are logged."""
+    scores, tasks, intervals = lm_eval_study(study_name, study, mirror)
+    log.info("study %s: item-bootstrap intervals:\n%s", study_name, intervals.to_string(index=False))
+    return scores, tasks
+
+
+def _selected_runs(study: dict, by_model: dict, tokenizers: dict) -> list[tuple]:
+    """(source_model, task, run, provenance, rows) of every mapped (model, task), each run checked."""
+    selected = []
+    for source_model, entries in by_model.items():
+        tokenizer = _tokenizer(tokenizers.get(source_model))
+        for task, spec in study["tasks"].items():
+            found = _latest_with_task(entries, spec["harness_task"], source_model)
+            if found is None:
+                continue
+            run, provenance = found
+            if _without_values(run, spec["harness_task"]):
+                log.info("model %s, task %s: skipped, %s has no values for it", source_model, task, run.results)
+                continue
+            path = run.samples.get(spec["harness_task"])
+            if path is None:
+                raise LmEvalImportError(
+                    f"{run.results}: task {spec['harness_task']!r} has no samples file beside it "
+                    "(run lm-eval with --log_samples)"
+                )
+            rows = recompute.with_lengths(read_samples(path), _delimiter(run, spec["harness_task"]), tokenizer)
+            _check_against_results(run, spec["harness_task"], rows, str(path))
+            selected.append((source_model, task, run, provenance, rows))
+    return selected
+
+
+def _doc_hashes(selected: list[tuple]) -> dict:
+    hashes: dict = {}
+    for source_model, task, _, _, rows in selected:
+        options = rows.loc[rows["kind"] == "option"].drop_duplicates("doc_id")
+        hashes.setdefault(task, {})[source_model] = list(options["doc_hash"])
+    return hashes
+
+
+def write_item_intervals(study_name: str, study: dict, mirror, output, seed: int = 0) -> pd.DataFrame:
+    """Write the study's item-bootstrap intervals (:data:`INTERVAL_COLUMNS`) as CSV; returns them.
+    ``seed``: the config's seed, unless the study sets ``samples.seed``."""
+    samples = {"seed": seed, **(study.get("samples") or {})}
+    _, _, intervals = lm_eval_study(study_name, {**study, "samples": samples}, mirror)
+    Path(output).parent.mkdir(parents=True, exist_ok=True)
+    intervals.to_csv(output, index=False)
+    log.info("study %s: wrote %d intervals to %s", study_name, len(intervals), output)
+    return intervals
+
+
+def lm_eval_study(study_name: str, study: dict, mirror) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(score_table, tasks, intervals) of a ``samples:`` lm_eval study (see the module docstring)."""
+    directory = expand_path(study["path"], mirror)
+    if not directory.is_dir():
+        raise LmEvalImportError(f"study {study_name!r}: lm-eval output folder {directory} not found")
+    options = study.get("samples") or {}
+    normalisation = options.get("normalisation", "sum")
+    metrics = list(options.get("metrics", DEFAULT_SAMPLE_METRICS))
+    n_boot, seed = int(options.get("bootstrap", 1000)), int(options.get("seed", 0))
+    by_model = _runs_by_model(discover_runs(directory), study)
+    selected = _selected_runs(study, by_model, options.get("tokenizers") or {})
+    if not selected:
+        raise LmEvalImportError(f"study {study_name!r}: no samples of the mapped models and tasks in {directory}")
+    _report_comparability(study_name, study, [entry[3] for entry in selected], _doc_hashes(selected))
+    records, interval_rows = [], []
+    for source_model, task, run, provenance, rows in selected:
+        mapping = study["models"][source_model]
+        where = f"study {study_name!r}: models.{source_model}"
+        harness_task = study["tasks"][task]["harness_task"]
+        predicted = recompute.predictions(
+            rows, normalisation, _scoring_mode(run, harness_task), str(run.samples[harness_task])
+        )
+        model = {"family": family_of(source_model, mapping, where), "size_b": size_of(provenance, mapping, where)}
+        wanted = list(study["tasks"][task].get("metrics") or metrics)
+        for metric, value in recompute.recompute_metrics(predicted, wanted).items():
+            low, high = recompute.item_interval(predicted, metric, item_rng(seed, "lmeval", task, metric), n_boot)
+            row = {"model": mapping["name"], "task": task, "metric": metric, "value": value}
+            records.append({**row, **model})
+            interval_rows.append({**row, "ci_low": low, "ci_high": high, "n_items": len(predicted), "n_boot": n_boot})
+    scores = pd.DataFrame.from_records(records)[list(SCORE_COLUMNS)]
+    return scores, task_table(study["tasks"]), pd.DataFrame(interval_rows, columns=INTERVAL_COLUMNS)
+
+
+def _in_study_task_names(provenance: RunProvenance, harness: dict) -> RunProvenance:
+    """The provenance with its per-task fields keyed by the study's task names, not lm-eval's."""
+    renamed = {
+        field: {task: getattr(provenance, field)[h] for task, h in harness.items() if h in getattr(provenance, field)}
+        for field in ("versions", "n_shot", "task_hashes")
+    }
+    return replace(provenance, **renamed)
+
+
+def _report_comparability(study_name: str, study: dict, provenances: list, doc_hashes: dict) -> None:
+    """Not comparable: an error naming model and task (a warning with samples.allow_incomparable)."""
+    unique = list({id(p): p for p in provenances}.values())
+    harness = {task: spec["harness_task"] for task, spec in study["tasks"].items()}
+    renamed = [_in_study_task_names(p, harness) for p in unique]
+    problems = comparability_problems(renamed, list(harness), doc_hashes)
+    if not problems:
+        log.info(
+            "study %s: %d runs comparable (limit, task versions, hashes, few-shot counts, chat templates)",
+            study_name,
+            len(unique),
+        )
+        return
+    message = f"study {study_name!r}: runs are not comparable:\n  " + "\n  ".join(problems)
+    if not (study.get("samples") or {}).get("allow_incomparable"):
+        raise LmEvalImportError(message + "\n(set samples.allow_incomparable: true to import them anyway)")
+    log.warning(message)

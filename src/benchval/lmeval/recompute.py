@@ -1,0 +1,136 @@
+"""Metrics recomputed from samples rows (:func:`benchval.lmeval.samples.read_samples`).
+
+* **Re-normalisation** (``sum``, ``per_char``, ``per_byte``, ``per_token``): an option's decision score
+  is its summed log-likelihood divided by its length, as this project scores its own runs
+  (:func:`benchval.evaluation.metrics.option_scores`). Lengths are those the record logs (this
+  project's records), else, as lm-eval counts them, the characters / UTF-8 bytes of the choice
+  without the task's ``target_delimiter`` (so that ``sum`` reproduces lm-eval's ``acc``,
+  ``per_char`` its ``acc_norm`` and ``per_byte`` its ``acc_bytes``), and the continuation's tokens
+  as lm-eval's ``HFLM._encode_pair`` splits context and continuation, given the model's tokenizer
+  folder. Calibrated tasks (this project's records with N/A priors) subtract the prior's score.
+* **Accuracy and macro-F1**: :func:`benchval.evaluation.metrics.compute_metrics`. Macro-F1 is ours
+  (mean F1 over the option classes seen as label or prediction); lm-eval's ``f1`` is the binary F1
+  of option 1 (``sklearn.metrics.f1_score`` default), recomputed by :func:`lmeval_f1` only to check
+  a run against its own figures.
+* **Item-bootstrap intervals**: percentile intervals over item resamples
+  (:func:`benchval.item_bootstrap.bootstrap_metric`), seeded per task so that models share them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from sklearn.metrics import f1_score
+
+from benchval.evaluation.metrics import compute_metrics, option_scores, predict_from_option_scores
+from benchval.item_bootstrap import bootstrap_metric
+from benchval.lmeval.errors import LmEvalImportError
+
+NORMALISATIONS = ("sum", "per_char", "per_byte", "per_token")
+
+
+def _choice(continuation: str, delimiter: str) -> str:
+    return continuation[len(delimiter) :] if delimiter and continuation.startswith(delimiter) else continuation
+
+
+def continuation_tokens(tokenizer, context: str, continuation: str) -> int:
+    """Tokens of ``continuation`` after ``context`` as lm-eval's HFLM encodes the pair (trailing
+    spaces of the context move to the continuation; the continuation is the tail of the whole)."""
+    spaces = len(context) - len(context.rstrip())
+    if spaces:
+        context, continuation = context[:-spaces], context[-spaces:] + continuation
+    whole = tokenizer(context + continuation, add_special_tokens=False)["input_ids"]
+    return len(whole) - len(tokenizer(context, add_special_tokens=False)["input_ids"])
+
+
+def with_lengths(rows: pd.DataFrame, target_delimiter: str, tokenizer=None, where: str = "") -> pd.DataFrame:
+    """``rows`` with every missing n_chars / n_bytes (and, given ``tokenizer``, n_tokens) filled in."""
+    rows = rows.copy()
+    choices = [_choice(c, target_delimiter) for c in rows["continuation"]]
+    chars, nbytes = (
+        pd.Series([len(c) for c in choices], index=rows.index),
+        pd.Series([len(c.encode("utf-8")) for c in choices], index=rows.index),
+    )
+    rows["n_chars"] = rows["n_chars"].where(rows["n_chars"].notna(), chars)
+    rows["n_bytes"] = rows["n_bytes"].where(rows["n_bytes"].notna(), nbytes)
+    missing = rows["n_tokens"].isna()
+    if missing.any() and tokenizer is not None:
+        rows.loc[missing, "n_tokens"] = [
+            continuation_tokens(tokenizer, ctx, cont)
+            for ctx, cont in zip(rows.loc[missing, "context"], rows.loc[missing, "continuation"])
+        ]
+    return rows
+
+
+def items_frame(rows: pd.DataFrame) -> pd.DataFrame:
+    """One row per document: id (the doc id as text), label, options (continuations)."""
+    options = rows[rows["kind"] == "option"]
+    grouped = options.groupby("doc_id", sort=False)
+    return pd.DataFrame(
+        {
+            "id": [str(doc_id) for doc_id in grouped.groups],
+            "label": grouped["target"].first().astype(int).to_numpy(),
+            "options": [list(g["continuation"]) for _, g in grouped],
+        }
+    )
+
+
+def predictions(rows: pd.DataFrame, normalisation: str, scoring_mode: str, where: str = "") -> pd.DataFrame:
+    """id, label, prediction of every document under ``normalisation`` (see the module docstring)."""
+    if normalisation not in NORMALISATIONS:
+        raise LmEvalImportError(f"{where}: normalisation {normalisation!r} is not one of {NORMALISATIONS}")
+    length = {"per_token": "n_tokens", "per_char": "n_chars", "per_byte": "n_bytes"}.get(normalisation)
+    if length and rows[length].isna().any():
+        line = int(rows.loc[rows[length].isna(), "line"].iloc[0])
+        raise LmEvalImportError(
+            f"{where}: line {line}: no {length} for {normalisation} normalisation"
+            + (" (give the model's tokenizer folder under samples.tokenizers)" if length == "n_tokens" else "")
+        )
+    if scoring_mode == "calibrated" and not (rows["kind"] == "prior").any():
+        raise LmEvalImportError(f"{where}: calibrated task without the N/A prior requests (benchval.prior)")
+    scores = rows.assign(item_id=rows["doc_id"].astype(str))
+    if scoring_mode != "calibrated":
+        scores = scores[scores["kind"] == "option"]
+    else:
+        priors = scores[scores["kind"] == "prior"].drop_duplicates("continuation")
+        scores = pd.concat([scores[scores["kind"] == "option"], priors])
+    try:
+        per_option = option_scores(scores, scoring_mode, normalisation)
+    except ValueError as error:
+        raise LmEvalImportError(f"{where}: {error}") from error
+    return predict_from_option_scores(items_frame(rows), per_option)
+
+
+def recompute_metrics(predicted: pd.DataFrame, metrics: list[str]) -> dict[str, float]:
+    """Accuracy and / or our macro-F1 of :func:`predictions`."""
+    return compute_metrics(predicted, metrics)
+
+
+def lmeval_item_figures(rows: pd.DataFrame) -> pd.DataFrame:
+    """Per document, lm-eval's own ``acc`` (sum), ``acc_norm`` (per character) and ``acc_bytes``."""
+    figures = {}
+    for name, normalisation in (("acc", "sum"), ("acc_norm", "per_char"), ("acc_bytes", "per_byte")):
+        predicted = predictions(rows, normalisation, "plain")
+        figures[name] = (predicted["label"] == predicted["prediction"]).astype(float).to_numpy()
+        figures["pred" if name == "acc" else f"pred_{name}"] = predicted["prediction"].to_numpy()
+    return pd.DataFrame({"id": predicted["id"], "label": predicted["label"], **figures})
+
+
+def lmeval_f1(figures: pd.DataFrame) -> float:
+    """lm-eval's ``f1`` (binary F1 of option 1 over (gold, argmax of the summed log-likelihoods))."""
+    return float(f1_score(figures["label"], figures["pred"]))
+
+
+def item_interval(
+    predicted: pd.DataFrame, metric: str, rng: np.random.Generator, n_boot: int, level: float = 0.95
+) -> tuple[float, float]:
+    """Percentile interval of ``metric`` over ``n_boot`` item resamples (missing below two items)."""
+    if len(predicted) < 2 or n_boot <= 0:
+        return math.nan, math.nan
+    labels, predicted_labels = predicted["label"].to_numpy(int), predicted["prediction"].to_numpy(int)
+    replicates = bootstrap_metric(metric, labels, predicted_labels, rng, n_boot)
+    tail = (1 - level) / 2
+    low, high = np.quantile(replicates, [tail, 1 - tail])
+    return float(low), float(high)
