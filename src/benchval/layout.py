@@ -48,6 +48,11 @@ UNADJUSTED_TABLE = f"{STUDY_DIR}/unadjusted/{{name}}.csv"  # p-values before the
 STUDY_FIGURE = f"{STUDY_DIR}/figures/{{stem}}.{{fmt}}"
 SCOREBOARD_TABLE = f"{STUDY_DIR}/tables/scoreboard.csv"
 PARTIAL_SENSITIVITY_TABLE = f"{STUDY_DIR}/tables/partial_spearman_sensitivity.csv"
+# robustness of every study (workflow/rules/robustness.smk)
+TASK_RELIABILITY_TABLE = f"{STUDY_DIR}/tables/task_reliability.csv"
+POWER_TABLE = f"{STUDY_DIR}/tables/power.csv"
+SPECIFICATION_TABLE = f"{STUDY_DIR}/tables/specification_robustness.csv"
+ROBUSTNESS_TABLES = (TASK_RELIABILITY_TABLE,)
 TASK_SIZES = f"{RESULTS}/summary/task_sizes.csv"
 PUBLISHED_FIGURES = f"{RESULTS}/figures"
 PUBLISHED_TABLES = f"{RESULTS}/tables"
@@ -208,6 +213,7 @@ class Layout:
             [path for study in self.studies for path in self.study_table_files(study)]
             + [fill(SCOREBOARD_TABLE, study=study) for study in self.scored_studies]
             + [fill(PARTIAL_SENSITIVITY_TABLE, study=study) for study in self.studies]
+            + [fill(table, study=study) for study in self.studies for table in ROBUSTNESS_TABLES]
         )
 
     def scoreboard_report_files(self) -> list[str]:

@@ -13,6 +13,7 @@ from benchval.paths import REPO_ROOT
 SNAKEFILE = """
 configfile: "config.yaml"
 include: "{rules}"
+include: "{robustness}"
 rule all:
     input: LAYOUT.study_figure_files("toy"), LAYOUT.study_table_files("toy")
 """
@@ -40,17 +41,19 @@ def test_import_and_analyse_rules(tmp_path):
                 "path": "{mirror}/toy.csv",
                 "columns": {"model": "name", "family": "fam", "size_b": "params"},
                 "tasks": {
-                    "a": {"column": "A", "role": "cs_original", "axes": ["event"]},
+                    "a": {"column": "A", "role": "cs_original", "axes": ["event"], "n_items": 500},
                     "b": {"column": "B", "role": "cs_reworked", "pairs_with": "a"},
                     "c": {"column": "C", "role": "control"},
-                    "d": {"column": "D", "role": "downstream", "axes": ["event"]},
+                    "d": {"column": "D", "role": "downstream", "axes": ["event"], "n_items": 40},
                 },
             }
         },
         "analysis": {"n_bootstrap": 100, "figures": {"formats": ["png"], "dpi": 50}},
     }
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
-    (tmp_path / "Snakefile").write_text(SNAKEFILE.replace("{rules}", str(REPO_ROOT / "workflow/rules/analysis.smk")))
+    rules = REPO_ROOT / "workflow/rules"
+    snakefile = SNAKEFILE.replace("{rules}", str(rules / "analysis.smk"))
+    (tmp_path / "Snakefile").write_text(snakefile.replace("{robustness}", str(rules / "robustness.smk")))
     result = subprocess.run(
         [str(snakemake), "--cores", "2", "--quiet", "all"], cwd=tmp_path, capture_output=True, text=True, timeout=300
     )
@@ -58,5 +61,10 @@ def test_import_and_analyse_rules(tmp_path):
     tables = tmp_path / "results/studies/toy/tables"
     cs_ds = pd.read_csv(tables / "correlations_cs_downstream.csv")
     assert set(cs_ds.benchmark) == {"a", "b", "c"} and cs_ds.rho.notna().all()
+    # reliability from the declared item counts (a, d); b and c declare none: their ceiling is missing
+    ceilings = cs_ds.set_index("benchmark")["ceiling"]
+    assert 0 < ceilings["a"] <= 1 and ceilings[["b", "c"]].isna().all()
+    reliability = pd.read_csv(tables / "task_reliability.csv").set_index("task")
+    assert reliability.loc["b", "variance_source"] == "none" and "n_items" in reliability.loc["b", "note"]
     assert (tmp_path / "results/studies/toy/figures/fig4_axis_tests.png").is_file()
     assert "toy.csv: task d" in (tmp_path / "logs/import_score_table/toy.log").read_text()

@@ -1,0 +1,80 @@
+# Robustness of every study (docs/analysis.md, "Task reliability", "Power planning", "Specification
+# robustness"): section `robustness:` of the config (workflow/schemas/robustness.schema.yaml). Each rule
+# runs for every study the config declares; scored studies also read their stored item-level scores
+# (no model reruns), imported ones the item counts their task entries declare (`n_items`).
+from benchval.layout import (
+    SCORE_TABLE,
+    SCORES,
+    STUDY_TASKS,
+    TASK_ITEMS,
+    TASK_META,
+    TASK_RELIABILITY_TABLE,
+    fill,
+    workflow_layout,
+)
+from benchval.workflow_support import canonical, script_code_for
+
+script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+LAYOUT = workflow_layout(config)
+
+
+def _item_level_pairs(study):
+    """(model, task) pairs whose stored scores a scored study's robustness rules read; none if imported."""
+    if study not in LAYOUT.scored_studies:
+        return []
+    return [[model, task] for model in LAYOUT.study_models(study) for task in LAYOUT.study_tasks(study)]
+
+
+def _item_level_inputs(study):
+    pairs = _item_level_pairs(study)
+    tasks = sorted({task for _, task in pairs})
+    return {
+        "task_items": [fill(TASK_ITEMS, task=t) for t in tasks],
+        "metas": [fill(TASK_META, task=t) for t in tasks],
+        "scores": [fill(SCORES, model=m, task=t) for m, t in pairs],
+    }
+
+
+def _declared_item_counts(study):
+    """Imported studies: task -> the `n_items` its entry declares (tasks without one are reported)."""
+    tasks = LAYOUT.studies[study].get("tasks")
+    if not isinstance(tasks, dict):
+        return {}
+    return {task: spec["n_items"] for task, spec in tasks.items() if "n_items" in spec}
+
+
+def _normalisation(study):
+    """The scored study's normalisation (imported studies have none)."""
+    return config["scoring"]["normalisation"] if study in LAYOUT.scored_studies else None
+
+
+rule task_reliability:
+    input:
+        unpack(lambda w: _item_level_inputs(w.study)),
+        table=SCORE_TABLE,
+        tasks=STUDY_TASKS,
+    output:
+        table=TASK_RELIABILITY_TABLE,
+    log:
+        "logs/task_reliability/{study}.log",
+    benchmark:
+        "logs/benchmarks/task_reliability/{study}.tsv"
+    wildcard_constraints:
+        study="[^/]+",
+    localrule: True  # seconds of numpy on stored scores
+    params:
+        pairs=lambda w: _item_level_pairs(w.study),
+        item_counts=lambda w: canonical(_declared_item_counts(w.study)),
+        normalisation=lambda w: _normalisation(w.study),
+        settings=canonical(
+            {
+                "seed": config["seed"],
+                "min_models": config["analysis"]["min_models"],
+                "metrics": config["analysis"]["metrics"],
+                "n_bootstrap": config["robustness"]["reliability"]["n_bootstrap"],
+                "n_splits": config["robustness"]["reliability"]["n_splits"],
+            }
+        ),
+        code=script_code("task_reliability.py"),
+    script:
+        "../scripts/task_reliability.py"
