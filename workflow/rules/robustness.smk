@@ -9,6 +9,7 @@ from benchval.layout import (
     TASK_ITEMS,
     TASK_META,
     TASK_RELIABILITY_TABLE,
+    POWER_TABLE,
     fill,
     workflow_layout,
 )
@@ -78,3 +79,28 @@ rule task_reliability:
         code=script_code("task_reliability.py"),
     script:
         "../scripts/task_reliability.py"
+
+
+rule power_planning:
+    input:
+        table=SCORE_TABLE,
+        tasks=STUDY_TASKS,
+        reliability=TASK_RELIABILITY_TABLE,
+    output:
+        table=POWER_TABLE,
+    log:
+        "logs/power_planning/{study}.log",
+    benchmark:
+        "logs/benchmarks/power_planning/{study}.tsv"
+    wildcard_constraints:
+        study="[^/]+",
+    localrule: True  # seconds of vectorised simulation
+    params:
+        power=canonical(config["robustness"]["power"]),
+        seed=config["seed"],
+        alpha=config["analysis"]["fdr"]["alpha"],
+        min_models=config["analysis"]["min_models"],
+        ridge_alpha=config["analysis"]["ridge_alpha"],
+        code=script_code("power_planning.py"),
+    script:
+        "../scripts/power_planning.py"
