@@ -15,7 +15,7 @@ configfile: "config.yaml"
 include: "{rules}"
 include: "{robustness}"
 rule all:
-    input: LAYOUT.study_figure_files("toy"), LAYOUT.study_table_files("toy")
+    input: LAYOUT.study_figure_files("toy"), LAYOUT.study_table_files("toy"), LAYOUT.published_tables()
 """
 
 
@@ -49,6 +49,7 @@ def test_import_and_analyse_rules(tmp_path):
             }
         },
         "analysis": {"n_bootstrap": 100, "figures": {"formats": ["png"], "dpi": 50}},
+        "robustness": {"power": {"n_sim": 50, "n_boot": 50}},
     }
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
     rules = REPO_ROOT / "workflow/rules"
@@ -66,5 +67,11 @@ def test_import_and_analyse_rules(tmp_path):
     assert 0 < ceilings["a"] <= 1 and ceilings[["b", "c"]].isna().all()
     reliability = pd.read_csv(tables / "task_reliability.csv").set_index("task")
     assert reliability.loc["b", "variance_source"] == "none" and "n_items" in reliability.loc["b", "note"]
+    # every declared study gets its power table and specification-robustness table and figure
+    power = pd.read_csv(tables / "power.csv")
+    assert set(power["kind"]) == {"rho", "delta_rho", "lofo_gain"} and power["smallest_effect"].notna().any()
+    robustness = pd.read_csv(tables / "specification_robustness.csv")
+    assert {"cs_downstream_spearman", "partial_spearman", "lofo_gain"} <= set(robustness["kind"])
+    assert (tmp_path / "results/studies/toy/figures/specification_curve.png").is_file()
     assert (tmp_path / "results/studies/toy/figures/fig4_axis_tests.png").is_file()
     assert "toy.csv: task d" in (tmp_path / "logs/import_score_table/toy.log").read_text()

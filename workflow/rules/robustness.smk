@@ -10,6 +10,8 @@ from benchval.layout import (
     TASK_META,
     TASK_RELIABILITY_TABLE,
     POWER_TABLE,
+    REPORT_STUDY_TABLE,
+    SPECIFICATION_TABLE,
     fill,
     workflow_layout,
 )
@@ -104,3 +106,57 @@ rule power_planning:
         code=script_code("power_planning.py"),
     script:
         "../scripts/power_planning.py"
+
+
+def _analysis_section():
+    """The whole `analysis:` section (every statistic is recomputed under the grid), seed filled in."""
+    return canonical({"seed": config["seed"], **config["analysis"]})
+
+
+rule specification_robustness:
+    input:
+        unpack(lambda w: _item_level_inputs(w.study)),
+        table=SCORE_TABLE,
+        tasks=STUDY_TASKS,
+    output:
+        table=SPECIFICATION_TABLE,
+        figures=LAYOUT.study_figure_files("{study}", ["specification_curve"]),
+    log:
+        "logs/specification_robustness/{study}.log",
+    benchmark:
+        "logs/benchmarks/specification_robustness/{study}.tsv"
+    wildcard_constraints:
+        study="[^/]+",
+    localrule: True  # the analysis statistics a few times over, on stored scores
+    params:
+        pairs=lambda w: _item_level_pairs(w.study),
+        normalisation=lambda w: _normalisation(w.study),
+        grid=canonical(config["robustness"]["specification"]),
+        analysis=_analysis_section(),
+        notice=lambda w: config["studies"][w.study].get("notice"),
+        code=script_code("specification_robustness.py"),
+    script:
+        "../scripts/specification_robustness.py"
+
+
+rule report_specification_robustness:
+    input:
+        SPECIFICATION_TABLE,
+    output:
+        report(
+            fill(REPORT_STUDY_TABLE, name="specification_robustness"),
+            caption="../report/table_specification_robustness.rst",
+            category="Tables",
+            subcategory="{study}",
+            labels={"study": "{study}", "table": "specification_robustness"},
+        ),
+    log:
+        "logs/report_specification_robustness/{study}.log",
+    benchmark:
+        "logs/benchmarks/report_specification_robustness/{study}.tsv"
+    localrule: True  # a report page (workflow/rules/report.smk)
+    params:
+        name="specification_robustness",
+        code=script_code("report_table_page.py"),
+    script:
+        "../scripts/report_table_page.py"
