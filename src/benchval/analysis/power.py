@@ -383,10 +383,24 @@ def main(argv=None) -> None:
     sim = Simulation(args.seed, args.n_sim, args.n_boot, family_share=args.family_share, spread=args.spread)
     if args.needed:
         kind, effect = args.needed.split("=")
+        rows = []
         for items in args.task_items:
             design = Design(args.models, args.families, args.benchmark_items, items)
             n, achieved = models_needed(kind, float(effect), design, sim, args.alpha)
+            rows.append(
+                {
+                    "kind": kind,
+                    "effect": float(effect),
+                    "n_families": args.families,
+                    "task_items": items,
+                    "models_needed": n,
+                    "power": achieved,
+                    "n_sim": args.n_sim,
+                }
+            )
             print(f"{kind}={effect}, task items {items}: {n} models (power {achieved:.3f})")
+        if args.out:
+            pd.DataFrame(rows).to_csv(args.out, index=False)
         return
     rows = []
     for items in args.task_items:
