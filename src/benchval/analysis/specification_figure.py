@@ -61,6 +61,7 @@ def _curve(ax, part: pd.DataFrame, metrics: list[str]) -> None:
             label=f"{metric_label(metric)}: main finds none",
         )
     ax.set_ylim(-0.05, 1.05)
+    ax.set_xlim(-0.5, len(part) - 0.5)  # aligned with the panel of flipping choices below
     ax.axhline(1.0, color="black", lw=0.5, ls=":")
     ax.set_ylabel("share of specifications\nagreeing with the main")
     ax.set_xticks([])
