@@ -8,6 +8,7 @@ import pytest
 from benchval.analysis.item_level import task_predictions
 from benchval.analysis.run import run_analysis
 from benchval.analysis.specification import (
+    DIMENSIONS,
     Grid,
     complete_case,
     grid_from_config,
@@ -26,7 +27,7 @@ EMPTY_STANDING = pd.DataFrame(
 
 
 def _spec(**changes):
-    base = dict.fromkeys(("normalisation", "calibration", "covariates", "fdr_family", "models", "ci_method"), "n/a")
+    base = dict.fromkeys(DIMENSIONS, "n/a")
     return {**base, **changes}
 
 
@@ -35,6 +36,7 @@ def test_share_and_flipping_choice_on_a_synthetic_record_set():
         {
             "normalisation": ("n/a",),
             "calibration": ("n/a",),
+            "scoring": ("n/a",),
             "covariates": ("paper", "ranked"),
             "fdr_family": ("configured", "unadjusted"),
             "models": ("pairwise",),
@@ -65,9 +67,7 @@ def test_share_and_flipping_choice_on_a_synthetic_record_set():
 
 
 def test_two_main_specifications_are_an_error():
-    grid = Grid(
-        {d: ("a",) for d in ("normalisation", "calibration", "covariates", "fdr_family", "models", "ci_method")}
-    )
+    grid = Grid({d: ("a",) for d in DIMENSIONS})
     record = {"metric": "m", "kind": "k", "subject": "s", "estimate": 1.0, "label": "x", "spec": _spec()}
     with pytest.raises(RuntimeError, match="2 main specifications"):
         summarise([record, dict(record)], grid)
@@ -194,3 +194,39 @@ def test_stored_scores_give_the_variant_predictions():
     # calibrated per token: x -2 - (-0.1) = -1.9, y -1 - (-3) = 2: y
     assert task_predictions(items, scores, meta, "sum", calibrate=True).predictions["m"].tolist() == [1, 1]
     assert np.array_equal(task_predictions(items, scores, meta, "sum").labels, [1, 0])
+
+
+def test_aligned_scoring_puts_the_variant_in_place_of_its_task(study, settings):
+    """Under scoring: aligned, 'hellaswag' is replaced by a variant whose scores are reversed: every
+    conclusion on hellaswag agrees in exactly one of the two scoring specifications."""
+    scores = study.scores[study.scores["task"] == "hellaswag"].assign(task="hellaswag__reversed")
+    scores["value"] = 1 - scores["value"]
+    tasks = pd.concat(
+        [
+            study.tasks,
+            pd.DataFrame(
+                {
+                    "role": ["cs_variant"],
+                    "pairs_with": ["hellaswag"],
+                    "axes": [()],
+                    "label": ["reversed"],
+                    "unavailable": [""],
+                },
+                index=["hellaswag__reversed"],
+            ),
+        ]
+    )
+    extended = StudyTable(pd.concat([study.scores, scores], ignore_index=True), tasks, study.models)
+    section = {**SINGLE, "scoring": ["as_declared", "aligned"], "aligned_scoring": {"hellaswag": "hellaswag__reversed"}}
+    grid = grid_from_config(section, None, extended.tasks.index)
+    assert grid.values["scoring"] == ("as_declared", "aligned")
+    table = robustness_table(extended, ["accuracy"], settings, grid)
+    spearman = table[table["kind"] == "cs_downstream_spearman"].set_index("subject")
+    on_task = spearman.index.str.startswith("hellaswag ~")
+    assert on_task.sum() == 8 and (spearman.loc[on_task, "share_agree"] == 0.5).all()
+    assert (spearman.loc[on_task, "flipped_by"] == "scoring").all() and (
+        spearman.loc[~on_task, "share_agree"] == 1
+    ).all()
+    assert not table["subject"].str.contains("hellaswag__reversed").any()  # a cs_variant enters no statistic
+    # a study without both tasks has no scoring dimension
+    assert grid_from_config(section, None, study.tasks.index).values["scoring"] == ("n/a",)

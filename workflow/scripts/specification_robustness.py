@@ -20,7 +20,7 @@ params, inputs = snakemake.params, snakemake.input
 settings = settings_from_config(params.analysis)
 study = load_study(inputs.table, inputs.tasks)
 metrics = [m for m in study.metrics if not settings.metrics or m in settings.metrics] or ["accuracy"]
-grid = grid_from_config(dict(params.grid), params.normalisation)
+grid = grid_from_config(dict(params.grid), params.normalisation, study.tasks.index)
 rescore = None
 if params.pairs:
     scores = defaultdict(dict)

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
@@ -47,7 +47,7 @@ from benchval.analysis.table import StudyTable
 
 log = logging.getLogger(__name__)
 
-DIMENSIONS = ("normalisation", "calibration", "covariates", "fdr_family", "models", "ci_method")
+DIMENSIONS = ("normalisation", "calibration", "scoring", "covariates", "fdr_family", "models", "ci_method")
 SUMMARY_COLUMNS = [
     "metric",
     "kind",
@@ -68,21 +68,30 @@ NOT_APPLICABLE = "n/a"
 
 @dataclass(frozen=True)
 class Grid:
-    """The values of every dimension, the main specification's first."""
+    """The values of every dimension, the main specification's first; ``substitutes``: under
+    ``scoring: aligned``, task -> the variant that replaces it."""
 
     values: dict[str, tuple]
+    substitutes: dict[str, str] = field(default_factory=dict)
 
     @property
     def main(self) -> dict:
         return {dimension: values[0] for dimension, values in self.values.items()}
 
 
-def grid_from_config(section: dict, normalisation: str | None) -> Grid:
+def grid_from_config(section: dict, normalisation: str | None, tasks=None) -> Grid:
     """The grid of ``robustness.specification``; ``normalisation``: the study's (None: an imported study,
-    whose scores cannot be recomputed: normalisation and calibration are n/a)."""
+    whose scores cannot be recomputed: normalisation and calibration are n/a); ``tasks``: the study's
+    (the ``aligned_scoring`` pairs it has both tasks of apply; none: the scoring dimension is n/a)."""
+    substitutes = {
+        task: by
+        for task, by in (section.get("aligned_scoring") or {}).items()
+        if tasks is not None and {task, by} <= set(tasks)
+    }
     main = {
         "normalisation": normalisation,
         "calibration": True,
+        "scoring": "as_declared",
         "covariates": "paper",
         "fdr_family": "configured",
         "models": "pairwise",
@@ -90,12 +99,22 @@ def grid_from_config(section: dict, normalisation: str | None) -> Grid:
     }
     values = {}
     for dimension in DIMENSIONS:
-        if dimension in ("normalisation", "calibration") and normalisation is None:
+        if (dimension in ("normalisation", "calibration") and normalisation is None) or (
+            dimension == "scoring" and not substitutes
+        ):
             values[dimension] = (NOT_APPLICABLE,)
             continue
         declared = list(section.get(dimension, []))
         values[dimension] = (main[dimension], *[v for v in declared if v != main[dimension]])
-    return Grid(values)
+    return Grid(values, substitutes)
+
+
+def substituted(frame: pd.DataFrame, substitutes: dict[str, str]) -> pd.DataFrame:
+    """``frame`` (a long table with a ``task`` column) with each task's rows replaced by its substitute's."""
+    kept = frame[~frame["task"].isin(list(substitutes))]
+    replacing = frame[frame["task"].isin(list(substitutes.values()))]
+    renamed = replacing.assign(task=replacing["task"].map({by: task for task, by in substitutes.items()}))
+    return pd.concat([kept, renamed], ignore_index=True)
 
 
 # ---- the study's statistics under one data variant ---------------------------------------------
@@ -267,34 +286,44 @@ def study_records(
     stored option scores."""
     records = []
     for normalisation, calibration in itertools.product(grid.values["normalisation"], grid.values["calibration"]):
-        base = {"normalisation": normalisation, "calibration": calibration}
-        if rescore is not None:
-            variant, standing = rescore(normalisation, calibration)
-            spec = {**base, "covariates": NOT_APPLICABLE, "fdr_family": NOT_APPLICABLE, "models": NOT_APPLICABLE}
-            records += model_task_records(standing, spec, grid.values["ci_method"])
-        else:
-            variant = study
-        for models in grid.values["models"]:
-            data = complete_case(variant) if models == "complete_case" else variant
-            tables = statistic_tables(data, metrics, settings)
-            for covariates, fdr_family in itertools.product(grid.values["covariates"], grid.values["fdr_family"]):
-                spec = {
-                    **base,
-                    "covariates": covariates,
-                    "fdr_family": fdr_family,
-                    "models": models,
-                    "ci_method": NOT_APPLICABLE,
-                }
-                records += significance_records(adjusted(tables, covariates, fdr_family, settings), spec)
-            for method in grid.values["ci_method"]:
-                spec = {
-                    **base,
-                    "covariates": NOT_APPLICABLE,
-                    "fdr_family": NOT_APPLICABLE,
-                    "models": models,
-                    "ci_method": method,
-                }
-                records += interval_records(tables, spec)
+        rescored_study, standing = rescore(normalisation, calibration) if rescore is not None else (study, None)
+        for scoring in grid.values["scoring"]:
+            base = {"normalisation": normalisation, "calibration": calibration, "scoring": scoring}
+            variant, scored = rescored_study, standing
+            if scoring == "aligned":
+                variant = StudyTable(substituted(variant.scores, grid.substitutes), variant.tasks, variant.models)
+                scored = None if standing is None else substituted(standing, grid.substitutes)
+            records += _variant_records(variant, scored, metrics, settings, grid, base)
+    return records
+
+
+def _variant_records(variant, standing, metrics, settings, grid: Grid, base: dict) -> list[dict]:
+    """The conclusions of one data variant (normalisation, calibration, scoring) over the other choices."""
+    records = []
+    if standing is not None:
+        spec = {**base, "covariates": NOT_APPLICABLE, "fdr_family": NOT_APPLICABLE, "models": NOT_APPLICABLE}
+        records += model_task_records(standing, spec, grid.values["ci_method"])
+    for models in grid.values["models"]:
+        data = complete_case(variant) if models == "complete_case" else variant
+        tables = statistic_tables(data, metrics, settings)
+        for covariates, fdr_family in itertools.product(grid.values["covariates"], grid.values["fdr_family"]):
+            spec = {
+                **base,
+                "covariates": covariates,
+                "fdr_family": fdr_family,
+                "models": models,
+                "ci_method": NOT_APPLICABLE,
+            }
+            records += significance_records(adjusted(tables, covariates, fdr_family, settings), spec)
+        for method in grid.values["ci_method"]:
+            spec = {
+                **base,
+                "covariates": NOT_APPLICABLE,
+                "fdr_family": NOT_APPLICABLE,
+                "models": models,
+                "ci_method": method,
+            }
+            records += interval_records(tables, spec)
     return records
 
 
