@@ -113,3 +113,14 @@ def test_loose_closed_form_falls_back_to_seeded_simulation():
     exact = macro_f1_rows(labels, guesses).mean()  # all 8^6 guess vectors
     assert abs(exact - value) < tolerance
     np.testing.assert_allclose(macro_f1_of_guesses(labels, guesses[:500]), macro_f1_rows(labels, guesses[:500]))
+
+
+def test_chance_method_says_which_computation_gave_the_value():
+    from benchval.analysis.scoreboard import chance_method
+
+    assert chance_method("accuracy", np.array([0, 1]), np.array([2, 8])) == "exact"
+    assert chance_method("macro_f1", np.array([0, 1]), np.array([2, 2])) == "exact"
+    assert chance_method("macro_f1", np.array([0, 1, 2, 0, 1, 2]), np.full(6, 8)) == "simulated"
+    # 40 three-option items labelled 0 or 1: position 2 is never a label, unguessed with P = (2/3)^40 < 1e-6
+    labels = np.arange(40) % 2
+    assert chance_method("macro_f1", labels, np.full(40, 3)) == "closed form, bounded"

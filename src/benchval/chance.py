@@ -87,6 +87,18 @@ def simulated_macro_f1(
     return float(scores.mean()), float(3.0 * scores.std(ddof=1) / np.sqrt(len(scores)))
 
 
+def chance_macro_f1_method(labels: np.ndarray, n_options: np.ndarray) -> str:
+    """How :func:`chance_macro_f1` (given an ``rng``) computes the task's value: ``exact`` (every guessable
+    option index is a label), ``closed form, bounded`` (error below ``SIMULATION_ABOVE``) or
+    ``simulated`` (the closed form's bound is looser: seeded simulated guessers)."""
+    labels, n_options = np.asarray(labels, dtype=int), np.asarray(n_options, dtype=int)
+    never_labelled = [k for k in range(int(n_options.max(initial=0))) if k not in set(labels.tolist())]
+    if not never_labelled:
+        return "exact"
+    bound = float(min(1.0, sum(np.prod(1.0 - 1.0 / n_options[n_options > k]) for k in never_labelled)))
+    return "simulated" if bound > SIMULATION_ABOVE else "closed form, bounded"
+
+
 def chance_macro_f1(
     labels: np.ndarray, n_options: np.ndarray, rng: np.random.Generator | None = None
 ) -> tuple[float, float]:

@@ -47,7 +47,11 @@ STUDY_TABLE = f"{STUDY_DIR}/tables/{{name}}.csv"
 UNADJUSTED_TABLE = f"{STUDY_DIR}/unadjusted/{{name}}.csv"  # p-values before the FDR step
 STUDY_FIGURE = f"{STUDY_DIR}/figures/{{stem}}.{{fmt}}"
 SCOREBOARD_TABLE = f"{STUDY_DIR}/tables/scoreboard.csv"
-PARTIAL_SENSITIVITY_TABLE = f"{STUDY_DIR}/tables/partial_spearman_sensitivity.csv"
+# robustness of every study (workflow/rules/robustness.smk)
+TASK_RELIABILITY_TABLE = f"{STUDY_DIR}/tables/task_reliability.csv"
+POWER_TABLE = f"{STUDY_DIR}/tables/power.csv"
+SPECIFICATION_TABLE = f"{STUDY_DIR}/tables/specification_robustness.csv"
+ROBUSTNESS_TABLES = (TASK_RELIABILITY_TABLE, POWER_TABLE, SPECIFICATION_TABLE)
 TASK_SIZES = f"{RESULTS}/summary/task_sizes.csv"
 PUBLISHED_FIGURES = f"{RESULTS}/figures"
 PUBLISHED_TABLES = f"{RESULTS}/tables"
@@ -198,16 +202,18 @@ class Layout:
 
     def published_figures(self) -> list[str]:
         """Every figure rule publish gathers into results/figures/."""
-        return [path for study in self.studies for path in self.study_figure_files(study)] + [
-            path for study in self.scored_studies for path in self.scoreboard_figure_files(study)
-        ]
+        return (
+            [path for study in self.studies for path in self.study_figure_files(study)]
+            + [path for study in self.scored_studies for path in self.scoreboard_figure_files(study)]
+            + [path for study in self.studies for path in self.study_figure_files(study, ["specification_curve"])]
+        )
 
     def published_tables(self) -> list[str]:
         """Every table rule publish gathers into results/tables/."""
         return (
             [path for study in self.studies for path in self.study_table_files(study)]
             + [fill(SCOREBOARD_TABLE, study=study) for study in self.scored_studies]
-            + [fill(PARTIAL_SENSITIVITY_TABLE, study=study) for study in self.studies]
+            + [fill(table, study=study) for study in self.studies for table in ROBUSTNESS_TABLES]
         )
 
     def scoreboard_report_files(self) -> list[str]:
@@ -219,7 +225,7 @@ class Layout:
                 fill(REPORT_STUDY_FIGURE, study=study, stem="scoreboard"),
                 fill(REPORT_STUDY_TABLE, study=study, name="scoreboard"),
             )
-        ] + [fill(REPORT_STUDY_TABLE, study=study, name="partial_spearman_sensitivity") for study in self.studies]
+        ] + [fill(REPORT_STUDY_TABLE, study=study, name="specification_robustness") for study in self.studies]
 
     # ---- CommonWhy -----------------------------------------------------------------------------
     @property

@@ -13,8 +13,9 @@ from benchval.paths import REPO_ROOT
 SNAKEFILE = """
 configfile: "config.yaml"
 include: "{rules}"
+include: "{robustness}"
 rule all:
-    input: LAYOUT.study_figure_files("toy"), LAYOUT.study_table_files("toy")
+    input: LAYOUT.study_figure_files("toy"), LAYOUT.study_table_files("toy"), LAYOUT.published_tables()
 """
 
 
@@ -40,17 +41,20 @@ def test_import_and_analyse_rules(tmp_path):
                 "path": "{mirror}/toy.csv",
                 "columns": {"model": "name", "family": "fam", "size_b": "params"},
                 "tasks": {
-                    "a": {"column": "A", "role": "cs_original", "axes": ["event"]},
+                    "a": {"column": "A", "role": "cs_original", "axes": ["event"], "n_items": 500},
                     "b": {"column": "B", "role": "cs_reworked", "pairs_with": "a"},
                     "c": {"column": "C", "role": "control"},
-                    "d": {"column": "D", "role": "downstream", "axes": ["event"]},
+                    "d": {"column": "D", "role": "downstream", "axes": ["event"], "n_items": 40},
                 },
             }
         },
         "analysis": {"n_bootstrap": 100, "figures": {"formats": ["png"], "dpi": 50}},
+        "robustness": {"power": {"n_sim": 50, "n_boot": 50}},
     }
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
-    (tmp_path / "Snakefile").write_text(SNAKEFILE.replace("{rules}", str(REPO_ROOT / "workflow/rules/analysis.smk")))
+    rules = REPO_ROOT / "workflow/rules"
+    snakefile = SNAKEFILE.replace("{rules}", str(rules / "analysis.smk"))
+    (tmp_path / "Snakefile").write_text(snakefile.replace("{robustness}", str(rules / "robustness.smk")))
     result = subprocess.run(
         [str(snakemake), "--cores", "2", "--quiet", "all"], cwd=tmp_path, capture_output=True, text=True, timeout=300
     )
@@ -58,5 +62,16 @@ def test_import_and_analyse_rules(tmp_path):
     tables = tmp_path / "results/studies/toy/tables"
     cs_ds = pd.read_csv(tables / "correlations_cs_downstream.csv")
     assert set(cs_ds.benchmark) == {"a", "b", "c"} and cs_ds.rho.notna().all()
+    # reliability from the declared item counts (a, d); b and c declare none: their ceiling is missing
+    ceilings = cs_ds.set_index("benchmark")["ceiling"]
+    assert 0 < ceilings["a"] <= 1 and ceilings[["b", "c"]].isna().all()
+    reliability = pd.read_csv(tables / "task_reliability.csv").set_index("task")
+    assert reliability.loc["b", "variance_source"] == "none" and "n_items" in reliability.loc["b", "note"]
+    # every declared study gets its power table and specification-robustness table and figure
+    power = pd.read_csv(tables / "power.csv")
+    assert set(power["kind"]) == {"rho", "delta_rho", "lofo_gain"} and power["smallest_effect"].notna().any()
+    robustness = pd.read_csv(tables / "specification_robustness.csv")
+    assert {"cs_downstream_spearman", "partial_spearman", "lofo_gain"} <= set(robustness["kind"])
+    assert (tmp_path / "results/studies/toy/figures/specification_curve.png").is_file()
     assert (tmp_path / "results/studies/toy/figures/fig4_axis_tests.png").is_file()
     assert "toy.csv: task d" in (tmp_path / "logs/import_score_table/toy.log").read_text()

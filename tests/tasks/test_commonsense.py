@@ -348,3 +348,18 @@ def test_disagreeing_answer_field_is_an_error(tmp_path, run_adapter, task_files)
     files = broken_copy(tmp_path, task_files("winogrande"), "data", flip)
     with pytest.raises(TaskDataError, match="line 1: answer"):
         run_adapter("winogrande", files)
+
+
+def test_piqa_rup_changed_goals_only_keeps_the_rows_the_revision_changed(run_adapter, task_files, catalogue):
+    """1,160 of 1,838 cleft goals equal the PIQA goal: the variant keeps the other 678, and says why."""
+    spec = catalogue["tasks"]["piqa_rup__changed_goals"]
+    assert spec["role"] == "cs_variant" and spec["pairs_with"] == "piqa" and spec["options"]["changed_goals_only"]
+    items, report = run_adapter("piqa_rup__changed_goals", task_files("piqa_rup"))
+    assert len(items) == 1838 - 1160
+    step = report.to_dict()["steps"][-1]
+    assert step["filter"] == "unchanged_goals"
+    assert step["removed"] == {"perturbed goal identical to the PIQA goal": 1160}
+    piqa = {item.source_row: item for item in run_adapter("piqa", task_files("piqa"))[0]}
+    assert all(item.context != piqa[item.source_row].context for item in items)
+    everything, _ = run_adapter("piqa_rup", task_files("piqa_rup"))  # the same seeded choice of cleft per row
+    assert {i.id.replace("piqa_rup__changed_goals", "piqa_rup") for i in items} < {i.id for i in everything}

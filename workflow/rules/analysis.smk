@@ -22,6 +22,7 @@ from benchval.analysis.outputs import (
     TESTED_TABLES,
 )
 from benchval.layout import SCORE_TABLE, STUDY_DIR, STUDY_TABLE, STUDY_TASKS, UNADJUSTED_TABLE, alternatives, fill
+from benchval.layout import TASK_RELIABILITY_TABLE
 from benchval.layout import workflow_layout
 from benchval.lmeval import samples_studies
 from benchval.workflow_support import canonical, script_code_for, workdir_relative
@@ -99,6 +100,8 @@ for _step, _tables in STEP_TABLES.items():
 rule analysis_fdr:
     input:
         **{name: fill(UNADJUSTED_TABLE, name=name) for name in TESTED_TABLES},
+        # the correlation tables get each task's reliability and the ceiling (workflow/rules/robustness.smk)
+        reliability=TASK_RELIABILITY_TABLE,
     output:
         **{name: fill(STUDY_TABLE, name=name) for name in (*TESTED_TABLES, "fdr")},
     log:
@@ -110,6 +113,7 @@ rule analysis_fdr:
     localrule: True
     params:
         analysis=_analysis_params(STEP_SETTINGS["fdr"]),
+        ceiling_bar=config["robustness"]["reliability"]["ceiling_bar"],
         out_dir=lambda w: fill(STUDY_DIR, study=w.study),
         code=script_code("analysis_fdr.py"),
     script:

@@ -1,17 +1,15 @@
 # The scoreboard of every scored study (docs/analysis.md, "Scoreboard"): per model and task, accuracy
 # and macro-F1 with item-bootstrap CIs and chance levels, as a table and a figure. It reads the items,
 # scores and metrics files that scoring and evaluation already wrote: no model reruns.
-# Also the partial-Spearman sensitivity table of every study (docs/analysis.md, "Partial Spearman").
+# (The partial-Spearman sensitivity table became a dimension of the specification grid:
+# workflow/rules/robustness.smk.)
 from benchval.layout import (
     METRICS,
-    PARTIAL_SENSITIVITY_TABLE,
     REPORT_STUDY_FIGURE,
     REPORT_STUDY_TABLE,
-    SCORE_TABLE,
     SCOREBOARD_TABLE,
     SCORES,
     STUDY_FIGURE,
-    STUDY_TASKS,
     TASK_ITEMS,
     TASK_META,
     alternatives,
@@ -99,56 +97,3 @@ rule report_scoreboard:
         code=script_code("report_scoreboard.py"),
     script:
         "../scripts/report_scoreboard.py"
-
-
-def _partial_sensitivity_params():
-    """Only the analysis settings the sensitivity table uses."""
-    analysis = config["analysis"]
-    keep = ("min_models", "metrics", "control_composite")
-    params = {key: analysis[key] for key in keep if key in analysis}
-    if "alpha" in (analysis.get("fdr") or {}):
-        params["fdr"] = {"alpha": analysis["fdr"]["alpha"]}
-    return params
-
-
-rule partial_sensitivity:
-    input:
-        table=SCORE_TABLE,
-        tasks=STUDY_TASKS,
-    output:
-        table=PARTIAL_SENSITIVITY_TABLE,
-    log:
-        "logs/partial_sensitivity/{study}.log",
-    benchmark:
-        "logs/benchmarks/partial_sensitivity/{study}.tsv"
-    wildcard_constraints:
-        study="[^/]+",
-    localrule: True  # an analysis step (workflow/rules/analysis.smk)
-    params:
-        analysis=canonical(_partial_sensitivity_params()),
-        code=script_code("partial_sensitivity.py"),
-    script:
-        "../scripts/partial_sensitivity.py"
-
-
-rule report_partial_sensitivity:
-    input:
-        PARTIAL_SENSITIVITY_TABLE,
-    output:
-        report(
-            fill(REPORT_STUDY_TABLE, name="partial_spearman_sensitivity"),
-            caption="../report/table_partial_spearman_sensitivity.rst",
-            category="Tables",
-            subcategory="{study}",
-            labels={"study": "{study}", "table": "partial_spearman_sensitivity"},
-        ),
-    log:
-        "logs/report_partial_sensitivity/{study}.log",
-    benchmark:
-        "logs/benchmarks/report_partial_sensitivity/{study}.tsv"
-    localrule: True  # a report page (workflow/rules/report.smk)
-    params:
-        name="partial_spearman_sensitivity",
-        code=script_code("report_table_page.py"),
-    script:
-        "../scripts/report_table_page.py"

@@ -122,14 +122,19 @@ def adjust_tables(tables: dict[str, pd.DataFrame], settings: AnalysisSettings) -
     ]
 
 
-def run_fdr_step(unadjusted: dict[str, str], section: dict | None, out_dir) -> dict[str, pd.DataFrame]:
-    """The chain's FDR step: read the tested tables' p-values, adjust, write them and ``fdr`` to tables/."""
+def run_fdr_step(
+    unadjusted: dict[str, str], section: dict | None, out_dir, before_writing=None
+) -> dict[str, pd.DataFrame]:
+    """The chain's FDR step: read the tested tables' p-values, adjust, write them and ``fdr`` to tables/.
+    ``before_writing(tables)``, if given, may add columns first (the reliability ceiling)."""
     from benchval.analysis.chain import read_tables, step_settings, write_table
     from benchval.analysis.outputs import STEP_SETTINGS
 
     settings = step_settings(section, STEP_SETTINGS["fdr"], "fdr")
     tables = read_tables(unadjusted)
     adjust_tables(tables, settings)
+    if before_writing is not None:
+        before_writing(tables)
     for name, table in tables.items():
         write_table(table, out_dir, name, final=True)
     return tables

@@ -6,6 +6,7 @@ drawn as grey "n/a" cells or annotated, never silently dropped.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,13 +78,16 @@ def _empty_panel(ax: plt.Axes, title: str, reason: str) -> None:
     ax.text(0.5, 0.5, f"not available:\n{reason}", ha="center", va="center", wrap=True, fontsize=9)
 
 
-def _heatmap(ax, values: np.ndarray, stars: np.ndarray, rows: list[str], columns: list[str], title: str):
+def _heatmap(ax, values: np.ndarray, stars: np.ndarray, rows: list[str], columns: list[str], title: str, capped=None):
+    """``capped``: cells whose reliability ceiling is below the bar (marked with a dagger)."""
     masked = np.ma.masked_invalid(values)
     cmap = plt.get_cmap("RdBu_r").with_extremes(bad="#d9d9d9")
     image = ax.imshow(masked, cmap=cmap, vmin=-1, vmax=1, aspect="auto")
+    capped = np.zeros_like(stars) if capped is None else capped
     for i in range(values.shape[0]):
         for j in range(values.shape[1]):
-            text = "n/a" if not np.isfinite(values[i, j]) else f"{values[i, j]:.2f}{'*' if stars[i, j] else ''}"
+            marks = ("*" if stars[i, j] else "") + ("†" if capped[i, j] else "")
+            text = "n/a" if not np.isfinite(values[i, j]) else f"{values[i, j]:.2f}{marks}"
             colour = "white" if np.isfinite(values[i, j]) and abs(values[i, j]) > 0.6 else "black"
             ax.text(j, i, text, ha="center", va="center", fontsize=7, color=colour)
     ax.set_xticks(range(len(columns)), columns, rotation=45, ha="right", fontsize=8)
@@ -93,8 +97,10 @@ def _heatmap(ax, values: np.ndarray, stars: np.ndarray, rows: list[str], columns
 
 
 def _matrix(long: pd.DataFrame, rows: list[str], columns: list[str], a: str, b: str, symmetric: bool):
+    """(rho, significance stars, reliability ceiling below the bar) as row x column matrices."""
     values = np.full((len(rows), len(columns)), np.nan)
     stars = np.zeros_like(values, dtype=bool)
+    capped = np.zeros_like(values, dtype=bool)
     row_pos, col_pos = {t: i for i, t in enumerate(rows)}, {t: j for j, t in enumerate(columns)}
     for record in long.itertuples(index=False):
         cells = [(getattr(record, a), getattr(record, b))]
@@ -104,11 +110,17 @@ def _matrix(long: pd.DataFrame, rows: list[str], columns: list[str], a: str, b: 
             if r in row_pos and c in col_pos:
                 values[row_pos[r], col_pos[c]] = record.rho
                 stars[row_pos[r], col_pos[c]] = bool(record.reject) if pd.notna(record.reject) else False
+                below = getattr(record, "ceiling_below_bar", None)  # from the FDR step (benchval.analysis.reliability)
+                capped[row_pos[r], col_pos[c]] = bool(below) if below is not None and pd.notna(below) else False
     if symmetric:
         for t in rows:
             if t in col_pos:
                 values[row_pos[t], col_pos[t]] = 1.0
-    return values, stars
+    return values, stars, capped
+
+
+#: footnote of the dagger in Figures 1 and 2
+CEILING_NOTE = "; † reliability ceiling below robustness.reliability.ceiling_bar (tables/task_reliability.csv)"
 
 
 def _model_range(table: pd.DataFrame) -> str:
@@ -143,18 +155,20 @@ def figure_cs_correlations(
         if not tasks:
             _empty_panel(ax, metric_label(metric), "fewer than two commonsense benchmarks with this metric")
             return None
-        values, stars = _matrix(subset, tasks, tasks, "task_a", "task_b", symmetric=True)
+        values, stars, capped = _matrix(subset, tasks, tasks, "task_a", "task_b", symmetric=True)
         labels = [
             f"{study.label(t)}{' (reworked)' if study.tasks.at[t, 'role'] == 'cs_reworked' else ''}" for t in tasks
         ]
-        return _heatmap(ax, values, stars, labels, labels, f"{metric_label(metric)} ({_model_range(subset)})")
+        title = f"{metric_label(metric)} ({_model_range(subset)})"
+        return _heatmap(ax, values, stars, labels, labels, title, capped)
 
     fig = _heatmap_figure(
         metrics,
         7.0,
         panel,
         f"Figure 1 ({output.study_name}): rank correlations between commonsense benchmarks",
-        f"* Benjamini-Hochberg adjusted p < {alpha}; grey 'n/a' = undefined (see tables/correlations_cs_cs.csv)",
+        f"* Benjamini-Hochberg adjusted p < {alpha}; grey 'n/a' = undefined (see tables/correlations_cs_cs.csv)"
+        + CEILING_NOTE,
     )
     return output.save(fig, "fig1_cs_correlations")
 
@@ -172,7 +186,7 @@ def figure_cs_downstream(
         if not rows or not columns:
             _empty_panel(ax, metric_label(metric), "no benchmark or no downstream task with this metric")
             return None
-        values, stars = _matrix(subset, rows, columns, "benchmark", "downstream", symmetric=False)
+        values, stars, capped = _matrix(subset, rows, columns, "benchmark", "downstream", symmetric=False)
         image = _heatmap(
             ax,
             values,
@@ -180,6 +194,7 @@ def figure_cs_downstream(
             [study.label(t) + suffix[study.tasks.at[t, "role"]] for t in rows],
             [study.label(t) for t in columns],
             f"{metric_label(metric)} ({_model_range(subset)})",
+            capped,
         )
         ax.set_xlabel("Downstream task")
         return image
@@ -190,16 +205,17 @@ def figure_cs_downstream(
         panel,
         f"Figure 2 ({output.study_name}): do benchmark rankings transfer to downstream tasks?",
         f"* Benjamini-Hochberg adjusted p < {alpha} within the comparison family; "
-        "grey 'n/a' = undefined (see tables/correlations_cs_downstream.csv)",
+        "grey 'n/a' = undefined (see tables/correlations_cs_downstream.csv)" + CEILING_NOTE,
     )
     return output.save(fig, "fig2_cs_downstream")
 
 
-def figure_lofo(table: pd.DataFrame, study: StudyTable, metrics: list[str], output: FigureOutput) -> list[Path]:
+def figure_lofo(
+    table: pd.DataFrame, study: StudyTable, metrics: list[str], output: FigureOutput, level: float
+) -> list[Path]:
     """Figure 3: change in leave-one-family-out R^2 when CS composites are added to controls."""
-    fig, axes = plt.subplots(
-        len(metrics), 1, figsize=(max(6.0, 1.1 * table["downstream"].nunique() + 2), 3.4 * len(metrics)), squeeze=False
-    )
+    figure_width = max(6.0, 1.1 * table["downstream"].nunique() + 2)
+    fig, axes = plt.subplots(len(metrics), 1, figsize=(figure_width, 3.4 * len(metrics)), squeeze=False)
     sets = list(PREDICTOR_SET_LABELS)
     width = 0.8 / len(sets)
     for ax, metric in zip(axes[:, 0], metrics):
@@ -247,13 +263,13 @@ def figure_lofo(table: pd.DataFrame, study: StudyTable, metrics: list[str], outp
     fig.suptitle(
         f"Figure 3 ({output.study_name}): gain in leave-one-family-out R² from commonsense composites", fontsize=11
     )
-    fig.text(
-        0.01,
-        -0.01,
-        "Positive = better prediction of models from unseen families; whiskers: ci_level bootstrap "
-        "interval over models (predictions held fixed); 'n/a' = undefined (reason in tables/lofo_scores.csv)",
-        fontsize=8,
+    caption = (
+        f"Positive = better prediction of models from unseen families; whiskers: {level:.0%} bootstrap "
+        "interval over models (predictions held fixed); 'n/a' = undefined (reason in tables/lofo_scores.csv)"
     )
+    # wrapped to the figure's width (about 16 characters per inch at 8 pt): one long line made
+    # bbox_inches="tight" widen the figure far beyond its panels
+    fig.text(0.01, -0.01, textwrap.fill(caption, int(16 * figure_width)), fontsize=8, va="top")
     fig.tight_layout()
     return output.save(fig, "fig3_lofo_delta_r2")
 
@@ -284,16 +300,17 @@ def figure_axis_tests(table: pd.DataFrame, metrics: list[str], output: FigureOut
                         capsize=3,
                     )
                 else:
+                    # short and inside the axes: the metric's long label overran the tick labels
                     ax.text(
                         0.5,
                         y,
-                        f"{metric_label(metric)}: n/a (see tables/axis_tests.csv)",
+                        "n/a",
                         transform=ax.get_yaxis_transform(),
                         fontsize=7,
-                        color="grey",
+                        color=f"C{m}",
                         va="center",
                         ha="center",
-                        bbox={"facecolor": "white", "edgecolor": "none", "pad": 1},
+                        clip_on=True,
                     )
         ax.axvline(0, color="black", linewidth=0.8)
         ax.set_yticks(range(len(axis_names)), [AXIS_LABELS[a] for a in axis_names], fontsize=8)
@@ -310,7 +327,8 @@ def figure_axis_tests(table: pd.DataFrame, metrics: list[str], output: FigureOut
     fig.legend(handles=handles, loc="outside lower center", ncol=len(metrics), fontsize=8)
     fig.suptitle(
         f"Figure 4 ({output.study_name}): is criterion validity axis-specific? "
-        f"(points: estimate, bars: {int(level * 100)}% bootstrap CI; > 0 = axis alignment)",
+        f"(points: estimate, bars: {int(level * 100)}% bootstrap CI; > 0 = axis alignment; "
+        "n/a: undefined, reason in tables/axis_tests.csv)",
         fontsize=10,
     )
     return output.save(fig, "fig4_axis_tests")
@@ -353,11 +371,19 @@ def figure_table4(table: pd.DataFrame, metrics: list[str], output: FigureOutput,
 
 
 #: figures drawn from correlations across models: below min_models they say so instead of a grid of n/a
-NEEDS_MIN_MODELS = ("fig1_cs_correlations", "fig2_cs_downstream", "fig4_axis_tests")
+NEEDS_MIN_MODELS = (
+    "fig1_cs_correlations",
+    "fig2_cs_downstream",
+    "fig3_lofo_delta_r2",
+    "fig4_axis_tests",
+    "table4_rank_displacement",
+)
 _FIGURE_TITLES = {
     "fig1_cs_correlations": "Figure 1: rank correlations between commonsense benchmarks",
     "fig2_cs_downstream": "Figure 2: do benchmark rankings transfer to downstream tasks?",
+    "fig3_lofo_delta_r2": "Figure 3: gain in leave-one-family-out R² from commonsense composites",
     "fig4_axis_tests": "Figure 4: same-axis vs cross-axis correlations",
+    "table4_rank_displacement": "Table 4: ranking correspondence per commonsense benchmark",
 }
 
 
@@ -368,7 +394,7 @@ def figure_too_few_models(stem: str, n_models: int, min_models: int, output: Fig
     fig.text(
         0.5,
         0.28,
-        f"Not drawn: the study has {n_models} model{'s' if n_models != 1 else ''}; correlations across "
+        f"Not drawn: the study has {n_models} model{'s' if n_models != 1 else ''}; statistics across "
         f"models need at least {min_models} (analysis.min_models).",
         ha="center",
         va="center",
@@ -396,7 +422,7 @@ def draw(
     if stem == "fig2_cs_downstream":
         return figure_cs_downstream(tables["correlations_cs_downstream"], study, metrics, output, settings.fdr_alpha)
     if stem == "fig3_lofo_delta_r2":
-        return figure_lofo(tables["lofo_scores"], study, metrics, output)
+        return figure_lofo(tables["lofo_scores"], study, metrics, output, settings.ci_level)
     if stem == "fig4_axis_tests":
         return figure_axis_tests(tables["axis_tests"], metrics, output, settings.ci_level)
     if stem == "table4_rank_displacement":

@@ -81,7 +81,7 @@ FIGURE_INPUTS = {
 FIGURE_SETTINGS = {
     "fig1_cs_correlations": _COMMON_KEYS + ("fdr", "figures"),
     "fig2_cs_downstream": _COMMON_KEYS + ("fdr", "figures"),
-    "fig3_lofo_delta_r2": _COMMON_KEYS + ("figures",),
+    "fig3_lofo_delta_r2": _COMMON_KEYS + ("ci_level", "figures"),
     "fig4_axis_tests": _COMMON_KEYS + ("ci_level", "figures"),
     "table4_rank_displacement": _COMMON_KEYS + ("top_k", "figures"),
 }

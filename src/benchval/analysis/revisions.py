@@ -364,7 +364,13 @@ def variant_sensitivity(study: StudyTable, metric: str, wide: pd.DataFrame, sett
     over models (seeded per metric and variant); the p values are not FDR-adjusted (a sensitivity
     display, not a family of tests). Undefined statistics are NaN with the reason in ``note``.
     """
-    variants = study.tasks_with_role("cs_variant", wide.columns)
+    # a variant of an original (winogrande__whole_option: another scoring rule) is no revision: the
+    # specification grid reads it (benchval.analysis.specification, dimension `scoring`)
+    variants = [
+        v
+        for v in study.tasks_with_role("cs_variant", wide.columns)
+        if study.tasks["role"].get(split_variant_name(v)[0]) != "cs_original"
+    ]
     downstream = study.tasks_with_role("downstream", wide.columns)
     records = []
     for variant in variants:

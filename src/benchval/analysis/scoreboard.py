@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from benchval.evaluation import metrics as metric_functions
-from benchval.chance import chance_accuracy, chance_macro_f1
+from benchval.chance import chance_accuracy, chance_macro_f1, chance_macro_f1_method
 from benchval.item_bootstrap import bootstrap_metric, item_rng
 
 SCOREBOARD_COLUMNS = [
@@ -41,6 +41,7 @@ SCOREBOARD_COLUMNS = [
     "ci_high",
     "chance",
     "chance_error_bound",
+    "chance_method",
     "ci_above_chance",
     "n_items",
     "n_boot_valid",
@@ -72,6 +73,11 @@ def chance_level(
     if metric == "accuracy":
         return chance_accuracy(n_options), 0.0
     return chance_macro_f1(labels, n_options, rng)
+
+
+def chance_method(metric: str, labels: np.ndarray, n_options: np.ndarray) -> str:
+    """How :func:`chance_level` computed the value (accuracy's is always exact)."""
+    return "exact" if metric == "accuracy" else chance_macro_f1_method(labels, n_options)
 
 
 def percentile_interval(replicates: np.ndarray, level: float) -> tuple[float, float, int]:
@@ -129,6 +135,7 @@ def model_task_rows(
                 "ci_high": np.nan,
                 "chance": np.nan,
                 "chance_error_bound": np.nan,
+                "chance_method": "",
                 "ci_above_chance": None,
                 "n_items": 0,
                 "n_boot_valid": 0,
@@ -163,6 +170,7 @@ def model_task_rows(
                 "ci_high": high,
                 "chance": chance,
                 "chance_error_bound": bound,
+                "chance_method": chance_method(metric, labels, n_options),
                 "ci_above_chance": bool(low > chance + bound),
                 "n_items": len(labels),
                 "n_boot_valid": n_valid,

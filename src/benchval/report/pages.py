@@ -182,7 +182,7 @@ STUDY_TABLE_TITLES = {
     "table4_rank_displacement": "Table 4: ranking correspondence",
     "fdr": "False discovery rate control",
     "scoreboard": "Scoreboard: every model on every task, with CIs and chance levels",
-    "partial_spearman_sensitivity": "Partial correlations under three conventions",
+    "specification_robustness": "Specification robustness: the conclusions over the grid of choices",
 }
 
 

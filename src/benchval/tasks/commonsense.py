@@ -344,8 +344,9 @@ def goal_problem(goal: str) -> str | None:
 
 
 def piqa_rup_options(source: AdapterInput) -> tuple[list[str], str]:
-    """The checked ``perturbations`` and ``combine`` options of a PIQA-RUP task."""
-    check_options(source, ["perturbations", "combine"])
+    """The checked ``perturbations`` and ``combine`` options of a PIQA-RUP task (``changed_goals_only``
+    is read by :func:`piqa_rup`)."""
+    check_options(source, ["perturbations", "combine", "changed_goals_only"])
     columns = list(option(source, "perturbations", None) or PIQA_RUP_PARAPHRASE_LIKE)
     unknown = sorted(set(columns) - set(PIQA_RUP_COLUMNS))
     if unknown or len(set(columns)) != len(columns):
@@ -410,8 +411,9 @@ def piqa_rup(source: AdapterInput, report: FilterReport) -> list[Item]:
     path = source.file("data")
     rows = read_csv(path, ["goal", "sol1", "sol2", "answer", *PIQA_RUP_COLUMNS])
     repaired = repair_solutions(rows, path, source.file("piqa"))
-    rng = task_rng(source.seed, source.task, "perturbation")
-    items, problems, lines, used, unchanged = [], {}, {}, set(), 0
+    # a variant <task>__<value> draws as its task does, so that it holds the same rewrite per row
+    rng = task_rng(source.seed, source.task.partition("__")[0], "perturbation")
+    items, problems, lines, used, unchanged, same_goal = [], {}, {}, set(), 0, {}
     for row_number, row in enumerate(rows, start=1):
         cells, line = row.data, row.line
         label = parse_label(cells["answer"], ZERO_BASED_TWO, path, line)
@@ -427,8 +429,9 @@ def piqa_rup(source: AdapterInput, report: FilterReport) -> list[Item]:
             )
             items.append(item)
             problems[item.id], lines[item.id] = goal_problem(cells[column]), line
+            same_goal[item.id] = goal == unquote(cells["goal"])
             used.add((line, column))
-            unchanged += goal == unquote(cells["goal"])
+            unchanged += same_goal[item.id]
     report.record(
         "repaired_solutions",
         len(items),
@@ -446,6 +449,14 @@ def piqa_rup(source: AdapterInput, report: FilterReport) -> list[Item]:
         lambda item: problems[item.id],
         source_of=lambda item: source_ref(path, lines[item.id], item.id),
     )
+    if option(source, "changed_goals_only", False):
+        # the revision as a revision: only the rows whose perturbed goal differs from PIQA's
+        kept = report.apply(
+            "unchanged_goals",
+            kept,
+            lambda item: "perturbed goal identical to the PIQA goal" if same_goal[item.id] else None,
+            source_of=lambda item: source_ref(path, lines[item.id], item.id),
+        )
     unused = unused_corrupt_goals(rows, used)
     if unused:
         shown = "; ".join(f"line {line} ({what})" for line, what in unused)

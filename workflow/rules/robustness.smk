@@ -1,0 +1,162 @@
+# Robustness of every study (docs/analysis.md, "Task reliability", "Power planning", "Specification
+# robustness"): section `robustness:` of the config (workflow/schemas/robustness.schema.yaml). Each rule
+# runs for every study the config declares; scored studies also read their stored item-level scores
+# (no model reruns), imported ones the item counts their task entries declare (`n_items`).
+from benchval.layout import (
+    SCORE_TABLE,
+    SCORES,
+    STUDY_TASKS,
+    TASK_ITEMS,
+    TASK_META,
+    TASK_RELIABILITY_TABLE,
+    POWER_TABLE,
+    REPORT_STUDY_TABLE,
+    SPECIFICATION_TABLE,
+    fill,
+    workflow_layout,
+)
+from benchval.workflow_support import canonical, script_code_for
+
+script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+LAYOUT = workflow_layout(config)
+
+
+def _item_level_pairs(study):
+    """(model, task) pairs whose stored scores a scored study's robustness rules read; none if imported."""
+    if study not in LAYOUT.scored_studies:
+        return []
+    return [[model, task] for model in LAYOUT.study_models(study) for task in LAYOUT.study_tasks(study)]
+
+
+def _item_level_inputs(study):
+    pairs = _item_level_pairs(study)
+    tasks = sorted({task for _, task in pairs})
+    return {
+        "task_items": [fill(TASK_ITEMS, task=t) for t in tasks],
+        "metas": [fill(TASK_META, task=t) for t in tasks],
+        "scores": [fill(SCORES, model=m, task=t) for m, t in pairs],
+    }
+
+
+def _declared_item_counts(study):
+    """Imported studies: task -> the `n_items` its entry declares (tasks without one are reported)."""
+    tasks = LAYOUT.studies[study].get("tasks")
+    if not isinstance(tasks, dict):
+        return {}
+    return {task: spec["n_items"] for task, spec in tasks.items() if "n_items" in spec}
+
+
+def _normalisation(study):
+    """The scored study's normalisation (imported studies have none)."""
+    return config["scoring"]["normalisation"] if study in LAYOUT.scored_studies else None
+
+
+rule task_reliability:
+    input:
+        unpack(lambda w: _item_level_inputs(w.study)),
+        table=SCORE_TABLE,
+        tasks=STUDY_TASKS,
+    output:
+        table=TASK_RELIABILITY_TABLE,
+    log:
+        "logs/task_reliability/{study}.log",
+    benchmark:
+        "logs/benchmarks/task_reliability/{study}.tsv"
+    wildcard_constraints:
+        study="[^/]+",
+    localrule: True  # seconds of numpy on stored scores
+    params:
+        pairs=lambda w: _item_level_pairs(w.study),
+        item_counts=lambda w: canonical(_declared_item_counts(w.study)),
+        normalisation=lambda w: _normalisation(w.study),
+        settings=canonical(
+            {
+                "seed": config["seed"],
+                "min_models": config["analysis"]["min_models"],
+                "metrics": config["analysis"]["metrics"],
+                "n_bootstrap": config["robustness"]["reliability"]["n_bootstrap"],
+                "n_splits": config["robustness"]["reliability"]["n_splits"],
+            }
+        ),
+        code=script_code("task_reliability.py"),
+    script:
+        "../scripts/task_reliability.py"
+
+
+rule power_planning:
+    input:
+        table=SCORE_TABLE,
+        tasks=STUDY_TASKS,
+        reliability=TASK_RELIABILITY_TABLE,
+    output:
+        table=POWER_TABLE,
+    log:
+        "logs/power_planning/{study}.log",
+    benchmark:
+        "logs/benchmarks/power_planning/{study}.tsv"
+    wildcard_constraints:
+        study="[^/]+",
+    localrule: True  # seconds of vectorised simulation
+    params:
+        power=canonical(config["robustness"]["power"]),
+        seed=config["seed"],
+        alpha=config["analysis"]["fdr"]["alpha"],
+        min_models=config["analysis"]["min_models"],
+        ridge_alpha=config["analysis"]["ridge_alpha"],
+        code=script_code("power_planning.py"),
+    script:
+        "../scripts/power_planning.py"
+
+
+def _analysis_section():
+    """The whole `analysis:` section (every statistic is recomputed under the grid), seed filled in."""
+    return canonical({"seed": config["seed"], **config["analysis"]})
+
+
+rule specification_robustness:
+    input:
+        unpack(lambda w: _item_level_inputs(w.study)),
+        table=SCORE_TABLE,
+        tasks=STUDY_TASKS,
+    output:
+        table=SPECIFICATION_TABLE,
+        figures=LAYOUT.study_figure_files("{study}", ["specification_curve"]),
+    log:
+        "logs/specification_robustness/{study}.log",
+    benchmark:
+        "logs/benchmarks/specification_robustness/{study}.tsv"
+    wildcard_constraints:
+        study="[^/]+",
+    localrule: True  # the analysis statistics a few times over, on stored scores
+    params:
+        pairs=lambda w: _item_level_pairs(w.study),
+        normalisation=lambda w: _normalisation(w.study),
+        grid=canonical(config["robustness"]["specification"]),
+        analysis=_analysis_section(),
+        notice=lambda w: config["studies"][w.study].get("notice"),
+        code=script_code("specification_robustness.py"),
+    script:
+        "../scripts/specification_robustness.py"
+
+
+rule report_specification_robustness:
+    input:
+        SPECIFICATION_TABLE,
+    output:
+        report(
+            fill(REPORT_STUDY_TABLE, name="specification_robustness"),
+            caption="../report/table_specification_robustness.rst",
+            category="Tables",
+            subcategory="{study}",
+            labels={"study": "{study}", "table": "specification_robustness"},
+        ),
+    log:
+        "logs/report_specification_robustness/{study}.log",
+    benchmark:
+        "logs/benchmarks/report_specification_robustness/{study}.tsv"
+    localrule: True  # a report page (workflow/rules/report.smk)
+    params:
+        name="specification_robustness",
+        code=script_code("report_table_page.py"),
+    script:
+        "../scripts/report_table_page.py"
