@@ -28,7 +28,7 @@ import yaml
 
 from benchval.atlas.names import parse
 
-OVERRIDE_COLUMNS = (
+OVERRIDE_COLUMNS = (  # raw_key: a normalised key (benchval.atlas.names.normalise)
     "raw_key",
     "canonical_id",
     "family",
@@ -183,6 +183,7 @@ class Registry:
     names: pd.DataFrame  # one row per raw-name occurrence: source, line, raw_name, key, canonical_id, rule
     models: pd.DataFrame  # index canonical_id: family, size_b, active_b, moe, open_weights, tuning, rules, sources
     excluded: pd.DataFrame  # source, line, raw_name, why
+    unused_overrides: tuple = ()  # override keys that matched no raw name (listed in the outputs)
 
     def canonical(self, source: str, raw_name: str) -> str | None:
         hit = self.names[(self.names["source"] == source) & (self.names["raw_name"] == raw_name)]
@@ -253,4 +254,5 @@ def build_registry(occurrences: pd.DataFrame, rules: Rules, overrides: pd.DataFr
         record["n_sources"] = rows["source"].nunique()
         records.append(record)
     models = pd.DataFrame.from_records(records).set_index("canonical_id")
-    return Registry(names=frame, models=models, excluded=excluded)
+    unused = tuple(sorted(set(overrides.index) - set(frame["key"])))
+    return Registry(names=frame, models=models, excluded=excluded, unused_overrides=unused)
