@@ -39,6 +39,8 @@ def atlas_outputs():
         f"{ATLAS}/human_preference.csv",
         f"{ATLAS}/agreement_validity.csv",
         f"{ATLAS}/open_llm_crosscheck.csv",
+        f"{ATLAS}/intervals/open_llm.csv",
+        f"{ATLAS}/report.md",
         *(f"{ATLAS}/figures/atlas_heatmap.{ext}" for ext in config["analysis"]["figures"]["formats"]),
     ]
 
@@ -81,7 +83,7 @@ rule atlas_study_table:
         models=f"{ATLAS}/registry/models.csv",
     output:
         table=f"{ATLAS}/studies/{{study}}.csv",
-        report=f"{ATLAS}/studies/{{study}}_models.csv",
+        report=f"{ATLAS}/study_models/{{study}}.csv",
     log:
         "logs/atlas_study_table/{study}.log",
     wildcard_constraints:
@@ -193,3 +195,51 @@ rule atlas_crosscheck:
         code=script_code("atlas_crosscheck.py"),
     script:
         "../scripts/atlas_crosscheck.py"
+
+
+rule atlas_study_intervals:
+    input:
+        table="results/studies/{study}/score_table.csv",
+        tasks="results/studies/{study}/tasks.csv",
+    output:
+        table=f"{ATLAS}/intervals/{{study}}.csv",
+    log:
+        "logs/atlas_study_intervals/{study}.log",
+    wildcard_constraints:
+        study="[A-Za-z0-9_.-]+",
+    localrule: True
+    params:
+        atlas=_atlas("min_models", "n_bootstrap"),
+        seed=config["seed"],
+        ci_level=config["analysis"]["ci_level"],
+        code=script_code("atlas_study_intervals.py"),
+    script:
+        "../scripts/atlas_study_intervals.py"
+
+
+_REPORT_INPUTS = {
+    "counts": f"{ATLAS}/counts.csv",
+    "obs_agreement": f"{ATLAS}/obsscaling/agreement.csv",
+    "obs_disagreements": f"{ATLAS}/obsscaling/disagreements.csv",
+    "merges": f"{ATLAS}/registry/merges.csv",
+    "unresolved": f"{ATLAS}/registry/unresolved.csv",
+    "intervals": f"{ATLAS}/intervals/open_llm.csv",
+    "crosscheck": f"{ATLAS}/open_llm_crosscheck.csv",
+    "human_preference": f"{ATLAS}/human_preference.csv",
+    "agreement": f"{ATLAS}/agreement_validity.csv",
+}
+
+
+rule atlas_report:
+    input:
+        **_REPORT_INPUTS,
+    output:
+        page=f"{ATLAS}/report.md",
+    log:
+        "logs/atlas_report.log",
+    localrule: True
+    params:
+        atlas=_atlas("human_preference", "report_study_criterion"),
+        code=script_code("atlas_report.py"),
+    script:
+        "../scripts/atlas_report.py"

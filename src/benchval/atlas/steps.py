@@ -201,3 +201,23 @@ def write_crosscheck(atlas: dict, mirror, cells_csv, names_csv, study: dict, min
     criteria = [c for c in mapping if roles.get(c) == "downstream"]
     pairs = [(x, y, mapping[x], mapping[y]) for x in predictors for y in criteria]
     _write(crosscheck(wide, merged, pairs, min_models), out_csv)
+
+
+def write_study_intervals(atlas: dict, seed: int, ci_level: float, score_table_csv, tasks_csv, out_csv) -> None:
+    """Rule atlas_study_intervals: bootstrap CIs of an atlas study's correlations (benchval.atlas.intervals)."""
+    from benchval.atlas.intervals import study_intervals
+
+    table = study_intervals(
+        score_table_csv, tasks_csv, int(atlas["min_models"]), int(atlas["n_bootstrap"]), ci_level, seed
+    )
+    _write(table, out_csv)
+
+
+def write_report(atlas: dict, inputs: dict, out_md) -> None:
+    """Rule atlas_report: the report page (benchval.atlas.report)."""
+    from benchval.atlas.report import report_page
+
+    hp = atlas["human_preference"]
+    text = report_page(inputs, hp["agreement_criterion"], atlas["report_study_criterion"])
+    Path(out_md).parent.mkdir(parents=True, exist_ok=True)
+    Path(out_md).write_text(text, encoding="utf-8")
