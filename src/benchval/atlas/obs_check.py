@@ -18,7 +18,8 @@ from sklearn.metrics import adjusted_rand_score
 
 def merged_lineages(obs: pd.DataFrame, models: pd.DataFrame) -> pd.DataFrame:
     """Registry families that join several ObsScaling families (the lineage is coarser), one row each."""
-    joined = obs.join(models[["family"]], on="canonical_id", rsuffix="_registry").dropna(subset=["family_registry"])
+    ours = models[["family"]].rename(columns={"family": "family_registry"})
+    joined = obs.join(ours, on="canonical_id").dropna(subset=["family_registry"])
     grouped = joined.groupby("family_registry")["family"].agg(lambda s: sorted(set(s)))
     grouped = grouped[grouped.map(len) > 1]
     return pd.DataFrame({"registry_family": grouped.index, "obsscaling_families": grouped.map(" | ".join).to_numpy()})
@@ -27,7 +28,8 @@ def merged_lineages(obs: pd.DataFrame, models: pd.DataFrame) -> pd.DataFrame:
 def obs_agreement(obs: pd.DataFrame, models: pd.DataFrame, tolerance: float) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(summary, disagreements) of the registry against ObsScaling's labels (columns canonical_id, family, size_b)."""
     fields = ["family", "family_rule", "size_b", "active_b", "size_rule"]
-    joined = obs.join(models[fields], on="canonical_id", rsuffix="_registry")
+    ours = models[fields].rename(columns={"family": "family_registry", "size_b": "size_b_registry"})
+    joined = obs.join(ours, on="canonical_id")
     majority = (
         joined.dropna(subset=["family_registry"])
         .groupby("family")["family_registry"]
