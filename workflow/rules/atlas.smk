@@ -24,6 +24,13 @@ def _mirror_path(template):
     return workdir_relative(expand(template, config["mirror"]))
 
 
+def _repo_path(path):
+    """A path of the repository (config/atlas/...), from the working directory (--directory may differ)."""
+    from pathlib import Path
+
+    return workdir_relative(Path(workflow.basedir) / path)
+
+
 def _benchbench_files():
     from pathlib import Path
 
@@ -31,16 +38,18 @@ def _benchbench_files():
 
 
 def atlas_outputs():
-    """Everything the atlas writes (rule publish depends on it, so the main command builds it)."""
-    if "atlas" not in config:
+    """Everything the atlas writes (rule publish depends on it, so the main command builds it), when the
+    config runs an atlas study (a study of atlas.study_tables): a config of other studies (the tiny test
+    workflow) builds none of it."""
+    studies = sorted(set((config.get("atlas") or {}).get("study_tables", {})) & set(config["studies"]))
+    if not studies:
         return []
     return [
         f"{ATLAS}/pairs.csv",
         f"{ATLAS}/human_preference.csv",
         f"{ATLAS}/agreement_validity.csv",
-        f"{ATLAS}/open_llm_crosscheck.csv",
-        f"{ATLAS}/intervals/open_llm.csv",
-        f"{ATLAS}/report.md",
+        *(f"{ATLAS}/intervals/{study}.csv" for study in studies),
+        *([f"{ATLAS}/open_llm_crosscheck.csv", f"{ATLAS}/report.md"] if "open_llm" in studies else []),
         *(f"{ATLAS}/figures/atlas_heatmap.{ext}" for ext in config["analysis"]["figures"]["formats"]),
     ]
 
@@ -50,8 +59,8 @@ rule atlas_sources:
         files=_benchbench_files(),
         lower_is_better=_mirror_path(config["atlas"]["lower_is_better"]),
         obsscaling=_mirror_path(config["atlas"]["obsscaling"]["path"]),
-        rules=config["atlas"]["rules"],
-        overrides=config["atlas"]["overrides"],
+        rules=_repo_path(config["atlas"]["rules"]),
+        overrides=_repo_path(config["atlas"]["overrides"]),
     output:
         **{name: f"{ATLAS}/{path}" for name, path in SOURCE_TABLES.items()},
     log:

@@ -4,4 +4,6 @@ from benchval.atlas.steps import write_sources
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])
-write_sources(snakemake.params.atlas, snakemake.params.mirror, dict(snakemake.output.items()))
+# the rules and overrides files as the rule found them (paths of the repository, not of the working directory)
+atlas = {**snakemake.params.atlas, "rules": snakemake.input.rules, "overrides": snakemake.input.overrides}
+write_sources(atlas, snakemake.params.mirror, dict(snakemake.output.items()))

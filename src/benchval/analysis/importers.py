@@ -119,7 +119,9 @@ def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple
     non_positive = models["size_b"].notna() & ~(models["size_b"] > 0)
     if non_positive.any():
         row = non_positive.idxmax()
-        raise StudyImportError(f"{path}: line {row + 2}: size {float(models.at[row, 'size_b']):g} is not a positive number")
+        raise StudyImportError(
+            f"{path}: line {row + 2}: size {float(models.at[row, 'size_b']):g} is not a positive number"
+        )
     usable = models["model"].notna() & models["family"].notna()
     log.info(
         "%s: models %d -> %d (dropped %d without name or family); %d kept without a size (left out of the "
