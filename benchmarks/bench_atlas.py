@@ -24,6 +24,7 @@ import pandas as pd
 from benchval.config import merged_config
 from benchval.layout import PARTIAL_SENSITIVITY_TABLE, fill, workflow_layout
 from benchval.paths import REPO_ROOT, default_mirror
+from benchval.testing.snakemake_run import snakemake_command
 
 
 def targets(config: dict) -> list[str]:
@@ -46,17 +47,15 @@ def main() -> None:
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--keep", type=Path, help="run in this directory instead of a temporary one")
     args = parser.parse_args()
-    mirror = default_mirror()
-    if mirror is None:
+    if default_mirror() is None:
         sys.exit("bench_atlas: the raw-data mirror ../shared/data/raw is absent")
     config = merged_config()
     with tempfile.TemporaryDirectory() as scratch:
         workdir = args.keep or Path(scratch)
         command = [
-            sys.executable, "-m", "snakemake", "--snakefile", str(REPO_ROOT / "Snakefile"),
-            "--directory", str(workdir), "--cores", str(args.cores),
-            *targets(config), "--config", f"mirror={mirror}",  # --config takes every word after it
-        ]  # fmt: skip
+            *snakemake_command(workdir, REPO_ROOT / "config" / "config.yaml", cores=args.cores),
+            *targets(config),
+        ]
         started = time.perf_counter()
         result = subprocess.run(command, capture_output=True, text=True)
         wall = time.perf_counter() - started

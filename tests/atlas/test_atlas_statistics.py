@@ -141,3 +141,18 @@ def test_study_table_counts_and_a_configured_column_the_files_lack_fails():
 def test_rng_is_keyed_per_pair():
     a = rng_for(1, "atlas", "x", "y").integers(0, 100, 5)
     assert (a == rng_for(1, "atlas", "x", "y").integers(0, 100, 5)).all()
+
+
+def test_fast_resampled_ranks_and_rho_equal_scipy_and_the_analysis_bootstrap():
+    from benchval.analysis.bootstrap import bootstrap_spearman, resample_indices
+    from benchval.atlas.pairs import bootstrap_rho, resampled_ranks
+
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, 6, 25).astype(float)  # ties, and more from the resampling
+    y = x + rng.normal(size=25)
+    indices = resample_indices(rng, 25, 300)
+    assert resampled_ranks(x, indices) == pytest.approx(stats.rankdata(x[indices], axis=1), abs=1e-12)
+    expected = bootstrap_spearman(np.column_stack([x, y]), indices)[:, 0, 1]
+    assert bootstrap_rho(x, y, indices) == pytest.approx(expected, abs=1e-12, nan_ok=True)
+    constant = np.zeros((1, 25), dtype=int)  # every draw the same model: rho undefined
+    assert np.isnan(bootstrap_rho(x, y, constant)).all()

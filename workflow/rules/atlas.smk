@@ -6,11 +6,22 @@
 #   atlas_pairs          -> results/atlas/pairs.csv (every pair of columns, FDR across the atlas)
 #   atlas_human_preference, atlas_agreement, atlas_heatmap, atlas_crosscheck, atlas_report
 # Each rule gets only the `atlas:` keys it reads. Local rules: seconds of pandas on small tables.
+import sys
+
 from benchval.atlas.steps import SOURCE_TABLES
+from benchval.layout import workflow_layout
 from benchval.workflow_support import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 ATLAS = "results/atlas"
+LAYOUT = workflow_layout(config)
+
+# The leaderboard tables come from the mirror only (no download is declared for them): with `mirror: null`
+# the atlas studies leave the config, said here, before the analysis and publish rules read the studies.
+if LAYOUT.mirror is None:
+    for _study in sorted(set((config.get("atlas") or {}).get("study_tables", {})) & set(config["studies"])):
+        print(f"atlas: mirror: null - study {_study!r} and the atlas are not built", file=sys.stderr)
+        del config["studies"][_study]
 
 
 def _atlas(*keys):
@@ -19,9 +30,10 @@ def _atlas(*keys):
 
 
 def _mirror_path(template):
+    """A mirror path from the working directory (the mirror resolved as every rule resolves it)."""
     from benchval.atlas.sources import expand
 
-    return workdir_relative(expand(template, config["mirror"]))
+    return workdir_relative(expand(template, LAYOUT.raw_root))
 
 
 def _repo_path(path):
@@ -80,7 +92,7 @@ rule atlas_sources:
             "size_tolerance",
             "drop_columns",
         ),
-        mirror=workdir_relative(config["mirror"]),
+        mirror=workdir_relative(LAYOUT.raw_root),
         code=script_code("atlas_sources.py"),
     script:
         "../scripts/atlas_sources.py"
@@ -200,7 +212,7 @@ rule atlas_crosscheck:
     params:
         atlas=_atlas("obsscaling", "crosscheck", "min_models"),
         study=canonical(config["studies"].get("open_llm", {})),
-        mirror=workdir_relative(config["mirror"]),
+        mirror=workdir_relative(LAYOUT.raw_root),
         code=script_code("atlas_crosscheck.py"),
     script:
         "../scripts/atlas_crosscheck.py"

@@ -14,7 +14,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchval.analysis.bootstrap import bootstrap_spearman, resample_indices, rng_for, summarise
+from scipy import stats
+
+from benchval.analysis.bootstrap import resample_indices, rng_for, summarise
 from benchval.analysis.correlation import spearman
 from benchval.analysis.fdr import benjamini_hochberg
 
@@ -46,9 +48,34 @@ def aggregate_pair(a: str, b: str, leaderboard: dict, aggregates: dict) -> bool:
     return bool(same and (a in declared or b in declared))
 
 
+def resampled_ranks(values: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """Average ranks (ties averaged, as scipy's rankdata) of ``values[indices]`` within each row, without a
+    sort per row: a draw's rank is the count of drawn values below it plus half the count equal to it, +1/2.
+    Equals ``scipy.stats.rankdata(values[indices], axis=1)`` (tested)."""
+    dense = stats.rankdata(values, method="dense").astype(np.int64) - 1
+    n_unique = int(dense.max()) + 1
+    drawn = dense[indices]
+    rows = np.arange(indices.shape[0])[:, None] * n_unique
+    counts = np.bincount((drawn + rows).ravel(), minlength=indices.shape[0] * n_unique).reshape(-1, n_unique)
+    below = np.cumsum(counts, axis=1) - counts
+    flat = (drawn + rows).ravel()
+    return (below.ravel()[flat] + (counts.ravel()[flat] + 1) / 2.0).reshape(drawn.shape)
+
+
+def bootstrap_rho(x: np.ndarray, y: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """Spearman rho of each resample (rows of ``indices``); NaN where a resample is constant in x or y.
+    The same numbers as benchval.analysis.bootstrap.bootstrap_spearman, several times faster for one pair."""
+    rx, ry = resampled_ranks(x, indices), resampled_ranks(y, indices)
+    rx -= rx.mean(axis=1, keepdims=True)
+    ry -= ry.mean(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rho = (rx * ry).sum(axis=1) / np.sqrt((rx * rx).sum(axis=1) * (ry * ry).sum(axis=1))
+    return np.clip(rho, -1.0, 1.0)
+
+
 def rho_with_interval(x: np.ndarray, y: np.ndarray, min_models: int, n_boot: int, level: float, rng) -> dict:
     rho, p, n = spearman(x, y, min_models)
-    samples = bootstrap_spearman(np.column_stack([x, y]), resample_indices(rng, len(x), n_boot))[:, 0, 1]
+    samples = bootstrap_rho(x, y, resample_indices(rng, len(x), n_boot))
     summary = summarise(rho, samples, level)
     return {
         "n_models": n,
@@ -64,12 +91,14 @@ def atlas_pairs(
     wide: pd.DataFrame, leaderboard: dict, aggregates: dict, min_models: int, n_boot: int, level: float, seed: int
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(pairs table with FDR across the atlas, excluded pairs with their rule)."""
-    counts = shared_counts(wide)
+    counts = shared_counts(wide).to_numpy()
     columns = list(wide.columns)
+    values = wide.to_numpy(float)
+    present = np.isfinite(values)
     records, excluded = [], []
     for i, a in enumerate(columns):
-        for b in columns[i + 1 :]:
-            n = int(counts.at[a, b])
+        for j in range(i + 1, len(columns)):
+            b, n = columns[j], int(counts[i, j])
             if n < min_models:
                 continue
             if aggregate_pair(a, b, leaderboard, aggregates):
@@ -82,17 +111,11 @@ def atlas_pairs(
                     }
                 )
                 continue
-            both = wide[[a, b]].dropna().to_numpy(float)
-            values = rho_with_interval(both[:, 0], both[:, 1], min_models, n_boot, level, rng_for(seed, "atlas", a, b))
-            records.append(
-                {
-                    "column_a": a,
-                    "column_b": b,
-                    "leaderboard_a": leaderboard[a],
-                    "leaderboard_b": leaderboard[b],
-                    **values,
-                }
-            )
+            rows = present[:, i] & present[:, j]
+            rng = rng_for(seed, "atlas", a, b)
+            result = rho_with_interval(values[rows, i], values[rows, j], min_models, n_boot, level, rng)
+            names = {"column_a": a, "column_b": b, "leaderboard_a": leaderboard[a], "leaderboard_b": leaderboard[b]}
+            records.append({**names, **result})
     pairs = pd.DataFrame.from_records(records, columns=[c for c in PAIR_COLUMNS if c != "p_fdr"])
     defined = pairs["p"].notna()
     pairs["p_fdr"] = np.nan
