@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from benchval.atlas.report import report_page
+from benchval.atlas.report import report_html, report_page
 
 
 def test_report_page_reads_its_numbers_from_the_outputs(tmp_path):
@@ -61,3 +61,5 @@ def test_report_page_reads_its_numbers_from_the_outputs(tmp_path):
     assert "| 1 | MT-bench | 16 | 0.83 |" in page and "zzz" not in page
     assert "2 models absorbed more than one raw name" in page and "unresolved fields: 1" in page
     assert "more than the configured number of places: MT-bench." in page
+    html = report_html(inputs, "arena_elo", "musr")
+    assert "<h2>Counts (counts.csv)</h2>" in html and "<td>MT-bench</td>" in html and "<script" not in html

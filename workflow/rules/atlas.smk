@@ -8,7 +8,7 @@
 # Each rule gets only the `atlas:` keys it reads. Local rules: seconds of pandas on small tables.
 import sys
 
-from benchval.atlas.steps import SOURCE_TABLES
+from benchval.atlas.steps.sources import SOURCE_TABLES
 from benchval.layout import workflow_layout
 from benchval.workflow_support import canonical, script_code_for, workdir_relative
 
@@ -185,7 +185,19 @@ rule atlas_heatmap:
     input:
         pairs=f"{ATLAS}/pairs.csv",
     output:
-        [f"{ATLAS}/figures/atlas_heatmap.{ext}" for ext in config["analysis"]["figures"]["formats"]],
+        [
+            (
+                report(
+                    f"{ATLAS}/figures/atlas_heatmap.{ext}",
+                    caption="../report/atlas_heatmap.rst",
+                    category="Validity atlas",
+                    labels={"figure": "atlas heatmap"},
+                )
+                if ext == "png"
+                else f"{ATLAS}/figures/atlas_heatmap.{ext}"
+            )
+            for ext in config["analysis"]["figures"]["formats"]
+        ],
     log:
         "logs/atlas_heatmap.log",
     localrule: True
@@ -256,6 +268,12 @@ rule atlas_report:
         **_REPORT_INPUTS,
     output:
         page=f"{ATLAS}/report.md",
+        html=report(
+            f"{ATLAS}/report.html",
+            caption="../report/atlas_report.rst",
+            category="Validity atlas",
+            labels={"page": "atlas report"},
+        ),
     log:
         "logs/atlas_report.log",
     localrule: True

@@ -1,6 +1,6 @@
-"""Snakemake script: agreement beside validity (benchval.atlas.steps.write_agreement)."""
+"""Snakemake script: agreement beside validity (benchval.atlas.steps.agreement)."""
 
-from benchval.atlas.steps import write_agreement
+from benchval.atlas.steps.agreement import write_agreement
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])

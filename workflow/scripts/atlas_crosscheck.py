@@ -1,6 +1,6 @@
-"""Snakemake script: open_llm against ObsScaling's own runs (benchval.atlas.steps.write_crosscheck)."""
+"""Snakemake script: open_llm against ObsScaling's own runs (benchval.atlas.steps.crosscheck)."""
 
-from benchval.atlas.steps import write_crosscheck
+from benchval.atlas.steps.crosscheck import write_crosscheck
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])

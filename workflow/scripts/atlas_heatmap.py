@@ -1,6 +1,6 @@
-"""Snakemake script: the atlas heatmap (benchval.atlas.steps.write_heatmap)."""
+"""Snakemake script: the atlas heatmap (benchval.atlas.steps.heatmap)."""
 
-from benchval.atlas.steps import write_heatmap
+from benchval.atlas.steps.heatmap import write_heatmap
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])

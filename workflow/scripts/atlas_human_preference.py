@@ -1,6 +1,6 @@
-"""Snakemake script: the human_preference study (benchval.atlas.steps.write_human_preference)."""
+"""Snakemake script: the human_preference study (benchval.atlas.steps.human_preference)."""
 
-from benchval.atlas.steps import write_human_preference
+from benchval.atlas.steps.human_preference import write_human_preference
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])

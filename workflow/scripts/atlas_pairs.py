@@ -1,6 +1,6 @@
-"""Snakemake script: the atlas proper (benchval.atlas.steps.write_pairs)."""
+"""Snakemake script: the atlas proper (benchval.atlas.steps.pairs)."""
 
-from benchval.atlas.steps import write_pairs
+from benchval.atlas.steps.pairs import write_pairs
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])

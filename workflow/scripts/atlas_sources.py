@@ -1,6 +1,6 @@
-"""Snakemake script: the atlas registry, leaderboard reports and cells (benchval.atlas.steps.write_sources)."""
+"""Snakemake script: the atlas registry, leaderboard reports and cells (benchval.atlas.steps.sources)."""
 
-from benchval.atlas.steps import write_sources
+from benchval.atlas.steps.sources import write_sources
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])

@@ -1,6 +1,6 @@
-"""Snakemake script: bootstrap CIs of an atlas study's correlations (benchval.atlas.steps.write_study_intervals)."""
+"""Snakemake script: bootstrap CIs of an atlas study's correlations (benchval.atlas.steps.intervals)."""
 
-from benchval.atlas.steps import write_study_intervals
+from benchval.atlas.steps.intervals import write_study_intervals
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])

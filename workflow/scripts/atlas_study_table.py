@@ -1,6 +1,6 @@
-"""Snakemake script: an atlas study's input table (benchval.atlas.steps.write_study_table)."""
+"""Snakemake script: an atlas study's input table (benchval.atlas.steps.study_table)."""
 
-from benchval.atlas.steps import write_study_table
+from benchval.atlas.steps.study_table import write_study_table
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])

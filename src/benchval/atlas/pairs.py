@@ -48,6 +48,11 @@ def aggregate_pair(a: str, b: str, leaderboard: dict, aggregates: dict) -> bool:
     return bool(same and (a in declared or b in declared))
 
 
+def same_measure(a: str, b: str, same: dict) -> bool:
+    """Whether two columns are declared snapshots of one measure (``atlas.same_measure``: column -> column)."""
+    return same.get(a) == b or same.get(b) == a or (a in same and same.get(a) == same.get(b))
+
+
 def resampled_ranks(values: np.ndarray, indices: np.ndarray) -> np.ndarray:
     """Average ranks (ties averaged, as scipy's rankdata) of ``values[indices]`` within each row, without a
     sort per row: a draw's rank is the count of drawn values below it plus half the count equal to it, +1/2.

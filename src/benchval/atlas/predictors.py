@@ -19,7 +19,7 @@ from benchval.analysis.bootstrap import rng_for
 from benchval.analysis.fdr import benjamini_hochberg
 from benchval.analysis.partial import partial_spearman
 from benchval.analysis.undefined import UndefinedStatistic
-from benchval.atlas.pairs import aggregate_pair, rho_with_interval
+from benchval.atlas.pairs import aggregate_pair, rho_with_interval, same_measure
 
 COLUMNS = [
     "criterion",
@@ -37,11 +37,6 @@ COLUMNS = [
     "p_partial_fdr",
     "note",
 ]
-
-
-def same_measure(a: str, b: str, same: dict) -> bool:
-    """Whether two columns are declared snapshots of one measure (``atlas.same_measure``: column -> column)."""
-    return same.get(a) == b or same.get(b) == a or (a in same and same.get(a) == same.get(b))
 
 
 def predictor_table(wide: pd.DataFrame, sizes: pd.Series, criteria: list[str], context: dict, settings: dict):
