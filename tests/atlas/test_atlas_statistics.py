@@ -27,9 +27,10 @@ def random_wide(seed=0, n=40, columns=("a", "b", "c", "d"), missing=0.2):
 def test_atlas_pairs_match_scipy_and_statsmodels_bh_and_exclude_aggregates():
     wide = random_wide()
     leaderboard = {"a": "lb1", "b": "lb1", "c": "lb2", "d": "lb3"}
-    pairs, excluded = atlas_pairs(wide, leaderboard, {"lb1": ["a"]}, 10, 200, 0.95, 1)
-    assert excluded[["column_a", "column_b"]].values.tolist() == [["a", "b"]]
-    assert len(pairs) == 5
+    pairs, excluded = atlas_pairs(wide, leaderboard, {"lb1": ["a"]}, 10, 200, 0.95, 1, same={"d": "c"})
+    assert excluded[["column_a", "column_b"]].values.tolist() == [["a", "b"], ["c", "d"]]
+    assert "aggregate" in excluded.at[0, "rule"] and "snapshot" in excluded.at[1, "rule"]
+    assert len(pairs) == 4
     for row in pairs.itertuples():
         both = wide[[row.column_a, row.column_b]].dropna()
         reference = stats.spearmanr(both.iloc[:, 0], both.iloc[:, 1])

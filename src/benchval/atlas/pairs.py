@@ -93,7 +93,14 @@ def rho_with_interval(x: np.ndarray, y: np.ndarray, min_models: int, n_boot: int
 
 
 def atlas_pairs(
-    wide: pd.DataFrame, leaderboard: dict, aggregates: dict, min_models: int, n_boot: int, level: float, seed: int
+    wide: pd.DataFrame,
+    leaderboard: dict,
+    aggregates: dict,
+    min_models: int,
+    n_boot: int,
+    level: float,
+    seed: int,
+    same: dict | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(pairs table with FDR across the atlas, excluded pairs with their rule)."""
     counts = shared_counts(wide).to_numpy()
@@ -113,6 +120,16 @@ def atlas_pairs(
                         "column_b": b,
                         "n_models": n,
                         "rule": f"one is the aggregate of leaderboard {leaderboard[a]!r} (atlas.aggregate_columns)",
+                    }
+                )
+                continue
+            if same_measure(a, b, same or {}):
+                excluded.append(
+                    {
+                        "column_a": a,
+                        "column_b": b,
+                        "n_models": n,
+                        "rule": "another snapshot of the same measure (atlas.same_measure)",
                     }
                 )
                 continue
