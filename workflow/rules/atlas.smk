@@ -151,9 +151,7 @@ rule atlas_human_preference:
         "logs/benchmarks/atlas_human_preference.tsv"
     localrule: True
     params:
-        atlas=_atlas(
-            "aggregate_columns", "same_measure", "min_models", "n_bootstrap", "max_rank_shift", "human_preference"
-        ),
+        atlas=_atlas("aggregate_columns", "same_measure", "min_models", "n_bootstrap", "human_preference"),
         seed=config["seed"],
         ci_level=config["analysis"]["ci_level"],
         code=script_code("atlas_human_preference.py"),

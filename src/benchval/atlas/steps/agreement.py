@@ -15,4 +15,5 @@ def write_agreement(atlas: dict, seed: int, ci_level: float, cells_csv, predicto
     criterion = atlas["human_preference"]["agreement_criterion"]
     predictors = pd.read_csv(predictors_csv)
     benchmarks = predictors.loc[predictors["criterion"] == criterion, "predictor"].tolist()
-    write_table(agreement_validity(wide, criterion, benchmarks, settings(atlas, seed, ci_level)), table_csv)
+    options = {**settings(atlas, seed, ci_level), "max_rank_shift": int(atlas["max_rank_shift"])}
+    write_table(agreement_validity(wide, criterion, benchmarks, options), table_csv)

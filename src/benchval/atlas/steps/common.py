@@ -28,5 +28,4 @@ def settings(atlas: dict, seed: int, ci_level: float) -> dict:
         "n_bootstrap": int(atlas["n_bootstrap"]),
         "ci_level": ci_level,
         "seed": seed,
-        "max_rank_shift": int(atlas["max_rank_shift"]),
     }
