@@ -114,3 +114,20 @@ def test_an_override_without_evidence_is_rejected(tmp_path):
     path.write_text("raw_key,canonical_id,family,size_b,active_b,moe,open_weights,tuning,evidence\na/b,c/d,,,,,,,\n")
     with pytest.raises(RegistryError, match="line 2: every override needs raw_key and evidence"):
         load_overrides(path)
+
+
+def test_an_underscore_between_digits_is_a_decimal_point_only_in_dash_separated_names():
+    registry = registry_of(
+        ("v2.csv", "stabilityai/stablelm-2-1_6b"),
+        ("v2.csv", "Qwen-1_8B-Chat"),
+        ("helm.csv", "llama_2_13b_chat"),
+        ("x.csv", "stabilityai/stablelm-zephyr-3b"),
+    )
+    sizes = registry.models["size_b"].to_dict()
+    assert sizes == {
+        "stabilityai/stablelm-2-1-6b": 1.6,
+        "qwen-1-8b-chat": 1.8,
+        "llama-2-13b-chat": 13.0,
+        "stabilityai/stablelm-zephyr-3b": 3.0,
+    }
+    assert registry.models.at["stabilityai/stablelm-zephyr-3b", "family"] == "stablelm"

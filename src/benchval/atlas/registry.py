@@ -9,7 +9,8 @@ Built from stated rules, in this order, plus one reviewed override table (config
 3. a bare name (no organisation) joins the one ``org/name`` key whose name part equals it, when exactly
    one exists (``gpt2`` -> ``openai-community/gpt2``); with several, it stays its own model and is listed;
 4. attributes: family by the first matching ``families`` pattern, else by the organisation
-   (``org_families``); size from the name's size tokens (``7b``, ``350m``, ``1b5``; ``57b-a14b``: total 57,
+   (``org_families``); size from the size tokens of the model's raw names (``7b``, ``350m``, ``1b5``, ``1_8b`` in a
+   ``-``-separated name = 1.8; raw names giving different sizes leave it open; ``57b-a14b``: total 57,
    active 14; ``8x7b``: mixture of experts whose total no rule derives); open weights (an HF id, unless
    ``closed`` matches); base / instruct by tokens. Override values win over the rules and say so.
 
@@ -42,6 +43,7 @@ OVERRIDE_COLUMNS = (  # raw_key: a normalised key (benchval.atlas.names.normalis
 _MOE_TOKEN = re.compile(r"(?<![a-z0-9.])(\d+)x(\d+(?:\.\d+)?)b(?![a-z0-9])")
 _ACTIVE_TOKEN = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)b-a(\d+(?:\.\d+)?)b(?![a-z0-9])")
 _SIZE_TOKEN = re.compile(r"(?<![a-z0-9.])(\d+(?:\.\d+)?)([bm])(?![a-z])")
+_UNDERSCORE_DECIMAL = re.compile(r"(?<![A-Za-z0-9.])(\d+)_(\d+)(?=[bBmM](?![A-Za-z0-9]))")
 _SPLIT_B_TOKEN = re.compile(r"(?<![a-z0-9.])(\d+)b(\d+)(?![a-z0-9])")  # rwkv "1b5" = 1.5B
 
 
@@ -141,7 +143,29 @@ def family_of(key: str, org: str, rules: Rules) -> tuple[str | None, str]:
     return None, "no family rule matched"
 
 
-def _attributes(canonical: str, rules: Rules) -> dict:
+def decimal_underscores(raw: str) -> str:
+    """``1_8b`` -> ``1.8b`` in a name whose words are separated by ``-`` (``Qwen-1_8B``, ``stablelm-2-1_6b``:
+    the underscore is a decimal point); in a snake_case name (``llama_2_7b_chat``) it separates words."""
+    name = raw.strip().split("/")[-1]
+    return _UNDERSCORE_DECIMAL.sub(r"\1.\2", raw) if "-" in name else raw
+
+
+def size_of(raw_names) -> dict:
+    """Size fields from a model's raw names (each read by :func:`parse_size`); disagreeing names leave it open."""
+    parsed = [parse_size(parse(decimal_underscores(raw)).name) for raw in sorted(set(raw_names))]
+    known = {p["size_b"] for p in parsed if p["size_b"] == p["size_b"]}
+    if len(known) > 1:
+        return {
+            "size_b": np.nan,
+            "active_b": np.nan,
+            "moe": pd.NA,
+            "size_rule": f"raw names give sizes {sorted(known)}",
+        }
+    with_size = [p for p in parsed if p["size_b"] == p["size_b"]]
+    return (with_size or parsed)[0]
+
+
+def _attributes(canonical: str, rules: Rules, raw_names=()) -> dict:
     parsed = parse(canonical)
     family, family_rule = family_of(canonical, parsed.org, rules)
     closed = bool(rules.closed.search(canonical))
@@ -152,7 +176,7 @@ def _attributes(canonical: str, rules: Rules) -> dict:
     return {
         "family": family,
         "family_rule": family_rule,
-        **parse_size(parsed.name),
+        **(size_of(raw_names) if len(raw_names) else parse_size(parsed.name)),
         "open_weights": open_weights,
         "tuning": tuning,
     }
@@ -245,7 +269,7 @@ def build_registry(occurrences: pd.DataFrame, rules: Rules, overrides: pd.DataFr
     frame["rule"] = frame["key"].map(rule)
     records = []
     for model_id, rows in frame.groupby("canonical_id", sort=True):
-        record = {"canonical_id": model_id, **_attributes(model_id, rules)}
+        record = {"canonical_id": model_id, **_attributes(model_id, rules, rows["raw_name"].tolist())}
         for key in [model_id, *sorted(set(rows["key"]) - {model_id})]:
             if key in overrides.index:
                 record = _apply_override(record, overrides.loc[key])
