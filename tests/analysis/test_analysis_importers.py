@@ -153,3 +153,41 @@ def test_obsscaling_study_from_config(tmp_path):
         "humaneval": 127,
     }
     assert study.tasks_with_role("downstream") == ["arc_challenge", "truthfulqa", "gsm8k", "humaneval"]
+
+
+def test_csv_importer_uses_the_one_name_rule_for_duplicates(tmp_path):
+    """'m1 ' and 'M1' are one model (benchval.atlas.names): a duplicate naming both lines."""
+    pd.DataFrame(
+        {
+            "Model": ["m1 ", "M1"],
+            "Fam": ["a", "a"],
+            "Size": [1.0, 1.0],
+            "HS": [0.5, 0.6],
+            "GS": [0.4, 0.5],
+            "TRIP": [0.3, 0.2],
+        }
+    ).to_csv(tmp_path / "scores.csv", index=False)
+    with pytest.raises(StudyImportError, match=r"line 3: model 'M1' is the model of line 2 \('m1'\)"):
+        import_study("x", CSV_STUDY, tmp_path, tmp_path / "s.csv", tmp_path / "t.csv")
+
+
+def test_csv_importer_keeps_models_without_a_size_and_any_scale_when_declared(tmp_path):
+    pd.DataFrame(
+        {
+            "Model": ["m1", "m2", "m3", "m4", "m5", "m6"],
+            "Fam": ["a", "a", "b", "b", "c", "c"],
+            "Size": [1.0, None, 3.0, 4.0, 5.0, 6.0],
+            "HS": [1010.0, 990.0, 1200.0, 1100.0, 1050.0, 1300.0],
+            "GS": [0.4, 0.5, 0.6, 0.1, 0.2, 0.3],
+            "TRIP": [0.3, 0.2, 0.1, 0.4, 0.6, 0.5],
+        }
+    ).to_csv(tmp_path / "scores.csv", index=False)
+    with pytest.raises(StudyImportError, match=r"outside \[0, 1\]"):
+        import_study("x", CSV_STUDY, tmp_path, tmp_path / "s.csv", tmp_path / "t.csv")
+    import_study("x", {**CSV_STUDY, "value_range": "any"}, tmp_path, tmp_path / "s.csv", tmp_path / "t.csv")
+    study = load_study(tmp_path / "s.csv", tmp_path / "t.csv")
+    assert pd.isna(study.models.at["m2", "size_b"]) and study.wide("accuracy").at["m1", "hs"] == 1010.0
+    bad = pd.read_csv(tmp_path / "scores.csv").assign(Size=[1.0, 0.0, 3.0, 4.0, 5.0, 6.0])
+    bad.to_csv(tmp_path / "scores.csv", index=False)
+    with pytest.raises(StudyImportError, match=r"line 3: size 0 is not a positive number"):
+        import_study("x", CSV_STUDY, tmp_path, tmp_path / "s.csv", tmp_path / "t.csv")

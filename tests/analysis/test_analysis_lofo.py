@@ -134,3 +134,18 @@ def test_too_few_families_is_missing(study):
     settings = settings_from_config({"seed": 12345, "min_families_lofo": 7})
     scores, _ = lofo_table(study, "accuracy", study.wide("accuracy"), settings)
     assert scores["r2"].isna().all() and scores["note"].str.contains("min_families_lofo=7").all()
+
+
+def test_models_without_a_size_are_left_out_and_counted(study_files):
+    """Data contract: a missing size_b is allowed; LOFO (log size is a feature) leaves those models out."""
+    from benchval.analysis.table import load_study
+
+    scores = pd.read_csv(study_files[0])
+    unsized = sorted(scores["model"].unique())[:2]
+    scores.loc[scores["model"].isin(unsized), "size_b"] = np.nan
+    scores.to_csv(study_files[0], index=False)
+    study = load_study(*study_files)
+    settings = settings_from_config({"seed": 1, "n_bootstrap": 100})
+    table, predictions = lofo_table(study, "accuracy", study.wide("accuracy"), settings)
+    assert not set(unsized) & set(predictions["model"])
+    assert table["note"].str.contains("2 model\\(s\\) without a size left out").all()

@@ -67,3 +67,17 @@ def test_partial_table_paper_shape_and_df(study, settings):
     # 23 models, covariates: log size + 5 family dummies + control composite = 7 -> df = 14
     assert set(table["df"]) == {14}
     assert table["rho_partial"].between(-1, 1).all()
+
+
+def test_partial_table_leaves_models_without_a_size_out_and_counts_them(study_files, settings):
+    import pandas as pd
+
+    from benchval.analysis.table import load_study
+
+    scores = pd.read_csv(study_files[0])
+    scores.loc[scores["model"] == sorted(scores["model"].unique())[0], "size_b"] = np.nan
+    scores.to_csv(study_files[0], index=False)
+    study = load_study(*study_files)
+    table = partial_table(study, "accuracy", study.wide("accuracy"), settings)
+    assert set(table["n_models"]) == {22}
+    assert table["note"].str.contains("1 model\\(s\\) without a size or control score left out").all()

@@ -36,6 +36,8 @@ rule publish:
         # the report's pages (report.smk), so that `snakemake --report` works right after
         # `snakemake results/figures` (README)
         report=lambda w: rules.report_inputs.input,
+        # the validity atlas (atlas.smk, docs/atlas.md): the real-data result of the default run
+        atlas=lambda w: atlas_outputs(),
     output:
         figures=directory(PUBLISHED_FIGURES),
         tables=directory(PUBLISHED_TABLES),

@@ -15,6 +15,13 @@ Two sources, configured per study under ``studies:`` (schema: workflow/schemas/s
 ``path`` may contain ``{mirror}``, replaced by the config's raw-data mirror. Every dropped
 row or file is reported (log) with before/after counts and the reason.
 
+Model names: two names are one model when the project's one name rule (benchval.atlas.names.normalise:
+case, surrounding whitespace, separators) makes them equal, so ``"m1 "`` and ``"M1"`` in one file are a
+duplicate; the name written is the source's, stripped. A model without a size (empty or non-numeric
+``size_b``) is kept with a missing size and counted: the analyses that need a size leave it out
+(docs/data-contract.md). ``value_range: any`` (csv studies) takes scores on any scale (Elo, percentages)
+into the rank-based analysis; by default they must lie in [0, 1].
+
 Precision: ``score_table.csv`` keeps every score at full precision (the shortest decimal that
 reads back to the same float), so near-equal scores stay distinct and ranks do not change on the
 way. ``round_digits`` (optional, per study) rounds to that many significant digits first; the
@@ -31,6 +38,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.analysis.table import SCORE_COLUMNS, read_score_table, read_tasks
+from benchval.atlas.names import normalise
 from benchval.evaluation.score_table import TASK_TABLE_COLUMNS, validate_score_table
 
 log = logging.getLogger(__name__)
@@ -66,7 +74,9 @@ def task_table(tasks: dict) -> pd.DataFrame:
     return pd.DataFrame.from_records(records, columns=list(TASK_TABLE_COLUMNS))
 
 
-def _check_values(frame: pd.DataFrame, where: str) -> None:
+def _check_values(frame: pd.DataFrame, where: str, value_range: str = "unit") -> None:
+    if value_range == "any":  # a rank-based analysis reads the order only
+        return
     bad = frame[(frame["value"] < 0) | (frame["value"] > 1)]
     if len(bad):
         row = bad.iloc[0]
@@ -92,23 +102,35 @@ def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple
         )
     models = pd.DataFrame(
         {
-            "model": raw[columns["model"]],
+            "model": raw[columns["model"]].map(lambda name: name.strip() if isinstance(name, str) else name),
             "family": raw[columns["family"]],
             "size_b": pd.to_numeric(raw[columns["size_b"]], errors="coerce"),
         }
     )
-    duplicated = models["model"].duplicated()
+    keys = models["model"].map(lambda name: normalise(name) if isinstance(name, str) else name)
+    duplicated = keys.duplicated() & keys.notna()
     if duplicated.any():
+        row = duplicated.idxmax()
+        first = int(keys[keys == keys[row]].index[0])
         raise StudyImportError(
-            f"{path}: line {duplicated.idxmax() + 2}: model {models.at[duplicated.idxmax(), 'model']!r} appears twice"
+            f"{path}: line {row + 2}: model {models.at[row, 'model']!r} is the model of line {first + 2} "
+            f"({models.at[first, 'model']!r}) by the name rule (benchval.atlas.names)"
         )
-    usable = models["model"].notna() & models["family"].notna() & (models["size_b"] > 0)
+    non_positive = models["size_b"].notna() & ~(models["size_b"] > 0)
+    if non_positive.any():
+        row = non_positive.idxmax()
+        raise StudyImportError(
+            f"{path}: line {row + 2}: size {float(models.at[row, 'size_b']):g} is not a positive number"
+        )
+    usable = models["model"].notna() & models["family"].notna()
     log.info(
-        "%s: models %d -> %d (dropped %d without name, family or positive size)",
+        "%s: models %d -> %d (dropped %d without name or family); %d kept without a size (left out of the "
+        "analyses that need one)",
         path,
         len(models),
         int(usable.sum()),
         int((~usable).sum()),
+        int((usable & models["size_b"].isna()).sum()),
     )
     scale = float(study.get("scale", 1.0))
     frames = []
@@ -129,7 +151,7 @@ def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple
         )
         frames.append(kept)
     scores = pd.concat(frames, ignore_index=True)[list(SCORE_COLUMNS)]
-    _check_values(scores, f"study {study_name!r} ({path})")
+    _check_values(scores, f"study {study_name!r} ({path})", study.get("value_range", "unit"))
     return scores, task_table(study["tasks"])
 
 

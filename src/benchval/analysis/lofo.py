@@ -211,6 +211,9 @@ def lofo_table(
     scores, predictions = [], []
     for task in study.tasks_with_role("downstream", wide.columns):
         y = wide[task].dropna()
+        sized = study.models.loc[y.index, "size_b"].notna()  # log size is every predictor set's feature
+        unsized_note = f"{int((~sized).sum())} model(s) without a size left out" if not sized.all() else ""
+        y = y[sized]
         families = study.models.loc[y.index, "family"]
         base = {"metric": metric, "downstream": task, "n_models": len(y), "n_families": int(families.nunique())}
         baseline_r2, baseline_prediction = np.nan, None
@@ -246,6 +249,8 @@ def lofo_table(
                     rmse_family_balanced=np.nan,
                     note=str(undefined),
                 )
+            if unsized_note:
+                record["note"] = "; ".join(filter(None, [record.get("note") or "", unsized_note]))
             if name == "controls":
                 baseline_r2 = record["r2"]
                 baseline_prediction = prediction if np.isfinite(record["r2"]) else None

@@ -82,6 +82,7 @@ def partial_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: 
         for task in downstream:
             x, y = wide[benchmark].to_numpy(float), wide[task].to_numpy(float)
             rows = np.isfinite(x) & np.isfinite(y) & covariates_complete
+            left_out = int((np.isfinite(x) & np.isfinite(y) & ~covariates_complete).sum())
             record = {
                 "metric": metric,
                 "benchmark": benchmark,
@@ -97,7 +98,8 @@ def partial_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: 
                 used = covariate_values[rows]
                 used = used[:, np.abs(used).sum(axis=0) > 0]  # dummies of families absent from these models
                 r, p, df = partial_spearman(x[rows], y[rows], used)
-                record.update(rho_partial=r, p=p, df=df, note=composite_note)
+                unsized = f"{left_out} model(s) without a size or control score left out" if left_out else ""
+                record.update(rho_partial=r, p=p, df=df, note="; ".join(filter(None, [composite_note, unsized])))
             except UndefinedStatistic as undefined:
                 record.update(rho_partial=np.nan, p=np.nan, df=np.nan, note=str(undefined))
             records.append(record)

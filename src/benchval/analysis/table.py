@@ -51,9 +51,9 @@ def _line(index: int) -> int:
 def read_score_table(path: str | Path) -> pd.DataFrame:
     """Read and validate ``score_table.csv``; return it with typed columns.
 
-    Checks: required columns; non-empty strings; numeric, positive ``size_b``; numeric
-    ``value`` (NaN allowed: a missing score); one row per (model, task, metric); one family
-    and one size per model.
+    Checks: required columns; non-empty strings; numeric ``size_b``, positive where given (empty: the
+    size is unknown; the analyses that need one leave the model out and count it); numeric ``value``
+    (NaN allowed: a missing score); one row per (model, task, metric); one family and one size per model.
     """
     path = Path(path)
     frame = pd.read_csv(path, dtype={"model": str, "family": str, "task": str, "metric": str})
@@ -69,7 +69,7 @@ def read_score_table(path: str | Path) -> pd.DataFrame:
             row = bad.idxmax()
             raise TableError(f"{path}: line {_line(row)}: '{column}' is not a number: {frame.at[row, column]!r}")
         frame[column] = numeric.astype(float)
-    bad_size = ~(frame["size_b"] > 0)
+    bad_size = frame["size_b"].notna() & ~(frame["size_b"] > 0)
     if bad_size.any():
         row = bad_size.idxmax()
         raise TableError(

@@ -1,0 +1,60 @@
+"""Model-name normalisation: THE one rule of the project for when two raw names are one name.
+
+A raw name is first split into an organisation and a name part when it is a Hugging Face id
+(``org/name``, no spaces or parentheses); any other ``/`` (a date in a display name such as
+``Claude_3_Opus_(02/29)``) is part of the name. Then, on the name part:
+
+1. surrounding whitespace is dropped and letters are lower-cased;
+2. a date becomes its month and day as ``mmdd`` (``20240229``, ``2024-02-29``, ``(02/29)`` -> ``0229``),
+   so that display names with a date and API ids with one meet;
+3. parentheses are dropped; runs of whitespace, ``_`` and ``-`` become one ``-``.
+
+The organisation is lower-cased. :func:`normalise` returns ``org/name`` or ``name``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_HF_ID = re.compile(r"^(?P<org>[A-Za-z0-9][\w.\-]*)/(?P<name>[\w.\-]+)$")
+_SLASH_DATE = re.compile(r"\(?\b(?P<m>\d{1,2})/(?P<d>\d{1,2})\)?")
+_ISO_DATE = re.compile(r"(?<!\d)20\d{2}-?(?P<m>[01]\d)-?(?P<d>[0-3]\d)(?!\d)")
+_SEPARATORS = re.compile(r"[\s_\-]+")
+
+
+@dataclass(frozen=True)
+class ParsedName:
+    org: str  # "" when the raw name is not an HF id
+    name: str  # normalised name part
+
+    @property
+    def key(self) -> str:
+        return f"{self.org}/{self.name}" if self.org else self.name
+
+
+def _mmdd(match: re.Match) -> str:
+    return f"-{int(match['m']):02d}{int(match['d']):02d}-"
+
+
+def normalise_part(text: str) -> str:
+    """Steps 1-3 of the module's rule on a name part."""
+    text = str(text).strip().lower()
+    text = _SLASH_DATE.sub(_mmdd, text)
+    text = _ISO_DATE.sub(_mmdd, text)
+    text = text.replace("(", " ").replace(")", " ")
+    return _SEPARATORS.sub("-", text).strip("-")
+
+
+def parse(raw: str) -> ParsedName:
+    """Organisation and normalised name of ``raw`` (see the module docstring)."""
+    stripped = str(raw).strip()
+    match = _HF_ID.match(stripped)
+    if match:
+        return ParsedName(org=match["org"].lower(), name=normalise_part(match["name"]))
+    return ParsedName(org="", name=normalise_part(stripped))
+
+
+def normalise(raw: str) -> str:
+    """The normalised key of a raw model name: ``org/name`` for an HF id, else ``name``."""
+    return parse(raw).key

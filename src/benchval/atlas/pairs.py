@@ -1,0 +1,145 @@
+"""The atlas proper: every pair of leaderboard columns sharing at least ``atlas.min_models`` models,
+Spearman rho (scipy) with a percentile-bootstrap CI over the shared models, n, and Benjamini-Hochberg
+FDR across the whole atlas (docs/atlas.md).
+
+Pairs left out, by stated rules (each listed with its rule in the excluded-pairs table):
+
+* a column and its leaderboard's aggregate (``atlas.aggregate_columns``: the average and its parts);
+* two columns of one leaderboard's two snapshots cannot occur: one snapshot per leaderboard is used
+  (benchval.atlas.leaderboards.select_snapshots).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from scipy import stats
+
+from benchval.analysis.bootstrap import resample_indices, rng_for, summarise
+from benchval.analysis.correlation import spearman
+from benchval.analysis.fdr import benjamini_hochberg
+
+PAIR_COLUMNS = [
+    "column_a",
+    "column_b",
+    "leaderboard_a",
+    "leaderboard_b",
+    "n_models",
+    "rho",
+    "ci_low",
+    "ci_high",
+    "p",
+    "p_fdr",
+    "n_boot_valid",
+]
+
+
+def shared_counts(wide: pd.DataFrame) -> pd.DataFrame:
+    """Column x column count of models having both scores."""
+    present = wide.notna().to_numpy(float)
+    return pd.DataFrame(present.T @ present, index=wide.columns, columns=wide.columns).astype(int)
+
+
+def aggregate_pair(a: str, b: str, leaderboard: dict, aggregates: dict) -> bool:
+    """Whether one of the two columns is the declared aggregate of the other's leaderboard."""
+    same = leaderboard[a] == leaderboard[b]
+    declared = set(aggregates.get(leaderboard[a], []))
+    return bool(same and (a in declared or b in declared))
+
+
+def same_measure(a: str, b: str, same: dict) -> bool:
+    """Whether two columns are declared snapshots of one measure (``atlas.same_measure``: column -> column)."""
+    return same.get(a) == b or same.get(b) == a or (a in same and same.get(a) == same.get(b))
+
+
+def resampled_ranks(values: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """Average ranks (ties averaged, as scipy's rankdata) of ``values[indices]`` within each row, without a
+    sort per row: a draw's rank is the count of drawn values below it plus half the count equal to it, +1/2.
+    Equals ``scipy.stats.rankdata(values[indices], axis=1)`` (tested)."""
+    dense = stats.rankdata(values, method="dense").astype(np.int64) - 1
+    n_unique = int(dense.max()) + 1
+    drawn = dense[indices]
+    rows = np.arange(indices.shape[0])[:, None] * n_unique
+    counts = np.bincount((drawn + rows).ravel(), minlength=indices.shape[0] * n_unique).reshape(-1, n_unique)
+    below = np.cumsum(counts, axis=1) - counts
+    flat = (drawn + rows).ravel()
+    return (below.ravel()[flat] + (counts.ravel()[flat] + 1) / 2.0).reshape(drawn.shape)
+
+
+def bootstrap_rho(x: np.ndarray, y: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """Spearman rho of each resample (rows of ``indices``); NaN where a resample is constant in x or y.
+    The same numbers as benchval.analysis.bootstrap.bootstrap_spearman, several times faster for one pair."""
+    rx, ry = resampled_ranks(x, indices), resampled_ranks(y, indices)
+    rx -= rx.mean(axis=1, keepdims=True)
+    ry -= ry.mean(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rho = (rx * ry).sum(axis=1) / np.sqrt((rx * rx).sum(axis=1) * (ry * ry).sum(axis=1))
+    return np.clip(rho, -1.0, 1.0)
+
+
+def rho_with_interval(x: np.ndarray, y: np.ndarray, min_models: int, n_boot: int, level: float, rng) -> dict:
+    rho, p, n = spearman(x, y, min_models)
+    samples = bootstrap_rho(x, y, resample_indices(rng, len(x), n_boot))
+    summary = summarise(rho, samples, level)
+    return {
+        "n_models": n,
+        "rho": rho,
+        "p": p,
+        "ci_low": summary["ci_low"],
+        "ci_high": summary["ci_high"],
+        "n_boot_valid": summary["n_boot_valid"],
+    }
+
+
+def atlas_pairs(
+    wide: pd.DataFrame,
+    leaderboard: dict,
+    aggregates: dict,
+    min_models: int,
+    n_boot: int,
+    level: float,
+    seed: int,
+    same: dict | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(pairs table with FDR across the atlas, excluded pairs with their rule)."""
+    counts = shared_counts(wide).to_numpy()
+    columns = list(wide.columns)
+    values = wide.to_numpy(float)
+    present = np.isfinite(values)
+    records, excluded = [], []
+    for i, a in enumerate(columns):
+        for j in range(i + 1, len(columns)):
+            b, n = columns[j], int(counts[i, j])
+            if n < min_models:
+                continue
+            if aggregate_pair(a, b, leaderboard, aggregates):
+                excluded.append(
+                    {
+                        "column_a": a,
+                        "column_b": b,
+                        "n_models": n,
+                        "rule": f"one is the aggregate of leaderboard {leaderboard[a]!r} (atlas.aggregate_columns)",
+                    }
+                )
+                continue
+            if same_measure(a, b, same or {}):
+                excluded.append(
+                    {
+                        "column_a": a,
+                        "column_b": b,
+                        "n_models": n,
+                        "rule": "another snapshot of the same measure (atlas.same_measure)",
+                    }
+                )
+                continue
+            rows = present[:, i] & present[:, j]
+            rng = rng_for(seed, "atlas", a, b)
+            result = rho_with_interval(values[rows, i], values[rows, j], min_models, n_boot, level, rng)
+            names = {"column_a": a, "column_b": b, "leaderboard_a": leaderboard[a], "leaderboard_b": leaderboard[b]}
+            records.append({**names, **result})
+    pairs = pd.DataFrame.from_records(records, columns=[c for c in PAIR_COLUMNS if c != "p_fdr"])
+    defined = pairs["p"].notna()
+    pairs["p_fdr"] = np.nan
+    pairs.loc[defined, "p_fdr"] = benjamini_hochberg(pairs.loc[defined, "p"].to_numpy())
+    return pairs[PAIR_COLUMNS], pd.DataFrame(excluded, columns=["column_a", "column_b", "n_models", "rule"])

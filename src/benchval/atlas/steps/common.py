@@ -1,0 +1,31 @@
+"""What the atlas step modules share: writing a table, the wide score matrix, the settings dicts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+
+def write_table(frame: pd.DataFrame, path: str | Path) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(path, index=False)
+
+
+def wide_scores(cells_csv) -> tuple[pd.DataFrame, dict]:
+    cells = pd.read_csv(cells_csv)
+    leaderboard = cells.drop_duplicates("column").set_index("column")["leaderboard"].to_dict()
+    return cells.pivot(index="canonical_id", columns="column", values="value"), leaderboard
+
+
+def context(atlas: dict, leaderboard: dict) -> dict:
+    return {"leaderboard": leaderboard, "aggregates": atlas["aggregate_columns"], "same_measure": atlas["same_measure"]}
+
+
+def settings(atlas: dict, seed: int, ci_level: float) -> dict:
+    return {
+        "min_models": int(atlas["min_models"]),
+        "n_bootstrap": int(atlas["n_bootstrap"]),
+        "ci_level": ci_level,
+        "seed": seed,
+    }

@@ -1,0 +1,29 @@
+"""Rule atlas_pairs: the atlas proper."""
+
+from __future__ import annotations
+
+import logging
+
+from benchval.atlas.steps.common import wide_scores, write_table
+
+log = logging.getLogger(__name__)
+
+
+def write_pairs(atlas: dict, seed: int, ci_level: float, cells_csv, pairs_csv, excluded_csv) -> None:
+    """Rule atlas_pairs: the atlas proper (benchval.atlas.pairs)."""
+    from benchval.atlas.pairs import atlas_pairs
+
+    wide, leaderboard = wide_scores(cells_csv)
+    pairs, excluded = atlas_pairs(
+        wide,
+        leaderboard,
+        atlas["aggregate_columns"],
+        int(atlas["min_models"]),
+        int(atlas["n_bootstrap"]),
+        ci_level,
+        seed,
+        same=atlas["same_measure"],
+    )
+    write_table(pairs, pairs_csv)
+    write_table(excluded, excluded_csv)
+    log.info("atlas: %d pairs (%d excluded by rule)", len(pairs), len(excluded))

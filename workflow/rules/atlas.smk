@@ -1,0 +1,282 @@
+# The validity atlas (docs/atlas.md): the mirror's leaderboard tables (benchbench/, obsscaling/), one
+# model registry across them, and which benchmark predicts which criterion.
+#   atlas_sources        -> results/atlas/{registry,leaderboards,obsscaling}/, cells.csv, counts.csv
+#   atlas_study_table    -> results/atlas/studies/{study}.csv (the csv an atlas study imports; then the
+#                           analysis chain of analysis.smk, as for every study)
+#   atlas_pairs          -> results/atlas/pairs.csv (every pair of columns, FDR across the atlas)
+#   atlas_human_preference, atlas_agreement, atlas_heatmap, atlas_crosscheck, atlas_report
+# Each rule gets only the `atlas:` keys it reads. Local rules: seconds of pandas on small tables.
+import sys
+
+from benchval.atlas.steps.sources import SOURCE_TABLES
+from benchval.layout import workflow_layout
+from benchval.workflow_support import canonical, script_code_for, workdir_relative
+
+script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+ATLAS = "results/atlas"
+LAYOUT = workflow_layout(config)
+
+# The leaderboard tables come from the mirror only (no download is declared for them): with `mirror: null`
+# the atlas studies leave the config, said here, before the analysis and publish rules read the studies.
+if LAYOUT.mirror is None:
+    for _study in sorted(set((config.get("atlas") or {}).get("study_tables", {})) & set(config["studies"])):
+        print(f"atlas: mirror: null - study {_study!r} and the atlas are not built", file=sys.stderr)
+        del config["studies"][_study]
+
+
+def _atlas(*keys):
+    """The given keys of the `atlas:` section (canonical order, so that rewording the file reruns nothing)."""
+    return canonical({key: config["atlas"][key] for key in keys if key in config["atlas"]})
+
+
+def _mirror_path(template):
+    """A mirror path from the working directory (the mirror resolved as every rule resolves it)."""
+    from benchval.atlas.sources import expand
+
+    return workdir_relative(expand(template, LAYOUT.raw_root))
+
+
+def _repo_path(path):
+    """A path of the repository (config/atlas/...), from the working directory (--directory may differ)."""
+    from pathlib import Path
+
+    return workdir_relative(Path(workflow.basedir) / path)
+
+
+def _benchbench_files():
+    from pathlib import Path
+
+    return sorted(str(p) for d in config["atlas"]["benchbench_dirs"] for p in Path(_mirror_path(d)).glob("*.csv"))
+
+
+def atlas_outputs():
+    """Everything the atlas writes (rule publish depends on it, so the main command builds it), when the
+    config runs an atlas study (a study of atlas.study_tables): a config of other studies (the tiny test
+    workflow) builds none of it."""
+    studies = sorted(set((config.get("atlas") or {}).get("study_tables", {})) & set(config["studies"]))
+    if not studies:
+        return []
+    return [
+        f"{ATLAS}/pairs.csv",
+        f"{ATLAS}/human_preference.csv",
+        f"{ATLAS}/agreement_validity.csv",
+        *(f"{ATLAS}/intervals/{study}.csv" for study in studies),
+        *([f"{ATLAS}/open_llm_crosscheck.csv", f"{ATLAS}/report.md"] if "open_llm" in studies else []),
+        *(f"{ATLAS}/figures/atlas_heatmap.{ext}" for ext in config["analysis"]["figures"]["formats"]),
+    ]
+
+
+rule atlas_sources:
+    input:
+        files=_benchbench_files(),
+        lower_is_better=_mirror_path(config["atlas"]["lower_is_better"]),
+        obsscaling=_mirror_path(config["atlas"]["obsscaling"]["path"]),
+        rules=_repo_path(config["atlas"]["rules"]),
+        overrides=_repo_path(config["atlas"]["overrides"]),
+    output:
+        **{name: f"{ATLAS}/{path}" for name, path in SOURCE_TABLES.items()},
+    log:
+        "logs/atlas_sources.log",
+    benchmark:
+        "logs/benchmarks/atlas_sources.tsv"
+    localrule: True
+    params:
+        atlas=_atlas(
+            "benchbench_dirs",
+            "lower_is_better",
+            "obsscaling",
+            "rules",
+            "overrides",
+            "missing_tokens",
+            "duplicates",
+            "size_tolerance",
+            "drop_columns",
+        ),
+        mirror=workdir_relative(LAYOUT.raw_root),
+        code=script_code("atlas_sources.py"),
+    script:
+        "../scripts/atlas_sources.py"
+
+
+rule atlas_study_table:
+    input:
+        cells=f"{ATLAS}/cells.csv",
+        models=f"{ATLAS}/registry/models.csv",
+    output:
+        table=f"{ATLAS}/studies/{{study}}.csv",
+        report=f"{ATLAS}/study_models/{{study}}.csv",
+    log:
+        "logs/atlas_study_table/{study}.log",
+    wildcard_constraints:
+        study="[A-Za-z0-9_.-]+",
+    localrule: True
+    params:
+        study=lambda w: canonical(config["studies"][w.study]),
+        leaderboards=lambda w: config["atlas"]["study_tables"][w.study]["leaderboards"],
+        code=script_code("atlas_study_table.py"),
+    script:
+        "../scripts/atlas_study_table.py"
+
+
+rule atlas_pairs:
+    input:
+        cells=f"{ATLAS}/cells.csv",
+    output:
+        pairs=f"{ATLAS}/pairs.csv",
+        excluded=f"{ATLAS}/pairs_excluded.csv",
+    log:
+        "logs/atlas_pairs.log",
+    benchmark:
+        "logs/benchmarks/atlas_pairs.tsv"
+    localrule: True
+    params:
+        atlas=_atlas("aggregate_columns", "same_measure", "min_models", "n_bootstrap"),
+        seed=config["seed"],
+        ci_level=config["analysis"]["ci_level"],
+        code=script_code("atlas_pairs.py"),
+    script:
+        "../scripts/atlas_pairs.py"
+
+
+rule atlas_human_preference:
+    input:
+        cells=f"{ATLAS}/cells.csv",
+        models=f"{ATLAS}/registry/models.csv",
+    output:
+        table=f"{ATLAS}/human_preference.csv",
+        excluded=f"{ATLAS}/human_preference_excluded.csv",
+    log:
+        "logs/atlas_human_preference.log",
+    benchmark:
+        "logs/benchmarks/atlas_human_preference.tsv"
+    localrule: True
+    params:
+        atlas=_atlas("aggregate_columns", "same_measure", "min_models", "n_bootstrap", "human_preference"),
+        seed=config["seed"],
+        ci_level=config["analysis"]["ci_level"],
+        code=script_code("atlas_human_preference.py"),
+    script:
+        "../scripts/atlas_human_preference.py"
+
+
+rule atlas_agreement:
+    input:
+        cells=f"{ATLAS}/cells.csv",
+        predictors=f"{ATLAS}/human_preference.csv",
+    output:
+        table=f"{ATLAS}/agreement_validity.csv",
+    log:
+        "logs/atlas_agreement.log",
+    benchmark:
+        "logs/benchmarks/atlas_agreement.tsv"
+    localrule: True
+    params:
+        atlas=_atlas("min_models", "n_bootstrap", "max_rank_shift", "human_preference"),
+        seed=config["seed"],
+        ci_level=config["analysis"]["ci_level"],
+        code=script_code("atlas_agreement.py"),
+    script:
+        "../scripts/atlas_agreement.py"
+
+
+rule atlas_heatmap:
+    input:
+        pairs=f"{ATLAS}/pairs.csv",
+    output:
+        [
+            (
+                report(
+                    f"{ATLAS}/figures/atlas_heatmap.{ext}",
+                    caption="../report/atlas_heatmap.rst",
+                    category="Validity atlas",
+                    labels={"figure": "atlas heatmap"},
+                )
+                if ext == "png"
+                else f"{ATLAS}/figures/atlas_heatmap.{ext}"
+            )
+            for ext in config["analysis"]["figures"]["formats"]
+        ],
+    log:
+        "logs/atlas_heatmap.log",
+    localrule: True
+    params:
+        atlas=_atlas("human_preference", "heatmap_min_criteria"),
+        alpha=config["analysis"]["fdr"]["alpha"],
+        dpi=config["analysis"]["figures"]["dpi"],
+        code=script_code("atlas_heatmap.py"),
+    script:
+        "../scripts/atlas_heatmap.py"
+
+
+rule atlas_crosscheck:
+    input:
+        cells=f"{ATLAS}/cells.csv",
+        names=f"{ATLAS}/registry/names.csv",
+        obsscaling=_mirror_path(config["atlas"]["obsscaling"]["path"]),
+        v2=_mirror_path(config["atlas"]["obsscaling"]["leaderboard_v2"]),
+    output:
+        table=f"{ATLAS}/open_llm_crosscheck.csv",
+    log:
+        "logs/atlas_crosscheck.log",
+    localrule: True
+    params:
+        atlas=_atlas("obsscaling", "crosscheck", "min_models"),
+        study=canonical(config["studies"].get("open_llm", {})),
+        mirror=workdir_relative(LAYOUT.raw_root),
+        code=script_code("atlas_crosscheck.py"),
+    script:
+        "../scripts/atlas_crosscheck.py"
+
+
+rule atlas_study_intervals:
+    input:
+        table="results/studies/{study}/score_table.csv",
+        tasks="results/studies/{study}/tasks.csv",
+    output:
+        table=f"{ATLAS}/intervals/{{study}}.csv",
+    log:
+        "logs/atlas_study_intervals/{study}.log",
+    wildcard_constraints:
+        study="[A-Za-z0-9_.-]+",
+    localrule: True
+    params:
+        atlas=_atlas("min_models", "n_bootstrap"),
+        seed=config["seed"],
+        ci_level=config["analysis"]["ci_level"],
+        code=script_code("atlas_study_intervals.py"),
+    script:
+        "../scripts/atlas_study_intervals.py"
+
+
+_REPORT_INPUTS = {
+    "counts": f"{ATLAS}/counts.csv",
+    "obs_agreement": f"{ATLAS}/obsscaling/agreement.csv",
+    "obs_disagreements": f"{ATLAS}/obsscaling/disagreements.csv",
+    "merges": f"{ATLAS}/registry/merges.csv",
+    "unresolved": f"{ATLAS}/registry/unresolved.csv",
+    "intervals": f"{ATLAS}/intervals/open_llm.csv",
+    "crosscheck": f"{ATLAS}/open_llm_crosscheck.csv",
+    "human_preference": f"{ATLAS}/human_preference.csv",
+    "agreement": f"{ATLAS}/agreement_validity.csv",
+}
+
+
+rule atlas_report:
+    input:
+        **_REPORT_INPUTS,
+    output:
+        page=f"{ATLAS}/report.md",
+        html=report(
+            f"{ATLAS}/report.html",
+            caption="../report/atlas_report.rst",
+            category="Validity atlas",
+            labels={"page": "atlas report"},
+        ),
+    log:
+        "logs/atlas_report.log",
+    localrule: True
+    params:
+        atlas=_atlas("human_preference", "report_study_criterion"),
+        code=script_code("atlas_report.py"),
+    script:
+        "../scripts/atlas_report.py"
