@@ -41,17 +41,19 @@ def _edit_one_value(path: Path) -> None:
 
 
 def test_an_edited_score_table_fails_against_its_folders_sha256sums(mirror_copy, datasets, tmp_path):
-    table = mirror_copy / OBSSCALING
+    table = mirror_copy / "obsscaling/instruct_llm_agent_eval.csv"  # not in the catalogue
     assert verify_raw_files([table], mirror_copy, datasets, tmp_path / "stamps")["hashed"] == 1
     _edit_one_value(table)
-    with pytest.raises(ChecksumMismatch, match=r"base_llm_benchmark_eval\.csv \(declared in .*SHA256SUMS\)"):
+    with pytest.raises(ChecksumMismatch, match=r"instruct_llm_agent_eval\.csv \(declared in .*obsscaling/SHA256SUMS\)"):
         verify_raw_files([table], mirror_copy, datasets, tmp_path / "stamps")
 
 
 def test_an_edited_catalogue_file_fails_naming_its_catalogue_entry(mirror_copy, datasets, tmp_path):
     head = mirror_copy / "commonwhy/Head.json"
     head.write_bytes(head.read_bytes().replace(b"?", b"!", 1))
-    with pytest.raises(ChecksumMismatch, match=r"Head\.json \(declared in catalogue datasets\.commonwhy\.files\.head\)"):
+    with pytest.raises(
+        ChecksumMismatch, match=r"Head\.json \(declared in catalogue datasets\.commonwhy\.files\.head\)"
+    ):
         verify_raw_files([head], mirror_copy, datasets, tmp_path / "stamps")
 
 
