@@ -103,8 +103,8 @@ def test_editing_the_lock_entry_reruns_that_model_preparation(make_tiny_model, t
     lock["models"]["b"]["weights_sha256"] = "0" * 64
     lock_path.write_text(yaml.safe_dump(lock))
     dry = _snakemake(workdir, "-n", *targets)
-    assert dry.returncode == 0 and "resources/models/b/benchval-model.json" in dry.stdout, dry.stdout[-2000:]
-    assert "resources/models/a/benchval-model.json" not in dry.stdout
+    assert dry.returncode == 0 and "output: resources/models/b/benchval-model.json" in dry.stdout, dry.stdout[-2000:]
+    assert "output: resources/models/a/benchval-model.json" not in dry.stdout
     run = _snakemake(workdir, *targets)
     assert run.returncode != 0
     assert "this rebuild would score other weights" in (workdir / "logs/prepare_model/b.log").read_text()
