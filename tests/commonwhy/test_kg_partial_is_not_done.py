@@ -57,7 +57,7 @@ def test_a_plain_rerun_retries_exactly_the_failed_part(sparql_server, tiny_rule_
     asked_again = [r["query"] for r in sparql_server.requests]
     assert any("# fails" in query for query in asked_again)
     assert not answered_before & set(asked_again)  # nothing answered before is asked again
-    assert summary["rules_failed"] == 0 and summary["partial"] is False and len(table) == 1
+    assert summary["rules_failed"] == 0 and summary["partial"] is False and len(table) == 5
 
 
 def test_allow_partial_writes_the_outputs_and_says_what_is_missing(sparql_server, tiny_rule_sparql, tmp_path):
