@@ -27,6 +27,8 @@ from typing import Any
 
 import yaml
 
+from benchval.strict_yaml import DuplicateKeyError, load_yaml
+
 LOCK_VERSION = 1
 COMMIT = re.compile(r"^[0-9a-f]{40}$")
 _IDENTITY_KEYS = {
@@ -57,9 +59,8 @@ def read_lock(path: Path | str) -> dict[str, dict[str, Any]]:
     if not path.is_file():
         return {}
     try:
-        with open(path, encoding="utf-8") as handle:  # the YAML error's mark then names the file
-            data = yaml.safe_load(handle) or {}
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
+        data = load_yaml(path) or {}  # a key given twice is an error too
+    except (yaml.YAMLError, DuplicateKeyError, UnicodeDecodeError) as error:
         raise ModelLockError(
             f"{path}: not valid YAML ({' '.join(str(error).split())}); fix it, or delete it to write a new one"
         ) from None
