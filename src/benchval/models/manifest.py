@@ -63,7 +63,7 @@ def read_manifest(model_dir: str | Path) -> dict[str, Any]:
         raise ManifestError(f"{path}: no such file; is the model prepared (rule prepare_model)?")
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise ManifestError(f"{path}: not valid JSON: {error}") from error
     validate_manifest(manifest, where=str(path))
     return manifest
