@@ -131,11 +131,11 @@ def verify_raw_files(
     """Verify every raw file among ``paths`` (files or folders; others are skipped); counts returned."""
     raw_root = Path(raw_root).resolve()
     counts = {"hashed": 0, "stamp_matched": 0, "not_raw": 0}
-    for given in paths:
-        for path in _files_under(Path(given).resolve()):
-            if raw_root not in path.parents:
-                counts["not_raw"] += 1
-                continue
+    for given in map(lambda p: Path(p).resolve(), paths):
+        if raw_root not in given.parents:  # not a raw file (a folder outside too: not walked)
+            counts["not_raw"] += 1
+            continue
+        for path in _files_under(given):
             expected, where = declared_sha256(path, raw_root, datasets)
             counts["hashed" if verify_file(path, expected, where, Path(stamp_dir)) else "stamp_matched"] += 1
     return counts
