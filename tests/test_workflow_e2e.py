@@ -343,3 +343,16 @@ def test_too_few_models_figure_and_the_readme_report_command(finished_run):
     report = snakemake(workdir, configfile, "--report", "results/report.html")
     assert report.returncode == 0, report.stderr[-3000:]
     assert (workdir / "results/report.html").stat().st_size > 0
+
+
+def test_a_deleted_published_file_is_rebuilt_by_the_readme_command(finished_run):
+    """Last in this file: it changes the finished run (the dry runs of `plans` have all been awaited)."""
+    workdir, configfile = finished_run
+    figure, table = workdir / "results/figures/tiny/scoreboard.png", workdir / "results/tables/tiny/scoreboard.csv"
+    figure.unlink()
+    table.unlink()
+    assert planned_jobs(workdir, configfile) == {"publish": 1}
+    result = snakemake(workdir, configfile, "results/figures")  # the README's command
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert figure.is_file() and table.is_file()
+    assert planned_jobs(workdir, configfile) == {}

@@ -158,7 +158,8 @@ def _check_metrics(config: dict) -> None:
 
 def check_references(config: dict) -> None:
     """Names that must refer to something declared do: study models and tasks (each listed once),
-    task datasets and pairs, ``sample.per_task`` keys, analysis metrics."""
+    task datasets and pairs (imported studies' pairs too), ``sample.per_task`` keys, the control
+    composite's tasks, analysis metrics."""
     models, tasks, datasets = config["models"], config["tasks"], config["datasets"]
     for study, spec in config["studies"].items():
         if spec["source"] == "scored":
@@ -172,7 +173,32 @@ def check_references(config: dict) -> None:
     for task in (config.get("sample") or {}).get("per_task") or {}:
         if task not in tasks:
             raise _unknown("task", f"sample.per_task.{task}", task, tasks)
+    _check_imported_pairs(config)
+    _check_composite_tasks(config)
     _check_metrics(config)
+
+
+def _check_imported_pairs(config: dict) -> None:
+    """An imported study's ``pairs_with`` names one of that study's tasks."""
+    for study, spec in config["studies"].items():
+        if spec["source"] == "scored":
+            continue
+        for task, task_spec in spec["tasks"].items():
+            partner = task_spec.get("pairs_with")
+            if partner and partner not in spec["tasks"]:
+                raise _unknown("task", f"studies.{study}.tasks.{task}.pairs_with", partner, spec["tasks"])
+
+
+def _check_composite_tasks(config: dict) -> None:
+    """``analysis.control_composite.tasks`` names tasks some study has (scored: the catalogue's)."""
+    known = set(config["tasks"])
+    for spec in config["studies"].values():
+        if spec["source"] != "scored":
+            known.update(spec["tasks"])
+    composite = (config.get("analysis") or {}).get("control_composite") or {}
+    for task in composite.get("tasks") or ():
+        if task not in known:
+            raise _unknown("task", "analysis.control_composite.tasks", task, known)
 
 
 # ---- defaults: written in the schemas only, filled here ------------------------------------------

@@ -1,10 +1,17 @@
-"""A Snakemake job's log file: where a script's logging, stdout and stderr go."""
+"""A Snakemake job's log file: where a script's logging, stdout and stderr go.
+
+Either way the log ends with the exception and its traceback when the job fails (Snakemake's error
+message points at the log): :func:`job_log` logs it as it propagates, and :func:`log_to_file` installs
+a ``sys.excepthook`` that appends an uncaught exception to the log before the usual report on stderr
+(a rule's script runs in a Python process of its own).
+"""
 
 from __future__ import annotations
 
 import contextlib
 import logging
 import sys
+import traceback
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +23,26 @@ def log_to_file(path: str | Path) -> None:
     so that every declared log exists even when nothing is logged. ``force``: an imported library
     may already have configured the root logger."""
     logging.basicConfig(filename=str(path), level=logging.INFO, format=FORMAT, force=True)
+    _log_uncaught_exceptions(Path(path))
+
+
+def _log_uncaught_exceptions(path: Path) -> None:
+    """Append an uncaught exception (with its traceback) to ``path``, then report it as Python does.
+    Called again (another log), the hook writes to the new path only."""
+    previous = getattr(sys.excepthook, "benchval_previous", sys.excepthook)
+
+    def hook(kind, error, trace):
+        try:
+            logging.shutdown()  # flush and close the file handler first: the traceback ends the log
+            with open(path, "a", encoding="utf-8") as log_file:
+                log_file.write("job failed with an uncaught exception:\n")
+                traceback.print_exception(kind, error, trace, file=log_file)
+        except OSError:
+            pass  # the log cannot be written: stderr still gets the traceback
+        previous(kind, error, trace)
+
+    hook.benchval_previous = previous
+    sys.excepthook = hook
 
 
 @contextlib.contextmanager

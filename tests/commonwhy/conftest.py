@@ -92,8 +92,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, query: str) -> None:
         server = self.server
         server.requests.append({"query": query, "user_agent": self.headers.get("User-Agent")})
-        if server.fail_next > 0:
-            server.fail_next -= 1
+        if server.fail_next > 0 or (server.fail_matching is not None and server.fail_matching in query):
+            server.fail_next = max(server.fail_next - 1, 0)
             self.send_response(503)
             self.send_header("Retry-After", "0")
             self.end_headers()
@@ -137,6 +137,7 @@ def sparql_server(tiny_store):
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     server.daemon_threads = True
     server.store, server.requests, server.fail_next, server.slow_s = tiny_store, [], 0, 2.0
+    server.fail_matching = None  # every query holding this text gets a 503
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     server.url = f"http://127.0.0.1:{server.server_address[1]}/sparql"

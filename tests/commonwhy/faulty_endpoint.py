@@ -7,8 +7,11 @@ script is used up every request gets ``then``. Bounded: a handler never waits lo
 Behaviours: ``ok`` (a valid SPARQL JSON answer), ``hang`` (reads the request, never answers), ``drip``
 (a valid answer sent one byte every ``drip_s``), ``reset`` (TCP reset instead of an answer),
 ``disconnect`` (closes the connection without a status line), ``500``, ``429`` (with Retry-After: 0),
-``garbage`` (HTTP 200 with an HTML page), ``not_object`` (HTTP 200 with a JSON number) and
-``error_in_200`` (HTTP 200 with a JSON object carrying an error instead of results).
+``garbage`` (HTTP 200 with an HTML page), ``not_object`` (HTTP 200 with a JSON number),
+``error_in_200`` (HTTP 200 with a JSON object carrying an error instead of results), ``400`` and
+``403`` (client errors), ``error_beside_results`` (empty results with an error beside them), ``no_head``
+(empty results without the head a SPARQL answer has), ``truncated`` (fewer bytes than Content-Length),
+``huge`` (a valid answer of about 2 MB) and ``deep`` (JSON nested 100 000 levels deep).
 """
 
 from __future__ import annotations
@@ -21,7 +24,10 @@ import urllib.parse
 
 OK_SELECT = {"head": {"vars": ["x"]}, "results": {"bindings": [{"x": {"type": "literal", "value": "fine"}}]}}
 OK_ASK = {"head": {}, "boolean": True}
-BEHAVIOURS = ("ok", "hang", "drip", "reset", "disconnect", "500", "429", "garbage", "not_object", "error_in_200")
+BEHAVIOURS = (
+    *("ok", "hang", "drip", "reset", "disconnect", "500", "429", "400", "403", "garbage", "not_object"),
+    *("error_in_200", "error_beside_results", "no_head", "truncated", "huge", "deep"),
+)
 
 
 class FaultyEndpoint:
@@ -117,6 +123,24 @@ class FaultyEndpoint:
 
     def _error_in_200(self, connection, _query, _behaviour) -> None:
         _send(connection, 200, json.dumps({"error": "java.util.concurrent.TimeoutException"}))
+
+    def _error_beside_results(self, connection, _query, _behaviour) -> None:
+        body = {"head": {"vars": ["x"]}, "results": {"bindings": []}, "error": "query timeout"}
+        _send(connection, 200, json.dumps(body))
+
+    def _no_head(self, connection, _query, _behaviour) -> None:
+        _send(connection, 200, json.dumps({"results": {"bindings": []}}))
+
+    def _truncated(self, connection, query, _behaviour) -> None:
+        body = json.dumps(OK_ASK if "ASK" in query else OK_SELECT).encode("utf-8")
+        connection.sendall(_head(200, len(body)) + body[: len(body) // 2])
+
+    def _huge(self, connection, _query, _behaviour) -> None:
+        rows = [{"x": {"type": "literal", "value": "v" * 100}}] * 15000
+        _send(connection, 200, json.dumps({"head": {"vars": ["x"]}, "results": {"bindings": rows}}))
+
+    def _deep(self, connection, _query, _behaviour) -> None:
+        _send(connection, 200, "[" * 100_000 + "]" * 100_000)
 
 
 def _read_request(connection: socket.socket) -> tuple[str, str] | None:

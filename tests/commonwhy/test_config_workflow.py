@@ -17,6 +17,8 @@ from benchval.paths import REPO_ROOT
 
 from test_rdf_convert import _mini_litwd1k
 
+from benchval.data import sha256_of
+
 SCHEMA = yaml.safe_load((REPO_ROOT / "workflow/schemas/commonwhy.schema.yaml").read_text())
 BLOCK = yaml.safe_load((REPO_ROOT / "config/config.yaml").read_text())["commonwhy"]
 
@@ -55,7 +57,11 @@ def _snakemake(workdir: Path, *args: str) -> str:
 
 
 def test_changed_litwd1k_source_rebuilds_the_store(tmp_path):
-    _mini_litwd1k(tmp_path / "mirror" / "wikidata_litwd1k")
+    folder = tmp_path / "mirror" / "wikidata_litwd1k"
+    _mini_litwd1k(folder)
+    # the mirror declares its files' checksums, as the shared one does (benchval.integrity)
+    sums = [f"{sha256_of(p)}  ./{p.relative_to(folder)}" for p in sorted(folder.rglob("*")) if p.is_file()]
+    (folder / "SHA256SUMS").write_text("\n".join(sums) + "\n")
     (tmp_path / "config.yaml").write_text(yaml.safe_dump({"mirror": str(tmp_path / "mirror"), "commonwhy": BLOCK}))
     target = "resources/kg/litwd1k.oxigraph.stats.json"
     assert "kg_store" in _snakemake(tmp_path, target)

@@ -2,9 +2,11 @@
 # and pairs live in benchval.layout, which every rule file imports itself (docs/workflow.md, "Layout").
 from benchval.config import check_command_line, check_references, check_sections_are_mappings
 from benchval.layout import alternatives, workflow_layout
+from benchval.strict_yaml import check_no_duplicate_keys
 from benchval.tasks.variants import add_task_variants
 
 check_command_line(workflow.config_settings.config)
+check_no_duplicate_keys(workflow.configfiles)  # config.yaml, the catalogue, every --configfile
 check_sections_are_mappings(config)
 validate(config, "../schemas/config.schema.yaml")
 LAYOUT = workflow_layout(config)  # fills the nested schema defaults validate() leaves out

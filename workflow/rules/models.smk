@@ -6,7 +6,8 @@
 from pathlib import Path
 
 from benchval.cluster import rule_resources as _rule_resources
-from benchval.layout import model_manifest, workflow_layout
+from benchval.layout import MODELS_DIR, model_manifest, workflow_layout
+from benchval.models.lock import sync_entry_stamps as _sync_entry_stamps
 from benchval.models.registry import LAYOUT_KEYS as _LAYOUT_KEYS
 from benchval.workflow_support import canonical, script_code_for
 
@@ -30,9 +31,16 @@ def _local_model_files(wildcards):
     return [folder / "config.json", *weights]
 
 
+# Each model's entry of the lock file, copied to a file of its own when it changed (now, before
+# Snakemake looks at any file): editing or deleting an entry reruns that model's preparation and no
+# other (benchval.models.lock.sync_entry_stamp).
+_LOCK_ENTRIES = _sync_entry_stamps(config["model_lock"], config["models"], f"{MODELS_DIR}/_lock")
+
+
 rule prepare_model:
     input:
         _local_model_files,
+        lock_entry=lambda wildcards: _LOCK_ENTRIES[wildcards.model],
     output:
         manifest=model_manifest(),
     log:

@@ -1,11 +1,16 @@
 # The user-facing folders: results/figures/{study}/ and results/tables/{study}/ gather what each
 # study's analysis wrote under results/studies/{study}/, plus the task sizes of every scored task.
+# They are directory outputs checked against a manifest of their files: deleting a published file
+# makes the check file newer when this file is read, so `publish` (and only it) runs again
+# (benchval.published).
 from benchval.layout import PUBLISHED_FIGURES, PUBLISHED_TABLES, TASK_FILTERS, TASK_META, TASK_SIZES
 from benchval.layout import workflow_layout
+from benchval.published import PUBLISHED_CHECK, PUBLISHED_MANIFEST, mark_if_incomplete
 from benchval.workflow_support import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
+mark_if_incomplete(PUBLISHED_MANIFEST, PUBLISHED_CHECK)
 
 
 rule task_sizes:
@@ -33,6 +38,7 @@ rule publish:
         figures=LAYOUT.published_figures(),
         tables=LAYOUT.published_tables(),
         task_sizes=TASK_SIZES,
+        published_check=PUBLISHED_CHECK,  # newer than the folders when a published file is gone
         # the report's pages (report.smk), so that `snakemake --report` works right after
         # `snakemake results/figures` (README)
         report=lambda w: rules.report_inputs.input,
@@ -41,6 +47,7 @@ rule publish:
     output:
         figures=directory(PUBLISHED_FIGURES),
         tables=directory(PUBLISHED_TABLES),
+        manifest=PUBLISHED_MANIFEST,
     log:
         "logs/publish/publish.log",
     benchmark:

@@ -1,9 +1,11 @@
 """Snakemake script for rule commonwhy_ground (thin: calls benchval.commonwhy.entrypoints)."""
 
 from benchval.commonwhy.entrypoints import ground
+from benchval.integrity import verify_job_inputs
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])  # noqa: F821
+verify_job_inputs(snakemake)  # noqa: F821  # the raw files against their declared sha256
 inputs = snakemake.input  # noqa: F821
 ground(
     snakemake.params.raw_dir,

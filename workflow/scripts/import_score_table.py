@@ -1,9 +1,11 @@
 """Snakemake script: an imported study's score_table.csv and tasks.csv (benchval.analysis.importers)."""
 
 from benchval.analysis.importers import import_study
+from benchval.integrity import verify_job_inputs
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])
+verify_job_inputs(snakemake)  # the raw files against their declared sha256
 import_study(
     snakemake.wildcards.study,
     snakemake.params.study,

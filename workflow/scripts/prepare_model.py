@@ -13,4 +13,5 @@ with job_log(snakemake.log[0], f"preparing model {model!r}"):
         dict(snakemake.params.entry),
         Path(snakemake.output.manifest).parent,
         lock_path=snakemake.params.model_lock,
+        lock_stamp=snakemake.input.lock_entry,
     )

@@ -1,25 +1,16 @@
-"""Snakemake script: copy each study's figures and tables into results/figures|tables/{study}/."""
+"""Snakemake script: copy each study's figures and tables into results/figures|tables/{study}/,
+and list what was published (benchval.published: a deleted published file is rebuilt)."""
 
-import logging
 import shutil
 from pathlib import Path
 
 from benchval.joblog import log_to_file
+from benchval.published import copy_published, write_published_manifest
 
 log_to_file(snakemake.log[0])
-
-
-def publish(paths, destination_root):
-    for path in map(Path, paths):
-        # results/studies/{study}/{figures|tables}/<file>  ->  <root>/{study}/<file>
-        study = path.parts[path.parts.index("studies") + 1]
-        target = Path(destination_root, study, path.name)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(path, target)
-        logging.info("%s -> %s", path, target)
-
-
-publish(snakemake.input.figures, snakemake.output.figures)
-publish(snakemake.input.tables, snakemake.output.tables)
+written = copy_published(snakemake.input.figures, snakemake.output.figures)
+written += copy_published(snakemake.input.tables, snakemake.output.tables)
 Path(snakemake.output.tables).mkdir(parents=True, exist_ok=True)
 shutil.copy2(snakemake.input.task_sizes, Path(snakemake.output.tables, "task_sizes.csv"))
+written.append(Path(snakemake.output.tables, "task_sizes.csv"))
+write_published_manifest(written, snakemake.output.manifest)

@@ -5,7 +5,10 @@ Two sources, configured per study under ``studies:`` (schema: workflow/schemas/s
 * ``source: csv`` - one row per model; ``columns`` maps model/family/size_b columns, ``tasks``
   maps each task to its score ``column``, ``role``, ``axes``, ``pairs_with``, ``label`` and
   optionally ``metric`` (default: the study's ``metric``, default ``accuracy``). ``scale``
-  multiplies the values (e.g. 0.01 for percentages).
+  multiplies the values (e.g. 0.01 for percentages). Every score and size cell must be a plain
+  number (``0.62``, ``1e-3``; sizes may end in a unit, ``1.5B``, ``500M``, ``1.2T``); an empty cell
+  is a missing score, and so is a token listed in ``missing_values`` (e.g. ``["n/a", "-"]``). Any
+  other cell (``0,62``, ``71%``, ``True``, ``nan``) is an error naming file, line and column.
 * ``source: lm_eval`` - a directory of lm-evaluation-harness results JSON files
   (``{"results": {task: {"acc,none": x, ...}}, "config": {"model_args": ...}}``). ``models`` maps
   the ``model_key`` value of ``model_args`` (default ``pretrained``) to name/family/size_b;
@@ -33,6 +36,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -86,12 +90,49 @@ def _check_values(frame: pd.DataFrame, where: str, value_range: str = "unit") ->
         )
 
 
+_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+_PLAIN_NUMBER = re.compile(rf"^{_NUMBER}$")
+_SIZE = re.compile(rf"^(?P<number>{_NUMBER})\s*(?P<unit>[kKmMbBtT]?)$")
+SIZE_UNITS_B = {"": 1.0, "k": 1e-6, "m": 1e-3, "b": 1.0, "t": 1e3}  # -> billions of parameters
+
+
+def parse_number(text: str, where: str) -> float:
+    """A plain decimal number; anything else (``0,62``, ``71%``, ``True``, ``nan``) is an error."""
+    if not _PLAIN_NUMBER.match(text):
+        raise StudyImportError(
+            f"{where}: {text!r} is not a number (an empty cell is a missing score; declare other "
+            f"missing-value tokens in the study's missing_values)"
+        )
+    return float(text)
+
+
+def parse_size_b(text: str, where: str) -> float:
+    """A size in billions of parameters: a number, optionally with a unit (``1.5B``, ``500M``, ``1.2T``)."""
+    match = _SIZE.match(text.strip())
+    if match is None:
+        raise StudyImportError(f"{where}: {text!r} is not a size (a number, optionally ending in K, M, B or T)")
+    return float(match["number"]) * SIZE_UNITS_B[match["unit"].lower()]
+
+
+def _numeric_cells(raw: pd.DataFrame, column: str, key: str, path: Path, missing: set[str], parse=parse_number):
+    """The column's cells as floats (NaN: empty or a declared missing-value token); line = row + 2."""
+    values = []
+    for row, cell in zip(raw.index, raw[column]):
+        text = cell.strip()
+        if text == "" or text in missing:
+            values.append(math.nan)
+        else:
+            values.append(parse(text, f"{path}: line {row + 2}, column {column!r} ({key})"))
+    return pd.Series(values, index=raw.index, dtype=float)
+
+
 def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(score_table, tasks) frames from a one-row-per-model CSV."""
+    """(score_table, tasks) frames from a one-row-per-model CSV (cells read as text, then checked)."""
     path = expand_path(study["path"], mirror)
     if not path.is_file():
         raise StudyImportError(f"study {study_name!r}: source CSV {path} not found")
-    raw = pd.read_csv(path)
+    raw = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing_values = {str(token).strip() for token in study.get("missing_values", [])}
     columns = study["columns"]
     needed = {"columns." + key: columns[key] for key in ("model", "family", "size_b")}
     needed.update({f"tasks.{task}.column": spec["column"] for task, spec in study["tasks"].items()})
@@ -100,21 +141,19 @@ def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple
         raise StudyImportError(
             f"study {study_name!r}: {path} has no column(s) {missing}; its columns: {list(raw.columns)}"
         )
-    models = pd.DataFrame(
-        {
-            "model": raw[columns["model"]].map(lambda name: name.strip() if isinstance(name, str) else name),
-            "family": raw[columns["family"]],
-            "size_b": pd.to_numeric(raw[columns["size_b"]], errors="coerce"),
-        }
-    )
+    named = {key: raw[columns[key]].where(raw[columns[key]].str.strip() != "") for key in ("model", "family")}
+    size_b = _numeric_cells(raw, columns["size_b"], "columns.size_b", path, missing_values, parse_size_b)
+    model_names = named["model"].map(lambda name: name.strip() if isinstance(name, str) else name)
+    models = pd.DataFrame({"model": model_names, "family": named["family"], "size_b": size_b})
     keys = models["model"].map(lambda name: normalise(name) if isinstance(name, str) else name)
     duplicated = keys.duplicated() & keys.notna()
     if duplicated.any():
         row = duplicated.idxmax()
         first = int(keys[keys == keys[row]].index[0])
         raise StudyImportError(
-            f"{path}: line {row + 2}: model {models.at[row, 'model']!r} is the model of line {first + 2} "
-            f"({models.at[first, 'model']!r}) by the name rule (benchval.atlas.names)"
+            f"{path}: model {models.at[row, 'model']!r} appears twice: line {first + 2} and line {row + 2} "
+            f"(line {first + 2} names it {models.at[first, 'model']!r}; one model by the name rule, "
+            "benchval.atlas.names)"
         )
     non_positive = models["size_b"].notna() & ~(models["size_b"] > 0)
     if non_positive.any():
@@ -135,7 +174,7 @@ def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple
     scale = float(study.get("scale", 1.0))
     frames = []
     for task, spec in study["tasks"].items():
-        values = pd.to_numeric(raw[spec["column"]], errors="coerce") * scale
+        values = _numeric_cells(raw, spec["column"], f"tasks.{task}", path, missing_values) * scale
         frame = models.assign(task=task, metric=spec.get("metric", study.get("metric", "accuracy")), value=values)[
             usable
         ]

@@ -80,7 +80,8 @@ def ground(
         raw_dir / "inference_rule_entities.json", raw_dir / "LabeledRules.json", cw_config.get("user_rules")
     )
     source = open_source(cw_config.get("kg", {}), store_dir, language=cw_config.get("language", "en"))
-    table, report, summary = construct(rules, source, list(annotations), progress=True)
+    allow_partial = bool(cw_config.get("allow_partial", False))
+    table, report, summary = construct(rules, source, list(annotations), progress=True, allow_partial=allow_partial)
     write_outputs(table, report, summary, constructed, report_csv, summary_json)
     log.info(
         "rules %d, grounded %d, questions %d, by status %s",

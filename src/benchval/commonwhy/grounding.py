@@ -15,6 +15,9 @@ from benchval.commonwhy.kg.source import EndpointError, KGSource, QuerySyntaxErr
 from benchval.commonwhy.rules import LiftedRule, validate_rule
 from benchval.commonwhy.wdqs_dialect import WdqsFeatureError, referenced_entities, referenced_properties
 
+# Statuses of a rule whose queries failed (not an answer about the KG): a build with one of them is
+# incomplete (benchval.commonwhy.pipeline.IncompleteBuild) unless commonwhy.allow_partial is set.
+FAILED_STATUSES = ("timeout", "endpoint_error")
 STATUSES = (
     "grounded",
     "parse_error",
@@ -132,6 +135,23 @@ def _explain_empty(rule: LiftedRule, report: GroundingRow, diagnosis: _Diagnosis
         report.reason = "no entity in this KG satisfies the query"
 
 
+def _outcome(
+    rule: LiftedRule, rows: list[dict[str, Term]], source: KGSource, report: GroundingRow, diagnosis: _Diagnosis
+) -> list[GroundedQuestion]:
+    """The questions of a rule's rows (labels looked up), and why there are none when there are none."""
+    report.rows_returned = len(rows)
+    questions = _build(rule, rows, source, report)
+    report.questions_built = len(questions)
+    if not rows:
+        _explain_empty(rule, report, diagnosis)
+    elif not questions:
+        report.status = "no_labels"
+        report.reason = (
+            f"{report.rows_without_entity} rows bind no entity, {report.rows_without_label} entities have no label"
+        )
+    return questions
+
+
 def ground_rule(
     rule: LiftedRule, source: KGSource, diagnosis: _Diagnosis | None = None
 ) -> tuple[list[GroundedQuestion], GroundingRow]:
@@ -158,16 +178,13 @@ def ground_rule(
         rows = None
     questions: list[GroundedQuestion] = []
     if rows is not None:
-        report.rows_returned = len(rows)
-        questions = _build(rule, rows, source, report)
-        report.questions_built = len(questions)
-        if not rows:
-            _explain_empty(rule, report, diagnosis)
-        elif not questions:
-            report.status = "no_labels"
-            report.reason = (
-                f"{report.rows_without_entity} rows bind no entity, {report.rows_without_label} entities have no label"
-            )
+        try:
+            questions = _outcome(rule, rows, source, report, diagnosis)
+        except (QuerySyntaxError, QueryTimeoutError, EndpointError) as error:  # a label or diagnosis query
+            timed_out = isinstance(error, QueryTimeoutError)
+            report.status = "timeout" if timed_out else "endpoint_error"
+            report.reason = f"a label or diagnosis query failed: {_one_line(error)}"
+            questions = []
     published = {entity.get("qid") for entity in rule.published_entities}
     report.published_entities_found = sum(1 for q in questions if set(q.anchor_qids) & published)
     report.seconds = round(time.perf_counter() - started, 4)

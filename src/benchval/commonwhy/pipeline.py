@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from benchval.commonwhy.annotation import merge_answers
-from benchval.commonwhy.grounding import STATUSES, GroundedQuestion, ground_rules
+from benchval.commonwhy.grounding import FAILED_STATUSES, STATUSES, GroundedQuestion, ground_rules
 from benchval.commonwhy.kg.source import KGSource
 from benchval.commonwhy.rules import LiftedRule, load_labeled_rules, load_published_rules, load_user_rules
 from benchval.commonwhy.splits import assign_splits
@@ -114,11 +114,37 @@ def _question_rows(
     return rows
 
 
+class IncompleteBuild(RuntimeError):
+    """Some rules' queries failed (timeout, endpoint error) and ``commonwhy.allow_partial`` is not set."""
+
+
+def check_complete(report_rows: list[dict], source: KGSource, allow_partial: bool) -> list[str]:
+    """The ids of the rules whose queries failed; :class:`IncompleteBuild` if there are any and
+    ``allow_partial`` is false (nothing is written then, and the rerun asks only what is not cached)."""
+    failed = [row for row in report_rows if row["status"] in FAILED_STATUSES]
+    if failed and not allow_partial:
+        shown = "; ".join(f"{row['rule_id']} ({row['status']}: {row['reason'][:150]})" for row in failed[:10])
+        more = f"; and {len(failed) - 10} more" if len(failed) > 10 else ""
+        raise IncompleteBuild(
+            f"{len(failed)} of {len(report_rows)} rules failed on {source.name}: {shown}{more}. Nothing is "
+            f"written; the answers that came back are cached, so a plain rerun asks only for the failed "
+            f"ones. Set commonwhy.allow_partial: true to write the outputs without them."
+        )
+    return [row["rule_id"] for row in failed]
+
+
 def construct(
-    rules: list[LiftedRule], source: KGSource, annotation_files: list[Path | str] | None = None, progress: bool = False
+    rules: list[LiftedRule],
+    source: KGSource,
+    annotation_files: list[Path | str] | None = None,
+    progress: bool = False,
+    allow_partial: bool = False,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
-    """Run grounding, subgraphs, answer merge and splits; returns (questions, report, summary)."""
+    """Run grounding, subgraphs, answer merge and splits; returns (questions, report, summary).
+
+    A rule whose queries failed fails the build (:func:`check_complete`) unless ``allow_partial``."""
     questions, report_rows = ground_rules(rules, source, progress=progress)
+    failed = check_complete(report_rows, source, allow_partial)
     table = pd.DataFrame(
         _question_rows(questions, {r.id: r for r in rules}, source, progress),
         columns=[f.name for f in CONSTRUCTED_SCHEMA if f.name not in ("answers", "split")],
@@ -136,6 +162,9 @@ def construct(
         "rules_total": len(rules),
         "rules_by_status": {k: int(v) for k, v in status_counts.items()},
         "rules_grounded": int(status_counts["grounded"]),
+        "rules_failed": len(failed),
+        "rules_failed_ids": failed,
+        "partial": bool(failed),
         "questions_built": int(len(table)),
         "questions_by_split": {k: int(v) for k, v in table["split"].value_counts().items()},
         "facts_total": int(table["n_facts"].sum()) if len(table) else 0,

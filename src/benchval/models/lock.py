@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import fcntl
+import json
 import os
 import re
 from collections.abc import Iterator, Mapping
@@ -25,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from benchval.strict_yaml import DuplicateKeyError, load_yaml
 
 LOCK_VERSION = 1
 COMMIT = re.compile(r"^[0-9a-f]{40}$")
@@ -55,7 +58,12 @@ def read_lock(path: Path | str) -> dict[str, dict[str, Any]]:
     path = Path(path)
     if not path.is_file():
         return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    try:
+        data = load_yaml(path) or {}  # a key given twice is an error too
+    except (yaml.YAMLError, DuplicateKeyError, UnicodeDecodeError) as error:
+        raise ModelLockError(
+            f"{path}: not valid YAML ({' '.join(str(error).split())}); fix it, or delete it to write a new one"
+        ) from None
     if (
         not isinstance(data, dict)
         or data.get("lock_version") != LOCK_VERSION
@@ -65,7 +73,46 @@ def read_lock(path: Path | str) -> dict[str, dict[str, Any]]:
             f"{path}: not a model lock file of version {LOCK_VERSION} "
             "(keys lock_version and models); delete it to write a new one"
         )
+    for name, entry in data["models"].items():
+        if not isinstance(entry, dict):
+            raise ModelLockError(
+                f"{path}: entry {name!r} under models: is a {type(entry).__name__}, not a mapping "
+                f"(source, resolved_commit, weights_sha256, ...); delete the entry to record it again"
+            )
     return data["models"]
+
+
+def sync_entry_stamp(path: Path | str | None, name: str, stamp: Path | str, entries: dict | None = None) -> Path:
+    """Write ``name``'s lock entry to ``stamp`` (a file of its own) when it differs from what is there.
+
+    The stamp is an input of the model's preparation: editing or deleting that entry in the lock file
+    makes the stamp newer than the prepared model, so it is prepared (and verified) again, and only
+    it. The rule file syncs every model's stamp when it is read (before Snakemake looks at any file),
+    and prepare_model syncs its own before writing the manifest, so that recording an entry reruns
+    nothing. ``entries``: the lock's entries when the caller read them already.
+    """
+    if entries is None:
+        entries = read_lock(path) if path is not None else {}
+    text = json.dumps(
+        {"lock": str(path) if path is not None else None, "entry": entries.get(name)}, sort_keys=True, default=str
+    )
+    stamp = Path(stamp)
+    try:
+        if stamp.read_text(encoding="utf-8") == text:
+            return stamp
+    except OSError:
+        pass
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    tmp = stamp.with_name(f".{stamp.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, stamp)
+    return stamp
+
+
+def sync_entry_stamps(path: Path | str | None, names, folder: Path | str) -> dict[str, str]:
+    """:func:`sync_entry_stamp` for every model in ``names`` (the lock read once): {name: stamp path}."""
+    entries = read_lock(path) if path is not None else {}
+    return {name: str(sync_entry_stamp(path, name, Path(folder) / f"{name}.json", entries)) for name in names}
 
 
 def _entry(path: Path | str, name: str, source: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -1,13 +1,19 @@
 """benchval-model.json: what a prepared model folder holds and how it was made.
 
 Written last into a prepared folder (its presence means the folder is complete) and read by
-everyone who needs the model: `weights_sha256` is the scorer's cache key.
+everyone who needs the model: `weights_sha256` is the scorer's cache key. The weights are verified
+against it before they are used (:func:`verified_weights_sha256`): cheaply, from the stamp
+`.weights-stamp.json` beside the manifest (each weights file's size and mtime when last hashed), and
+with a full hash when a file's size or mtime differs from its stamp. Weights that changed after the
+preparation are a :class:`PreparedWeightsChanged` error, so no score of other weights is cached under
+the old key.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +43,13 @@ class ManifestError(ValueError):
     """A benchval-model.json is missing or malformed."""
 
 
+class PreparedWeightsChanged(ManifestError):
+    """The weights files of a prepared model no longer hash to its manifest's `weights_sha256`."""
+
+
+WEIGHTS_STAMP_NAME = ".weights-stamp.json"
+
+
 def manifest_path(model_dir: str | Path) -> Path:
     """The manifest inside `model_dir` (or `model_dir` itself if it is the manifest file)."""
     path = Path(model_dir)
@@ -50,7 +63,7 @@ def read_manifest(model_dir: str | Path) -> dict[str, Any]:
         raise ManifestError(f"{path}: no such file; is the model prepared (rule prepare_model)?")
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise ManifestError(f"{path}: not valid JSON: {error}") from error
     validate_manifest(manifest, where=str(path))
     return manifest
@@ -103,11 +116,66 @@ def weights_sha256(files: list[Path]) -> str:
 
 
 def folder_weights_sha256(model_dir: str | Path) -> str:
-    """The weights hash of a model folder: its manifest's `weights_sha256` when prepared, else
-    :func:`weights_sha256` of its weights files (a plain Hugging Face folder: tests, benchmarks)."""
+    """The weights hash of a model folder: its manifest's `weights_sha256`, verified, when prepared
+    (:func:`verified_weights_sha256`), else :func:`weights_sha256` of its weights files (a plain
+    Hugging Face folder: tests, benchmarks)."""
     if manifest_path(model_dir).is_file():
-        return read_manifest(model_dir)["weights_sha256"]
+        return verified_weights_sha256(model_dir)
     return weights_sha256(weight_files(Path(model_dir)))
+
+
+def _file_stats(files: list[Path]) -> dict[str, list[int]]:
+    return {path.name: [path.stat().st_size, path.stat().st_mtime_ns] for path in files}
+
+
+def write_weights_stamp(model_dir: str | Path, files: list[Path], sha256: str) -> Path:
+    """Record the size and mtime of the weights files that hash to ``sha256`` (beside the manifest)."""
+    stamp = manifest_path(model_dir).with_name(WEIGHTS_STAMP_NAME)
+    tmp = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({"sha256": sha256, "files": _file_stats(files)}), encoding="utf-8")
+    os.replace(tmp, stamp)
+    return stamp
+
+
+def _weights_folder(model_dir: Path, manifest: dict[str, Any]) -> Path | None:
+    """Where the prepared weights lie (None: a Hub model with no local copy, loaded by id)."""
+    load_from = manifest["load_from"]
+    folder = Path(load_from.get("path") or "")
+    if load_from["kind"] == "folder":
+        return folder if folder.is_absolute() else model_dir / folder
+    return folder if load_from.get("path") and folder.is_dir() else None
+
+
+def verified_weights_sha256(model_dir: str | Path) -> str:
+    """The manifest's `weights_sha256` after checking that the weights files still have it."""
+    model_dir = manifest_path(model_dir).parent
+    manifest = read_manifest(model_dir)
+    expected, folder = manifest["weights_sha256"], _weights_folder(model_dir, manifest)
+    if folder is None:
+        return expected  # fetched from the Hub at the locked commit when loaded
+    files = [folder / name for name in manifest["weights_files"]]
+    missing = [str(path) for path in files if not path.is_file()]
+    if missing:
+        raise PreparedWeightsChanged(f"{manifest_path(model_dir)}: weights files {missing} are gone; prepare again")
+    stamp_path = model_dir / WEIGHTS_STAMP_NAME
+    try:
+        stamp = json.loads(stamp_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stamp = {}
+    if stamp == {"sha256": expected, "files": _file_stats(files)}:
+        return expected
+    actual = weights_sha256(files)
+    if actual != expected:
+        raise PreparedWeightsChanged(
+            f"weights {', '.join(map(str, files))} (sha256 {actual}) differ from {manifest_path(model_dir)} "
+            f"(weights_sha256 {expected}): they changed after the preparation; prepare the model again "
+            f"(snakemake --forcerun prepare_model) so that no score of other weights is reused"
+        )
+    try:
+        write_weights_stamp(model_dir, files, actual)
+    except OSError:
+        pass  # a read-only model folder: verified now, hashed again next time
+    return actual
 
 
 def tokenizer_facts(tokenizer) -> dict[str, Any]:

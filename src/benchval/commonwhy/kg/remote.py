@@ -1,12 +1,17 @@
 """A KG source that sends SPARQL to an HTTP endpoint (the Wikidata Query Service in real use).
 
 Polite by construction: a descriptive User-Agent (required by WDQS), one request at a time with at
-least ``min_interval_s`` between requests. Robust: every request has an overall deadline
-(``deadline_s``, connect to last byte) on top of the per-read ``timeout_s``; timeouts, connection
+least ``min_interval_s`` between requests. Robust: every query has an overall deadline
+(``deadline_s``: from the first try's connect to the last byte of the answer, the pauses between
+tries and the polite waits included) on top of the per-read ``timeout_s``; timeouts, connection
 errors, HTTP 429/5xx and answers that are not SPARQL JSON are retried with exponential backoff
-(honouring ``Retry-After``); answers are checked before they enter the on-disk cache (keyed by
-endpoint + query, so a rerun never asks twice); and a circuit breaker raises
-:class:`EndpointUnreachable` after ``max_consecutive_failures`` failed requests in a row.
+(honouring ``Retry-After``); an answer may be at most ``max_answer_bytes`` long; answers are checked
+(shape, types, no error beside the results, no byte missing) before they enter the on-disk cache
+(keyed by endpoint + query, so a rerun never asks twice), and nothing else is cached; a circuit
+breaker raises :class:`EndpointUnreachable` after ``max_consecutive_failures`` failed requests in a
+row, client errors (HTTP 4xx, a rejected query included) counted too. Every failure of a request
+goes through :meth:`RemoteSource._fetch`'s one error path; a cache file that cannot be read or
+written is a :class:`LocalCacheError` naming the local path, never an endpoint failure.
 ``translate_wdqs`` sends the query through :mod:`..wdqs_dialect` first: keep it False for
 query.wikidata.org (which understands its own dialect), True for a plain SPARQL 1.1 endpoint.
 Defaults: workflow/schemas/commonwhy.schema.yaml (``commonwhy.kg.remote``), filled in by ``open_source``."""
@@ -42,7 +47,11 @@ RETRY_STATUS = {429, 500, 502, 503, 504}
 
 
 class _DeadlinePassed(Exception):
-    """The request's overall deadline passed before its answer was complete."""
+    """The query's overall deadline passed before its answer was complete."""
+
+
+class LocalCacheError(RuntimeError):
+    """The on-disk answer cache cannot be read or written (a local disk problem, not the endpoint's)."""
 
 
 class _BadAnswer(Exception):
@@ -53,6 +62,9 @@ def check_answer(answer: object, kind: str) -> None:
     """Raise :class:`_BadAnswer` unless ``answer`` is a SPARQL JSON result of ``kind`` (select or ask)."""
     if not isinstance(answer, dict):
         raise _BadAnswer(f"expected a JSON object, got {type(answer).__name__}")
+    errors = sorted(key for key in ("error", "exception", "message") if key in answer)
+    if errors:
+        raise _BadAnswer(f"the answer carries {errors}: {str(answer[errors[0]])[:200]}")
     if kind == "ask":
         if not isinstance(answer.get("boolean"), bool):
             raise _BadAnswer(f"expected an ASK answer (boolean), got keys {sorted(answer)}")
@@ -60,9 +72,14 @@ def check_answer(answer: object, kind: str) -> None:
     bindings = answer.get("results", {}).get("bindings") if isinstance(answer.get("results"), dict) else None
     if not isinstance(bindings, list) or not all(isinstance(row, dict) for row in bindings):
         raise _BadAnswer(f"expected SELECT results (results.bindings), got keys {sorted(answer)}")
+    head = answer.get("head")
+    if not isinstance(head, dict) or not isinstance(head.get("vars"), list):
+        raise _BadAnswer("a SELECT answer without head.vars (SPARQL 1.1 JSON results have one)")
     try:
         for row in bindings:
             for value in row.values():
+                if not isinstance(value, dict) or not isinstance(value.get("value"), str):
+                    raise TypeError(f"binding {str(value)[:100]} is not an object with a string value")
                 binding_to_term(value)
     except (EndpointError, AttributeError, KeyError, TypeError) as error:
         raise _BadAnswer(f"malformed binding: {error!r}") from error
@@ -119,6 +136,7 @@ class RemoteSource(KGSource):
         user_agent: str,
         cache_dir: Path | str | None,
         translate_wdqs: bool,
+        max_answer_bytes: int = 50_000_000,
         name: str | None = None,
         language: str = "en",
     ):
@@ -130,6 +148,7 @@ class RemoteSource(KGSource):
         self.backoff_s, self.min_interval_s, self.user_agent = float(backoff_s), float(min_interval_s), user_agent
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.translate_wdqs, self.language = translate_wdqs, language
+        self.max_answer_bytes = int(max_answer_bytes)
         self.name = name or urllib.parse.urlparse(endpoint).netloc
         self.requests_sent = 0
         self.cache_hits = 0
@@ -148,9 +167,13 @@ class RemoteSource(KGSource):
         if path is None or not path.is_file():
             return None
         try:
-            answer = json.loads(path.read_text(encoding="utf-8"))["answer"]
+            content = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise LocalCacheError(f"cannot read the SPARQL answer cache {path}: {error}") from error
+        try:
+            answer = json.loads(content)["answer"]
             check_answer(answer, kind)
-        except (ValueError, KeyError, TypeError, _BadAnswer) as error:
+        except (ValueError, KeyError, TypeError, RecursionError, _BadAnswer) as error:
             log.warning("%s: cached answer is not valid (%s); asking the endpoint again", path, error)
             return None
         self.cache_hits += 1
@@ -160,20 +183,28 @@ class RemoteSource(KGSource):
         path = self._cache_path(text)
         if path is None:
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"endpoint": self.endpoint, "query": text, "answer": answer}), encoding="utf-8")
-        os.replace(tmp, path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps({"endpoint": self.endpoint, "query": text, "answer": answer}), encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError as error:
+            raise LocalCacheError(
+                f"cannot write the SPARQL answer cache {self.cache_dir} ({path}: {error}); the endpoint "
+                f"answered, the local disk failed: free space or fix commonwhy.kg.remote.cache_dir"
+            ) from error
 
     # ---- HTTP --------------------------------------------------------------------------------
-    def _wait_politely(self) -> None:
+    def _wait_politely(self, deadline: float) -> None:
         pause = self.min_interval_s - (time.monotonic() - self._last_request)
         if pause > 0:
+            if time.monotonic() + pause >= deadline:
+                raise _DeadlinePassed
             time.sleep(pause)
         self._last_request = time.monotonic()
 
-    def _post(self, text: str) -> dict:
-        """One request; the whole exchange (connect, send, every read) must end within ``deadline_s``."""
+    def _post(self, text: str, deadline: float) -> dict:
+        """One request; the whole exchange (connect, send, every read) must end by ``deadline``."""
         url = urllib.parse.urlsplit(self.endpoint)
         body = urllib.parse.urlencode({"query": text}).encode("utf-8")
         headers = {
@@ -182,9 +213,8 @@ class RemoteSource(KGSource):
             "User-Agent": self.user_agent,
             "Connection": "close",
         }
-        self._wait_politely()
+        self._wait_politely(deadline)
         self.requests_sent += 1
-        deadline = time.monotonic() + self.deadline_s
         connection, target = _connection(url, self._time_left(deadline))
         try:
             connection.request("POST", target, body=body, headers=headers)
@@ -212,13 +242,20 @@ class RemoteSource(KGSource):
         return min(self.timeout_s, left)
 
     def _read_body(self, response: http.client.HTTPResponse, sock: socket.socket, deadline: float) -> bytes:
-        chunks = []
+        chunks, size = [], 0
         while True:
             sock.settimeout(self._time_left(deadline))
             chunk = response.read1(65536)
             if not chunk:
-                return b"".join(chunks)
+                break
+            size += len(chunk)
+            if size > self.max_answer_bytes:
+                raise _BadAnswer(f"answer larger than max_answer_bytes ({self.max_answer_bytes} bytes)")
             chunks.append(chunk)
+        declared = response.getheader("Content-Length")
+        if declared is not None and declared.strip().isdigit() and int(declared) != size:
+            raise _BadAnswer(f"answer cut short: {size} of the {int(declared)} bytes announced")
+        return b"".join(chunks)
 
     def _delay(self, attempt: int, retry_after: str | None) -> float:
         if retry_after and retry_after.strip().isdigit():
@@ -226,45 +263,55 @@ class RemoteSource(KGSource):
         return self.backoff_s * (2**attempt)
 
     def _fetch(self, text: str, kind: str) -> dict:
-        """The answer to ``text``, checked to be a SPARQL JSON ``kind`` answer (select or ask) before caching."""
+        """The answer to ``text``, checked to be a SPARQL JSON ``kind`` answer (select or ask) before caching.
+
+        The one error path of a request: every failure is counted by the breaker and either retried
+        (while the query's deadline leaves time for it) or raised as a :class:`KGQueryError`."""
         cached = self._cached(text, kind)
         if cached is not None:
             return cached
-        last_problem = ""
+        deadline = time.monotonic() + self.deadline_s
+        last_problem, tries = "", 0
         for attempt in range(self.max_retries + 1):
             self._check_breaker()
             retry_after = None
+            tries += 1
             try:
-                answer = self._post(text)
+                answer = self._post(text, deadline)
                 check_answer(answer, kind)
-                self._store(text, answer)
-                self.consecutive_failures = 0
-                return answer
             except urllib.error.HTTPError as error:
                 detail = error.read().decode("utf-8", "replace")[:500]
-                if error.code == 400:
-                    self.consecutive_failures = 0  # the endpoint is up; the query is wrong
-                    raise QuerySyntaxError(f"{self.endpoint} rejected the query (HTTP 400): {detail}") from error
-                if error.code not in RETRY_STATUS:
+                if error.code not in RETRY_STATUS:  # a client error: not retried, but counted
                     self._count_failure(f"HTTP {error.code}: {detail}")
+                    if error.code == 400:
+                        raise QuerySyntaxError(f"{self.endpoint} rejected the query (HTTP 400): {detail}") from error
                     raise EndpointError(f"{self.endpoint}: HTTP {error.code}: {detail}") from error
                 retry_after, last_problem = error.headers.get("Retry-After"), f"HTTP {error.code}"
             except _DeadlinePassed:
-                last_problem = f"timeout: no complete answer within the deadline of {self.deadline_s:g}s"
+                self._count_failure(f"timeout: no complete answer within the deadline of {self.deadline_s:g}s")
+                raise QueryTimeoutError(f"{self.endpoint}: {self.last_problem} ({tries} tries)") from None
             except (TimeoutError, socket.timeout):
                 last_problem = f"timeout after {self.timeout_s:g}s"
             except (OSError, http.client.HTTPException) as error:  # reset, refused, disconnected, cut short
                 last_problem = f"connection failed: {type(error).__name__}: {error}"
-            except (ValueError, _BadAnswer) as error:  # JSON or UTF-8 that does not decode, or the wrong shape
-                last_problem = f"not a SPARQL JSON answer: {error}"
+            except (ValueError, RecursionError, _BadAnswer) as error:  # JSON that does not decode, or nests too deep
+                last_problem = f"not a SPARQL JSON answer: {str(error)[:300]}"
+            else:
+                self.consecutive_failures = 0
+                self._store(text, answer)  # a LocalCacheError names the local path
+                return answer
             self._count_failure(last_problem)
             if attempt < self.max_retries:
                 delay = self._delay(attempt, retry_after)
+                if time.monotonic() + delay >= deadline:
+                    raise QueryTimeoutError(
+                        f"{self.endpoint}: {last_problem}; no complete answer within the deadline of "
+                        f"{self.deadline_s:g}s for the whole query ({tries} tries)"
+                    )
                 log.warning(
                     "%s: %s; retry %d/%d in %.1fs", self.endpoint, last_problem, attempt + 1, self.max_retries, delay
                 )
                 time.sleep(delay)
-        tries = self.max_retries + 1
         if last_problem.startswith("timeout"):
             raise QueryTimeoutError(f"{self.endpoint}: {last_problem} ({tries} tries)")
         raise EndpointError(f"{self.endpoint}: {last_problem} ({tries} tries)")
