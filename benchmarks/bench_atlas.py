@@ -2,7 +2,7 @@
 
 Runs, in an empty working directory, every job the atlas adds to `snakemake --cores 2 results/figures`:
 the atlas rules (workflow/rules/atlas.smk) and the analysis chain of its study (open_llm, figures included,
-and its partial-Spearman sensitivity table), then prints the total wall time and each job's time
+and its robustness tables: task reliability, power, specification robustness), then prints the total wall time and each job's time
 (Snakemake benchmark files, where the rule has one).
 
     .venv/bin/python benchmarks/bench_atlas.py [--cores 2] [--keep DIR]
@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.config import merged_config
-from benchval.layout import PARTIAL_SENSITIVITY_TABLE, fill, workflow_layout
+from benchval.layout import ROBUSTNESS_TABLES, fill, workflow_layout
 from benchval.paths import REPO_ROOT, default_mirror
 from benchval.testing.snakemake_run import snakemake_command
 
@@ -38,8 +38,9 @@ def targets(config: dict) -> list[str]:
         "results/atlas/report.md",
         *(f"results/atlas/figures/atlas_heatmap.{ext}" for ext in config["analysis"]["figures"]["formats"]),
     ]
-    sensitivity = fill(PARTIAL_SENSITIVITY_TABLE, study="open_llm")
-    return atlas + layout.study_figure_files("open_llm") + layout.study_table_files("open_llm") + [sensitivity]
+    robustness = [fill(table, study="open_llm") for table in ROBUSTNESS_TABLES]
+    figures = layout.study_figure_files("open_llm") + layout.study_figure_files("open_llm", ["specification_curve"])
+    return atlas + figures + layout.study_table_files("open_llm") + robustness
 
 
 def main() -> None:
