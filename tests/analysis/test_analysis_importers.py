@@ -191,3 +191,58 @@ def test_csv_importer_keeps_models_without_a_size_and_any_scale_when_declared(tm
     bad.to_csv(tmp_path / "scores.csv", index=False)
     with pytest.raises(StudyImportError, match=r"line 3: size 0 is not a positive number"):
         import_study("x", CSV_STUDY, tmp_path, tmp_path / "s.csv", tmp_path / "t.csv")
+
+
+def _results_only_study(runs, models):
+    return {
+        "source": "lm_eval",
+        "path": str(runs),
+        "models": models,
+        "tasks": {
+            "hellaswag": {"harness_task": "hellaswag", "role": "cs_original", "metrics": {"accuracy": "acc,none"}},
+        },
+    }
+
+
+def test_lm_eval_results_only_reads_the_size_from_the_run(tmp_path):
+    """Provenance read, not retyped: without samples, size_b comes from config.model_num_parameters."""
+    runs = tmp_path / "runs"
+    runs.joinpath("a").mkdir(parents=True)
+    runs.joinpath("a/results.json").write_text(
+        json.dumps(
+            {
+                "results": {"hellaswag": {"acc,none": 0.3}},
+                "config": {"model_args": "pretrained=org/a", "model_num_parameters": 160_000_000},
+            }
+        )
+    )
+    study = _results_only_study(runs, {"org/a": {"name": "a", "family": "fa"}})
+    import_study("lm", study, None, tmp_path / "out/score_table.csv", tmp_path / "out/tasks.csv")
+    scores = pd.read_csv(tmp_path / "out/score_table.csv")
+    assert scores["size_b"].tolist() == [0.16]
+    # neither the run nor the mapping gives a size: an error naming the file and the key to set
+    runs.joinpath("a/results.json").write_text(
+        json.dumps({"results": {"hellaswag": {"acc,none": 0.3}}, "config": {"model_args": "pretrained=org/a"}})
+    )
+    with pytest.raises(StudyImportError, match=r"a/results.json: no config.model_num_parameters; set .*size_b"):
+        import_study("lm", study, None, tmp_path / "o2/score_table.csv", tmp_path / "o2/tasks.csv")
+
+
+@pytest.mark.parametrize("value", ["N/A", True, "0.3"])
+def test_lm_eval_results_only_rejects_a_value_that_is_not_a_number(tmp_path, value):
+    runs = tmp_path / "runs"
+    write_result(runs / "a/results.json", "pretrained=org/a", {"hellaswag": {"acc,none": value}})
+    study = _results_only_study(runs, {"org/a": {"name": "a", "family": "fa", "size_b": 1.0}})
+    with pytest.raises(
+        StudyImportError, match=r"a/results.json: results\['hellaswag'\]\['acc,none'\] = .* not a number"
+    ):
+        import_study("lm", study, None, tmp_path / "out/score_table.csv", tmp_path / "out/tasks.csv")
+
+
+def test_lm_eval_results_only_one_model_in_two_folders_is_an_error(tmp_path):
+    runs = tmp_path / "runs"
+    write_result(runs / "first/results.json", "pretrained=org/a", {"hellaswag": {"acc,none": 0.3}})
+    write_result(runs / "second/results.json", "pretrained=org/a", {"hellaswag": {"acc,none": 0.4}})
+    study = _results_only_study(runs, {"org/a": {"name": "a", "family": "fa", "size_b": 1.0}})
+    with pytest.raises(StudyImportError, match=r"model 'a' .* two result folders: .*first.* and .*second"):
+        import_study("lm", study, None, tmp_path / "out/score_table.csv", tmp_path / "out/tasks.csv")
