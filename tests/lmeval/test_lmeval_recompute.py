@@ -78,15 +78,15 @@ def _schema_errors(study: dict) -> list[str]:
     return [inner.message for error in errors for inner in (error.context or [error])]
 
 
-def test_schema_needs_metrics_and_size_without_samples_only():
+def test_schema_needs_metrics_without_samples_only():
     study = {
         "source": "lm_eval",
         "path": "runs",
         "models": {"m": {"name": "m", "family": "f"}},
         "tasks": {"t": {"harness_task": "t", "role": "control"}},
     }
-    reasons = _schema_errors(study)  # results JSON only: size_b and the metrics mapping are needed
-    assert "'metrics' is a required property" in reasons and "'size_b' is a required property" in reasons
+    reasons = _schema_errors(study)  # results JSON only: the metrics mapping is needed (size_b: from the run)
+    assert "'metrics' is a required property" in reasons and "'size_b' is a required property" not in reasons
     assert not _schema_errors({**study, "samples": {"normalisation": "per_char"}})
     assert any(
         "'per_word' is not one of" in r for r in _schema_errors({**study, "samples": {"normalisation": "per_word"}})

@@ -211,9 +211,13 @@ def _result_files(directory: Path) -> list[Path]:
 def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(score_table, tasks) frames from a directory of lm-evaluation-harness results JSON files.
 
-    When several files hold the same (model, task, metric), the file sorted last (lm-eval names
-    files ``results_<timestamp>.json``) wins; the override is reported. A study with ``samples:``
-    is recomputed item by item from the samples files instead (:mod:`benchval.lmeval.importer`).
+    When several files of one folder hold the same (model, task, metric), the file sorted last
+    (lm-eval names files ``results_<timestamp>.json``) wins; the override is reported. One model in
+    two result folders is an error naming both. The size comes from the run's
+    ``config.model_num_parameters`` (the mapping's ``size_b`` only where the run has none); a value
+    that is not a number (``"N/A"``, a boolean) is an error naming file and key, a null or NaN value
+    is missing and counted. A study with ``samples:`` is recomputed item by item from the samples
+    files instead (:mod:`benchval.lmeval.importer`).
     """
     if "samples" in study:
         from benchval.lmeval.importer import import_lm_eval_samples
@@ -243,6 +247,7 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
             skipped[reason] = skipped.get(reason, 0) + 1
             continue
         model = models[source_model]
+        size_b = _lm_eval_size(payload, model_key, path, model, f"studies.{study_name}.models.{source_model}")
         for task, spec in study["tasks"].items():
             result = payload["results"].get(spec["harness_task"])
             if result is None:
@@ -255,14 +260,21 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
                     )
                 value = result[harness_key]
                 if value is None or (isinstance(value, float) and math.isnan(value)):
+                    reason = "value null or NaN (missing)"
+                    skipped[reason] = skipped.get(reason, 0) + 1
                     continue
+                if isinstance(value, bool) or not isinstance(value, (int, float)):
+                    raise StudyImportError(
+                        f"{path}: results[{spec['harness_task']!r}][{harness_key!r}] = {value!r} is not a number"
+                    )
                 key = (model["name"], task, metric)
                 if key in records:
+                    _same_folder_or_fail(records[key]["file"], path, model["name"])
                     log.info("%s: overrides %s from %s", path, key, records[key]["file"])
                 records[key] = {
                     "model": model["name"],
                     "family": model["family"],
-                    "size_b": float(model["size_b"]),
+                    "size_b": size_b,
                     "task": task,
                     "metric": metric,
                     "value": float(value),
@@ -286,6 +298,20 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
         )
     _check_values(scores, f"study {study_name!r} ({directory})")
     return scores, task_table(study["tasks"])
+
+
+def _lm_eval_size(payload: dict, model_key: str, path: Path, mapping: dict, where: str) -> float:
+    from benchval.lmeval.provenance import read_provenance, size_of
+
+    return size_of(read_provenance(payload, model_key, path), mapping, where)
+
+
+def _same_folder_or_fail(earlier: str, later: Path, model: str) -> None:
+    if Path(earlier).parent != later.parent:
+        raise StudyImportError(
+            f"model {model!r} has results in two result folders: {Path(earlier).parent} and {later.parent} "
+            f"({earlier}, {later}); keep one, or map them to two model names"
+        )
 
 
 IMPORTERS = {"csv": import_csv, "lm_eval": import_lm_eval}
