@@ -246,3 +246,23 @@ def test_lm_eval_results_only_one_model_in_two_folders_is_an_error(tmp_path):
     study = _results_only_study(runs, {"org/a": {"name": "a", "family": "fa", "size_b": 1.0}})
     with pytest.raises(StudyImportError, match=r"model 'a' .* two result folders: .*first.* and .*second"):
         import_study("lm", study, None, tmp_path / "out/score_table.csv", tmp_path / "out/tasks.csv")
+
+
+def test_lm_eval_family_from_the_registry_rules_where_the_mapping_names_none(tmp_path):
+    """One rule set: the model registry's family rules (config/atlas/registry_rules.yaml) decide a family
+    the mapping leaves out; a third-party fine-tune of a Llama model is family llama; no match is an error."""
+    runs = tmp_path / "runs"
+    write_result(runs / "a/results.json", "pretrained=someorg/Llama-2-7b-chat-ft", {"hellaswag": {"acc,none": 0.3}})
+    write_result(runs / "b/results.json", "pretrained=org/b", {"hellaswag": {"acc,none": 0.4}})
+    rules = str(REPO_ROOT / "config/atlas/registry_rules.yaml")
+    models = {"someorg/Llama-2-7b-chat-ft": {"name": "a", "size_b": 7.0}, "org/b": {"name": "b", "family": "fb", "size_b": 1.0}}
+    study = {**_results_only_study(runs, models), "family_rules": rules}
+    import_study("lm", study, None, tmp_path / "out/score_table.csv", tmp_path / "out/tasks.csv")
+    families = pd.read_csv(tmp_path / "out/score_table.csv").set_index("model")["family"]
+    assert families.to_dict() == {"a": "llama", "b": "fb"}
+    without_rules = _results_only_study(runs, models)
+    with pytest.raises(StudyImportError, match=r"models.someorg/Llama-2-7b-chat-ft.family is not set"):
+        import_study("lm", without_rules, None, tmp_path / "o2/score_table.csv", tmp_path / "o2/tasks.csv")
+    unknown = {**study, "models": {**models, "org/b": {"name": "b", "size_b": 1.0}}}
+    with pytest.raises(StudyImportError, match=r"no family rule of .* matches 'org/b'"):
+        import_study("lm", unknown, None, tmp_path / "o3/score_table.csv", tmp_path / "o3/tasks.csv")

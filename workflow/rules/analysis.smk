@@ -50,9 +50,16 @@ def _import_source(wildcards):
     return workdir_relative(expand_path(LAYOUT.studies[wildcards.study]["path"], LAYOUT.mirror))
 
 
+def _family_rules(wildcards):
+    """An lm_eval study's model-registry rules file, an input so that editing it reruns the import."""
+    rules = LAYOUT.studies[wildcards.study].get("family_rules")
+    return [rules] if rules else []
+
+
 rule import_score_table:
     input:
         source=_import_source,
+        family_rules=_family_rules,
     output:
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,

@@ -247,7 +247,9 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
             skipped[reason] = skipped.get(reason, 0) + 1
             continue
         model = models[source_model]
-        size_b = _lm_eval_size(payload, model_key, path, model, f"studies.{study_name}.models.{source_model}")
+        where = f"studies.{study_name}.models.{source_model}"
+        size_b = _lm_eval_size(payload, model_key, path, model, where)
+        family = _lm_eval_family(source_model, model, where, study.get("family_rules"))
         for task, spec in study["tasks"].items():
             result = payload["results"].get(spec["harness_task"])
             if result is None:
@@ -273,7 +275,7 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
                     log.info("%s: overrides %s from %s", path, key, records[key]["file"])
                 records[key] = {
                     "model": model["name"],
-                    "family": model["family"],
+                    "family": family,
                     "size_b": size_b,
                     "task": task,
                     "metric": metric,
@@ -304,6 +306,12 @@ def _lm_eval_size(payload: dict, model_key: str, path: Path, mapping: dict, wher
     from benchval.lmeval.provenance import read_provenance, size_of
 
     return size_of(read_provenance(payload, model_key, path), mapping, where)
+
+
+def _lm_eval_family(source_model: str, mapping: dict, where: str, family_rules) -> str:
+    from benchval.lmeval.provenance import family_of
+
+    return family_of(source_model, mapping, where, family_rules)
 
 
 def _same_folder_or_fail(earlier: str, later: Path, model: str) -> None:

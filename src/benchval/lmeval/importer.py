@@ -238,7 +238,8 @@ def lm_eval_study(study_name: str, study: dict, mirror) -> tuple[pd.DataFrame, p
         predicted = recompute.predictions(
             rows, normalisation, _scoring_mode(run, harness_task), str(run.samples[harness_task])
         )
-        model = {"family": family_of(source_model, mapping, where), "size_b": size_of(provenance, mapping, where)}
+        family = family_of(source_model, mapping, where, study.get("family_rules"))
+        model = {"family": family, "size_b": size_of(provenance, mapping, where)}
         wanted = list(study["tasks"][task].get("metrics") or metrics)
         for metric, value in recompute.recompute_metrics(predicted, wanted).items():
             low, high = recompute.item_interval(predicted, metric, item_rng(seed, "lmeval", task, metric), n_boot)

@@ -3,8 +3,8 @@
 Read, not retyped: the model's size from ``config.model_num_parameters`` (in billions), its dtype,
 revision and sha (``config.model_dtype``, ``model_revision``, ``model_sha``); per task its version,
 few-shot count (``n-shot``), hash (``task_hashes``) and the chat template (``chat_template_sha``).
-The family comes from the study's ``models`` mapping (:func:`family_of`, the one place where a model
-registry plugs in).
+The family comes from the study's ``models`` mapping or, where it names none, from the model
+registry's family rules (``family_rules``; :func:`family_of`).
 
 Runs are not comparable (:func:`comparability_problems`, each message names model and task) when a
 run set ``limit``, when one task's version, hash or few-shot count differs between models, when some
@@ -77,13 +77,24 @@ def read_provenance(payload: dict, model_key: str, path: Path) -> RunProvenance:
     )
 
 
-def family_of(source_model: str, mapping: dict, where: str) -> str:
-    """The model's family. Today from the study's ``models`` mapping; the model registry (issue 23)
-    plugs in here: its rules first, the mapping as override."""
+def family_of(source_model: str, mapping: dict, where: str, family_rules: str | Path | None = None) -> str:
+    """The model's family: the study's ``models`` mapping where it names one (a reviewed override),
+    else the model registry's family rules (:mod:`benchval.atlas.registry`) on the model_args value."""
     family = (mapping or {}).get("family")
-    if not family:
-        raise LmEvalImportError(f"{where}: models.{source_model}.family is not set")
-    return str(family)
+    if family:
+        return str(family)
+    if family_rules is None:
+        raise LmEvalImportError(f"{where}: models.{source_model}.family is not set (nor family_rules)")
+    from benchval.atlas.names import parse
+    from benchval.atlas.registry import family_of as registry_family, load_rules
+
+    parsed = parse(source_model)
+    family, _why = registry_family(parsed.key, parsed.org, load_rules(family_rules))
+    if family is None:
+        raise LmEvalImportError(
+            f"{where}: no family rule of {family_rules} matches {source_model!r}; set models.{source_model}.family"
+        )
+    return family
 
 
 def size_of(run: RunProvenance, mapping: dict, where: str) -> float:
