@@ -17,6 +17,7 @@ from benchval.commonwhy.eval.judge_check import (
     score_check,
     second_template,
     kg_reworded,
+    may_explain,
     reordered,
     restates,
     rule_grounded,
@@ -27,6 +28,8 @@ from benchval.commonwhy.kg.local import LocalSource
 from kg_fixture import RDFS_LABEL, WD, WDT, tiny_store
 
 SETTINGS = {
+    "n_shared_anchor": 0,
+    "n_other_rule": 1,
     "n_constructed": 5,
     "n_published": 5,
     "max_per_family": 5,
@@ -199,8 +202,14 @@ def test_label_audit_removes_other_rule_answers_that_may_explain_the_question():
     reasons = {(r["answer"], r["reason"]) for r in report["left_out"]["examples"]}
     assert (
         "Because Anna Berg died before 1900.",
-        "same kind of cause as the question's rule (may explain it too)",
+        "a cause of the same kind that implies the question's (may explain it too)",
     ) in reasons
+    died = "If person A died before {}, then A could not X."
+    assert may_explain(died.format(1970), died.format(1996)) and not may_explain(died.format(2022), died.format(1996))
+    born = "If person A was born after {}, then A could not X."
+    assert may_explain(born.format(2001), born.format(1999)) and not may_explain(born.format(1990), born.format(1999))
+    assert may_explain("If A is a virus, then A is small.", "If A is a virus, then A cannot eat.")  # no bound
+    assert not may_explain("If A is a virus, then A is small.", "If A is a cat, then A purrs.")
     assert shares_cause(
         "Because Anna Berg lived in Berlin for years.", ["Because Anna Berg lived in Berlin."], "Anna Berg"
     )

@@ -19,9 +19,10 @@ Positives (expected Yes), none but ``reference`` in the references' own words:
 Negatives (expected No):
 
 - ``other_rule_same_entity``: the answer of another rule's question about the same anchor, after the label
-  audit: a candidate whose cause is of the same kind as one of the question's (same antecedent skeleton,
-  e.g. "died before N") or that shares most content words with a reference's cause clause is removed, since
-  it may explain the question too (reported);
+  audit: a candidate whose cause is of the same kind as the question's (same antecedent skeleton, e.g.
+  "died before N") and implies it (died before 1970 explains missing a 1996 event; died before 2022 does not),
+  or that shares most content words with a reference's cause clause, is removed, since it may explain the
+  question too (reported);
 - ``wrong_fact``: a false fact: the reference with its KG value swapped for another value of the same
   property (constructed) or its anchor swapped for another anchor of the rule (published), and the
   answering models' own outputs with a claim the KG contradicts (a claim about the anchor naming a
@@ -192,11 +193,23 @@ def swap_phrase(text: str, old: str, new: str) -> str | None:
     return re.sub(r"(?<!\w)" + re.escape(old) + r"(?!\w)", new, text)
 
 
-def same_kind_of_cause(rule_a: str, rule_b: str) -> bool:
-    """The two rules' causes have one skeleton (numbers blanked): "died before 1970" ~ "died before 2022"."""
-    a, b = rule_cause(rule_a), rule_cause(rule_b)
+_BOUND = re.compile(r"\b(before|after)\s+(?:[\w ]{0,20}?\s)?(\d{3,4})\b", re.IGNORECASE)
+
+
+def may_explain(other_rule: str, rule: str) -> bool:
+    """Another rule's cause may also explain this rule's effect: the causes share a skeleton (numbers blanked,
+    "died before N") and, for a bound ("before N", "after N"), the other's bound implies this one's (died before
+    1970 implies died before 1996; died before 2022 does not). Skeletons alike without a bound to compare: may
+    explain (kept out)."""
+    a, b = rule_cause(other_rule), rule_cause(rule)
     blank = lambda s: re.sub(r"\d+", "N", s.lower()).strip()  # noqa: E731
-    return bool(a and b) and blank(a) == blank(b)
+    if not (a and b) or blank(a) != blank(b):
+        return False
+    bound_a, bound_b = _BOUND.findall(a), _BOUND.findall(b)
+    if len(bound_a) != 1 or len(bound_b) != 1 or bound_a[0][0].lower() != bound_b[0][0].lower():
+        return True
+    (direction, year_a), (_, year_b) = bound_a[0], bound_b[0]
+    return int(year_a) <= int(year_b) if direction.lower() == "before" else int(year_a) >= int(year_b)
 
 
 def shares_cause(answer: str, references: Sequence[str], anchor: str, threshold: float = 0.5) -> bool:
@@ -244,19 +257,80 @@ def _items(published: pd.DataFrame | None, constructed: pd.DataFrame | None) -> 
     return items
 
 
+def question_references(items: pd.DataFrame) -> dict[str, list[str]]:
+    """Question text -> every distinct answer of its items."""
+    by_question = items.groupby("question")["index"].apply(list)
+    return {q: list(dict.fromkeys(a for i in idx for a in items.at[i, "answers"])) for q, idx in by_question.items()}
+
+
+def anchor_index(items: pd.DataFrame) -> dict[str, list[int]]:
+    """Anchor QID -> the items about it."""
+    index: dict[str, list[int]] = {}
+    for row in items.itertuples(index=False):
+        for qid in row.anchor_qids:
+            index.setdefault(qid, []).append(row.index)
+    return index
+
+
+def audit_other_rules(
+    items: pd.DataFrame, by_anchor: Mapping[str, list[int]], item: pd.Series, references: Sequence[str]
+) -> tuple[list[int], list[dict]]:
+    """Items of another rule and question about the same anchor whose answers are negatives for `item`, and
+    those the label audit removed (with the reason)."""
+    candidates = sorted(
+        {
+            i
+            for q in item["anchor_qids"]
+            for i in by_anchor.get(q, [])
+            if items.at[i, "rule"] != item["rule"] and items.at[i, "question"] != item["question"]
+        }
+    )
+    kept, removed = [], []
+    for i in candidates:
+        other = items.loc[i]
+        reason = None
+        if may_explain(other["rule"], item["rule"]):
+            reason = "a cause of the same kind that implies the question's (may explain it too)"
+        elif shares_cause(other["answer"], references, item["anchor"]):
+            reason = "shares the cause clause of a reference"
+        if reason:
+            removed.append(
+                {"item": item["item"], "origin": "other_rule_same_entity", "answer": other["answer"], "reason": reason}
+            )
+        else:
+            kept.append(i)
+    return kept, removed
+
+
 def draw_items(items: pd.DataFrame, settings: Mapping, rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
-    """Seeded draw of ``n_constructed`` and ``n_published`` anchored questions (one item per question text),
-    at most ``max_per_family`` per question family over both pools; the report says what the cap removed."""
+    """Seeded draw of anchored questions (one item per question text): first ``n_shared_anchor`` whose anchor
+    has another rule's question that survives the label audit (so that ``other_rule_same_entity`` has pairs),
+    then ``n_constructed`` and ``n_published`` others; at most ``max_per_family`` per question family over all
+    pools. The report says what each pool held and what the cap skipped."""
     anchored = items[items["anchor"].notna()].drop_duplicates("question")
+    references, by_anchor = question_references(items), anchor_index(items)
+    shared = [
+        row["index"]
+        for _, row in anchored.iterrows()
+        if len(by_anchor.get(row["anchor_qids"][0], [])) > 1
+        and audit_other_rules(items, by_anchor, row, references[row["question"]])[0]
+    ]
+    pools = {
+        "shared_anchor": anchored.loc[shared],
+        "constructed": anchored[anchored["source"] == "constructed"],
+        "published": anchored[anchored["source"] == "published"],
+    }
     per_family: Counter = Counter()
-    chosen, report = [], {}
-    for pool in ("constructed", "published"):
-        table = anchored[anchored["source"] == pool]
+    chosen: list[int] = []
+    report = {}
+    for pool, table in pools.items():
         wanted, taken, capped = settings[f"n_{pool}"], 0, 0
         for position in rng.permutation(len(table)):
             if taken == wanted:
                 break
             row = table.iloc[position]
+            if row["index"] in chosen:
+                continue
             if per_family[row["family"]] >= settings["max_per_family"]:
                 capped += 1
                 continue
@@ -297,18 +371,11 @@ class CheckSetBuilder:
     def __init__(self, items: pd.DataFrame, kg, settings: Mapping, rng: np.random.Generator, checker=None):
         self.items, self.kg, self.rng, self.checker = items, kg, rng, checker
         self.evasive = list(settings["evasive_answers"])
+        self.n_other_rule = settings["n_other_rule"]
         self._values: dict[str, list[str]] = {}
         self._turn: Counter = Counter()  # templates taken in turn per (family, kind)
         self.removed: list[dict] = []  # (pair, reason) the label audit and the labelling rules left out
-        self.by_question = items.groupby("question")["index"].apply(list).to_dict()
-        self.references = {
-            q: list(dict.fromkeys(a for i in idx for a in items.at[i, "answers"]))
-            for q, idx in self.by_question.items()
-        }
-        self.by_anchor: dict[str, list[int]] = {}
-        for row in items.itertuples(index=False):
-            for qid in row.anchor_qids:
-                self.by_anchor.setdefault(qid, []).append(row.index)
+        self.references, self.by_anchor = question_references(items), anchor_index(items)
         self.by_rule = items.groupby("rule")["index"].apply(list).to_dict()
 
     def property_values(self, pid: str) -> list[str]:
@@ -345,9 +412,8 @@ class CheckSetBuilder:
             else None,
         }
         out += [pair(kind, True, text) for kind, text in paraphrases.items() if text and text not in references]
-        other = self._other_rule(item, references)
-        if other is not None:
-            out.append(pair("other_rule_same_entity", False, other[0], note=other[1]))
+        for answer, note in self._other_rule(item, references):
+            out.append(pair("other_rule_same_entity", False, answer, note=note))
         swapped = self._swap(item, anchor)
         if swapped:
             out.append(pair("wrong_fact", False, swapped[0], note=swapped[1]))
@@ -376,39 +442,15 @@ class CheckSetBuilder:
                 return "wrong_fact", f"the KG contradicts: {contradicted[0]}"
         return None
 
-    def _other_rule(self, item: pd.Series, references: Sequence[str]) -> tuple[str, str] | None:
-        """(answer of another rule's question about the same anchor, note) after the label audit."""
-        candidates = sorted(
-            {
-                i
-                for q in item["anchor_qids"]
-                for i in self.by_anchor.get(q, [])
-                if self.items.at[i, "rule"] != item["rule"] and self.items.at[i, "question"] != item["question"]
-            }
-        )
-        kept = []
-        for i in candidates:
-            other = self.items.loc[i]
-            reason = None
-            if same_kind_of_cause(other["rule"], item["rule"]):
-                reason = "same kind of cause as the question's rule (may explain it too)"
-            elif shares_cause(other["answer"], references, item["anchor"]):
-                reason = "shares the cause clause of a reference"
-            if reason:
-                self.removed.append(
-                    {
-                        "item": item["item"],
-                        "origin": "other_rule_same_entity",
-                        "answer": other["answer"],
-                        "reason": reason,
-                    }
-                )
-            else:
-                kept.append(i)
+    def _other_rule(self, item: pd.Series, references: Sequence[str]) -> list[tuple[str, str]]:
+        """Up to ``n_other_rule`` (answer, note) of other rules' questions about the same anchor, after the audit."""
+        kept, removed = audit_other_rules(self.items, self.by_anchor, item, references)
+        self.removed.extend(removed)
         if not kept:
-            return None
-        other = self.items.loc[int(self.rng.choice(kept))]
-        return other["answer"], f"answer of {other['item']} (rule {other['rule_id']})"
+            return []
+        chosen = self.rng.choice(kept, size=min(self.n_other_rule, len(kept)), replace=False)
+        others = [self.items.loc[int(i)] for i in sorted(chosen)]
+        return [(o["answer"], f"answer of {o['item']} (rule {o['rule_id']})") for o in others]
 
     def _swap(self, item: pd.Series, anchor: str | None) -> tuple[str, str] | None:
         """(reference with its key value or entity swapped, what was swapped) or None."""
@@ -449,11 +491,7 @@ def prepare_check(
     """The check questions (drawn with the family cap) in the sample's layout, and the draw report."""
     items = _items(published, constructed)
     drawn, report = draw_items(items, settings, np.random.default_rng(seed))
-    references = {
-        q: list(dict.fromkeys(a for i in idx for a in items.at[i, "answers"]))
-        for q, idx in items.groupby("question")["index"].apply(list).items()
-    }
-    return check_questions(drawn, references), report
+    return check_questions(drawn, question_references(items)), report
 
 
 def build_check_set(
@@ -467,7 +505,8 @@ def build_check_set(
 ) -> tuple[pd.DataFrame, dict]:
     """The labelled pairs and a report (questions drawn, pairs per kind and origin, what was left out).
 
-    `settings`: ``n_constructed``, ``n_published``, ``max_per_family``, ``evasive_answers``, ``min_pairs``.
+    `settings`: ``n_shared_anchor``, ``n_constructed``, ``n_published``, ``max_per_family``, ``n_other_rule``,
+    ``evasive_answers``, ``min_pairs``.
     `model_answers`: system -> its answers (``id``, ``answer``) to the check questions (:func:`prepare_check`);
     `checker`: a :class:`~.factscore.KGFactChecker` that labels the answers' false facts (None: not labelled).
     """

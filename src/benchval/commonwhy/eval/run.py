@@ -30,7 +30,14 @@ from benchval.commonwhy.eval.factscore import (
     split_claims_by_rule,
 )
 from benchval.commonwhy.eval.judge import JUDGE_PLACEHOLDERS, Judge, judge_answers
-from benchval.commonwhy.eval.judge_check import build_check_set, judge_pairs, judge_validity, score_check
+from benchval.commonwhy.eval.canaries import canary_judges
+from benchval.commonwhy.eval.judge_check import (
+    build_check_set,
+    judge_pairs,
+    judge_validity,
+    prepare_check,
+    score_check,
+)
 from benchval.commonwhy.eval.metrics import BertScoreSettings, score_answers
 from benchval.commonwhy.eval.questions import read_questions, sample_questions, write_questions
 from benchval.commonwhy.eval.tables import read_table, write_table
@@ -324,6 +331,21 @@ def stage_score(
         log.info("scored %s: %d answers in %.1f s", system, len(scores), time.perf_counter() - started)
 
 
+def stage_check_questions(
+    published: str, constructed: str, settings: Mapping, seed: int, out: str, report_out: str
+) -> None:
+    """The check set's questions (seeded, capped per family), in the sample's layout so that the configured
+    models answer them (rule commonwhy_eval_check_answer)."""
+    from benchval.commonwhy.dataset import read_published
+    from benchval.commonwhy.pipeline import read_constructed
+
+    questions, report = prepare_check(
+        read_published(published), read_constructed(constructed), settings["judge_check"], seed
+    )
+    log.info("judge check questions: %s", report)
+    write_questions(questions, [report], out, report_out)
+
+
 def stage_check_set(
     published: str,
     constructed: str,
@@ -333,21 +355,67 @@ def stage_check_set(
     seed: int,
     out: str,
     report_out: str,
+    answers: Mapping[str, str] | None = None,
 ) -> None:
-    """The judge's labelled check set, from both CommonWhy tables and the KG source (no judge involved)."""
+    """The judge's labelled check set, from both CommonWhy tables, the KG source and the models' answers to
+    the check questions (`answers`: system -> path), labelled by rules (no judge involved)."""
     from benchval.commonwhy.dataset import read_published
     from benchval.commonwhy.pipeline import read_constructed
 
+    kg = open_kg(kg_config, store)
     check, report = build_check_set(
         read_published(published),
         read_constructed(constructed),
-        open_kg(kg_config, store),
+        kg,
         settings["judge_check"],
         seed,
+        model_answers={system: read_answers(path) for system, path in (answers or {}).items()},
+        checker=KGFactChecker(kg) if answers else None,
     )
-    log.info("judge check set: %s", report)
+    log.info("judge check set: %s", {k: v for k, v in report.items() if k != "left_out"})
     write_table(check, out)
-    Path(report_out).write_text(json.dumps(report, indent=2))
+    Path(report_out).write_text(json.dumps(report, indent=2, ensure_ascii=False))
+
+
+def gate_scores(verdicts: pd.DataFrame, settings: Mapping, seed: int) -> pd.DataFrame:
+    """The gate's table of `verdicts` with the ``judge_check`` settings (floors, bootstrap)."""
+    cfg = settings["judge_check"]
+    return score_check(
+        verdicts,
+        cfg["n_bootstrap"],
+        cfg["ci_level"],
+        seed,
+        floor=cfg["floor"],
+        bar=cfg["bar"],
+        min_pairs_per_type=cfg["min_pairs_per_type"],
+    )
+
+
+def stage_judge_canaries(check_set: str, settings: Mapping, seed: int, scores_out: str, validity_out: str) -> list:
+    """The canary judges (benchval.commonwhy.eval.canaries) through the gate; each must fail it."""
+    check = pd.read_parquet(check_set)
+    tables, verdicts = [], []
+    for canary in canary_judges(settings["judge_check"]["canary_overlap_threshold"]):
+        scores = gate_scores(judge_pairs(canary, check), settings, seed)
+        scores.insert(0, "judge", canary.name)
+        scores.insert(1, "decision", canary.decision)
+        tables.append(scores)
+        validity = judge_validity(scores, settings["judge_check"]["bar"], canary.name)
+        verdicts.append(validity)
+        log.info(
+            "canary: %s -> %s",
+            validity["reason"],
+            "PASSES (the check set cannot separate)" if validity["valid"] else "rejected",
+        )
+    Path(scores_out).parent.mkdir(parents=True, exist_ok=True)
+    pd.concat(tables, ignore_index=True).to_csv(scores_out, index=False)
+    Path(validity_out).write_text(json.dumps(verdicts, indent=2))
+    return verdicts
+
+
+def canaries_passing(path: str | Path | None) -> list[str]:
+    """Names of the canary judges that passed the gate (file of stage_judge_canaries)."""
+    return [v["judge"] for v in json.loads(Path(path).read_text()) if v["valid"]] if path else []
 
 
 def make_judge(
@@ -374,8 +442,10 @@ def stage_judge_check(
     seed: int,
     models_dir: str = MODELS_DIR,
     decision: str | None = None,
+    canaries: str | None = None,
 ) -> dict:
-    """One judge on the check set: per-pair verdicts, measures per type with intervals, validity."""
+    """One judge on the check set: per-pair verdicts, measures per type with intervals, validity (never valid
+    when a canary judge passed the same gate: `canaries`, the file of stage_judge_canaries)."""
     started = time.perf_counter()
     judge = make_judge(system, settings, models_config, models_dir, decision)
     return check_judge(
@@ -386,6 +456,7 @@ def stage_judge_check(
         seed,
         (verdicts_out, scores_out, validity_out),
         seconds_load=time.perf_counter() - started,
+        canaries_passing=canaries_passing(canaries),
     )
 
 
@@ -397,6 +468,7 @@ def check_judge(
     seed: int,
     outs: tuple[str, str, str],
     seconds_load: float = float("nan"),
+    canaries_passing: list[str] = (),
 ) -> dict:
     """A loaded judge (its current decision) on the check set; `outs`: verdicts, scores, validity paths.
     ``seconds_judge`` counts only the prompts this judge had not scored before (see Judge.margins)."""
@@ -404,10 +476,13 @@ def check_judge(
     verdicts = judge_pairs(judge, pd.read_parquet(check_set))
     seconds_judge = time.perf_counter() - started
     cfg = settings["judge_check"]
-    scores = score_check(verdicts, cfg["n_bootstrap"], cfg["ci_level"], seed)
+    scores = gate_scores(verdicts, settings, seed)
     scores.insert(0, "judge", system)
     scores.insert(1, "decision", judge.decision)
     validity = judge_validity(scores, cfg["bar"], system)
+    if canaries_passing:
+        validity["valid"] = False
+        validity["reason"] += f"; the check set cannot separate a judge from canary {', '.join(canaries_passing)}"
     validity.update(
         decision=judge.decision,
         n_pairs=len(verdicts),
@@ -595,7 +670,12 @@ def reference_factscore_note(references: pd.DataFrame | None, source: str) -> st
 
 
 def stage_judge_check_report(
-    scores: list[str], validities: list[str], table_out: str, page_out: str, measured: list[str] = ()
+    scores: list[str],
+    validities: list[str],
+    table_out: str,
+    page_out: str,
+    measured: list[str] = (),
+    canaries: tuple[str, str] | None = None,
 ) -> None:
     """The configured judge's check table and that of every judge measured by
     benchmarks/bench_commonwhy_judges.py (`measured`: its committed per-judge CSVs), one CSV and its HTML page."""
@@ -603,12 +683,25 @@ def stage_judge_check_report(
 
     parts = [pd.read_csv(p).assign(measured_by="this run") for p in scores]
     parts += [pd.read_csv(p).assign(measured_by="benchmarks/bench_commonwhy_judges.py") for p in measured]
+    if canaries:
+        parts.append(pd.read_csv(canaries[0]).assign(measured_by="this run (canary)"))
     table = pd.concat(parts, ignore_index=True)
     verdicts = [read_validity(p) for p in validities]
     table.to_csv(table_out, index=False)
     intro = " ".join(f"{v['reason']}: correctness {'valid' if v['valid'] else 'INVALID (not used)'}." for v in verdicts)
+    if canaries:
+        canary_verdicts = json.loads(Path(canaries[1]).read_text())
+        intro += (
+            " Canary judges (each must fail the gate): "
+            + "; ".join(
+                f"{v['judge']} {'PASSES: the check set cannot separate' if v['valid'] else 'rejected'} "
+                f"(below the floor: {', '.join(v['failing']) or 'none'})"
+                for v in canary_verdicts
+            )
+            + "."
+        )
     if measured:
-        overall = table[(table["measured_by"] != "this run") & (table["subset"] == "all")]
+        overall = table[(table["measured_by"] == "benchmarks/bench_commonwhy_judges.py") & (table["subset"] == "all")]
         intro += (
             " Every offline judge measured (balanced accuracy on all pairs, 95% interval): "
             + "; ".join(
