@@ -25,7 +25,6 @@ One round (the original may iterate).
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import json
 import logging
@@ -37,7 +36,7 @@ from collections.abc import Sequence
 import pandas as pd
 from tqdm import tqdm
 
-from benchval.commonwhy.eval.factscore import KGFactChecker, split_claims_by_rule
+from benchval.commonwhy.eval.factscore import KGFactChecker, RelationMatcher, split_claims_by_rule
 from benchval.commonwhy.namespaces import prefix_header
 from benchval.generation.prompts import PromptTemplate, user
 
@@ -120,6 +119,8 @@ class KBBinder:
         self.n_drafts = n_drafts
         self.checker = KGFactChecker(source)
         self.relations = property_labels(source)
+        self.property_label = {pid: label for label, pid in self.relations.items()}
+        self.matcher: RelationMatcher = self.checker.matcher
 
     def draft(self, questions: Sequence[str]) -> list[list[str]]:
         """`n_drafts` drafts per question (first lines), each from another order of the examples."""
@@ -148,10 +149,7 @@ class KBBinder:
                 return None, {"error": f"entity {label!r} not in the KG", **bound}
             bound["entities"][label] = hits[0][0]
         for label in relations:
-            match = self.relations.get(label) or next(
-                (self.relations[m] for m in difflib.get_close_matches(label, list(self.relations), n=1, cutoff=0.5)),
-                None,
-            )
+            match = self.relations.get(label) or self.matcher.closest(label)
             if match is None:
                 return None, {"error": f"relation {label!r} matches no property label", **bound}
             bound["relations"][label] = match
@@ -162,10 +160,15 @@ class KBBinder:
             sparql = sparql[sparql.upper().find("SELECT") :] if "SELECT" in sparql.upper() else sparql
         return prefix_header() + sparql, bound
 
+    def bound_relation(self, bound: dict) -> str:
+        """The KG label of the first bound property (not the draft's words for it)."""
+        pid = next(iter(bound["relations"].values()))
+        return self.property_label.get(pid, pid)
+
     def facts(self, bound: dict, rows: list[dict]) -> list[str]:
-        """The retrieved values as fact lines "<entity> | <relation> | <value>" (at most 5 rows)."""
+        """The retrieved values as fact lines "<entity> | <bound property's label> | <value>" (at most 5 rows)."""
         entity = next(iter(bound["entities"]))
-        relation = next(iter(bound["relations"]))
+        relation = self.bound_relation(bound)
         subject = self.source.label(bound["entities"][entity]) or entity
         values = []
         for row in rows[:5]:
@@ -173,12 +176,11 @@ class KBBinder:
                 values.append((self.source.label(term.qid) if term.qid else None) or term.value)
         return [f"{subject} | {relation} | {value}" for value in dict.fromkeys(values)]
 
-    @staticmethod
-    def verbalise(bound: dict, facts: list[str]) -> str:
-        """The template answer (without an answer prompt): "Because <entity> has <relation> <values>."."""
+    def verbalise(self, bound: dict, facts: list[str]) -> str:
+        """The template answer (without an answer prompt): "Because <entity> has <property> <values>."."""
         if not facts:
             return NO_ANSWER
-        entity, relation = next(iter(bound["entities"])), next(iter(bound["relations"]))
+        entity, relation = next(iter(bound["entities"])), self.bound_relation(bound)
         return f"Because {entity} has {relation} {', '.join(f.split(' | ', 2)[2] for f in facts)}."
 
     def execute(self, draft: str, question: str) -> dict:
@@ -204,7 +206,8 @@ class KBBinder:
         rows = []
         drafts = self.draft(questions)
         for item_id, question, own in tqdm(list(zip(ids, questions, drafts)), desc="kb-binder", mininterval=2):
-            runs = [self.execute(d, question) for d in own]
+            distinct = list(dict.fromkeys(" ".join(d.split()) for d in own))  # identical drafts vote once
+            runs = [self.execute(d, question) for d in distinct]
             winner, votes = majority([r["facts"] for r in runs])
             chosen = runs[0 if winner is None else winner]
             rows.append(
@@ -218,7 +221,8 @@ class KBBinder:
                     "status": chosen["status"],
                     "facts": "\n".join(chosen["facts"]),
                     "bindings": str(chosen["bindings"]),
-                    "n_drafts": len(runs),
+                    "n_drafts": len(own),
+                    "n_distinct_drafts": len(runs),
                     "n_parsed": sum(r["parsed"] for r in runs),
                     "n_bound": sum(r["bound"] for r in runs),
                     "n_with_facts": sum(bool(r["facts"]) for r in runs),
@@ -235,10 +239,11 @@ class KBBinder:
                 row["answer"] = text.strip() or NO_ANSWER
         table = pd.DataFrame(rows).drop(columns="question")
         log.info(
-            "KB-Binder: %d questions, %d drafts, %d parse, %d bind, %d retrieve facts; %d questions answered "
-            "from facts",
+            "KB-Binder: %d questions, %d drafts (%d distinct), %d parse, %d bind, %d retrieve facts; %d questions "
+            "answered from facts",
             len(table),
             int(table["n_drafts"].sum()),
+            int(table["n_distinct_drafts"].sum()),
             int(table["n_parsed"].sum()),
             int(table["n_bound"].sum()),
             int(table["n_with_facts"].sum()),
@@ -257,9 +262,11 @@ class KGR:
         self.max_new_tokens, self.max_facts = max_new_tokens, max_facts
 
     def facts_for(self, check) -> list[str]:
-        """Statements of the claim's entities, those of a relation the claim names first (at most max_facts)."""
-        facts = [f for qid, _span in check.entities for f in self.checker.facts(qid)]
-        facts.sort(key=lambda f: f.property not in check.relations)
+        """Statements of the claim's subject of a relation the claim names (the shared RelationMatcher; at most
+        max_facts). A claim that names no relation the KG has gets none: nothing to revise it with."""
+        if check.subject is None:
+            return []
+        facts = [f for f in self.checker.facts(check.subject) if f.property in check.relations]
         return list(dict.fromkeys(fact_line(f) for f in facts))[: self.max_facts]
 
     def answer(self, ids: Sequence[str], questions: Sequence[str], drafts: Sequence[str]) -> pd.DataFrame:
@@ -268,11 +275,12 @@ class KGR:
             checks = [self.checker.check(c) for c in split_claims_by_rule(draft)]
             trace = []
             for k, check in enumerate(checks):
-                facts = self.facts_for(check) if check.entities else []
+                facts = self.facts_for(check)
                 trace.append(
                     {
                         "claim": check.claim,
                         "entities": [q for q, _ in check.entities],
+                        "subject": check.subject,
                         "relations": check.relations,
                         "supported": check.supported,
                         "n_facts": len(facts),
