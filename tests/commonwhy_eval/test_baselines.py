@@ -169,3 +169,44 @@ def test_majority_vote_ignores_empty_results():
 
     assert majority([(), ("x",), ("y",), ("y",)]) == (2, 2)
     assert majority([(), ()]) == (None, 0)
+
+
+def test_kbbinder_in_the_shape_of_the_authors_script_runs_every_sub_query(source):
+    from benchval.commonwhy.eval.baselines import KBBinderAuthors, authors_messages, sub_queries
+
+    reply = (
+        "Sub-question 1: Of which country is Anna Berg a citizen?\n"
+        "SPARQL 1: SELECT ?answer WHERE { wd:[Anna Berg] wdt:[citizen of] ?answer . }\n"
+        "Sub-question 2: Where did Tour Alpha take place?\n"
+        "SPARQL 2: SELECT ?answer WHERE { wd:[Tour Alpha] wdt:[country] ?answer . }\n"
+        "Sub-question 3: Who knows?\n"
+        "SPARQL 3: SELECT ?answer WHERE { wd:[Nobody] wdt:[zzzz qqqq] ?answer . }"
+    )
+    assert (
+        sorted(sub_queries(reply)) == [1, 2, 3]
+        and sub_queries(reply)[2]["sub_question"] == "Where did Tour Alpha take place?"
+    )
+
+    class OneCall(Scripted):
+        def generate(self, prompts, max_new_tokens, first_line=True):
+            self.first_lines = getattr(self, "first_lines", []) + [first_line]
+            return super().generate(prompts, max_new_tokens)
+
+    template = PromptTemplate.from_file(PROMPTS / "commonwhy_kbbinder_authors.txt", required={"question"})
+    answer = PromptTemplate.from_file(PROMPTS / "commonwhy_kbbinder_answer.txt", required={"question", "facts"})
+    backbone = OneCall([reply, "Because Anna Berg is German and Tour Alpha was in France."])
+    messages = authors_messages(template.fill(question="Why couldn't Anna Berg vote?"))
+    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user", "assistant", "user"]
+    assert messages[2]["content"].startswith("Sub-question 1:") and "SPARQL 2:" in messages[2]["content"]
+    table = KBBinderAuthors(backbone, template, source, answer_template=answer).answer(
+        ["a"], ["Why couldn't Anna Berg vote?"]
+    )
+    row = table.iloc[0]
+    assert (row["n_drafts"], row["n_parsed"], row["n_with_facts"]) == (1, 3, 2)
+    assert row["facts"].splitlines() == [
+        "Sub-question 1: Of which country is Anna Berg a citizen? Answer: ['Germany']",
+        "Sub-question 2: Where did Tour Alpha take place? Answer: ['France']",
+        "Sub-question 3: Who knows? Answer: No results found for this sub-question.",
+    ]
+    assert row["answer"] == "Because Anna Berg is German and Tour Alpha was in France."
+    assert backbone.first_lines == [False, True]  # the whole multi-line reply is read, then a one-line answer

@@ -21,7 +21,7 @@ from benchval.layout import MODELS_DIR
 from benchval.threads import job_torch_threads, limit_torch_threads
 
 from benchval.commonwhy.eval import bertscore_baseline, criterion, table2
-from benchval.commonwhy.eval.baselines import KBBinder, KGR
+from benchval.commonwhy.eval.baselines import KGR, KBBinder, KBBinderAuthors
 from benchval.commonwhy.eval.factscore import (
     KGFactChecker,
     LLMClaimSplitter,
@@ -222,19 +222,24 @@ class BaselineRun:
 
 
 def stage_kbbinder(questions: str, job: BaselineRun) -> None:
+    """KB-Binder (``baselines.kbbinder_mode``): ``votes`` (drafts voted on) or ``authors`` (the shape of the
+    CommonWhy authors' script: one call writes sub-questions with their SPARQL queries)."""
     base = job.section
     table = job.questions_from(questions)
     generator = job.backbone()
-    template = PromptTemplate.from_file(base["kbbinder_prompt"], required={"question"})
+    authors = base["kbbinder_mode"] == "authors"
+    template = PromptTemplate.from_file(
+        base["kbbinder_authors_prompt"] if authors else base["kbbinder_prompt"], required={"question"}
+    )
     started = time.perf_counter()
     answer_template = PromptTemplate.from_file(base["kbbinder_answer_prompt"], required={"question", "facts"})
-    binder = KBBinder(
+    binder = (KBBinderAuthors if authors else KBBinder)(
         generator,
         template,
         job.kg(),
-        max_new_tokens=base["max_new_tokens"],
+        max_new_tokens=base["kbbinder_authors_max_new_tokens"] if authors else base["max_new_tokens"],
         answer_template=answer_template,
-        n_drafts=base["kbbinder_drafts"],
+        n_drafts=1 if authors else base["kbbinder_drafts"],
     )
     answers = binder.answer(list(table["id"]), list(table["question"]))
     job.write(
@@ -242,7 +247,9 @@ def stage_kbbinder(questions: str, job: BaselineRun) -> None:
         "kbbinder",
         time.perf_counter() - started,
         status=answers["status"].value_counts().to_dict(),
+        mode=base["kbbinder_mode"],
         n_drafts=int(answers["n_drafts"].sum()),
+        n_distinct_drafts=int(answers["n_distinct_drafts"].sum()),
         n_parsed=int(answers["n_parsed"].sum()),
         n_bound=int(answers["n_bound"].sum()),
         n_drafts_with_facts=int(answers["n_with_facts"].sum()),
