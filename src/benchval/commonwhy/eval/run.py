@@ -39,7 +39,7 @@ from benchval.commonwhy.eval.judge_check import (
     score_check,
 )
 from benchval.commonwhy.eval.metrics import BertScoreSettings, score_answers
-from benchval.commonwhy.eval.questions import read_questions, sample_questions, write_questions
+from benchval.commonwhy.eval.questions import read_questions, sample_composition, sample_questions, write_questions
 from benchval.commonwhy.eval.tables import read_table, write_table
 from benchval.generation.endpoint import EndpointGenerator, EndpointSettings
 from benchval.generation.hf import HFGenerator
@@ -79,6 +79,22 @@ def answer_prompt(settings: Mapping) -> PromptTemplate:
     return PromptTemplate.from_file(settings["generation"]["prompt"], required={"question"})
 
 
+def answer_messages(generator, contents: list[str], system: str | None) -> tuple[list, str]:
+    """The answer conversations and how the system message (``generation.system``) reaches the model: as the
+    chat template's system message (a model with a chat template), folded before the question in the user turn
+    (a chat template that refuses the system role, e.g. Gemma's), or as plain text before the question (a
+    model without a chat template; benchval.generation.prompts.plain_text)."""
+    if not system:
+        return [user(c) for c in contents], "none"
+    if not getattr(generator, "chat", False):
+        return [user(c, system) for c in contents], "plain text before the question (no chat template)"
+    try:
+        generator.render(user(contents[0] if contents else "", system))
+    except Exception:  # noqa: BLE001 - jinja's TemplateError: the template has no system role
+        return [user(f"{system}\n\n{c}") for c in contents], "before the question in the user turn (no system role)"
+    return [user(c, system) for c in contents], "chat system message"
+
+
 def write_answers(table: pd.DataFrame, path: str | Path, timing_path: str | Path | None = None, **timing) -> None:
     write_table(table, path)
     if timing_path:
@@ -104,6 +120,7 @@ def stage_sample(
         {"published": settings["sample"]["published"], "constructed": settings["sample"]["constructed"]},
         seed,
         method=settings["sample"]["method"],
+        stratify_by=settings["sample"]["stratify_by"],
     )
     for step in report:
         log.info("%s: %d -> %d %s", step["filter"], step["before"], step["after"], step["removed"])
@@ -124,8 +141,10 @@ def stage_answer(
     table = read_questions(questions)
     generator = make_generator(system, settings, models_config, models_dir)
     template = answer_prompt(settings)
-    prompts = [user(template.fill(question=q)) for q in table["question"]]
     gen = settings["generation"]
+    prompts, rendering = answer_messages(
+        generator, [template.fill(question=q) for q in table["question"]], gen["system"]
+    )
     started = time.perf_counter()
     answers = generate_resumable(
         generator,
@@ -134,7 +153,7 @@ def stage_answer(
         checkpoint,
         gen["max_new_tokens"],
         batch_size=gen["batch_size"],
-        settings={"prompt": template.text, "chat": getattr(generator, "chat", None)},
+        settings={"prompt": template.text, "system": gen["system"], "chat": getattr(generator, "chat", None)},
         desc=f"answer {system}",
     )
     answers.insert(1, "system", system)
@@ -148,6 +167,7 @@ def stage_answer(
         seconds_per_question=round(float(answers["seconds"].mean()), 3),
         max_new_tokens=gen["max_new_tokens"],
         chat_template=getattr(generator, "chat", None),
+        system_message=rendering,
     )
 
 
@@ -653,7 +673,8 @@ def stage_table2(
     results.to_csv(results_out, index=False)
     references = pd.read_csv(factscore_references) if factscore_references else None
     for source, path in table_outs.items():
-        note = "; ".join(filter(None, [bertscore_note, reference_factscore_note(references, source)]))
+        composition = f"sample by reasoning category: {sample_composition(sample, source)}"
+        note = "; ".join(filter(None, [bertscore_note, reference_factscore_note(references, source), composition]))
         table2.table2_layout(results, source, note).to_csv(path)
     table2.plot_results(
         results[results["source"] == "published"] if (results["source"] == "published").any() else results,
