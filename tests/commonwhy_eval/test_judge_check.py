@@ -515,3 +515,13 @@ def test_judge_benchmark_merges_config_files_and_keeps_earlier_judges(tmp_path):
         pd.DataFrame({"judge": ["b"], "decision": ["calibrated"], "balanced_accuracy": [0.7]}), path
     )
     assert merged[["judge", "balanced_accuracy"]].values.tolist() == [["a", 0.5], ["b", 0.7]]
+
+
+def test_answer_limit_bounds_the_questions_the_models_answer():
+    from benchval.commonwhy.eval.judge_check import prepare_check
+
+    published, constructed = _tables()
+    every, _ = prepare_check(published, constructed, SETTINGS, 1)
+    some, report = prepare_check(published, constructed, {**SETTINGS, "answer_limit": 2}, 1)
+    assert len(some) == 2 and set(some["id"]) <= set(every["id"]) and every["id"].str.startswith("chk-").all()
+    assert report["answered_by_models"] == {"drawn": len(every), "answered": 2, "reason": "answer_limit"}

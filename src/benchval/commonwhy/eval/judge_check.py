@@ -100,8 +100,11 @@ def _sentence(text: str) -> str:
 
 
 def content_words(text: str) -> set[str]:
-    """Lower-cased words outside FILLER, cut to 5 characters (so "voted" ~ "vote", "citizens" ~ "citizen")."""
-    return {w.lower()[:5] for w in _WORDS.findall(text) if w.lower() not in FILLER}
+    """Porter stems of the lower-cased words outside FILLER ("died" ~ "die", "attended" ~ "attend")."""
+    from nltk.stem.porter import PorterStemmer
+
+    stem = PorterStemmer().stem
+    return {stem(w.lower()) for w in _WORDS.findall(text) if w.lower() not in FILLER}
 
 
 def question_family(question: str, labels: Sequence[str]) -> str:
@@ -488,10 +491,17 @@ class CheckSetBuilder:
 def prepare_check(
     published: pd.DataFrame | None, constructed: pd.DataFrame | None, settings: Mapping, seed: int
 ) -> tuple[pd.DataFrame, dict]:
-    """The check questions (drawn with the family cap) in the sample's layout, and the draw report."""
+    """The check questions the models answer (drawn with the family cap; a seeded ``answer_limit`` of them when
+    set) in the sample's layout, and the draw report."""
     items = _items(published, constructed)
     drawn, report = draw_items(items, settings, np.random.default_rng(seed))
-    return check_questions(drawn, question_references(items)), report
+    questions = check_questions(drawn, question_references(items))
+    limit = settings.get("answer_limit")
+    if limit is not None and limit < len(questions):
+        keep = np.sort(np.random.default_rng([seed, 2]).choice(len(questions), size=limit, replace=False))
+        report["answered_by_models"] = {"drawn": len(questions), "answered": limit, "reason": "answer_limit"}
+        questions = questions.iloc[keep].reset_index(drop=True)
+    return questions, report
 
 
 def build_check_set(
