@@ -195,6 +195,10 @@ def test_support_comes_from_the_claims_subject_only(checker):
     # France's self-statement (France -country-> France) supports nothing about Tour Alpha's or France's country
     assert checker.subject("Tour Alpha took place in France") == ("Q3", "Tour Alpha")
     assert not checker.check("France is the country of Tour Alpha").supported  # subject France: no such statement
+    # a name the KG does not know comes first: the claim is not about Germany, so it is not checkable
+    unknown = checker.check("Eduardo Salmerón Clemente was a citizen of Germany")
+    assert unknown.subject is None and not unknown.checkable
+    assert checker.subject("The capital of Germany is Berlin") == ("Q2", "Germany")  # a sentence-initial word
 
 
 def test_relations_through_labels_and_aliases_of_the_kg_and_the_built_in_list():

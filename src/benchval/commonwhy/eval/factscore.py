@@ -248,11 +248,17 @@ class KGFactChecker:
         return found
 
     def subject(self, claim: str) -> tuple[str, str] | None:
-        """(qid, span) of the claim's first linked mention: what the claim is about."""
+        """(qid, span) of the claim's first linked mention: what the claim is about. None when a name the KG
+        does not know comes first ("Eduardo Salmerón Clemente was a citizen of Spain" is not about Spain): a run
+        of capitalised words before that mention, unless it is a single sentence-initial word ("The ...")."""
         mentions = self._mentions(claim)
         if not mentions:
             return None
-        qid, span, _ = min(mentions, key=lambda m: (m[2], m[0]))
+        qid, span, where = min(mentions, key=lambda m: (m[2], m[0]))
+        for run in re.finditer(r"(?:(?<!\w)[A-ZÀ-Þ][\w'’.\-]*\s*)+", claim[:where]):
+            words = run.group(0).split()
+            if len(words) > 1 or run.start() > 0:
+                return None
         return qid, span
 
     @staticmethod
