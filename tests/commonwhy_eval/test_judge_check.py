@@ -231,11 +231,12 @@ def test_model_answers_are_labelled_by_rules_over_the_kg_never_by_a_judge():
     answers = {
         "m": pd.DataFrame(
             {
-                "id": ["chk-cw1-Q1", "chk-h1", "chk-h3"],
+                "id": ["chk-cw1-Q1", "chk-h1", "chk-h3", "chk-h6"],
                 "answer": [
                     "Because Anna Berg was a citizen of France.",  # the KG says Germany
                     "Anna Berg could not attend Tour Alpha.",  # restates the question
                     "Because she was tired.",  # no rule labels it
+                    "Because Anna Berg couldn't use a phone.",  # the rule-made restatement itself
                 ],
             }
         )
@@ -245,6 +246,8 @@ def test_model_answers_are_labelled_by_rules_over_the_kg_never_by_a_judge():
     assert model.loc["cw1-Q1", "kind"] == "wrong_fact" and "citizen of France" in model.loc["cw1-Q1", "note"]
     assert model.loc["h1", "kind"] == "restated_question" and not model["expected"].any()
     assert "h3" not in model.index
+    h6 = check[(check["item"] == "h6") & (check["kind"] == "restated_question")]
+    assert h6["origin"].tolist() == ["model:m"]  # the duplicate is kept once, as the model's real answer
     assert {
         "item": "h3",
         "origin": "model:m",

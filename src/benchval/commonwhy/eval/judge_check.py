@@ -532,7 +532,8 @@ def build_check_set(
         answers = {system: got[item["item"]] for system, got in by_item.items() if item["item"] in got}
         pairs.extend(builder.pairs(item, answers))
     check = pd.DataFrame(pairs)
-    check = check.drop_duplicates(["item", "answer"], keep="first").reset_index(drop=True)
+    # a model's answer equal to a rule-made one is kept as the model's (a real answer)
+    check = check.drop_duplicates(["item", "answer"], keep="last").sort_index().reset_index(drop=True)
     check.insert(0, "pair_id", [f"p{i:04d}" for i in range(len(check))])
     check = check[CHECK_COLUMNS]
     removed = pd.DataFrame(builder.removed, columns=["item", "origin", "answer", "reason"])
