@@ -210,3 +210,11 @@ def test_kbbinder_in_the_shape_of_the_authors_script_runs_every_sub_query(source
     ]
     assert row["answer"] == "Because Anna Berg is German and Tour Alpha was in France."
     assert backbone.first_lines == [False, True]  # the whole multi-line reply is read, then a one-line answer
+
+
+def test_kgr_takes_its_claims_from_the_configured_splitter(source):
+    template = PromptTemplate.from_file(PROMPTS / "commonwhy_kgr_claim.txt", required={"question", "claim", "facts"})
+    backbone = Scripted(["Anna Berg is a citizen of Germany."])
+    llm_claims = lambda answer: ["Anna Berg is a citizen of France"]  # noqa: E731 - as an LLM splitter would
+    table = KGR(backbone, template, source, splitter=llm_claims).answer(["a"], ["Why?"], ["Whatever it says."])
+    assert table.loc[0, "n_revised"] == 1 and table.loc[0, "answer"] == "Because Anna Berg is a citizen of Germany."

@@ -176,6 +176,8 @@ rule commonwhy_eval_kgr:
         questions=f"{CWE_DIR}/questions.parquet",
         drafts=f"{CWE_DIR}/answers/{CWE_BACKBONE}.parquet",
         model=_cwe_manifest(CWE_BACKBONE) if CWE_BACKBONE else [],
+        # the claim splitter's model when claims are split by the LLM (factscore.claims: llm)
+        claims=(_cwe_manifest(CWE["factscore"]["claim_system"]) if CWE["factscore"]["claims"] == "llm" else []),
     output:
         answers=f"{CWE_DIR}/answers/kgr-{CWE_BACKBONE}.parquet",
         timing=f"{CWE_DIR}/answers/kgr-{CWE_BACKBONE}.timing.json",

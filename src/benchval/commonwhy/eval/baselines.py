@@ -256,8 +256,16 @@ class KGR:
     """Per claim: entities -> KG facts -> verification -> revision of an unsupported claim; the final answer
     joins the (revised) claims (Guan et al., 2024: extract, retrieve, verify, retrofit)."""
 
-    def __init__(self, generator, template: PromptTemplate, source, max_new_tokens: int = 48, max_facts: int = 12):
-        self.generator, self.template = generator, template
+    def __init__(
+        self,
+        generator,
+        template: PromptTemplate,
+        source,
+        max_new_tokens: int = 48,
+        max_facts: int = 12,
+        splitter=split_claims_by_rule,
+    ):
+        self.generator, self.template, self.splitter = generator, template, splitter
         self.checker = KGFactChecker(source)
         self.max_new_tokens, self.max_facts = max_new_tokens, max_facts
 
@@ -272,7 +280,7 @@ class KGR:
     def answer(self, ids: Sequence[str], questions: Sequence[str], drafts: Sequence[str]) -> pd.DataFrame:
         records, prompts, asked = [], [], []  # asked: (record index, claim index)
         for i, (item_id, question, draft) in enumerate(zip(ids, questions, drafts)):
-            checks = [self.checker.check(c) for c in split_claims_by_rule(draft)]
+            checks = [self.checker.check(c) for c in self.splitter(draft)]
             trace = []
             for k, check in enumerate(checks):
                 facts = self.facts_for(check)

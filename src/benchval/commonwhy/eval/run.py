@@ -282,7 +282,14 @@ def stage_kgr(questions: str, drafts: str, job: BaselineRun) -> None:
     generator = job.backbone()
     template = PromptTemplate.from_file(job.section["kgr_prompt"], required={"question", "claim", "facts"})
     started = time.perf_counter()
-    kgr = KGR(generator, template, job.kg(), max_new_tokens=job.section["max_new_tokens"])
+    splitter = split_claims_by_rule
+    if job.settings["factscore"]["claims"] == "llm":  # claims extracted by the LLM, as the authors' KGR does
+        claims = make_generator(
+            job.settings["factscore"]["claim_system"], job.settings, job.models_config, job.models_dir
+        )
+        prompt = PromptTemplate.from_file(job.settings["factscore"]["prompt"], required={"answer"})
+        splitter = LLMClaimSplitter(claims, prompt)
+    kgr = KGR(generator, template, job.kg(), max_new_tokens=job.section["max_new_tokens"], splitter=splitter)
     answers = kgr.answer(list(table["id"]), list(table["question"]), list(table["answer"]))
     job.write(
         answers,
