@@ -626,7 +626,7 @@ def stage_factscore(
 def measured_judges_note(judges_csv: str | Path, bar: float) -> str:
     """What benchmarks/bench_commonwhy_judges.py found (its judges.csv): which judges pass the bar, with figures."""
     table = pd.read_csv(judges_csv)
-    measured = table[table["status"] == "measured"]
+    measured = table[(table["status"] == "measured") & (table["decision"] != "rule")]  # canaries are no judges
     passing = measured[measured["valid"].astype(str).str.lower() == "true"]
     figures = "; ".join(
         f"{r.judge} ({r.decision}) {r.balanced_accuracy:.3f} [{r.balanced_accuracy_lo:.3f}, "
