@@ -687,7 +687,7 @@ def judge_validity(scores: pd.DataFrame, bar: float, judge: str) -> dict:
     overall = table.loc["all"]
     read = table[table["read"]]
     failing = read[~read["passes"]]
-    enough = bool(overall["read"]) and (read["role"] == "negative").any() and (read.index != "positive").any()
+    enough = bool(overall["read"]) and (read["role"] == "negative").any() and (read["role"] == "positive").any()
     valid = bool(enough and failing.empty)
     fails = "; ".join(f"{name} {r.rate:.3f} (lower {r.rate_lo:.3f} < {r.floor:.2f})" for name, r in failing.iterrows())
     unread = ", ".join(f"{name} ({int(r.n_pairs)} pairs)" for name, r in table[~table["read"]].iterrows())
