@@ -10,6 +10,13 @@ and the validity verdict are written to ``--out`` (default ``benchmarks/results/
 and the recommendation: the judge with the highest lower end of the balanced accuracy interval among
 those that pass the bar; none passing means correctness is invalid with every judge at hand.
 
+The rule-based canary judges (:mod:`benchval.commonwhy.eval.canaries`) run first through the same gate; a
+canary that passes makes every judge invalid (the check set cannot separate). ``check_table.csv`` holds every
+row the gate reads (per type, with its floor) for the canaries and every model. Expected cost on a quiet machine:
+the check set is ~1.3-1.6x the old 217 pairs, so roughly 1.5x the earlier per-model seconds in docs/commonwhy-eval.md
+(~4 CPU-min for SmolLM2, ~9 for Qwen2.5-Coder-0.5B, ~10 for Qwen2.5-Coder-1.5B bf16; all four models ~30 min on one
+thread) -- an estimate, not a measurement.
+
 Each model is loaded once; ``calibrated`` runs first and scores every prompt it needs (the answers' and
 the content-free "N/A" answer's), ``logprob`` then reuses those margins, so its ``seconds_judge`` is ~0
 and the calibrated pass's ``seconds_judge`` is the cost of the full check. Models of MODELS.md not
@@ -83,7 +90,26 @@ def main() -> None:
     run.set_threads(args.threads)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    rows = []
+    # the canary judges first (no model, seconds): each must fail the same gate
+    canaries = run.stage_judge_canaries(
+        args.check_set, settings, seed, str(out / "canaries.csv"), str(out / "canaries.json")
+    )
+    for canary in canaries:
+        print(canary["reason"], "->", "PASSES: the check set cannot separate" if canary["valid"] else "rejected")
+    rows = [
+        {
+            "judge": c["judge"],
+            "decision": "rule",
+            "status": "measured",
+            "valid": c["valid"],
+            "balanced_accuracy": c["balanced_accuracy"],
+            "balanced_accuracy_lo": c["balanced_accuracy_lo"],
+            "failing": ";".join(c["failing"]),
+            "not_read": ";".join(c["not_read"]),
+        }
+        for c in canaries
+    ]
+    passing_canaries = [c["judge"] for c in canaries if c["valid"]]
     for model in args.models:
         manifest = Path(args.models_dir) / model / "benchval-model.json"
         if model not in config["models"] or not manifest.exists():
@@ -104,6 +130,7 @@ def main() -> None:
                 seed,
                 (f"{stem}.parquet", f"{stem}.csv", f"{stem}.json"),
                 seconds_load,
+                canaries_passing=passing_canaries,
             )
             scores = pd.read_csv(f"{stem}.csv").set_index("subset")
             rows.append(
@@ -127,13 +154,16 @@ def main() -> None:
                     },
                     "balanced_accuracy_hi": scores.loc["all", "balanced_accuracy_hi"],
                     "kappa": scores.loc["all", "kappa"],
+                    "failing": ";".join(validity["failing"]),
+                    "not_read": ";".join(validity["not_read"]),
                 }
             )
             print(validity["reason"], f"({decision}, {validity['seconds_judge']} s)", flush=True)
         del judge
     table = merge_previous(pd.DataFrame(rows), out / "judges.csv")
     table.to_csv(out / "judges.csv", index=False)
-    passing = table[table.get("valid", pd.Series(False, index=table.index)).fillna(False).astype(bool)]
+    models = table[table["decision"] != "rule"]
+    passing = models[models.get("valid", pd.Series(False, index=models.index)).fillna(False).astype(bool)]
     best = passing.sort_values("balanced_accuracy_lo", ascending=False).iloc[0].to_dict() if len(passing) else None
     recommendation = {
         "bar": settings["judge_check"]["bar"],
@@ -142,6 +172,28 @@ def main() -> None:
     }
     (out / "recommendation.json").write_text(json.dumps(recommendation, indent=2))
     print(table.to_string(index=False))
+    # the check table: every row the gate reads, per judge (canaries included), with its floor
+    tables = [pd.read_csv(out / "canaries.csv")] + [
+        pd.read_csv(out / f"{r['judge']}-{r['decision']}.csv")
+        for r in rows
+        if r["decision"] != "rule" and r.get("decision")
+    ]
+    check_table = pd.concat(tables, ignore_index=True)
+    check_table.to_csv(out / "check_table.csv", index=False)
+    columns = [
+        "judge",
+        "decision",
+        "subset",
+        "n_pairs",
+        "n_questions",
+        "rate",
+        "rate_lo",
+        "rate_hi",
+        "floor",
+        "read",
+        "passes",
+    ]
+    print(check_table[columns].round(3).to_string(index=False))
     print(json.dumps(recommendation))
 
 

@@ -182,7 +182,18 @@ def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
     validity = json.loads((out / "judge_check/tiny-b.json").read_text())
     assert validity["n_pairs"] >= 10 and isinstance(validity["valid"], bool)
     scores = pd.read_csv(out / "judge_check/judge_check.csv")
-    assert {"all", "evasive", "question_restated"} <= set(scores["subset"])
+    assert {"all", "evasive", "restated_question"} <= set(scores["subset"])
+    canaries = json.loads((out / "judge_check/canaries.json").read_text())
+    assert [c["judge"] for c in canaries] == [
+        "canary-reference-words",
+        "canary-always-yes",
+        "canary-always-no",
+        "canary-lexical-overlap",
+    ]
+    assert not any(c["valid"] for c in canaries)  # every canary fails the gate
+    assert set(scores.loc[scores["measured_by"] == "this run (canary)", "judge"]) == {c["judge"] for c in canaries}
+    check_answers = pd.read_parquet(out / "judge_check/answers/tiny-a.parquet")
+    assert len(check_answers) == len(pd.read_parquet(out / "judge_check/check_questions.parquet"))
     judged = pd.read_parquet(out / "judged/tiny-a.parquet")
     assert judged["judge_valid"].eq(validity["valid"]).all()
     if not validity["valid"]:  # a random-weight judge: correctness is invalid and its criterion rows absent

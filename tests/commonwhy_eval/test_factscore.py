@@ -100,8 +100,9 @@ def test_relation_must_match_the_statement():
     plain = KGFactChecker(tiny_source())  # labels only, no aliases (as LitWD1K)
     assert plain.relations("Anna Berg is a citizen of Germany") == ["P27"]  # head word citizen~citizenship
     assert plain.relations("The capital of Germany is Berlin") == ["P36"]  # the label itself
-    born = plain.check("Anna Berg was born in 1980")  # no label or alias names date of birth
-    assert not born.checkable and not born.supported
+    born = plain.check("Anna Berg was born in 1980")  # the KG has no alias, EXTRA_ALIASES gives "born in"
+    assert born.checkable and born.supported and "P569" in born.relations
+    assert not plain.check("Anna Berg likes cheese").checkable  # names no relation
     assert names_relation("he took place in it", "took place in") and not names_relation("a cat", "capital")
     with_alias = KGFactChecker(source_with_aliases())
     assert with_alias.check("Anna Berg was born in 1980").supported
@@ -164,3 +165,60 @@ def test_reference_factscore_pools_claims_per_source_and_split(checker):
     assert head.coverage == pytest.approx(3 / 4) and head.factscore == pytest.approx(2 / 3)
     published = summary.loc[("published", "longtail")]
     assert published.n_checkable == 0 and math.isnan(published.factscore)
+
+
+@pytest.mark.parametrize(
+    "claim, supported, contradicted",
+    [
+        ("Anna Berg was not a citizen of Germany", False, True),  # negated: the positive triple contradicts it
+        ("Anna Berg wasn't a citizen of Germany", False, True),
+        ("Anna Berg was never a citizen of Germany", False, True),
+        ("Anna Berg was a citizen of France rather than Germany", False, True),  # contrastive
+        ("Anna Berg was not a citizen of France", True, False),  # her citizenship statements lack France
+        ("Anna Berg was a citizen of Germany", True, False),
+        ("Anna Berg was a citizen of France", False, True),  # the KG says Germany
+    ],
+)
+def test_negated_and_contrastive_claims_are_never_supported_by_a_positive_triple(
+    checker, claim, supported, contradicted
+):
+    check = checker.check(claim)
+    assert (check.supported, check.contradicted) == (supported, contradicted)
+    assert check.negated is (claim not in {"Anna Berg was a citizen of Germany", "Anna Berg was a citizen of France"})
+
+
+def test_support_comes_from_the_claims_subject_only(checker):
+    # Q2 Germany -capital-> Berlin; a claim about Anna Berg naming "capital" and Berlin is not supported by it
+    claim = checker.check("Anna Berg has the capital Berlin, like Germany")
+    assert claim.subject == "Q1" and not claim.supported
+    assert checker.check("Germany has the capital Berlin").supported  # the subject's own statement
+    # France's self-statement (France -country-> France) supports nothing about Tour Alpha's or France's country
+    assert checker.subject("Tour Alpha took place in France") == ("Q3", "Tour Alpha")
+    assert not checker.check("France is the country of Tour Alpha").supported  # subject France: no such statement
+    # a name the KG does not know comes first: the claim is not about Germany, so it is not checkable
+    unknown = checker.check("Eduardo Salmerón Clemente was a citizen of Germany")
+    assert unknown.subject is None and not unknown.checkable
+    assert checker.subject("The capital of Germany is Berlin") == ("Q2", "Germany")  # a sentence-initial word
+
+
+def test_relations_through_labels_and_aliases_of_the_kg_and_the_built_in_list():
+    from benchval.commonwhy.eval.factscore import EXTRA_ALIASES, RelationMatcher
+
+    matcher = RelationMatcher(tiny_source())  # labels only, as LitWD1K
+    assert matcher.relations("Anna Berg was born in 1980") == ["P569"]  # built-in alias of date of birth
+    assert matcher.relations("Anna Berg holds German nationality") == ["P27"]
+    assert matcher.relations("Tour Alpha took place in France") == ["P17", "P585"]  # both named; the value decides
+    assert matcher.closest("country of citizenship") == "P27" and matcher.closest("citizen of") == "P27"
+    assert matcher.closest("zzzz") is None
+    assert "P19" not in matcher.names  # aliases only for properties the KG declares
+    assert "born in" in EXTRA_ALIASES["P19"]
+    with_kg_alias = RelationMatcher(source_with_aliases())
+    assert "born" in with_kg_alias.names["P569"]  # the KG's own skos:altLabel
+
+
+def test_wrong_facts_about_a_subject_are_found_for_the_check_set(checker):
+    answer = "Because Anna Berg was a citizen of France, and Tour Alpha took place in France."
+    assert checker.contradicted_claims(answer, {"Q1"}) == ["Anna Berg was a citizen of France"]
+    assert checker.contradicted_claims(answer, {"Q9"}) == []  # only claims about the given subjects
+    assert checker.contradicted_claims("Because Anna Berg was born in 1980.", {"Q1"}) == []
+    assert checker.contradicted_claims("Because Anna Berg was born in 1975.", {"Q1"}) == ["Anna Berg was born in 1975"]

@@ -8,7 +8,6 @@ import pyoxigraph as ox
 import pytest
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, cohen_kappa_score
 
-from benchval.commonwhy.eval.judge import Judge
 from benchval.commonwhy.eval.judge_check import (
     _fast_measures,
     build_check_set,
@@ -17,16 +16,23 @@ from benchval.commonwhy.eval.judge_check import (
     restate_question,
     score_check,
     second_template,
+    kg_reworded,
+    may_explain,
+    reordered,
+    restates,
+    rule_grounded,
+    shares_cause,
 )
 from benchval.commonwhy.kg.local import LocalSource
 
 from kg_fixture import RDFS_LABEL, WD, WDT, tiny_store
-from test_judge import PROMPT, ConstantModel, ExactMatchJudgeModel
 
 SETTINGS = {
+    "n_shared_anchor": 0,
+    "n_other_rule": 1,
     "n_constructed": 5,
     "n_published": 5,
-    "n_multi_answer": 5,
+    "max_per_family": 5,
     "evasive_answers": ["", "I don't know."],
     "min_pairs": 10,
 }
@@ -42,26 +48,33 @@ def _kg():
     return LocalSource(store, name="tiny")
 
 
-def _tables():
-    def pub(item, question, answer, rule, qid, label):
-        return {
-            "item_id": item,
-            "question": question,
-            "answers": [answer],
-            "answer": answer,
-            "rule": rule,
-            "rule_id": rule,
-            "anchor_qids": [qid],
-            "anchor_labels": [label],
-        }
+def pub(item, question, answer, rule, qid, label, split="head"):
+    return {
+        "item_id": item,
+        "split": split,
+        "question": question,
+        "answers": [answer],
+        "answer": answer,
+        "rule": rule,
+        "rule_id": rule[:12],
+        "reasoning_category": "TemporalReasoning",
+        "popularity": 10,
+        "anchor_qids": [qid],
+        "anchor_labels": [label],
+    }
 
+
+TOUR = "If person A died before 2002, then A could not have attended Tour Alpha."
+
+
+def _tables():
     published = pd.DataFrame(
         [
             pub(
                 "h1",
                 "Why couldn't Anna Berg attend Tour Alpha?",
                 "Because Anna Berg died before 2002.",
-                "r1",
+                TOUR,
                 "Q1",
                 "Anna Berg",
             ),
@@ -69,19 +82,39 @@ def _tables():
                 "h2",
                 "Why couldn't Carl Ode attend Tour Alpha?",
                 "Because Carl Ode died before 2002.",
-                "r1",
+                TOUR,
                 "Q9",
                 "Carl Ode",
             ),
-            pub("h3", "Why is Anna Berg old?", "Because Anna Berg was born in 1900.", "r2", "Q1", "Anna Berg"),
             pub(
-                "h4", "Why did Anna Berg die in Berlin?", "Because Anna Berg lived in Berlin.", "r3", "Q1", "Anna Berg"
+                "h3",
+                "Why is Anna Berg old?",
+                "Because Anna Berg was born in 1900.",
+                "If person A was born in 1900, then A is old.",
+                "Q1",
+                "Anna Berg",
+            ),
+            pub(
+                "h4",
+                "Why did Anna Berg die in Berlin?",
+                "Because Anna Berg lived in Berlin.",
+                "If person A lived in Berlin, then A died there.",
+                "Q1",
+                "Anna Berg",
             ),
             pub(
                 "h5",
                 "Why did Anna Berg die in Berlin?",
                 "Because Anna Berg was born in Berlin.",
-                "r4",
+                "If person A was born in Berlin, then A died there.",
+                "Q1",
+                "Anna Berg",
+            ),
+            pub(
+                "h6",
+                "Why couldn't Anna Berg use a phone?",
+                "Because Anna Berg died before 1900.",
+                "If person A died before 1900, then A could not use a phone.",
                 "Q1",
                 "Anna Berg",
             ),
@@ -91,10 +124,13 @@ def _tables():
         [
             {
                 "question_id": "cw1-Q1",
+                "split": "head",
                 "question": "Why couldn't Anna Berg have voted in France?",
                 "answers": [REF],
-                "rule": "rc",
+                "rule": "If person A was a citizen of Germany, then he couldn't have voted in France.",
                 "rule_id": "cw1",
+                "reasoning_category": "Political",
+                "popularity": 5,
                 "anchor_qids": ["Q1"],
                 "anchor_labels": ["Anna Berg"],
                 "subgraph": [
@@ -113,39 +149,249 @@ def _tables():
     return published, constructed
 
 
-def _check(seed=1):
+def _check(seed=1, **kwargs):
     published, constructed = _tables()
-    return build_check_set(published, constructed, _kg(), SETTINGS, seed)
+    return build_check_set(published, constructed, _kg(), SETTINGS, seed, **kwargs)
 
 
-def test_check_set_has_every_kind_labelled_from_the_data():
+def test_check_set_kinds_wordings_and_labels_come_from_rules():
     check, report = _check()
     kinds = check.groupby("kind")["expected"].first().to_dict()
     assert kinds == {
         "reference": True,
-        "second_template": True,
-        "other_valid_cause": True,
+        "reordered": True,
+        "rule_grounded": True,
+        "kg_reworded": True,
         "other_rule_same_entity": False,
-        "entity_swap": False,
-        "question_restated": False,
+        "wrong_fact": False,
+        "restated_question": False,
         "evasive": False,
     }
     con = check[check["source"] == "constructed"].set_index("kind")["answer"]
-    assert con["second_template"] == "Anna Berg's country of citizenship is Germany. Tour Alpha was in France."
-    assert con["entity_swap"] == REF.replace("Germany", "Austria")  # another P27 value in the KG
-    assert con["question_restated"] == "Because Anna Berg couldn't have voted in France."
-    assert con["other_rule_same_entity"] in {
-        "Because Anna Berg died before 2002.",
-        "Because Anna Berg was born in 1900.",
-        "Because Anna Berg lived in Berlin.",
-        "Because Anna Berg was born in Berlin.",
-    }
+    assert con["kg_reworded"] == "Germany is the country of citizenship of Anna Berg. Tour Alpha was in France."
+    assert con["reordered"] == "Tour Alpha was in France, and Anna Berg was a citizen of Germany."
+    assert con["rule_grounded"] == "Because Anna Berg was a citizen of Germany."
+    assert con["wrong_fact"] == REF.replace("Germany", "Austria")  # another P27 value in the KG
+    assert con["restated_question"] == "Because Anna Berg couldn't have voted in France."
     h1 = check[check["item"] == "h1"].set_index("kind")["answer"]
-    assert h1["entity_swap"] == "Because Carl Ode died before 2002."  # another anchor of the same rule
-    multi = check[check["kind"] == "other_valid_cause"].iloc[0]
-    assert len(multi["references"]) == 2 and multi["answer"] in multi["references"]
-    assert report["n_pairs"] == len(check) and report["pairs_per_kind"]["reference"] == 5
+    assert h1["wrong_fact"] == "Because Carl Ode died before 2002."  # another anchor of the same rule
+    # no positive but the reference is in the references' own words
+    positives = check[check["expected"] & (check["kind"] != "reference")]
+    assert not any(a in refs for a, refs in zip(positives["answer"], positives["references"]))
+    multi = check[check["question"] == "Why did Anna Berg die in Berlin?"].iloc[0]
+    assert len(multi["references"]) == 2  # both answers of the shared question are references
+    assert report["n_pairs"] == len(check) and report["pairs_per_origin"] == {"rule": len(check)}
     pd.testing.assert_frame_equal(check, _check()[0])  # seeded
+
+
+def test_rule_grounded_templates_are_taken_in_turn_and_rules_with_other_variables_skipped():
+    from benchval.commonwhy.eval.judge_check import RULE_TEMPLATES
+
+    texts = [rule_grounded("If person A died before 1970, then A could not X.", "Ann Lee", k) for k in range(3)]
+    assert texts == [t.format(anchor="Ann Lee", cause="died before 1970") for t in RULE_TEMPLATES]
+    assert rule_grounded("If A is in country C, then A is far.", "Ann Lee", 0) is None  # C not grounded
+    assert rule_grounded("A rule that is no rule.", "Ann Lee", 0) is None
+    assert reordered("Because X did a.") is None
+
+
+def test_label_audit_removes_other_rule_answers_that_may_explain_the_question():
+    check, report = _check()
+    h1 = check[check["item"] == "h1"]
+    other = h1.loc[h1["kind"] == "other_rule_same_entity", "answer"].tolist()
+    assert "Because Anna Berg died before 1900." not in other  # died before 1900 explains missing a 2002 tour
+    reasons = {(r["answer"], r["reason"]) for r in report["left_out"]["examples"]}
+    assert (
+        "Because Anna Berg died before 1900.",
+        "a cause of the same kind that implies the question's (may explain it too)",
+    ) in reasons
+    died = "If person A died before {}, then A could not X."
+    assert may_explain(died.format(1970), died.format(1996)) and not may_explain(died.format(2022), died.format(1996))
+    born = "If person A was born after {}, then A could not X."
+    assert may_explain(born.format(2001), born.format(1999)) and not may_explain(born.format(1990), born.format(1999))
+    assert may_explain("If A is a virus, then A is small.", "If A is a virus, then A cannot eat.")  # no bound
+    assert not may_explain("If A is a virus, then A is small.", "If A is a cat, then A purrs.")
+    assert shares_cause(
+        "Because Anna Berg lived in Berlin for years.", ["Because Anna Berg lived in Berlin."], "Anna Berg"
+    )
+
+
+def test_family_cap_limits_questions_per_family():
+    from benchval.commonwhy.eval.judge_check import question_family
+
+    assert question_family("Why couldn't Anna Berg attend Tour Alpha?", ["Anna Berg"]) == "why couldn't x attend x"
+    published, constructed = _tables()
+    check, report = build_check_set(published, constructed, _kg(), {**SETTINGS, "max_per_family": 1}, 1)
+    assert check.groupby("family")["item"].nunique().max() == 1
+    assert report["drawn"]["published"]["skipped_by_family_cap"] == 1  # h1/h2 share a family
+
+
+def test_model_answers_are_labelled_by_rules_over_the_kg_never_by_a_judge():
+    from benchval.commonwhy.eval.factscore import KGFactChecker
+
+    answers = {
+        "m": pd.DataFrame(
+            {
+                "id": ["chk-cw1-Q1", "chk-h1", "chk-h3", "chk-h6"],
+                "answer": [
+                    "Because Anna Berg was a citizen of France.",  # the KG says Germany
+                    "Anna Berg could not attend Tour Alpha.",  # restates the question
+                    "Because she was tired.",  # no rule labels it
+                    "Because Anna Berg couldn't use a phone.",  # the rule-made restatement itself
+                ],
+            }
+        )
+    }
+    check, report = _check(model_answers=answers, checker=KGFactChecker(_kg()))
+    model = check[check["origin"] == "model:m"].set_index("item")
+    assert model.loc["cw1-Q1", "kind"] == "wrong_fact" and "citizen of France" in model.loc["cw1-Q1", "note"]
+    assert model.loc["h1", "kind"] == "restated_question" and not model["expected"].any()
+    assert "h3" not in model.index
+    h6 = check[(check["item"] == "h6") & (check["kind"] == "restated_question")]
+    assert h6["origin"].tolist() == ["model:m"]  # the duplicate is kept once, as the model's real answer
+    assert {
+        "item": "h3",
+        "origin": "model:m",
+        "answer": "Because she was tired.",
+        "reason": "no rule labels it",
+    } in report["left_out"]["examples"]
+    assert restates("Because Anna Berg couldn't attend Tour Alpha.", "Why couldn't Anna Berg attend Tour Alpha?")
+    assert not restates("Because Anna Berg died.", "Why couldn't Anna Berg attend Tour Alpha?")
+
+
+# --- a larger synthetic data set: enough pairs per type for the gate to read -------------------------
+
+FIRST = ["Ann", "Bob", "Cid", "Dora", "Eli", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lou", "Max", "Ned"]
+LAST = ["Ash", "Birch", "Cole", "Dale", "Eton", "Ford"]
+RULES = [
+    (
+        "If person A died before 1900, then A could not have used a phone.",
+        "Why couldn't {a} have used a phone?",
+        "Because {a} died before 1900, while phones spread after 1900.",
+    ),
+    (
+        "If person A was a citizen of Peru, then A could have voted in Lima.",
+        "Why could {a} have voted in Lima?",
+        "Because {a} was a citizen of Peru, and Lima is in Peru.",
+    ),
+    (
+        "If person A has the occupation of sailor, then A knows knots.",
+        "Why does {a} know knots?",
+        "Because {a} has the occupation of sailor, and sailors tie knots.",
+    ),
+    (
+        "If person A practices Islam, then A avoids pork.",
+        "Why does {a} avoid pork?",
+        "Because {a} practices Islam, whereas Islam forbids pork.",
+    ),
+    (
+        "If person A speaks Welsh, then A can read Welsh signs.",
+        "Why can {a} read Welsh signs?",
+        "Because {a} speaks Welsh, and the signs are in Welsh.",
+    ),
+    (
+        "If person A was born in Oslo, then A knows the fjords.",
+        "Why does {a} know the fjords?",
+        "Because {a} was born in Oslo, and Oslo lies on a fjord.",
+    ),
+]
+
+
+def synthetic_published(n_people=42):
+    rows = []
+    names = [f"{f} {last}" for last in LAST for f in FIRST][:n_people]
+    for i, name in enumerate(names):
+        for k in (i % len(RULES), (i + 1) % len(RULES)):
+            rule, question, answer = RULES[k]
+            rows.append(pub(f"s{i}-{k}", question.format(a=name), answer.format(a=name), rule, f"Q{100 + i}", name))
+    return pd.DataFrame(rows)
+
+
+@pytest.fixture(scope="module")
+def big_check():
+    settings = {**SETTINGS, "n_constructed": 0, "n_published": 42, "max_per_family": 7, "min_pairs": 100}
+    check, report = build_check_set(synthetic_published(), None, _kg(), settings, 5)
+    return check, report
+
+
+def _gate(verdicts, seed=2):
+    return score_check(verdicts, 400, 0.95, seed, floor=0.8, bar=0.8, min_pairs_per_type=30)
+
+
+def test_every_canary_fails_the_gate_and_a_perfect_judge_passes(big_check):
+    from benchval.commonwhy.eval.canaries import canary_judges
+
+    check, report = big_check
+    assert report["n_questions"] == 42 and report["drawn"]["largest_family"] <= 7
+    perfect = check.assign(judged_yes=check["expected"])
+    assert judge_validity(_gate(perfect), 0.8, "perfect")["valid"]
+    for canary in canary_judges(0.5):
+        scores = _gate(judge_pairs(canary, check))
+        validity = judge_validity(scores, 0.8, canary.name)
+        assert not validity["valid"], (canary.name, validity["reason"])
+    words = judge_validity(_gate(judge_pairs(canary_judges(0.5)[0], check)), 0.8, "words")
+    assert {"positive", "reordered", "rule_grounded"} <= set(words["failing"])  # it only knows the references
+
+
+def test_the_gate_reads_every_type_not_only_the_pooled_figure(big_check):
+    check, _ = big_check
+    # right on everything but the restated questions, which it accepts: pooled balanced accuracy stays high
+    lenient = check.assign(judged_yes=check["expected"] | (check["kind"] == "restated_question"))
+    scores = _gate(lenient).set_index("subset")
+    assert scores.loc["all", "rate_lo"] >= 0.8 and scores.loc["all", "passes"]
+    validity = judge_validity(scores.reset_index(), 0.8, "lenient")
+    assert not validity["valid"] and validity["failing"] == ["restated_question"]
+    assert "below the floor: restated_question 0.000" in validity["reason"]
+    assert "kg_reworded" not in scores.index or not scores.loc["kg_reworded", "read"]
+
+
+def test_a_type_with_too_few_pairs_is_not_read_and_reported():
+    check, _ = _check()
+    perfect = check.assign(judged_yes=check["expected"])
+    scores = _gate(perfect)
+    assert not scores["read"].any()
+    validity = judge_validity(scores, 0.8, "perfect")
+    assert not validity["valid"] and "not read (too few pairs)" in validity["reason"]
+
+
+def test_question_bootstrap_resamples_questions_with_all_their_pairs():
+    from benchval.commonwhy.eval.judge_check import question_weights
+
+    rng = np.random.default_rng(0)
+    weights = question_weights(5, 3, np.random.default_rng(7))
+    picks = np.random.default_rng(7).integers(0, 5, size=(3, 5))
+    for b in range(3):  # hand check: each weight is how often the question was picked in that draw
+        assert weights[b].tolist() == np.bincount(picks[b], minlength=5).tolist()
+    # one draw by hand: the pairs of the picked questions, concatenated
+    verdicts = pd.DataFrame(
+        {
+            "item": np.repeat(["a", "b", "c", "d", "e"], 4),
+            "kind": ["reference", "evasive"] * 10,
+            "expected": [True, False] * 10,
+            "judged_yes": rng.random(20) < 0.5,
+        }
+    )
+    agree = (verdicts["judged_yes"] == verdicts["expected"]).to_numpy()
+    items = verdicts["item"].to_numpy()
+    naive = np.concatenate(
+        [agree[(items == q) & verdicts["expected"].to_numpy()] for q in np.array(list("abcde"))[picks[0]]]
+    )
+    pos_k = np.bincount(np.searchsorted(list("abcde"), items[agree & verdicts["expected"].to_numpy()]), minlength=5)
+    assert weights[0] @ pos_k / (weights[0] @ np.full(5, 2)) == pytest.approx(naive.mean())
+
+
+def test_question_bootstrap_equals_scipy_when_each_question_has_one_pair():
+    from scipy.stats import bootstrap
+
+    rng = np.random.default_rng(3)
+    agree = rng.random(60) < 0.85
+    verdicts = pd.DataFrame(
+        {"item": [f"q{i}" for i in range(60)], "kind": "evasive", "expected": False, "judged_yes": ~agree}
+    )
+    ours = score_check(verdicts, 20000, 0.95, 1).set_index("subset").loc["evasive"]
+    ref = bootstrap((agree.astype(float),), np.mean, n_resamples=20000, method="percentile", random_state=1)
+    assert ours["rate"] == pytest.approx(agree.mean())
+    assert ours["rate_lo"] == pytest.approx(ref.confidence_interval.low, abs=0.02)
+    assert ours["rate_hi"] == pytest.approx(ref.confidence_interval.high, abs=0.02)
 
 
 def test_too_few_pairs_is_an_error_naming_the_setting():
@@ -158,6 +404,7 @@ def test_restate_and_second_template_helpers():
     assert restate_question("Why couldn't A B have voted?", "A B") == "Because A B couldn't have voted."
     assert restate_question("Why is it late?", None) == "Because is it late."
     assert second_template("Because X.", [], "A") is None
+    assert kg_reworded("Because X.", [], "A", 0) is None
 
 
 def test_fast_measures_equal_sklearn():
@@ -169,36 +416,6 @@ def test_fast_measures_equal_sklearn():
         assert acc == pytest.approx(accuracy_score(expected, judged))
         assert bal == pytest.approx(balanced_accuracy_score(expected, judged))
         assert kappa == pytest.approx(cohen_kappa_score(expected, judged))
-
-
-def test_exact_match_judge_on_the_check_set():
-    check, _ = _check()
-    verdicts = judge_pairs(Judge(ExactMatchJudgeModel(), PROMPT, decision="generate"), check)
-    by_kind = verdicts.groupby("kind")["judged_yes"].all()
-    assert by_kind["reference"] and by_kind["other_valid_cause"]  # any reference counts
-    assert not verdicts.loc[~verdicts["expected"], "judged_yes"].any()
-    assert not verdicts.loc[verdicts["kind"] == "second_template", "judged_yes"].any()  # wording differs
-    scores = score_check(verdicts, n_bootstrap=200, ci_level=0.95, seed=3).set_index("subset")
-    expected, judged = verdicts["expected"].to_numpy(bool), verdicts["judged_yes"].to_numpy(bool)
-    assert scores.loc["all", "balanced_accuracy"] == pytest.approx(balanced_accuracy_score(expected, judged))
-    assert scores.loc["all", "kappa"] == pytest.approx(cohen_kappa_score(expected, judged))
-    assert scores.loc["evasive", "n_negative"] == (verdicts["kind"] == "evasive").sum()
-    assert scores.loc["evasive", "n_positive"] == verdicts["expected"].sum()
-    assert np.isnan(scores.loc["reference", "balanced_accuracy"])  # one class: recall only
-    row = scores.loc["all"]
-    assert row["balanced_accuracy_lo"] <= row["balanced_accuracy"] <= row["balanced_accuracy_hi"]
-    pd.testing.assert_frame_equal(scores, score_check(verdicts, 200, 0.95, seed=3).set_index("subset"))
-
-
-def test_validity_bar_on_the_lower_end_of_the_interval():
-    check, _ = _check()
-    perfect = check.assign(judged_yes=check["expected"])
-    valid = judge_validity(score_check(perfect, 200, 0.95, 1), 0.8, "perfect")
-    assert valid["valid"] and valid["balanced_accuracy_lo"] == 1.0
-    yes = judge_pairs(Judge(ConstantModel("Yes"), PROMPT, decision="generate"), check)
-    invalid = judge_validity(score_check(yes, 200, 0.95, 1), 0.8, "yes-sayer")
-    assert not invalid["valid"] and invalid["balanced_accuracy"] == 0.5
-    assert "< bar 0.80" in invalid["reason"] and "yes-sayer" in invalid["reason"]
 
 
 def test_shared_questions_merge_within_a_split_only():
@@ -301,3 +518,13 @@ def test_judge_benchmark_merges_config_files_and_keeps_earlier_judges(tmp_path):
         pd.DataFrame({"judge": ["b"], "decision": ["calibrated"], "balanced_accuracy": [0.7]}), path
     )
     assert merged[["judge", "balanced_accuracy"]].values.tolist() == [["a", 0.5], ["b", 0.7]]
+
+
+def test_answer_limit_bounds_the_questions_the_models_answer():
+    from benchval.commonwhy.eval.judge_check import prepare_check
+
+    published, constructed = _tables()
+    every, _ = prepare_check(published, constructed, SETTINGS, 1)
+    some, report = prepare_check(published, constructed, {**SETTINGS, "answer_limit": 2}, 1)
+    assert len(some) == 2 and set(some["id"]) <= set(every["id"]) and every["id"].str.startswith("chk-").all()
+    assert report["answered_by_models"] == {"drawn": len(every), "answered": 2, "reason": "answer_limit"}

@@ -176,6 +176,8 @@ rule commonwhy_eval_kgr:
         questions=f"{CWE_DIR}/questions.parquet",
         drafts=f"{CWE_DIR}/answers/{CWE_BACKBONE}.parquet",
         model=_cwe_manifest(CWE_BACKBONE) if CWE_BACKBONE else [],
+        # the claim splitter's model when claims are split by the LLM (factscore.claims: llm)
+        claims=(_cwe_manifest(CWE["factscore"]["claim_system"]) if CWE["factscore"]["claims"] == "llm" else []),
     output:
         answers=f"{CWE_DIR}/answers/kgr-{CWE_BACKBONE}.parquet",
         timing=f"{CWE_DIR}/answers/kgr-{CWE_BACKBONE}.timing.json",
@@ -218,12 +220,65 @@ rule commonwhy_eval_score:
         "../scripts/commonwhy_eval_score.py"
 
 
+rule commonwhy_eval_check_questions:
+    # the check set's questions: seeded, at most judge_check.max_per_family per question family
+    input:
+        published=f"{COMMONWHY_DIR}/published.parquet",
+        constructed=f"{COMMONWHY_DIR}/constructed.parquet",
+    output:
+        questions=f"{CWE_CHECK}/check_questions.parquet",
+        report=f"{CWE_CHECK}/check_questions_report.json",
+    log:
+        "logs/commonwhy_eval_check_questions/check_questions.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_check_questions/check_questions.tsv"
+    params:
+        settings=canonical({"judge_check": CWE["judge_check"]}),
+        seed=config["seed"],
+        code=script_code("commonwhy_eval_check_questions.py"),
+    script:
+        "../scripts/commonwhy_eval_check_questions.py"
+
+
+rule commonwhy_eval_check_answer:
+    # a configured model answers the check questions; its outputs become rule-labelled negatives
+    input:
+        questions=f"{CWE_CHECK}/check_questions.parquet",
+        model=lambda wc: _cwe_manifest(wc.system),
+    output:
+        answers=f"{CWE_CHECK}/answers/{{system}}.parquet",
+        timing=f"{CWE_CHECK}/answers/{{system}}.timing.json",
+    log:
+        "logs/commonwhy_eval_check_answer/{system}.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_check_answer/{system}.tsv"
+    wildcard_constraints:
+        system=alternatives(CWE["models"]),
+    threads: _MODEL_THREADS
+    resources:
+        **_cwe_rule_resources(config, "generate", wildcard="system"),
+    params:
+        settings=canonical({k: CWE[k] for k in ("generation", "endpoints")}),
+        models=canonical(LAYOUT.models_for_jobs()),
+        checkpoint=lambda wc: f"{CWE_CHECK}/answers/{wc.system}.checkpoint.jsonl",
+        code=script_code("commonwhy_eval_answer.py"),
+    script:
+        "../scripts/commonwhy_eval_answer.py"
+
+
+CWE_CHECK_ANSWERERS = (
+    list(CWE["models"]) if CWE["judge_check"]["answer_models"] is None else CWE["judge_check"]["answer_models"]
+)
+
+
 rule commonwhy_eval_check_set:
-    # the judge's labelled check set: built from the data and the KG, never from a judge
+    # the judge's labelled check set: built from the data, the KG and the models' answers, labelled by
+    # rules, never by a judge
     input:
         unpack(lambda wc: _cwe_kg_inputs()),
         published=f"{COMMONWHY_DIR}/published.parquet",
         constructed=f"{COMMONWHY_DIR}/constructed.parquet",
+        answers=expand(f"{CWE_CHECK}/answers/{{system}}.parquet", system=CWE_CHECK_ANSWERERS),
     output:
         pairs=f"{CWE_CHECK}/check_set.parquet",
         report=f"{CWE_CHECK}/check_set_report.json",
@@ -235,9 +290,29 @@ rule commonwhy_eval_check_set:
         settings=canonical({"judge_check": CWE["judge_check"]}),
         kg=canonical(CWE_KG),
         seed=config["seed"],
+        systems=CWE_CHECK_ANSWERERS,
         code=script_code("commonwhy_eval_check_set.py"),
     script:
         "../scripts/commonwhy_eval_check_set.py"
+
+
+rule commonwhy_eval_judge_canaries:
+    # rule-based canary judges (reference words, always yes/no, lexical overlap): each must fail the gate
+    input:
+        pairs=f"{CWE_CHECK}/check_set.parquet",
+    output:
+        scores=f"{CWE_CHECK}/canaries.csv",
+        validity=f"{CWE_CHECK}/canaries.json",
+    log:
+        "logs/commonwhy_eval_judge_canaries/canaries.log",
+    benchmark:
+        "logs/benchmarks/commonwhy_eval_judge_canaries/canaries.tsv"
+    params:
+        settings=canonical({"judge_check": CWE["judge_check"]}),
+        seed=config["seed"],
+        code=script_code("commonwhy_eval_judge_canaries.py"),
+    script:
+        "../scripts/commonwhy_eval_judge_canaries.py"
 
 
 rule commonwhy_eval_judge_check:
@@ -245,6 +320,7 @@ rule commonwhy_eval_judge_check:
     # so the check runs once per judge (benchmarks/bench_commonwhy_judges.py measures every model)
     input:
         pairs=f"{CWE_CHECK}/check_set.parquet",
+        canaries=f"{CWE_CHECK}/canaries.json",
         model=lambda wc: _cwe_manifest(wc.judge),
     output:
         verdicts=f"{CWE_CHECK}/{{judge}}.parquet",
@@ -279,6 +355,8 @@ rule commonwhy_eval_judge_check_report:
     input:
         scores=[f"{CWE_CHECK}/{CWE_JUDGE}.csv"],
         validity=[f"{CWE_CHECK}/{CWE_JUDGE}.json"],
+        canary_scores=f"{CWE_CHECK}/canaries.csv",
+        canary_validity=f"{CWE_CHECK}/canaries.json",
         # every offline judge measured by benchmarks/bench_commonwhy_judges.py (committed tables)
         measured=sorted(
             workdir_relative(p)

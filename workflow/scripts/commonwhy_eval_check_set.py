@@ -1,4 +1,4 @@
-"""Rule commonwhy_eval_check_set: the judge's labelled check set from the data and the KG."""
+"""Rule commonwhy_eval_check_set: the judge's labelled check set from the data, the KG and the models' answers."""
 
 from benchval.commonwhy.eval import run
 from benchval.joblog import log_to_file
@@ -14,4 +14,5 @@ run.stage_check_set(
     sm.params.seed,
     sm.output.pairs,
     sm.output.report,
+    answers=dict(zip(sm.params.systems, sm.input.answers)),
 )

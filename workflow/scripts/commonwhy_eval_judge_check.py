@@ -13,4 +13,5 @@ run.stage_judge_check(
     sm.output.scores,
     sm.output.validity,
     sm.params.seed,
+    canaries=sm.input.canaries,
 )

@@ -25,7 +25,6 @@ One round (the original may iterate).
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import json
 import logging
@@ -37,7 +36,7 @@ from collections.abc import Sequence
 import pandas as pd
 from tqdm import tqdm
 
-from benchval.commonwhy.eval.factscore import KGFactChecker, split_claims_by_rule
+from benchval.commonwhy.eval.factscore import KGFactChecker, RelationMatcher, split_claims_by_rule
 from benchval.commonwhy.namespaces import prefix_header
 from benchval.generation.prompts import PromptTemplate, user
 
@@ -120,6 +119,8 @@ class KBBinder:
         self.n_drafts = n_drafts
         self.checker = KGFactChecker(source)
         self.relations = property_labels(source)
+        self.property_label = {pid: label for label, pid in self.relations.items()}
+        self.matcher: RelationMatcher = self.checker.matcher
 
     def draft(self, questions: Sequence[str]) -> list[list[str]]:
         """`n_drafts` drafts per question (first lines), each from another order of the examples."""
@@ -148,10 +149,7 @@ class KBBinder:
                 return None, {"error": f"entity {label!r} not in the KG", **bound}
             bound["entities"][label] = hits[0][0]
         for label in relations:
-            match = self.relations.get(label) or next(
-                (self.relations[m] for m in difflib.get_close_matches(label, list(self.relations), n=1, cutoff=0.5)),
-                None,
-            )
+            match = self.relations.get(label) or self.matcher.closest(label)
             if match is None:
                 return None, {"error": f"relation {label!r} matches no property label", **bound}
             bound["relations"][label] = match
@@ -162,10 +160,15 @@ class KBBinder:
             sparql = sparql[sparql.upper().find("SELECT") :] if "SELECT" in sparql.upper() else sparql
         return prefix_header() + sparql, bound
 
+    def bound_relation(self, bound: dict) -> str:
+        """The KG label of the first bound property (not the draft's words for it)."""
+        pid = next(iter(bound["relations"].values()))
+        return self.property_label.get(pid, pid)
+
     def facts(self, bound: dict, rows: list[dict]) -> list[str]:
-        """The retrieved values as fact lines "<entity> | <relation> | <value>" (at most 5 rows)."""
+        """The retrieved values as fact lines "<entity> | <bound property's label> | <value>" (at most 5 rows)."""
         entity = next(iter(bound["entities"]))
-        relation = next(iter(bound["relations"]))
+        relation = self.bound_relation(bound)
         subject = self.source.label(bound["entities"][entity]) or entity
         values = []
         for row in rows[:5]:
@@ -173,12 +176,11 @@ class KBBinder:
                 values.append((self.source.label(term.qid) if term.qid else None) or term.value)
         return [f"{subject} | {relation} | {value}" for value in dict.fromkeys(values)]
 
-    @staticmethod
-    def verbalise(bound: dict, facts: list[str]) -> str:
-        """The template answer (without an answer prompt): "Because <entity> has <relation> <values>."."""
+    def verbalise(self, bound: dict, facts: list[str]) -> str:
+        """The template answer (without an answer prompt): "Because <entity> has <property> <values>."."""
         if not facts:
             return NO_ANSWER
-        entity, relation = next(iter(bound["entities"])), next(iter(bound["relations"]))
+        entity, relation = next(iter(bound["entities"])), self.bound_relation(bound)
         return f"Because {entity} has {relation} {', '.join(f.split(' | ', 2)[2] for f in facts)}."
 
     def execute(self, draft: str, question: str) -> dict:
@@ -204,7 +206,8 @@ class KBBinder:
         rows = []
         drafts = self.draft(questions)
         for item_id, question, own in tqdm(list(zip(ids, questions, drafts)), desc="kb-binder", mininterval=2):
-            runs = [self.execute(d, question) for d in own]
+            distinct = list(dict.fromkeys(" ".join(d.split()) for d in own))  # identical drafts vote once
+            runs = [self.execute(d, question) for d in distinct]
             winner, votes = majority([r["facts"] for r in runs])
             chosen = runs[0 if winner is None else winner]
             rows.append(
@@ -218,7 +221,8 @@ class KBBinder:
                     "status": chosen["status"],
                     "facts": "\n".join(chosen["facts"]),
                     "bindings": str(chosen["bindings"]),
-                    "n_drafts": len(runs),
+                    "n_drafts": len(own),
+                    "n_distinct_drafts": len(runs),
                     "n_parsed": sum(r["parsed"] for r in runs),
                     "n_bound": sum(r["bound"] for r in runs),
                     "n_with_facts": sum(bool(r["facts"]) for r in runs),
@@ -235,10 +239,11 @@ class KBBinder:
                 row["answer"] = text.strip() or NO_ANSWER
         table = pd.DataFrame(rows).drop(columns="question")
         log.info(
-            "KB-Binder: %d questions, %d drafts, %d parse, %d bind, %d retrieve facts; %d questions answered "
-            "from facts",
+            "KB-Binder: %d questions, %d drafts (%d distinct), %d parse, %d bind, %d retrieve facts; %d questions "
+            "answered from facts",
             len(table),
             int(table["n_drafts"].sum()),
+            int(table["n_distinct_drafts"].sum()),
             int(table["n_parsed"].sum()),
             int(table["n_bound"].sum()),
             int(table["n_with_facts"].sum()),
@@ -251,28 +256,39 @@ class KGR:
     """Per claim: entities -> KG facts -> verification -> revision of an unsupported claim; the final answer
     joins the (revised) claims (Guan et al., 2024: extract, retrieve, verify, retrofit)."""
 
-    def __init__(self, generator, template: PromptTemplate, source, max_new_tokens: int = 48, max_facts: int = 12):
-        self.generator, self.template = generator, template
+    def __init__(
+        self,
+        generator,
+        template: PromptTemplate,
+        source,
+        max_new_tokens: int = 48,
+        max_facts: int = 12,
+        splitter=split_claims_by_rule,
+    ):
+        self.generator, self.template, self.splitter = generator, template, splitter
         self.checker = KGFactChecker(source)
         self.max_new_tokens, self.max_facts = max_new_tokens, max_facts
 
     def facts_for(self, check) -> list[str]:
-        """Statements of the claim's entities, those of a relation the claim names first (at most max_facts)."""
-        facts = [f for qid, _span in check.entities for f in self.checker.facts(qid)]
-        facts.sort(key=lambda f: f.property not in check.relations)
+        """Statements of the claim's subject of a relation the claim names (the shared RelationMatcher; at most
+        max_facts). A claim that names no relation the KG has gets none: nothing to revise it with."""
+        if check.subject is None:
+            return []
+        facts = [f for f in self.checker.facts(check.subject) if f.property in check.relations]
         return list(dict.fromkeys(fact_line(f) for f in facts))[: self.max_facts]
 
     def answer(self, ids: Sequence[str], questions: Sequence[str], drafts: Sequence[str]) -> pd.DataFrame:
         records, prompts, asked = [], [], []  # asked: (record index, claim index)
         for i, (item_id, question, draft) in enumerate(zip(ids, questions, drafts)):
-            checks = [self.checker.check(c) for c in split_claims_by_rule(draft)]
+            checks = [self.checker.check(c) for c in self.splitter(draft)]
             trace = []
             for k, check in enumerate(checks):
-                facts = self.facts_for(check) if check.entities else []
+                facts = self.facts_for(check)
                 trace.append(
                     {
                         "claim": check.claim,
                         "entities": [q for q, _ in check.entities],
+                        "subject": check.subject,
                         "relations": check.relations,
                         "supported": check.supported,
                         "n_facts": len(facts),
@@ -322,3 +338,116 @@ class KGR:
             sum(r["n_revised"] for r in records),
         )
         return pd.DataFrame(records)
+
+
+_SUB_LINE = re.compile(r"^\s*(Sub-question|SPARQL)\s*(\d+)\s*:\s*(.*)$", re.IGNORECASE)
+_WD = re.compile(r"wd:\[([^\]]*)\]")
+_WDT = re.compile(r"wdt:\[([^\]]*)\]")
+NO_SUB_ANSWER = "No results found for this sub-question."
+
+
+def authors_messages(text: str) -> list[dict]:
+    """The authors'-shape prompt as chat turns: the first block is the system message, each example block's
+    "Question:" line a user turn and its sub-question/SPARQL lines the assistant turn, the last block the question."""
+    blocks = [block.strip() for block in text.strip().split("\n\n") if block.strip()]
+    messages = [{"role": "system", "content": blocks[0]}]
+    for block in blocks[1:]:
+        question, _, rest = block.partition("\n")
+        messages.append({"role": "user", "content": question.strip()})
+        if rest.strip():
+            messages.append({"role": "assistant", "content": rest.strip()})
+    return messages
+
+
+def sub_queries(text: str) -> dict[int, dict]:
+    """Number -> {sub_question, query} from "Sub-question N: …" / "SPARQL N: …" lines (as the authors' script
+    reads its model's reply)."""
+    found: dict[int, dict] = {}
+    for line in text.splitlines():
+        match = _SUB_LINE.match(line)
+        if match:
+            kind = "sub_question" if match.group(1).lower().startswith("sub") else "query"
+            found.setdefault(int(match.group(2)), {})[kind] = match.group(3).strip()
+    return found
+
+
+class KBBinderAuthors(KBBinder):
+    """KB-Binder in the shape of the CommonWhy authors' ``baselines/KBBinder.py``: ONE call writes numbered
+    sub-questions with a SPARQL query each (entities ``wd:[label]``, properties ``wdt:[label]``), every query is
+    bound (entity: the KG's label search, else the question's linked entity; property: the shared
+    RelationMatcher) and run, and the backbone answers from "Sub-question i: … Answer: [...]" lines. No vote."""
+
+    def run_sub_query(self, query: str, question: str) -> tuple[list[str], str, dict]:
+        """(answer labels, status, bindings) of one sub-query."""
+        bound = {"entities": {}, "relations": {}}
+        for label in _WD.findall(query):
+            hits = self.source.search_label(label) or self.checker.mentions(question)
+            if not hits:
+                return [], "no_binding", {"error": f"entity {label!r} not in the KG", **bound}
+            bound["entities"][label] = hits[0][0]
+        for label in _WDT.findall(query):
+            pid = self.relations.get(label) or self.matcher.closest(label)
+            if pid is None:
+                return [], "no_binding", {"error": f"property {label!r} matches no property", **bound}
+            bound["relations"][label] = pid
+        if not bound["entities"] or not bound["relations"]:
+            return [], "no_binding", {"error": "query has no wd:[…] or wdt:[…]", **bound}
+        sparql = _WD.sub(lambda m: f"wd:{bound['entities'][m.group(1)]}", query)
+        sparql = _WDT.sub(lambda m: f"wdt:{bound['relations'][m.group(1)]}", sparql)
+        try:
+            rows = self.source.query(prefix_header() + sparql)
+        except Exception as error:  # noqa: BLE001 - any KG failure is this baseline's outcome
+            return [], f"query_error: {type(error).__name__}", bound
+        values = [(self.source.label(t.qid) if t.qid else None) or t.value for row in rows[:5] for t in row.values()]
+        values = list(dict.fromkeys(values))
+        return values, "answered" if values else "empty_result", bound
+
+    def answer(self, ids: Sequence[str], questions: Sequence[str]) -> pd.DataFrame:
+        prompts = [authors_messages(self.template.fill(question=q)) for q in questions]
+        outputs = self.generator.generate(prompts, self.max_new_tokens, first_line=False) if prompts else []
+        rows = []
+        for item_id, question, output in zip(ids, questions, outputs):
+            subs = sub_queries(output)
+            lines, runs = [], []
+            for number, sub in sorted(subs.items()):
+                answers, status, bound = (
+                    self.run_sub_query(sub.get("query", ""), question) if "query" in sub else ([], "no_query", {})
+                )
+                runs.append({"number": number, **sub, "status": status, "answers": answers, "bindings": bound})
+                shown = str(answers) if answers else NO_SUB_ANSWER
+                lines.append(f"Sub-question {number}: {sub.get('sub_question', '')} Answer: {shown}")
+            answered = [r for r in runs if r["answers"]]
+            rows.append(
+                {
+                    "id": item_id,
+                    "question": question,
+                    "answer": NO_ANSWER,
+                    "draft": output,
+                    "parsed": any("query" in s for s in subs.values()),
+                    "bound": any(r["status"] not in ("no_binding", "no_query") for r in runs),
+                    "status": "answered" if answered else (runs[0]["status"] if runs else "no_sub_questions"),
+                    "facts": "\n".join(lines) if answered else "",
+                    "bindings": str([r["bindings"] for r in runs]),
+                    "n_drafts": 1,
+                    "n_distinct_drafts": 1,
+                    "n_parsed": sum("query" in s for s in subs.values()),
+                    "n_bound": sum(r["status"] not in ("no_binding", "no_query") for r in runs),
+                    "n_with_facts": len(answered),
+                    "votes": 0,
+                    "drafts": json.dumps(runs, ensure_ascii=False, default=str),
+                }
+            )
+        with_facts = [r for r in rows if r["facts"]]
+        if self.answer_template is not None and with_facts:
+            prompts = [user(self.answer_template.fill(question=r["question"], facts=r["facts"])) for r in with_facts]
+            for row, text in zip(with_facts, self.generator.generate(prompts, self.max_new_tokens)):
+                row["answer"] = text.strip() or NO_ANSWER
+        table = pd.DataFrame(rows).drop(columns="question")
+        log.info(
+            "KB-Binder (authors' shape): %d questions, %d sub-queries, %d bound, %d with results",
+            len(table),
+            int(table["n_parsed"].sum()),
+            int(table["n_bound"].sum()),
+            int(table["n_with_facts"].sum()),
+        )
+        return table

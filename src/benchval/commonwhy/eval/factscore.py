@@ -12,16 +12,24 @@ f(answer) = supported atomic claims / checkable atomic claims, reported with its
 2. **Entities.** Candidate mentions are word spans that start and end with a capitalised word or a
    number (at most 8 words); each is looked up with the KG source's exact-label search
    (``search_label``); spans inside a longer matched span are dropped.
-3. **Relations.** The claim names a relation when it contains a property's label or one of its
-   alternative labels (``rdfs:label`` / ``skos:altLabel`` of the KG's declared properties), or a word
-   sharing at least 6 leading characters with the head (last) word of one ("citizen" ~ "country of
-   citizenship"). Wikidata carries many aliases ("born in", "nationality"); LitWD1K carries none, so
-   there only labels and the head-word rule apply.
-4. **Support.** A claim is *checkable* when it has a linked entity and names a relation, and
-   *supported* when some statement of a linked entity has a named relation as its property and its
-   value in the claim (an entity value by label or QID, a date by its year, a number by its digits).
-   A statement whose value is its own subject never counts. The paper's Wikipedia fallback for claims
-   the KG cannot check is not available offline: those claims lower the coverage, not the score.
+3. **Relations** (:class:`RelationMatcher`, shared with the KGR baseline). The claim names a relation when
+   it contains a property's label or one of its alternative labels (``rdfs:label`` / ``skos:altLabel`` of the
+   KG's declared properties, plus the common English phrasings of :data:`EXTRA_ALIASES` for the properties the
+   KG declares: "born in", "citizen of", "took place in", ...), or a word sharing at least 6 leading characters
+   with the head (last) word of a label ("citizen" ~ "country of citizenship").
+4. **Subject.** The claim's subject is its first linked mention (the entity the claim is about); only the
+   subject's statements can support or contradict it ("Tour Alpha took place in France" is about Tour Alpha,
+   and France's own statements say nothing about it).
+5. **Support.** A claim is *checkable* when it has a linked subject and names a relation. A positive claim is
+   *supported* when a statement of the subject has a named relation as its property and its value in the claim
+   (an entity value by label or QID, a date by its year, a number by its digits; a statement whose value is its
+   own subject never counts), and *contradicted* when the subject has statements of a named relation of the
+   kind of value the claim states (an entity, a year) and none has the claim's value. A **negated or
+   contrastive** claim ("not", "never", "n't", "unlike", "rather than", "instead of", ...) is never supported
+   by a positive triple: it is contradicted when a statement has the value it denies, and supported when the
+   subject has statements of the relation and none has that value (the KG's statements of that relation taken
+   as complete). The paper's Wikipedia fallback for claims the KG cannot check is not available offline:
+   those claims lower the coverage, not the score.
 
 Any object with ``search_label``, ``entity_facts``, ``query`` and ``language`` (part 1's
 :class:`~benchval.commonwhy.kg.KGSource`) can be the source.
@@ -97,6 +105,35 @@ def _contains(text: str, phrase: str) -> bool:
     return re.search(r"(?<!\w)" + re.escape(phrase.lower()) + r"(?!\w)", text.lower()) is not None
 
 
+NEGATION = re.compile(
+    r"(?<!\w)(?:not|never|no longer|neither|nor|cannot|unlike|rather than|instead of|except|other than)(?!\w)"
+    r"|n['’]t(?!\w)",
+    re.IGNORECASE,
+)
+# common English phrasings of Wikidata properties, used with the KG's own labels and aliases for the
+# properties the KG declares (LitWD1K carries no aliases; Wikidata has most of these as skos:altLabel)
+EXTRA_ALIASES = {
+    "P19": ["born in", "birthplace", "was born"],
+    "P569": ["born in", "born on", "was born", "birth"],
+    "P20": ["died in", "place of death"],
+    "P570": ["died in", "died on", "died before", "died after", "death"],
+    "P27": ["citizen of", "citizenship", "nationality", "national of"],
+    "P106": ["occupation", "profession", "works as", "worked as"],
+    "P17": ["took place in", "takes place in", "held in", "located in", "is in", "was in"],
+    "P585": ["occurred in", "took place in", "happened in", "held in"],
+    "P131": ["located in"],
+    "P140": ["practices", "religion"],
+    "P1412": ["speaks", "spoke", "language"],
+    "P69": ["studied at", "enrolled at", "graduated from", "educated at"],
+    "P1344": ["participated in", "took part in", "competed in"],
+    "P2522": ["won", "winner of"],
+    "P3602": ["candidate in", "candidate for", "ran in", "ran for"],
+    "P39": ["served as", "position"],
+    "P463": ["member of"],
+    "P1532": ["rides for", "competes for"],
+}
+
+
 @dataclass
 class ClaimCheck:
     claim: str
@@ -104,11 +141,14 @@ class ClaimCheck:
     supported: bool
     evidence: list[str] = field(default_factory=list)
     relations: list[str] = field(default_factory=list)
+    subject: str | None = None
+    negated: bool = False
+    contradicted: bool = False
 
     @property
     def checkable(self) -> bool:
-        """A linked entity and a named relation: the KG can say yes or no."""
-        return bool(self.entities) and bool(self.relations)
+        """A linked subject and a named relation: the KG can say yes or no."""
+        return self.subject is not None and bool(self.relations)
 
 
 HEAD_PREFIX = 6  # leading characters a claim word shares with a relation name's head word
@@ -138,18 +178,53 @@ def names_relation(claim: str, name: str) -> bool:
     return any(w.lower()[:HEAD_PREFIX] == head[:HEAD_PREFIX] for w in _WORD.findall(claim) if len(w) >= HEAD_PREFIX)
 
 
+class RelationMatcher:
+    """The KG's properties by their labels, aliases and :data:`EXTRA_ALIASES` (one matcher for FActScore, KGR
+    and KB-Binder's binding)."""
+
+    def __init__(self, source):
+        names = property_names(source)
+        self.aliases = {pid: sorted(set(EXTRA_ALIASES.get(pid, [])) - set(n)) for pid, n in names.items()}
+        self.names = {pid: n + self.aliases[pid] for pid, n in names.items()}
+        self.labels = {pid: n for pid, n in names.items()}
+
+    def relations(self, text: str) -> list[str]:
+        """PIDs the text names: a label or alias it contains, or a label's head word (see names_relation)."""
+        return sorted(
+            pid
+            for pid, labels in self.labels.items()
+            if any(names_relation(text, n) for n in labels) or any(_contains(text, a) for a in self.aliases[pid])
+        )
+
+    def closest(self, phrase: str, cutoff: float = 0.5) -> str | None:
+        """The PID whose label or alias is the phrase, else one the phrase names, else the closest label (difflib)."""
+        import difflib
+
+        phrase = phrase.lower().strip()
+        exact = [pid for pid, names in self.names.items() if phrase in names]
+        if exact:
+            return exact[0]
+        named = self.relations(phrase)
+        if named:
+            return named[0]
+        by_name = {name: pid for pid, names in self.names.items() for name in names}
+        match = difflib.get_close_matches(phrase, list(by_name), n=1, cutoff=cutoff)
+        return by_name[match[0]] if match else None
+
+
 class KGFactChecker:
-    """Links claims to KG entities and relations and checks them against the entities' statements (cached)."""
+    """Links claims to KG entities and relations and checks them against the subject's statements (cached)."""
 
     def __init__(self, source):
         self.source = source
         self._search = lru_cache(maxsize=None)(source.search_label)
         self._facts = lru_cache(maxsize=None)(source.entity_facts)
-        self.property_names = property_names(source)
+        self.matcher = RelationMatcher(source)
+        self.property_names = self.matcher.names
 
     def relations(self, claim: str) -> list[str]:
         """PIDs of the relations the claim names (label, alias or head word)."""
-        return sorted(pid for pid, names in self.property_names.items() if any(names_relation(claim, n) for n in names))
+        return self.matcher.relations(claim)
 
     def facts(self, qid: str) -> list:
         """The statements of `qid` (cached)."""
@@ -157,6 +232,10 @@ class KGFactChecker:
 
     def mentions(self, claim: str) -> list[tuple[str, str]]:
         """(qid, label) of KG entities mentioned in the claim; inner spans of a matched span dropped."""
+        return sorted({(qid, span) for qid, span, _ in self._mentions(claim)})
+
+    def _mentions(self, claim: str) -> list[tuple[str, str, int]]:
+        """(qid, span, position of the span in the claim) of every linked mention."""
         found, covered = [], []
         for span in candidate_spans(claim):
             if any(_contains(longer, span) for longer in covered):
@@ -164,8 +243,30 @@ class KGFactChecker:
             hits = self._search(span)
             if hits:
                 covered.append(span)
-                found.extend((qid, span) for qid, _label in hits)
-        return sorted(set(found))
+                where = re.search(r"(?<!\w)" + re.escape(span.lower()) + r"(?!\w)", claim.lower())
+                found.extend((qid, span, where.start() if where else len(claim)) for qid, _label in hits)
+        return found
+
+    def subject(self, claim: str) -> tuple[str, str] | None:
+        """(qid, span) of the claim's first linked mention: what the claim is about. None when a name the KG
+        does not know comes first ("Eduardo Salmerón Clemente was a citizen of Spain" is not about Spain): a run
+        of capitalised words before that mention, unless it is a single sentence-initial word ("The ...")."""
+        mentions = self._mentions(claim)
+        if not mentions:
+            return None
+        qid, span, where = min(mentions, key=lambda m: (m[2], m[0]))
+        for run in re.finditer(r"(?:(?<!\w)[A-ZÀ-Þ][\w'’.\-]*\s*)+", claim[:where]):
+            words = run.group(0).split()
+            if len(words) > 1 or run.start() > 0:
+                return None
+        return qid, span
+
+    @staticmethod
+    def _value_kind(fact) -> str:
+        term = fact.value
+        if term.kind == "iri":
+            return "entity"
+        return "year" if term.datatype and term.datatype.endswith("dateTime") else "literal"
 
     def _value_in_claim(self, fact, claim: str, mentioned: set[str]) -> str | None:
         """The fact's value (or a qualifier value) when the claim mentions it; a statement whose value
@@ -187,17 +288,35 @@ class KGFactChecker:
 
     def check(self, claim: str) -> ClaimCheck:
         entities = self.mentions(claim)
-        relations = self.relations(claim) if entities else []
-        mentioned = {qid for qid, _ in entities}
-        evidence = []
-        for qid, span in entities:
-            for fact in self._facts(qid):
-                if fact.property not in relations:
-                    continue
-                value = self._value_in_claim(fact, claim, mentioned - {qid})
-                if value is not None:
-                    evidence.append(f"{span} [{qid}] {fact.property_label or fact.property} {value}")
-        return ClaimCheck(claim, entities, bool(evidence), evidence[:5], relations)
+        subject = self.subject(claim)
+        relations = self.relations(claim) if subject else []
+        negated = NEGATION.search(claim) is not None
+        if subject is None or not relations:
+            return ClaimCheck(claim, entities, False, [], relations, None if subject is None else subject[0], negated)
+        qid, span = subject
+        others = {q for q, _ in entities} - {qid}
+        stated = {"entity": bool(others), "year": re.search(r"(?<!\d)\d{3,4}(?!\d)", claim) is not None}
+        matched, unmatched_kinds = [], set()
+        for fact in self._facts(qid):
+            if fact.property not in relations:
+                continue
+            value = self._value_in_claim(fact, claim, others)
+            if value is not None:
+                matched.append(f"{span} [{qid}] {fact.property_label or fact.property} {value}")
+            elif stated.get(self._value_kind(fact)):
+                unmatched_kinds.add(fact.property)
+        matched_props = {e.split("] ", 1)[1] for e in matched}
+        denied = bool(unmatched_kinds) and not matched_props
+        if negated:  # a positive triple never supports a negated claim: it contradicts it
+            supported, contradicted, evidence = denied, bool(matched), matched or sorted(unmatched_kinds)
+        else:
+            supported, contradicted, evidence = bool(matched), denied, matched or sorted(unmatched_kinds)
+        return ClaimCheck(claim, entities, supported, evidence[:5], relations, qid, negated, contradicted)
+
+    def contradicted_claims(self, answer: str, subjects: set[str]) -> list[str]:
+        """The rule-split claims of `answer` about one of `subjects` (QIDs) that the KG contradicts."""
+        checks = [self.check(c) for c in split_claims_by_rule(answer)]
+        return [c.claim for c in checks if c.contradicted and c.subject in subjects]
 
 
 def factscore_answer(answer: str, checker: KGFactChecker, splitter=split_claims_by_rule) -> dict:
@@ -219,6 +338,9 @@ def factscore_answer(answer: str, checker: KGFactChecker, splitter=split_claims_
                 "supported": c.supported,
                 "checkable": c.checkable,
                 "entities": [q for q, _ in c.entities],
+                "subject": c.subject,
+                "negated": c.negated,
+                "contradicted": c.contradicted,
                 "relations": c.relations,
                 "evidence": c.evidence,
             }

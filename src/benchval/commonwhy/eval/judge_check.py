@@ -1,38 +1,46 @@
-"""A labelled check set for the correctness judge, built from the data and the KG (never from a judge).
+"""A labelled check set for the correctness judge, built from the data, the KG and the answering models'
+own outputs, labelled by rules (never by a judge). docs/commonwhy-eval.md, "Judge check".
 
-Each pair is (question, reference, answer, expected verdict). Positives (expected Yes):
+Each pair is (question, references, answer, expected verdict); ``item`` is its question (the unit the
+gate's bootstrap resamples) and ``family`` the question's skeleton (its entities and numbers blanked:
+"why couldn't X have voted for X?"), of which at most ``max_per_family`` questions are drawn.
 
-- ``reference``: the reference itself;
-- ``second_template``: the same KG facts worded by a second, different template — for a question
-  constructed over the KG, "<subject>'s <property label> is <value label>." for each fact of its
-  subgraph, followed by the reference's clauses that do not mention the anchor (the commonsense
-  side of the rule);
-- ``other_valid_cause``: another answer of the same question text (multi-answer items).
+Positives (expected Yes), none but ``reference`` in the references' own words:
 
-Every pair carries ``references``: all distinct answers of its question (one for most questions), and
-the judge's verdict is Yes when it accepts the answer against any of them, as when answers are judged
-(:func:`~.judge.judge_answers`). So a multi-answer question's other valid cause is a positive.
+- ``reference``: the reference itself (a sanity row);
+- ``reordered``: the reference's clauses in another order, joined otherwise ("B, and A.");
+- ``rule_grounded``: the rule's antecedent grounded on the anchor ("If person A died before 1970, then ..."
+  -> "The reason is that Stepan Sapah-Gulian died before 1970."), worded by one of several templates
+  taken in turn per family;
+- ``kg_reworded``: the question's KG facts worded by one of several templates (taken in turn)
+  ("Spain is the country of citizenship of David López García.") plus the reference's clauses that do
+  not name the anchor (the rule's commonsense side; constructed questions, which carry their subgraph).
 
-Hard negatives (expected No):
+Negatives (expected No):
 
-- ``other_rule_same_entity``: the answer of an item with another rule about the same anchor entity;
-- ``entity_swap``: the reference with its key value (constructed: the fact's value, e.g. the country
-  of citizenship, swapped for another value of the same property in the KG) or key entity (published:
-  the anchor label swapped for the anchor of another item of the same rule) replaced;
-- ``question_restated``: the question turned into an answer ("Why couldn't A have X?" ->
-  "Because A couldn't have X.");
+- ``other_rule_same_entity``: the answer of another rule's question about the same anchor, after the label
+  audit: a candidate whose cause is of the same kind as the question's (same antecedent skeleton, e.g.
+  "died before N") and implies it (died before 1970 explains missing a 1996 event; died before 2022 does not),
+  or that shares most content words with a reference's cause clause, is removed, since it may explain the
+  question too (reported);
+- ``wrong_fact``: a false fact: the reference with its KG value swapped for another value of the same
+  property (constructed) or its anchor swapped for another anchor of the rule (published), and the
+  answering models' own outputs with a claim the KG contradicts (a claim about the anchor naming a
+  relation whose KG values for the anchor do not include the one stated);
+- ``restated_question``: the question turned into an answer ("Because A couldn't have X."), and the
+  answering models' own outputs that add nothing to the question (every content word is the question's);
 - ``evasive``: an empty or evasive answer (the configured list, chosen in turn).
 
-:func:`score_check` gives accuracy, balanced accuracy and Cohen's kappa (sklearn) over all pairs and
-per negative type (all positives + that type), with stratified, seeded percentile bootstrap
-intervals; :func:`judge_validity` compares the lower end of the overall balanced accuracy's
-interval with the bar.
+A model's output that no rule labels is left out (counted in the report). Every pair carries all references
+of its question, and the judge's verdict is Yes when it accepts the answer against any of them, as answers are
+judged (:func:`~.judge.judge_answers`). The gate that reads the pairs is :mod:`.judge_gate`.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -40,13 +48,15 @@ import pandas as pd
 
 log = logging.getLogger(__name__)
 
-POSITIVE_KINDS = ("reference", "second_template", "other_valid_cause")
-NEGATIVE_KINDS = ("other_rule_same_entity", "entity_swap", "question_restated", "evasive")
+POSITIVE_KINDS = ("reference", "reordered", "rule_grounded", "kg_reworded")
+NEGATIVE_KINDS = ("other_rule_same_entity", "wrong_fact", "restated_question", "evasive")
 CHECK_COLUMNS = [
     "pair_id",
     "item",
+    "family",
     "source",
     "kind",
+    "origin",
     "expected",
     "question",
     "reference",
@@ -56,13 +66,55 @@ CHECK_COLUMNS = [
 ]
 _CLAUSE = re.compile(r",?\s+(?:and|while|whereas|but)\s+", re.IGNORECASE)
 _BECAUSE = re.compile(r"^\s*because\s+", re.IGNORECASE)
+_RULE = re.compile(r"^\s*if\s+(?:an?\s+)?(?:[a-z]+\s+)?([A-Z])\s+(.+?),\s*then\s+(.+?)\.?\s*$", re.IGNORECASE)
+_WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+# words that carry no content of their own: an answer made of these and the question's words restates it
+FILLER = frozenset(
+    "a an the of to in on at for by with from as is are was were be been being has have had do does did "
+    "not no n't never cannot can can't could couldn't would wouldn't should shouldn't will won't must "
+    "may might because since so that this it its he she his her they their them him who which what why "
+    "there then than also only just very reason due able unable fact case why".split()
+)
+RULE_TEMPLATES = (
+    "Because {anchor} {cause}.",
+    "The reason is that {anchor} {cause}.",
+    "It is due to the fact that {anchor} {cause}.",
+)
+KG_TEMPLATES = (
+    "{value} is the {property} of {subject}.",
+    "{subject}'s {property} is {value}.",
+    "{subject} has {value} as {property}.",
+)
 
 
-# --- building the pairs ----------------------------------------------------------------------------
+# --- wording helpers -------------------------------------------------------------------------------
 
 
 def _contains(text: str, phrase: str) -> bool:
     return bool(phrase) and re.search(r"(?<!\w)" + re.escape(phrase) + r"(?!\w)", text) is not None
+
+
+def _sentence(text: str) -> str:
+    text = text.strip(" .")
+    return text[:1].upper() + text[1:] + "." if text else ""
+
+
+def content_words(text: str) -> set[str]:
+    """Porter stems of the lower-cased words outside FILLER ("died" ~ "die", "attended" ~ "attend")."""
+    from nltk.stem.porter import PorterStemmer
+
+    stem = PorterStemmer().stem
+    return {stem(w.lower()) for w in _WORDS.findall(text) if w.lower() not in FILLER}
+
+
+def question_family(question: str, labels: Sequence[str]) -> str:
+    """The question's skeleton: anchor labels, capitalised words (but the first) and numbers blanked."""
+    text = question
+    for label in sorted((lab for lab in labels if lab), key=len, reverse=True):
+        text = text.replace(label, "X")
+    words = text.split()
+    blanked = [w if i == 0 or not (w[:1].isupper() or w[:1].isdigit()) else "X" for i, w in enumerate(words)]
+    return re.sub(r"X(?:\s+X)+", "X", " ".join(blanked)).lower()
 
 
 def restate_question(question: str, anchor: str | None) -> str:
@@ -75,18 +127,66 @@ def restate_question(question: str, anchor: str | None) -> str:
     return f"Because {body}."
 
 
-def second_template(reference: str, facts: Sequence[Mapping], anchor: str) -> str | None:
-    """The facts as "<subject>'s <property> is <value>." plus the reference's clauses without the anchor."""
+def restates(answer: str, question: str) -> bool:
+    """The answer adds nothing to the question: it has content words and each is one of the question's."""
+    words = content_words(answer)
+    return bool(words) and words <= content_words(question)
+
+
+def clauses(reference: str) -> list[str]:
+    return [c.strip(" .") for c in _CLAUSE.split(_BECAUSE.sub("", reference.strip())) if c.strip(" .")]
+
+
+def reordered(reference: str) -> str | None:
+    """The reference's clauses, last first, joined by "and" ("Because A, while B." -> "B, and A.")."""
+    parts = clauses(reference)
+    if len(parts) < 2:
+        return None
+    return _sentence(", and ".join(parts[::-1]))
+
+
+def rule_cause(rule: str) -> str | None:
+    """The antecedent of "If <var> <cause>, then ..." with only that variable (None otherwise)."""
+    match = _RULE.match(rule or "")
+    if not match:
+        return None
+    variable, cause = match.group(1), match.group(2)
+    if re.search(r"\b(?!" + variable + r"\b)[A-Z]\b", cause):
+        return None  # another variable the question does not ground
+    return cause
+
+
+def rule_grounded(rule: str, anchor: str, template: int) -> str | None:
+    """The rule's cause grounded on the anchor, worded by RULE_TEMPLATES[template]."""
+    cause = rule_cause(rule)
+    if not cause or not anchor:
+        return None
+    variable = _RULE.match(rule).group(1)
+    cause = re.sub(r"\b" + variable + r"\b", anchor, cause)
+    return RULE_TEMPLATES[template % len(RULE_TEMPLATES)].format(anchor=anchor, cause=cause)
+
+
+def kg_reworded(reference: str, facts: Sequence[Mapping], anchor: str, template: int) -> str | None:
+    """The facts worded by KG_TEMPLATES[template] plus the reference's clauses that do not name the anchor."""
+    pattern = KG_TEMPLATES[template % len(KG_TEMPLATES)]
     stated = [
-        f"{f['subject_label'] or f['subject']}'s {f['property_label'] or f['property']} is "
-        f"{f['value_label'] or f['value']}."
+        pattern.format(
+            subject=f["subject_label"] or f["subject"],
+            property=f["property_label"] or f["property"],
+            value=f["value_label"] or f["value"],
+        )
         for f in facts
+        if f.get("value_label") or f.get("value")
     ]
     if not stated:
         return None
-    clauses = [c.strip(" .") for c in _CLAUSE.split(_BECAUSE.sub("", reference.strip()))]
-    rest = [c[:1].upper() + c[1:] + "." for c in clauses if c and not _contains(c, anchor)]
+    rest = [_sentence(c) for c in clauses(reference) if not _contains(c, anchor)]
     return " ".join(stated + rest)
+
+
+def second_template(reference: str, facts: Sequence[Mapping], anchor: str) -> str | None:
+    """The facts as "<subject>'s <property> is <value>." plus the reference's clauses without the anchor."""
+    return kg_reworded(reference, facts, anchor, 1)
 
 
 def swap_phrase(text: str, old: str, new: str) -> str | None:
@@ -96,22 +196,189 @@ def swap_phrase(text: str, old: str, new: str) -> str | None:
     return re.sub(r"(?<!\w)" + re.escape(old) + r"(?!\w)", new, text)
 
 
-class CheckSetBuilder:
-    """Builds the check pairs for one item at a time (see the module docstring)."""
+_BOUND = re.compile(r"\b(before|after)\s+(?:[\w ]{0,20}?\s)?(\d{3,4})\b", re.IGNORECASE)
 
-    def __init__(self, items: pd.DataFrame, kg, evasive: Sequence[str], rng: np.random.Generator):
-        self.items, self.kg, self.evasive, self.rng = items, kg, list(evasive), rng
+
+def may_explain(other_rule: str, rule: str) -> bool:
+    """Another rule's cause may also explain this rule's effect: the causes share a skeleton (numbers blanked,
+    "died before N") and, for a bound ("before N", "after N"), the other's bound implies this one's (died before
+    1970 implies died before 1996; died before 2022 does not). Skeletons alike without a bound to compare: may
+    explain (kept out)."""
+    a, b = rule_cause(other_rule), rule_cause(rule)
+    blank = lambda s: re.sub(r"\d+", "N", s.lower()).strip()  # noqa: E731
+    if not (a and b) or blank(a) != blank(b):
+        return False
+    bound_a, bound_b = _BOUND.findall(a), _BOUND.findall(b)
+    if len(bound_a) != 1 or len(bound_b) != 1 or bound_a[0][0].lower() != bound_b[0][0].lower():
+        return True
+    (direction, year_a), (_, year_b) = bound_a[0], bound_b[0]
+    return int(year_a) <= int(year_b) if direction.lower() == "before" else int(year_a) >= int(year_b)
+
+
+def shares_cause(answer: str, references: Sequence[str], anchor: str, threshold: float = 0.5) -> bool:
+    """A clause of `answer` naming the anchor shares >= threshold of its content words (Jaccard) with one
+    of the references' clauses naming the anchor."""
+    mine = [content_words(c) for c in clauses(answer) if _contains(c, anchor)]
+    theirs = [content_words(c) for r in references for c in clauses(r) if _contains(c, anchor)]
+    return any(a and b and len(a & b) / len(a | b) >= threshold for a in mine for b in theirs)
+
+
+# --- drawing the questions -------------------------------------------------------------------------
+
+
+def _items(published: pd.DataFrame | None, constructed: pd.DataFrame | None) -> pd.DataFrame:
+    """Both sources as one item table (item, source, split, question, answers, rule, anchors, subgraph, family)."""
+    parts = []
+    for table, source, id_column in ((published, "published", "item_id"), (constructed, "constructed", "question_id")):
+        if table is None:
+            continue
+        parts.append(
+            pd.DataFrame(
+                {
+                    "item": table[id_column].astype(str),
+                    "source": source,
+                    "split": table["split"],
+                    "question": table["question"],
+                    "answers": table["answers"].map(list),
+                    "rule": table["rule"].fillna(""),
+                    "rule_id": table["rule_id"].astype(str),
+                    "reasoning_category": table["reasoning_category"],
+                    "popularity": table["popularity"].astype("int64"),
+                    "anchor_qids": table["anchor_qids"].map(list),
+                    "anchor_labels": table["anchor_labels"].map(list),
+                    "subgraph": table["subgraph"].map(list) if "subgraph" in table else [[] for _ in range(len(table))],
+                }
+            )
+        )
+    items = pd.concat(parts, ignore_index=True)
+    items["answers"] = items["answers"].map(lambda answers: [a for a in answers if a and str(a).strip()])
+    items = items[items["answers"].map(bool)].reset_index(drop=True)
+    items["answer"] = items["answers"].str[0]
+    items["anchor"] = items["anchor_labels"].map(lambda labels: labels[0] if labels else None)
+    items["family"] = [question_family(q, labels) for q, labels in zip(items["question"], items["anchor_labels"])]
+    items["index"] = items.index
+    return items
+
+
+def question_references(items: pd.DataFrame) -> dict[str, list[str]]:
+    """Question text -> every distinct answer of its items."""
+    by_question = items.groupby("question")["index"].apply(list)
+    return {q: list(dict.fromkeys(a for i in idx for a in items.at[i, "answers"])) for q, idx in by_question.items()}
+
+
+def anchor_index(items: pd.DataFrame) -> dict[str, list[int]]:
+    """Anchor QID -> the items about it."""
+    index: dict[str, list[int]] = {}
+    for row in items.itertuples(index=False):
+        for qid in row.anchor_qids:
+            index.setdefault(qid, []).append(row.index)
+    return index
+
+
+def audit_other_rules(
+    items: pd.DataFrame, by_anchor: Mapping[str, list[int]], item: pd.Series, references: Sequence[str]
+) -> tuple[list[int], list[dict]]:
+    """Items of another rule and question about the same anchor whose answers are negatives for `item`, and
+    those the label audit removed (with the reason)."""
+    candidates = sorted(
+        {
+            i
+            for q in item["anchor_qids"]
+            for i in by_anchor.get(q, [])
+            if items.at[i, "rule"] != item["rule"] and items.at[i, "question"] != item["question"]
+        }
+    )
+    kept, removed = [], []
+    for i in candidates:
+        other = items.loc[i]
+        reason = None
+        if may_explain(other["rule"], item["rule"]):
+            reason = "a cause of the same kind that implies the question's (may explain it too)"
+        elif shares_cause(other["answer"], references, item["anchor"]):
+            reason = "shares the cause clause of a reference"
+        if reason:
+            removed.append(
+                {"item": item["item"], "origin": "other_rule_same_entity", "answer": other["answer"], "reason": reason}
+            )
+        else:
+            kept.append(i)
+    return kept, removed
+
+
+def draw_items(items: pd.DataFrame, settings: Mapping, rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
+    """Seeded draw of anchored questions (one item per question text): first ``n_shared_anchor`` whose anchor
+    has another rule's question that survives the label audit (so that ``other_rule_same_entity`` has pairs),
+    then ``n_constructed`` and ``n_published`` others; at most ``max_per_family`` per question family over all
+    pools. The report says what each pool held and what the cap skipped."""
+    anchored = items[items["anchor"].notna()].drop_duplicates("question")
+    references, by_anchor = question_references(items), anchor_index(items)
+    shared = [
+        row["index"]
+        for _, row in anchored.iterrows()
+        if len(by_anchor.get(row["anchor_qids"][0], [])) > 1
+        and audit_other_rules(items, by_anchor, row, references[row["question"]])[0]
+    ]
+    pools = {
+        "shared_anchor": anchored.loc[shared],
+        "constructed": anchored[anchored["source"] == "constructed"],
+        "published": anchored[anchored["source"] == "published"],
+    }
+    per_family: Counter = Counter()
+    chosen: list[int] = []
+    report = {}
+    for pool, table in pools.items():
+        wanted, taken, capped = settings[f"n_{pool}"], 0, 0
+        for position in rng.permutation(len(table)):
+            if taken == wanted:
+                break
+            row = table.iloc[position]
+            if row["index"] in chosen:
+                continue
+            if per_family[row["family"]] >= settings["max_per_family"]:
+                capped += 1
+                continue
+            per_family[row["family"]] += 1
+            chosen.append(row["index"])
+            taken += 1
+        report[pool] = {"available": len(table), "wanted": wanted, "drawn": taken, "skipped_by_family_cap": capped}
+    drawn = items.loc[sorted(chosen)]
+    report["families"] = int(drawn["family"].nunique())
+    report["largest_family"] = int(drawn["family"].value_counts().max()) if len(drawn) else 0
+    return drawn, report
+
+
+def check_questions(drawn: pd.DataFrame, references: Mapping[str, list[str]]) -> pd.DataFrame:
+    """The drawn questions in the evaluation sample's layout (answered by the configured models)."""
+    return pd.DataFrame(
+        {
+            "id": "chk-" + drawn["item"],
+            "source": drawn["source"],
+            "split": drawn["split"],
+            "question": drawn["question"],
+            "references": [references[q] for q in drawn["question"]],
+            "rule": drawn["rule"],
+            "reasoning_category": drawn["reasoning_category"],
+            "popularity": drawn["popularity"],
+            "anchor_qids": drawn["anchor_qids"],
+            "item": drawn["item"],
+        }
+    ).reset_index(drop=True)
+
+
+# --- building the pairs ----------------------------------------------------------------------------
+
+
+class CheckSetBuilder:
+    """Builds the check pairs of one drawn question at a time (see the module docstring)."""
+
+    def __init__(self, items: pd.DataFrame, kg, settings: Mapping, rng: np.random.Generator, checker=None):
+        self.items, self.kg, self.rng, self.checker = items, kg, rng, checker
+        self.evasive = list(settings["evasive_answers"])
+        self.n_other_rule = settings["n_other_rule"]
         self._values: dict[str, list[str]] = {}
-        self._n_evasive = 0
-        self.by_question = items.groupby("question")["index"].apply(list).to_dict()
-        self.references = {
-            q: list(dict.fromkeys(a for i in idx for a in items.at[i, "answers"]))
-            for q, idx in self.by_question.items()
-        }  # every distinct answer of a question
-        self.by_anchor: dict[str, list[int]] = {}
-        for row in items.itertuples(index=False):
-            for qid in row.anchor_qids:
-                self.by_anchor.setdefault(qid, []).append(row.index)
+        self._turn: Counter = Counter()  # templates taken in turn per (family, kind)
+        self.removed: list[dict] = []  # (pair, reason) the label audit and the labelling rules left out
+        self.references, self.by_anchor = question_references(items), anchor_index(items)
         self.by_rule = items.groupby("rule")["index"].apply(list).to_dict()
 
     def property_values(self, pid: str) -> list[str]:
@@ -124,70 +391,69 @@ class CheckSetBuilder:
             self._values[pid] = sorted({label for label in labels if label})
         return self._values[pid]
 
-    def _pick(self, candidates: list[int]) -> int | None:
-        return int(self.rng.choice(candidates)) if candidates else None
+    def _turn_of(self, family: str, kind: str) -> int:
+        turn = self._turn[(family, kind)]
+        self._turn[(family, kind)] += 1
+        return turn
 
-    def pairs(self, item: pd.Series) -> list[dict]:
-        reference, anchor = item["answer"], (item["anchor_labels"][0] if len(item["anchor_labels"]) else None)
+    def pairs(self, item: pd.Series, answers: Mapping[str, str] = {}) -> list[dict]:
+        """The pairs of one question; `answers`: system -> that system's answer to it."""
+        reference, anchor, family = item["answer"], item["anchor"], item["family"]
         references = list(dict.fromkeys([reference, *self.references[item["question"]]]))
-        base = {
-            "item": item["item"],
-            "source": item["source"],
-            "question": item["question"],
-            "reference": reference,
-            "references": references,
+        base = {k: item[k] for k in ("item", "family", "source", "question")}
+        base.update(reference=reference, references=references)
+
+        def pair(kind, expected, answer, origin="rule", note=""):
+            return {**base, "kind": kind, "expected": expected, "answer": answer, "origin": origin, "note": note}
+
+        out = [pair("reference", True, reference)]
+        paraphrases = {
+            "reordered": reordered(reference),
+            "rule_grounded": rule_grounded(item["rule"], anchor, self._turn_of(family, "rule_grounded")),
+            "kg_reworded": kg_reworded(reference, item["subgraph"], anchor, self._turn_of(family, "kg_reworded"))
+            if item["source"] == "constructed"
+            else None,
         }
-        out = [{**base, "kind": "reference", "expected": True, "answer": reference, "note": ""}]
-        if item["source"] == "constructed" and anchor:
-            worded = second_template(reference, item["subgraph"], anchor)
-            if worded:
-                out.append({**base, "kind": "second_template", "expected": True, "answer": worded, "note": ""})
-        if len(references) > 1:
-            out.append(
-                {
-                    **base,
-                    "kind": "other_valid_cause",
-                    "expected": True,
-                    "answer": references[1],
-                    "note": "another answer of the same question",
-                }
-            )
-        same_entity = sorted(
-            {
-                i
-                for q in item["anchor_qids"]
-                for i in self.by_anchor.get(q, [])
-                if self.items.at[i, "rule"] != item["rule"] and self.items.at[i, "question"] != item["question"]
-            }
-        )
-        chosen = self._pick(same_entity)
-        if chosen is not None:
-            other = self.items.loc[chosen]
-            out.append(
-                {
-                    **base,
-                    "kind": "other_rule_same_entity",
-                    "expected": False,
-                    "answer": other["answer"],
-                    "note": f"answer of {other['item']} (rule {other['rule_id']})",
-                }
-            )
+        out += [pair(kind, True, text) for kind, text in paraphrases.items() if text and text not in references]
+        for answer, note in self._other_rule(item, references):
+            out.append(pair("other_rule_same_entity", False, answer, note=note))
         swapped = self._swap(item, anchor)
         if swapped:
-            out.append({**base, "kind": "entity_swap", "expected": False, "answer": swapped[0], "note": swapped[1]})
-        out.append(
-            {
-                **base,
-                "kind": "question_restated",
-                "expected": False,
-                "answer": restate_question(item["question"], anchor),
-                "note": "",
-            }
-        )
-        evasive = self.evasive[self._n_evasive % len(self.evasive)]
-        self._n_evasive += 1
-        out.append({**base, "kind": "evasive", "expected": False, "answer": evasive, "note": ""})
+            out.append(pair("wrong_fact", False, swapped[0], note=swapped[1]))
+        out.append(pair("restated_question", False, restate_question(item["question"], anchor)))
+        out.append(pair("evasive", False, self.evasive[self._turn_of("", "evasive") % len(self.evasive)]))
+        for system, answer in answers.items():
+            labelled = self._label_answer(item, answer, references)
+            origin = f"model:{system}"
+            if labelled is None:
+                self.removed.append(
+                    {"item": item["item"], "origin": origin, "answer": answer, "reason": "no rule labels it"}
+                )
+            else:
+                out.append(pair(labelled[0], False, answer, origin, labelled[1]))
         return out
+
+    def _label_answer(self, item: pd.Series, answer: str, references: Sequence[str]) -> tuple[str, str] | None:
+        """(kind, why) for a model's answer that a rule labels a negative; None when none does."""
+        if not answer.strip() or answer in references:
+            return None
+        if restates(answer, item["question"]):
+            return "restated_question", "every content word is the question's"
+        if self.checker is not None:
+            contradicted = self.checker.contradicted_claims(answer, set(item["anchor_qids"]))
+            if contradicted:
+                return "wrong_fact", f"the KG contradicts: {contradicted[0]}"
+        return None
+
+    def _other_rule(self, item: pd.Series, references: Sequence[str]) -> list[tuple[str, str]]:
+        """Up to ``n_other_rule`` (answer, note) of other rules' questions about the same anchor, after the audit."""
+        kept, removed = audit_other_rules(self.items, self.by_anchor, item, references)
+        self.removed.extend(removed)
+        if not kept:
+            return []
+        chosen = self.rng.choice(kept, size=min(self.n_other_rule, len(kept)), replace=False)
+        others = [self.items.loc[int(i)] for i in sorted(chosen)]
+        return [(o["answer"], f"answer of {o['item']} (rule {o['rule_id']})") for o in others]
 
     def _swap(self, item: pd.Series, anchor: str | None) -> tuple[str, str] | None:
         """(reference with its key value or entity swapped, what was swapped) or None."""
@@ -206,7 +472,7 @@ class CheckSetBuilder:
             return None
         if not anchor:
             return None
-        peers = self.items.loc[self.by_rule[item["rule"]]]
+        peers = self.items.loc[self.by_rule.get(item["rule"], [])]
         labels = sorted(
             {
                 lab
@@ -222,165 +488,227 @@ class CheckSetBuilder:
         return (text, f"anchor {anchor} -> {new} (another anchor of the rule)") if text else None
 
 
-def _items(published: pd.DataFrame | None, constructed: pd.DataFrame | None) -> pd.DataFrame:
-    """Both sources as one item table: item, source, question, answer, rule, rule_id, anchors, subgraph."""
-    parts = []
-    if published is not None:
-        parts.append(
-            pd.DataFrame(
-                {
-                    "item": published["item_id"],
-                    "source": "published",
-                    "question": published["question"],
-                    "answers": published["answers"].map(list),
-                    "rule": published["rule"],
-                    "rule_id": published["rule_id"].astype(str),
-                    "anchor_qids": published["anchor_qids"].map(list),
-                    "anchor_labels": published["anchor_labels"].map(list),
-                    "subgraph": [[] for _ in range(len(published))],
-                }
-            )
-        )
-    if constructed is not None:
-        parts.append(
-            pd.DataFrame(
-                {
-                    "item": constructed["question_id"],
-                    "source": "constructed",
-                    "question": constructed["question"],
-                    "answers": constructed["answers"].map(list),
-                    "rule": constructed["rule"],
-                    "rule_id": constructed["rule_id"],
-                    "anchor_qids": constructed["anchor_qids"].map(list),
-                    "anchor_labels": constructed["anchor_labels"].map(list),
-                    "subgraph": constructed["subgraph"].map(list),
-                }
-            )
-        )
-    items = pd.concat(parts, ignore_index=True)
-    items["answers"] = items["answers"].map(lambda answers: [a for a in answers if a and str(a).strip()])
-    items = items[items["answers"].map(bool)].reset_index(drop=True)
-    items["answer"] = items["answers"].str[0]
-    items["index"] = items.index
-    return items
+def prepare_check(
+    published: pd.DataFrame | None, constructed: pd.DataFrame | None, settings: Mapping, seed: int
+) -> tuple[pd.DataFrame, dict]:
+    """The check questions the models answer (drawn with the family cap; a seeded ``answer_limit`` of them when
+    set) in the sample's layout, and the draw report."""
+    items = _items(published, constructed)
+    drawn, report = draw_items(items, settings, np.random.default_rng(seed))
+    questions = check_questions(drawn, question_references(items))
+    limit = settings.get("answer_limit")
+    if limit is not None and limit < len(questions):
+        keep = np.sort(np.random.default_rng([seed, 2]).choice(len(questions), size=limit, replace=False))
+        report["answered_by_models"] = {"drawn": len(questions), "answered": limit, "reason": "answer_limit"}
+        questions = questions.iloc[keep].reset_index(drop=True)
+    return questions, report
 
 
 def build_check_set(
-    published: pd.DataFrame | None, constructed: pd.DataFrame | None, kg, settings: Mapping, seed: int
+    published: pd.DataFrame | None,
+    constructed: pd.DataFrame | None,
+    kg,
+    settings: Mapping,
+    seed: int,
+    model_answers: Mapping[str, pd.DataFrame] | None = None,
+    checker=None,
 ) -> tuple[pd.DataFrame, dict]:
-    """The labelled pairs and a report (items drawn per pool, pairs per kind).
+    """The labelled pairs and a report (questions drawn, pairs per kind and origin, what was left out).
 
-    `settings`: ``n_constructed``, ``n_published``, ``n_multi_answer`` (items of either source whose question
-    has several distinct answers), ``evasive_answers``, ``min_pairs``.
+    `settings`: ``n_shared_anchor``, ``n_constructed``, ``n_published``, ``max_per_family``, ``n_other_rule``,
+    ``evasive_answers``, ``min_pairs``.
+    `model_answers`: system -> its answers (``id``, ``answer``) to the check questions (:func:`prepare_check`);
+    `checker`: a :class:`~.factscore.KGFactChecker` that labels the answers' false facts (None: not labelled).
     """
-    rng = np.random.default_rng(seed)
     items = _items(published, constructed)
-    builder = CheckSetBuilder(items, kg, settings["evasive_answers"], rng)
-    multi = items["question"].map(lambda q: len(builder.references[q]) > 1)  # several distinct answers
-    anchored = items["anchor_labels"].map(bool)
-    pools = {
-        "constructed": items[(items["source"] == "constructed") & ~multi & anchored],
-        "multi_answer": items[multi & anchored].drop_duplicates("question"),
-        "published": items[(items["source"] == "published") & ~multi & anchored],
+    drawn, report = draw_items(items, settings, np.random.default_rng(seed))
+    builder = CheckSetBuilder(items, kg, settings, np.random.default_rng([seed, 1]), checker)
+    by_item = {
+        system: dict(zip(table["id"].str.removeprefix("chk-"), table["answer"].fillna("")))
+        for system, table in (model_answers or {}).items()
     }
-    wanted = {
-        "constructed": settings["n_constructed"],
-        "multi_answer": settings["n_multi_answer"],
-        "published": settings["n_published"],
-    }
-    report = {"drawn": {}}
     pairs = []
-    for pool, table in pools.items():
-        n = min(wanted[pool], len(table))
-        chosen = table.iloc[np.sort(rng.choice(len(table), size=n, replace=False))] if n else table.iloc[:0]
-        report["drawn"][pool] = {"available": len(table), "wanted": wanted[pool], "drawn": n}
-        for _, item in chosen.iterrows():
-            pairs.extend(builder.pairs(item))
+    for _, item in drawn.iterrows():
+        answers = {system: got[item["item"]] for system, got in by_item.items() if item["item"] in got}
+        pairs.extend(builder.pairs(item, answers))
     check = pd.DataFrame(pairs)
+    # a model's answer equal to a rule-made one is kept as the model's (a real answer)
+    check = check.drop_duplicates(["item", "answer"], keep="last").sort_index().reset_index(drop=True)
     check.insert(0, "pair_id", [f"p{i:04d}" for i in range(len(check))])
     check = check[CHECK_COLUMNS]
-    report["pairs_per_kind"] = check["kind"].value_counts().to_dict()
-    report["n_pairs"] = len(check)
+    removed = pd.DataFrame(builder.removed, columns=["item", "origin", "answer", "reason"])
+    report = {
+        "drawn": report,
+        "n_pairs": len(check),
+        "n_questions": int(check["item"].nunique()),
+        "pairs_per_kind": check["kind"].value_counts().to_dict(),
+        "pairs_per_origin": check["origin"].value_counts().to_dict(),
+        "largest_family_share_of_pairs": round(float(check["family"].value_counts(normalize=True).max()), 3),
+        "left_out": {
+            "n": len(removed),
+            "by_reason": removed.groupby(["origin", "reason"]).size().rename("n").reset_index().to_dict("records"),
+            "examples": removed.head(20).to_dict("records"),
+        },
+    }
     if len(check) < settings["min_pairs"]:
         raise ValueError(
             f"commonwhy_eval.judge_check: {len(check)} pairs < min_pairs {settings['min_pairs']}; "
-            f"raise n_constructed / n_published / n_multi_answer ({report['drawn']})"
+            f"raise n_constructed / n_published / max_per_family ({report['drawn']})"
         )
     return check, report
 
 
-# --- scoring a judge's verdicts --------------------------------------------------------------------
-
-
-def _measures(expected: np.ndarray, judged: np.ndarray) -> dict:
-    from sklearn.metrics import accuracy_score, balanced_accuracy_score, cohen_kappa_score
-
-    both = len(np.unique(expected)) == 2
-    return {
-        "accuracy": float(accuracy_score(expected, judged)),
-        "balanced_accuracy": float(balanced_accuracy_score(expected, judged)) if both else float("nan"),
-        "kappa": float(cohen_kappa_score(expected, judged)) if both else float("nan"),
-    }
+# --- the gate: every type read, intervals from a bootstrap over questions ---------------------------
 
 
 def _fast_measures(expected: np.ndarray, judged: np.ndarray) -> tuple[float, float, float]:
     """accuracy, balanced accuracy, Cohen's kappa from the 2x2 counts (same values as sklearn; tested)."""
-    tp = np.sum(expected & judged)
-    tn = np.sum(~expected & ~judged)
-    n_pos, n_neg, n = expected.sum(), (~expected).sum(), len(expected)
-    accuracy = (tp + tn) / n
-    balanced = (tp / n_pos + tn / n_neg) / 2 if n_pos and n_neg else np.nan
-    p_yes = judged.sum() / n
-    chance = (n_pos / n) * p_yes + (n_neg / n) * (1 - p_yes)
-    kappa = (accuracy - chance) / (1 - chance) if n_pos and n_neg and chance < 1 else np.nan
+    tp, tn = np.sum(expected & judged), np.sum(~expected & ~judged)
+    return _measures_from_counts(tp, expected.sum(), tn, (~expected).sum())
+
+
+def _measures_from_counts(tp, n_pos, tn, n_neg):
+    """accuracy, balanced accuracy, kappa from true positives/positives and true negatives/negatives
+    (arrays broadcast: one value per bootstrap draw)."""
+    tp, n_pos, tn, n_neg = (np.asarray(x, dtype=float) for x in (tp, n_pos, tn, n_neg))
+    n = n_pos + n_neg
+    with np.errstate(invalid="ignore", divide="ignore"):
+        accuracy = (tp + tn) / n
+        both = (n_pos > 0) & (n_neg > 0)
+        balanced = np.where(both, (tp / n_pos + tn / n_neg) / 2, np.nan)
+        p_yes = (tp + n_neg - tn) / n
+        chance = (n_pos / n) * p_yes + (n_neg / n) * (1 - p_yes)
+        kappa = np.where(both & (chance < 1), (accuracy - chance) / (1 - chance), np.nan)
     return accuracy, balanced, kappa
 
 
-def _bootstrap(expected: np.ndarray, judged: np.ndarray, n_boot: int, level: float, rng) -> dict:
-    """Percentile intervals; positives and negatives are resampled separately (both classes kept)."""
-    groups = [g for g in (np.flatnonzero(expected), np.flatnonzero(~expected)) if len(g)]
-    draws = np.empty((n_boot, 3))
-    for b in range(n_boot):
-        idx = np.concatenate([rng.choice(g, size=len(g), replace=True) for g in groups])
-        draws[b] = _fast_measures(expected[idx], judged[idx])
+def question_weights(n_questions: int, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """(n_boot, n_questions) counts: how often each question is drawn in each resample of the questions."""
+    picks = rng.integers(0, n_questions, size=(n_boot, n_questions))
+    weights = np.zeros((n_boot, n_questions))
+    np.add.at(weights, (np.repeat(np.arange(n_boot), n_questions), picks.ravel()), 1)
+    return weights
+
+
+def _interval(draws: np.ndarray, level: float) -> tuple[float, float]:
+    ok = draws[~np.isnan(draws)]
+    if not len(ok):
+        return float("nan"), float("nan")
     alpha = (1 - level) / 2
-    out = {}
-    for k, name in enumerate(("accuracy", "balanced_accuracy", "kappa")):
-        ok = draws[:, k][~np.isnan(draws[:, k])]
-        lo, hi = np.quantile(ok, [alpha, 1 - alpha]) if len(ok) else (np.nan, np.nan)
-        out[f"{name}_lo"], out[f"{name}_hi"] = float(lo), float(hi)
-    return out
+    lo, hi = np.quantile(ok, [alpha, 1 - alpha])
+    return float(lo), float(hi)
 
 
-def score_check(verdicts: pd.DataFrame, n_bootstrap: int, ci_level: float, seed: int) -> pd.DataFrame:
-    """One row per subset: ``all``, each negative type (all positives + that type), each positive type.
+def score_check(
+    verdicts: pd.DataFrame,
+    n_bootstrap: int,
+    ci_level: float,
+    seed: int,
+    floor: float = 0.8,
+    bar: float = 0.8,
+    min_pairs_per_type: int = 30,
+) -> pd.DataFrame:
+    """The gate's table: row ``all`` (balanced accuracy, accuracy, kappa on every pair), ``positive`` (recall on
+    every positive) and one row per kind (recall of a positive kind, specificity of a negative kind).
 
-    `verdicts` needs ``kind``, ``expected`` and ``judged_yes``. Columns: subset, n_positive, n_negative,
-    accuracy, balanced_accuracy, kappa and their ``_lo``/``_hi`` bounds.
+    `verdicts` needs ``item``, ``kind``, ``expected`` and ``judged_yes``. Intervals: percentile bootstrap over
+    questions (``item``): each resample draws the questions with replacement and takes all their pairs, so pairs
+    of one question move together. ``read``: the row has at least `min_pairs_per_type` pairs (``all``: of each
+    class); ``floor``: `bar` for ``all``, `floor` otherwise; ``passes``: read and ``rate_lo`` >= floor.
     """
     rng = np.random.default_rng(seed)
-    positives = verdicts["expected"].astype(bool)
-    subsets = {"all": verdicts}
-    for kind in NEGATIVE_KINDS:
-        if (verdicts["kind"] == kind).any():
-            subsets[kind] = verdicts[positives | (verdicts["kind"] == kind)]
-    for kind in POSITIVE_KINDS:
-        if (verdicts["kind"] == kind).any():
-            subsets[kind] = verdicts[verdicts["kind"] == kind]  # recall only: one class
-    rows = []
-    for name, part in subsets.items():
-        expected = part["expected"].to_numpy(bool)
-        judged = part["judged_yes"].to_numpy(bool)
+    items, item_of = np.unique(verdicts["item"].astype(str).to_numpy(), return_inverse=True)
+    expected = verdicts["expected"].to_numpy(bool)
+    agree = verdicts["judged_yes"].to_numpy(bool) == expected
+    weights = question_weights(len(items), n_bootstrap, rng)
+
+    def per_question(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        n = np.bincount(item_of[mask], minlength=len(items)).astype(float)
+        k = np.bincount(item_of[mask & agree], minlength=len(items)).astype(float)
+        return n, k
+
+    pos_n, pos_k = per_question(expected)
+    neg_n, neg_k = per_question(~expected)
+    accuracy, balanced, kappa = _measures_from_counts(pos_k.sum(), pos_n.sum(), neg_k.sum(), neg_n.sum())
+    draws = _measures_from_counts(weights @ pos_k, weights @ pos_n, weights @ neg_k, weights @ neg_n)
+    pooled = {"accuracy": accuracy, "balanced_accuracy": balanced, "kappa": kappa}
+    for name, values in zip(pooled.copy(), draws):
+        pooled[f"{name}_lo"], pooled[f"{name}_hi"] = _interval(values, ci_level)
+    rows = [
+        {
+            "subset": "all",
+            "role": "pooled",
+            "measure": "balanced accuracy",
+            "n_pairs": len(verdicts),
+            "n_questions": len(items),
+            "n_positive": int(pos_n.sum()),
+            "n_negative": int(neg_n.sum()),
+            "rate": float(balanced),
+            "rate_lo": pooled["balanced_accuracy_lo"],
+            "rate_hi": pooled["balanced_accuracy_hi"],
+            **{k: float(v) for k, v in pooled.items()},
+            "read": bool(min(pos_n.sum(), neg_n.sum()) >= min_pairs_per_type),
+            "floor": bar,
+        }
+    ]
+    kinds = verdicts["kind"].to_numpy()
+    subsets = [("positive", "positive", expected)] if expected.any() else []
+    subsets += [(kind, "positive", kinds == kind) for kind in POSITIVE_KINDS if (kinds == kind).any()]
+    subsets += [(kind, "negative", kinds == kind) for kind in NEGATIVE_KINDS if (kinds == kind).any()]
+    for name, role, mask in subsets:
+        n, k = per_question(mask)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            lo, hi = _interval((weights @ k) / (weights @ n), ci_level)
         rows.append(
             {
                 "subset": name,
-                "n_positive": int(expected.sum()),
-                "n_negative": int((~expected).sum()),
-                **_measures(expected, judged),
-                **_bootstrap(expected, judged, n_bootstrap, ci_level, rng),
+                "role": role,
+                "measure": "recall (says Yes)" if role == "positive" else "specificity (says No)",
+                "n_pairs": int(n.sum()),
+                "n_questions": int((n > 0).sum()),
+                "n_positive": int(n.sum()) if role == "positive" else 0,
+                "n_negative": int(n.sum()) if role == "negative" else 0,
+                "rate": float(k.sum() / n.sum()),
+                "rate_lo": lo,
+                "rate_hi": hi,
+                "read": bool(n.sum() >= min_pairs_per_type),
+                "floor": floor,
             }
         )
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    table["passes"] = table["read"] & (table["rate_lo"] >= table["floor"])
+    return table
+
+
+def judge_validity(scores: pd.DataFrame, bar: float, judge: str) -> dict:
+    """Valid when every row the gate reads passes its floor and the pooled row and at least one positive and
+    one negative kind are read; the reason names the rows that fail and those not read."""
+    table = scores.set_index("subset")
+    overall = table.loc["all"]
+    read = table[table["read"]]
+    failing = read[~read["passes"]]
+    enough = bool(overall["read"]) and (read["role"] == "negative").any() and (read["role"] == "positive").any()
+    valid = bool(enough and failing.empty)
+    fails = "; ".join(f"{name} {r.rate:.3f} (lower {r.rate_lo:.3f} < {r.floor:.2f})" for name, r in failing.iterrows())
+    unread = ", ".join(f"{name} ({int(r.n_pairs)} pairs)" for name, r in table[~table["read"]].iterrows())
+    reason = (
+        f"judge {judge}: balanced accuracy {overall['balanced_accuracy']:.3f} (95% CI lower end "
+        f"{overall['balanced_accuracy_lo']:.3f}, bar {bar:.2f}) on {int(overall['n_pairs'])} pairs of "
+        f"{int(overall['n_questions'])} questions; "
+        + ("every type read passes its floor" if failing.empty else f"below the floor: {fails}")
+        + (f"; not read (too few pairs): {unread}" if unread else "")
+        + ("" if enough else "; too few pairs to read the pooled row and a type of each class")
+    )
+    return {
+        "judge": judge,
+        "valid": valid,
+        "bar": bar,
+        "balanced_accuracy": float(overall["balanced_accuracy"]),
+        "balanced_accuracy_lo": float(overall["balanced_accuracy_lo"]),
+        "failing": list(failing.index),
+        "not_read": list(table.index[~table["read"]]),
+        "reason": reason,
+    }
 
 
 def judge_pairs(judge, check: pd.DataFrame) -> pd.DataFrame:
@@ -402,23 +730,3 @@ def judge_pairs(judge, check: pd.DataFrame) -> pd.DataFrame:
         table[column] = grouped[column].to_numpy()
     table["agrees"] = table["judged_yes"] == table["expected"]
     return table
-
-
-def judge_validity(scores: pd.DataFrame, bar: float, judge: str) -> dict:
-    """valid (lower end of the overall balanced accuracy's interval >= bar) and the reason."""
-    overall = scores.set_index("subset").loc["all"]
-    lower = overall["balanced_accuracy_lo"]
-    valid = bool(np.isfinite(lower) and lower >= bar)
-    reason = (
-        f"judge {judge}: balanced accuracy {overall['balanced_accuracy']:.3f} "
-        f"(95% CI lower end {lower:.3f}) on {int(overall['n_positive'] + overall['n_negative'])} check pairs "
-        f"{'>=' if valid else '<'} bar {bar:.2f}"
-    )
-    return {
-        "judge": judge,
-        "valid": valid,
-        "bar": bar,
-        "balanced_accuracy": float(overall["balanced_accuracy"]),
-        "balanced_accuracy_lo": float(lower),
-        "reason": reason,
-    }

@@ -96,6 +96,29 @@ def _filter(view: pd.DataFrame, source: str, report: list) -> pd.DataFrame:
 SAMPLE_METHODS = ("seeded", "first")
 
 
+def stratified_counts(sizes: pd.Series, n: int) -> pd.Series:
+    """Questions per stratum for a sample of `n`: proportional to the stratum sizes, rounded by largest
+    remainder (ties: the larger stratum, then the name), never more than a stratum holds."""
+    total = int(sizes.sum())
+    exact = sizes * n / total if total else sizes * 0.0
+    counts = np.floor(exact).astype(int)
+    order = sorted(sizes.index, key=lambda k: (-(exact[k] - counts[k]), -sizes[k], str(k)))
+    for key in order[: n - int(counts.sum())]:
+        counts[key] += 1
+    return counts.clip(upper=sizes)
+
+
+def _stratified(rows: pd.DataFrame, n: int, column: str, rng: np.random.Generator) -> pd.DataFrame:
+    """A seeded sample of `n` rows with each value of `column` in proportion to its share."""
+    strata = rows[column].fillna("(none)")
+    counts = stratified_counts(strata.value_counts().sort_index(), n)
+    picked = []
+    for value, k in counts.items():
+        members = np.flatnonzero((strata == value).to_numpy())
+        picked.extend(members[rng.choice(len(members), size=int(k), replace=False)])
+    return rows.iloc[np.sort(picked)]
+
+
 def _draw(
     view: pd.DataFrame,
     source: str,
@@ -103,9 +126,11 @@ def _draw(
     rng: np.random.Generator,
     report: list,
     method: str = "seeded",
+    stratify_by: str | None = None,
 ) -> pd.DataFrame:
-    """`method`: ``seeded`` (random without replacement) or ``first`` (the first n per split in file order,
-    as the authors' evaluation script takes the first 1,000 questions of each split)."""
+    """`method`: ``seeded`` (random without replacement; with `stratify_by`, e.g. ``reasoning_category``, in
+    proportion to each category's share of the split) or ``first`` (the first n per split in file order, as the
+    authors' evaluation script takes the first 1,000 questions of each split)."""
     if method not in SAMPLE_METHODS:
         raise ValueError(f"commonwhy_eval.sample.method: {method!r} is not one of {SAMPLE_METHODS}")
     parts = []
@@ -116,11 +141,14 @@ def _draw(
             log.warning("%s/%s: only %d questions for the %d requested", source, split, len(rows), n_per_split)
         if method == "first":
             chosen = rows.iloc[:n]
+        elif stratify_by:
+            chosen = _stratified(rows, n, stratify_by, rng)
         else:
             chosen = rows.iloc[np.sort(rng.choice(len(rows), size=n, replace=False))] if n else rows.iloc[:0]
         report.append(
             {
-                "filter": f"{source}/{split}: {method} sample",
+                "filter": f"{source}/{split}: {method} sample"
+                + (f" stratified by {stratify_by}" if stratify_by else ""),
                 "before": len(rows),
                 "after": n,
                 "removed": {"not sampled": len(rows) - n} if len(rows) > n else {},
@@ -136,6 +164,7 @@ def sample_questions(
     n_per_split: dict[str, int | None],
     seed: int,
     method: str = "seeded",
+    stratify_by: str | None = None,
 ) -> tuple[pd.DataFrame, list[dict]]:
     """The evaluation sample and its filter report. `n_per_split` maps source -> count (None = all);
     `method`: seeded or first (see :func:`_draw`)."""
@@ -150,13 +179,23 @@ def sample_questions(
             continue
         view = merge_shared_questions(_question_view(table, source, id_prefix, id_column), source, report)
         kept = _filter(view, source, report)
-        parts.append(_draw(kept, source, n_per_split.get(source), rng, report, method))
+        parts.append(_draw(kept, source, n_per_split.get(source), rng, report, method, stratify_by))
     if not parts:
         raise ValueError("no question source selected: set commonwhy_eval.sample.published or .constructed")
     sample = pd.concat(parts, ignore_index=True)[COLUMNS]
     if sample["id"].duplicated().any():
         raise ValueError(f"duplicate question ids: {sample.loc[sample['id'].duplicated(), 'id'].tolist()[:5]}")
     return sample, report
+
+
+def sample_composition(sample: pd.DataFrame, source: str) -> str:
+    """The sample of one source by split and reasoning category: "head (n=1000): TemporalReasoning 281, ..."."""
+    rows = sample[sample["source"] == source]
+    parts = []
+    for split, group in rows.groupby("split", sort=True):
+        counts = group["reasoning_category"].fillna("(none)").value_counts()
+        parts.append(f"{split} (n={len(group)}): " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    return "; ".join(parts)
 
 
 def write_questions(sample: pd.DataFrame, report: list[dict], path: str | Path, report_path: str | Path) -> None:

@@ -21,7 +21,7 @@ from benchval.layout import MODELS_DIR
 from benchval.threads import job_torch_threads, limit_torch_threads
 
 from benchval.commonwhy.eval import bertscore_baseline, criterion, table2
-from benchval.commonwhy.eval.baselines import KBBinder, KGR
+from benchval.commonwhy.eval.baselines import KGR, KBBinder, KBBinderAuthors
 from benchval.commonwhy.eval.factscore import (
     KGFactChecker,
     LLMClaimSplitter,
@@ -30,9 +30,16 @@ from benchval.commonwhy.eval.factscore import (
     split_claims_by_rule,
 )
 from benchval.commonwhy.eval.judge import JUDGE_PLACEHOLDERS, Judge, judge_answers
-from benchval.commonwhy.eval.judge_check import build_check_set, judge_pairs, judge_validity, score_check
+from benchval.commonwhy.eval.canaries import canary_judges
+from benchval.commonwhy.eval.judge_check import (
+    build_check_set,
+    judge_pairs,
+    judge_validity,
+    prepare_check,
+    score_check,
+)
 from benchval.commonwhy.eval.metrics import BertScoreSettings, score_answers
-from benchval.commonwhy.eval.questions import read_questions, sample_questions, write_questions
+from benchval.commonwhy.eval.questions import read_questions, sample_composition, sample_questions, write_questions
 from benchval.commonwhy.eval.tables import read_table, write_table
 from benchval.generation.endpoint import EndpointGenerator, EndpointSettings
 from benchval.generation.hf import HFGenerator
@@ -72,6 +79,22 @@ def answer_prompt(settings: Mapping) -> PromptTemplate:
     return PromptTemplate.from_file(settings["generation"]["prompt"], required={"question"})
 
 
+def answer_messages(generator, contents: list[str], system: str | None) -> tuple[list, str]:
+    """The answer conversations and how the system message (``generation.system``) reaches the model: as the
+    chat template's system message (a model with a chat template), folded before the question in the user turn
+    (a chat template that refuses the system role, e.g. Gemma's), or as plain text before the question (a
+    model without a chat template; benchval.generation.prompts.plain_text)."""
+    if not system:
+        return [user(c) for c in contents], "none"
+    if not getattr(generator, "chat", False):
+        return [user(c, system) for c in contents], "plain text before the question (no chat template)"
+    try:
+        generator.render(user(contents[0] if contents else "", system))
+    except Exception:  # noqa: BLE001 - jinja's TemplateError: the template has no system role
+        return [user(f"{system}\n\n{c}") for c in contents], "before the question in the user turn (no system role)"
+    return [user(c, system) for c in contents], "chat system message"
+
+
 def write_answers(table: pd.DataFrame, path: str | Path, timing_path: str | Path | None = None, **timing) -> None:
     write_table(table, path)
     if timing_path:
@@ -97,6 +120,7 @@ def stage_sample(
         {"published": settings["sample"]["published"], "constructed": settings["sample"]["constructed"]},
         seed,
         method=settings["sample"]["method"],
+        stratify_by=settings["sample"]["stratify_by"],
     )
     for step in report:
         log.info("%s: %d -> %d %s", step["filter"], step["before"], step["after"], step["removed"])
@@ -117,8 +141,10 @@ def stage_answer(
     table = read_questions(questions)
     generator = make_generator(system, settings, models_config, models_dir)
     template = answer_prompt(settings)
-    prompts = [user(template.fill(question=q)) for q in table["question"]]
     gen = settings["generation"]
+    prompts, rendering = answer_messages(
+        generator, [template.fill(question=q) for q in table["question"]], gen["system"]
+    )
     started = time.perf_counter()
     answers = generate_resumable(
         generator,
@@ -127,7 +153,7 @@ def stage_answer(
         checkpoint,
         gen["max_new_tokens"],
         batch_size=gen["batch_size"],
-        settings={"prompt": template.text, "chat": getattr(generator, "chat", None)},
+        settings={"prompt": template.text, "system": gen["system"], "chat": getattr(generator, "chat", None)},
         desc=f"answer {system}",
     )
     answers.insert(1, "system", system)
@@ -141,6 +167,7 @@ def stage_answer(
         seconds_per_question=round(float(answers["seconds"].mean()), 3),
         max_new_tokens=gen["max_new_tokens"],
         chat_template=getattr(generator, "chat", None),
+        system_message=rendering,
     )
 
 
@@ -215,19 +242,24 @@ class BaselineRun:
 
 
 def stage_kbbinder(questions: str, job: BaselineRun) -> None:
+    """KB-Binder (``baselines.kbbinder_mode``): ``votes`` (drafts voted on) or ``authors`` (the shape of the
+    CommonWhy authors' script: one call writes sub-questions with their SPARQL queries)."""
     base = job.section
     table = job.questions_from(questions)
     generator = job.backbone()
-    template = PromptTemplate.from_file(base["kbbinder_prompt"], required={"question"})
+    authors = base["kbbinder_mode"] == "authors"
+    template = PromptTemplate.from_file(
+        base["kbbinder_authors_prompt"] if authors else base["kbbinder_prompt"], required={"question"}
+    )
     started = time.perf_counter()
     answer_template = PromptTemplate.from_file(base["kbbinder_answer_prompt"], required={"question", "facts"})
-    binder = KBBinder(
+    binder = (KBBinderAuthors if authors else KBBinder)(
         generator,
         template,
         job.kg(),
-        max_new_tokens=base["max_new_tokens"],
+        max_new_tokens=base["kbbinder_authors_max_new_tokens"] if authors else base["max_new_tokens"],
         answer_template=answer_template,
-        n_drafts=base["kbbinder_drafts"],
+        n_drafts=1 if authors else base["kbbinder_drafts"],
     )
     answers = binder.answer(list(table["id"]), list(table["question"]))
     job.write(
@@ -235,7 +267,9 @@ def stage_kbbinder(questions: str, job: BaselineRun) -> None:
         "kbbinder",
         time.perf_counter() - started,
         status=answers["status"].value_counts().to_dict(),
+        mode=base["kbbinder_mode"],
         n_drafts=int(answers["n_drafts"].sum()),
+        n_distinct_drafts=int(answers["n_distinct_drafts"].sum()),
         n_parsed=int(answers["n_parsed"].sum()),
         n_bound=int(answers["n_bound"].sum()),
         n_drafts_with_facts=int(answers["n_with_facts"].sum()),
@@ -248,7 +282,14 @@ def stage_kgr(questions: str, drafts: str, job: BaselineRun) -> None:
     generator = job.backbone()
     template = PromptTemplate.from_file(job.section["kgr_prompt"], required={"question", "claim", "facts"})
     started = time.perf_counter()
-    kgr = KGR(generator, template, job.kg(), max_new_tokens=job.section["max_new_tokens"])
+    splitter = split_claims_by_rule
+    if job.settings["factscore"]["claims"] == "llm":  # claims extracted by the LLM, as the authors' KGR does
+        claims = make_generator(
+            job.settings["factscore"]["claim_system"], job.settings, job.models_config, job.models_dir
+        )
+        prompt = PromptTemplate.from_file(job.settings["factscore"]["prompt"], required={"answer"})
+        splitter = LLMClaimSplitter(claims, prompt)
+    kgr = KGR(generator, template, job.kg(), max_new_tokens=job.section["max_new_tokens"], splitter=splitter)
     answers = kgr.answer(list(table["id"]), list(table["question"]), list(table["answer"]))
     job.write(
         answers,
@@ -324,6 +365,21 @@ def stage_score(
         log.info("scored %s: %d answers in %.1f s", system, len(scores), time.perf_counter() - started)
 
 
+def stage_check_questions(
+    published: str, constructed: str, settings: Mapping, seed: int, out: str, report_out: str
+) -> None:
+    """The check set's questions (seeded, capped per family), in the sample's layout so that the configured
+    models answer them (rule commonwhy_eval_check_answer)."""
+    from benchval.commonwhy.dataset import read_published
+    from benchval.commonwhy.pipeline import read_constructed
+
+    questions, report = prepare_check(
+        read_published(published), read_constructed(constructed), settings["judge_check"], seed
+    )
+    log.info("judge check questions: %s", report)
+    write_questions(questions, [report], out, report_out)
+
+
 def stage_check_set(
     published: str,
     constructed: str,
@@ -333,21 +389,67 @@ def stage_check_set(
     seed: int,
     out: str,
     report_out: str,
+    answers: Mapping[str, str] | None = None,
 ) -> None:
-    """The judge's labelled check set, from both CommonWhy tables and the KG source (no judge involved)."""
+    """The judge's labelled check set, from both CommonWhy tables, the KG source and the models' answers to
+    the check questions (`answers`: system -> path), labelled by rules (no judge involved)."""
     from benchval.commonwhy.dataset import read_published
     from benchval.commonwhy.pipeline import read_constructed
 
+    kg = open_kg(kg_config, store)
     check, report = build_check_set(
         read_published(published),
         read_constructed(constructed),
-        open_kg(kg_config, store),
+        kg,
         settings["judge_check"],
         seed,
+        model_answers={system: read_answers(path) for system, path in (answers or {}).items()},
+        checker=KGFactChecker(kg) if answers else None,
     )
-    log.info("judge check set: %s", report)
+    log.info("judge check set: %s", {k: v for k, v in report.items() if k != "left_out"})
     write_table(check, out)
-    Path(report_out).write_text(json.dumps(report, indent=2))
+    Path(report_out).write_text(json.dumps(report, indent=2, ensure_ascii=False))
+
+
+def gate_scores(verdicts: pd.DataFrame, settings: Mapping, seed: int) -> pd.DataFrame:
+    """The gate's table of `verdicts` with the ``judge_check`` settings (floors, bootstrap)."""
+    cfg = settings["judge_check"]
+    return score_check(
+        verdicts,
+        cfg["n_bootstrap"],
+        cfg["ci_level"],
+        seed,
+        floor=cfg["floor"],
+        bar=cfg["bar"],
+        min_pairs_per_type=cfg["min_pairs_per_type"],
+    )
+
+
+def stage_judge_canaries(check_set: str, settings: Mapping, seed: int, scores_out: str, validity_out: str) -> list:
+    """The canary judges (benchval.commonwhy.eval.canaries) through the gate; each must fail it."""
+    check = pd.read_parquet(check_set)
+    tables, verdicts = [], []
+    for canary in canary_judges(settings["judge_check"]["canary_overlap_threshold"]):
+        scores = gate_scores(judge_pairs(canary, check), settings, seed)
+        scores.insert(0, "judge", canary.name)
+        scores.insert(1, "decision", canary.decision)
+        tables.append(scores)
+        validity = judge_validity(scores, settings["judge_check"]["bar"], canary.name)
+        verdicts.append(validity)
+        log.info(
+            "canary: %s -> %s",
+            validity["reason"],
+            "PASSES (the check set cannot separate)" if validity["valid"] else "rejected",
+        )
+    Path(scores_out).parent.mkdir(parents=True, exist_ok=True)
+    pd.concat(tables, ignore_index=True).to_csv(scores_out, index=False)
+    Path(validity_out).write_text(json.dumps(verdicts, indent=2))
+    return verdicts
+
+
+def canaries_passing(path: str | Path | None) -> list[str]:
+    """Names of the canary judges that passed the gate (file of stage_judge_canaries)."""
+    return [v["judge"] for v in json.loads(Path(path).read_text()) if v["valid"]] if path else []
 
 
 def make_judge(
@@ -374,8 +476,10 @@ def stage_judge_check(
     seed: int,
     models_dir: str = MODELS_DIR,
     decision: str | None = None,
+    canaries: str | None = None,
 ) -> dict:
-    """One judge on the check set: per-pair verdicts, measures per type with intervals, validity."""
+    """One judge on the check set: per-pair verdicts, measures per type with intervals, validity (never valid
+    when a canary judge passed the same gate: `canaries`, the file of stage_judge_canaries)."""
     started = time.perf_counter()
     judge = make_judge(system, settings, models_config, models_dir, decision)
     return check_judge(
@@ -386,6 +490,7 @@ def stage_judge_check(
         seed,
         (verdicts_out, scores_out, validity_out),
         seconds_load=time.perf_counter() - started,
+        canaries_passing=canaries_passing(canaries),
     )
 
 
@@ -397,6 +502,7 @@ def check_judge(
     seed: int,
     outs: tuple[str, str, str],
     seconds_load: float = float("nan"),
+    canaries_passing: list[str] = (),
 ) -> dict:
     """A loaded judge (its current decision) on the check set; `outs`: verdicts, scores, validity paths.
     ``seconds_judge`` counts only the prompts this judge had not scored before (see Judge.margins)."""
@@ -404,10 +510,13 @@ def check_judge(
     verdicts = judge_pairs(judge, pd.read_parquet(check_set))
     seconds_judge = time.perf_counter() - started
     cfg = settings["judge_check"]
-    scores = score_check(verdicts, cfg["n_bootstrap"], cfg["ci_level"], seed)
+    scores = gate_scores(verdicts, settings, seed)
     scores.insert(0, "judge", system)
     scores.insert(1, "decision", judge.decision)
     validity = judge_validity(scores, cfg["bar"], system)
+    if canaries_passing:
+        validity["valid"] = False
+        validity["reason"] += f"; the check set cannot separate a judge from canary {', '.join(canaries_passing)}"
     validity.update(
         decision=judge.decision,
         n_pairs=len(verdicts),
@@ -517,7 +626,7 @@ def stage_factscore(
 def measured_judges_note(judges_csv: str | Path, bar: float) -> str:
     """What benchmarks/bench_commonwhy_judges.py found (its judges.csv): which judges pass the bar, with figures."""
     table = pd.read_csv(judges_csv)
-    measured = table[table["status"] == "measured"]
+    measured = table[(table["status"] == "measured") & (table["decision"] != "rule")]  # canaries are no judges
     passing = measured[measured["valid"].astype(str).str.lower() == "true"]
     figures = "; ".join(
         f"{r.judge} ({r.decision}) {r.balanced_accuracy:.3f} [{r.balanced_accuracy_lo:.3f}, "
@@ -571,7 +680,8 @@ def stage_table2(
     results.to_csv(results_out, index=False)
     references = pd.read_csv(factscore_references) if factscore_references else None
     for source, path in table_outs.items():
-        note = "; ".join(filter(None, [bertscore_note, reference_factscore_note(references, source)]))
+        composition = f"sample by reasoning category: {sample_composition(sample, source)}"
+        note = "; ".join(filter(None, [bertscore_note, reference_factscore_note(references, source), composition]))
         table2.table2_layout(results, source, note).to_csv(path)
     table2.plot_results(
         results[results["source"] == "published"] if (results["source"] == "published").any() else results,
@@ -595,7 +705,12 @@ def reference_factscore_note(references: pd.DataFrame | None, source: str) -> st
 
 
 def stage_judge_check_report(
-    scores: list[str], validities: list[str], table_out: str, page_out: str, measured: list[str] = ()
+    scores: list[str],
+    validities: list[str],
+    table_out: str,
+    page_out: str,
+    measured: list[str] = (),
+    canaries: tuple[str, str] | None = None,
 ) -> None:
     """The configured judge's check table and that of every judge measured by
     benchmarks/bench_commonwhy_judges.py (`measured`: its committed per-judge CSVs), one CSV and its HTML page."""
@@ -603,12 +718,25 @@ def stage_judge_check_report(
 
     parts = [pd.read_csv(p).assign(measured_by="this run") for p in scores]
     parts += [pd.read_csv(p).assign(measured_by="benchmarks/bench_commonwhy_judges.py") for p in measured]
+    if canaries:
+        parts.append(pd.read_csv(canaries[0]).assign(measured_by="this run (canary)"))
     table = pd.concat(parts, ignore_index=True)
     verdicts = [read_validity(p) for p in validities]
     table.to_csv(table_out, index=False)
     intro = " ".join(f"{v['reason']}: correctness {'valid' if v['valid'] else 'INVALID (not used)'}." for v in verdicts)
+    if canaries:
+        canary_verdicts = json.loads(Path(canaries[1]).read_text())
+        intro += (
+            " Canary judges (each must fail the gate): "
+            + "; ".join(
+                f"{v['judge']} {'PASSES: the check set cannot separate' if v['valid'] else 'rejected'} "
+                f"(below the floor: {', '.join(v['failing']) or 'none'})"
+                for v in canary_verdicts
+            )
+            + "."
+        )
     if measured:
-        overall = table[(table["measured_by"] != "this run") & (table["subset"] == "all")]
+        overall = table[(table["measured_by"] == "benchmarks/bench_commonwhy_judges.py") & (table["subset"] == "all")]
         intro += (
             " Every offline judge measured (balanced accuracy on all pairs, 95% interval): "
             + "; ".join(

@@ -98,6 +98,9 @@ def check_names(settings: Mapping, models: Mapping) -> None:
         unsampled = [s for s in settings["baselines"]["sources"] if settings["sample"][s] == 0]
         if unsampled:
             raise ValueError(f"commonwhy_eval.baselines.sources: {unsampled} not sampled (commonwhy_eval.sample)")
+    unknown = set(settings["judge_check"]["answer_models"] or []) - set(settings["models"])
+    if unknown:
+        raise ValueError(f"commonwhy_eval.judge_check.answer_models: {sorted(unknown)} not in commonwhy_eval.models")
     claim = settings["factscore"]["claim_system"]
     if settings["factscore"]["claims"] == "llm" and claim not in known:
         raise ValueError("commonwhy_eval.factscore.claim_system: needed (a model or endpoint) when claims: llm")
