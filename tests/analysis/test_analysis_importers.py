@@ -255,7 +255,10 @@ def test_lm_eval_family_from_the_registry_rules_where_the_mapping_names_none(tmp
     write_result(runs / "a/results.json", "pretrained=someorg/Llama-2-7b-chat-ft", {"hellaswag": {"acc,none": 0.3}})
     write_result(runs / "b/results.json", "pretrained=org/b", {"hellaswag": {"acc,none": 0.4}})
     rules = str(REPO_ROOT / "config/atlas/registry_rules.yaml")
-    models = {"someorg/Llama-2-7b-chat-ft": {"name": "a", "size_b": 7.0}, "org/b": {"name": "b", "family": "fb", "size_b": 1.0}}
+    models = {
+        "someorg/Llama-2-7b-chat-ft": {"name": "a", "size_b": 7.0},
+        "org/b": {"name": "b", "family": "fb", "size_b": 1.0},
+    }
     study = {**_results_only_study(runs, models), "family_rules": rules}
     import_study("lm", study, None, tmp_path / "out/score_table.csv", tmp_path / "out/tasks.csv")
     families = pd.read_csv(tmp_path / "out/score_table.csv").set_index("model")["family"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -127,6 +128,8 @@ def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
             for b in ("france", "germany", "anna")
         )
     )
+    digest = hashlib.sha256((mirror / "sentences.json").read_bytes()).hexdigest()
+    (mirror / "SHA256SUMS").write_text(f"{digest}  sentences.json\n")  # checked where the baseline rule reads it
     config = {
         "seed": 3,
         "mirror": str(mirror),
