@@ -2,8 +2,8 @@
 
 Runs, in an empty working directory, every job the atlas adds to `snakemake --cores 2 results/figures`:
 the atlas rules (workflow/rules/atlas.smk) and the analysis chain of its study (open_llm, figures included,
-and its robustness tables: task reliability, power, specification robustness), then prints the total wall time and each job's time
-(Snakemake benchmark files, where the rule has one).
+and its robustness tables: task reliability, power, specification robustness), then prints the total wall
+time and each job's time (Snakemake benchmark files, where the rule has one).
 
     .venv/bin/python benchmarks/bench_atlas.py [--cores 2] [--keep DIR]
 
