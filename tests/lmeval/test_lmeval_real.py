@@ -398,3 +398,33 @@ def test_study_target_plans_the_import_and_analysis_only(lm_eval_run, tmp_path):
     assert jobs["import_score_table"] == jobs["lmeval_item_intervals"] == jobs["study_my_lmeval"] == 1
     assert any(rule.startswith("analysis_figure_") for rule in jobs)
     assert not any(rule.startswith(("score", "prepare", "evaluate", "calibrate")) for rule in jobs)
+
+
+def test_item_results_give_task_reliability_its_item_bootstrap(lm_eval_run, tmp_path):
+    """Issue 25 x 26: an lm_eval study read item by item gets task reliability from its samples (the item
+    bootstrap), not from a declared item count; the items' accuracy is the imported score."""
+    from benchval.analysis.reliability import reliability_table
+    from benchval.analysis.table import load_study
+    from benchval.lmeval.importer import item_results
+
+    out, model = lm_eval_run
+    copy, results, _ = _copy(out, tmp_path)
+    study = _study(copy, model)
+    study["models"]["other"] = {"name": "other", "family": "tiny-llama"}
+    _second_model(copy, results, "other")
+    per_task = item_results("s", study, None)
+    scores, tasks, _ = lm_eval_study("s", study, None)
+    for task, found in per_task.items():
+        assert set(found.predictions) == {"tiny", "other"}
+        for name, predicted in found.predictions.items():
+            accuracy = float(np.mean(predicted == found.labels))
+            row = (scores["model"] == name) & (scores["task"] == task) & (scores["metric"] == "accuracy")
+            expected = scores.loc[row, "value"].item()
+            assert accuracy == pytest.approx(expected, abs=1e-12)
+    scores.to_csv(tmp_path / "score_table.csv", index=False)
+    tasks.to_csv(tmp_path / "tasks.csv", index=False)
+    settings = {"seed": 1, "n_bootstrap": 50, "min_models": 5, "n_splits": 4}
+    table = reliability_table(
+        load_study(tmp_path / "score_table.csv", tmp_path / "tasks.csv"), ["accuracy"], per_task, {}, settings
+    )
+    assert set(table["variance_source"]) == {"item_bootstrap"}, table[["task", "variance_source"]]

@@ -15,7 +15,7 @@ from benchval.layout import (
     fill,
     workflow_layout,
 )
-from benchval.workflow_support import canonical, script_code_for
+from benchval.workflow_support import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
@@ -46,6 +46,24 @@ def _declared_item_counts(study):
     return {task: spec["n_items"] for task, spec in tasks.items() if "n_items" in spec}
 
 
+def _lmeval_samples_study(study):
+    """An lm_eval study read item by item (`samples:`): its study entry and the mirror, for reliability
+    from its samples files; None otherwise."""
+    spec = LAYOUT.studies[study]
+    if spec.get("source") != "lm_eval" or "samples" not in spec:
+        return None
+    return canonical({"study": spec, "mirror": workdir_relative(LAYOUT.mirror)})
+
+
+def _lmeval_samples_folder(wildcards):
+    """The samples study's lm-eval output folder, an input so that new runs rerun its reliability."""
+    from benchval.analysis.importers import expand_path
+
+    if _lmeval_samples_study(wildcards.study) is None:
+        return []
+    return [workdir_relative(expand_path(LAYOUT.studies[wildcards.study]["path"], LAYOUT.mirror))]
+
+
 def _normalisation(study):
     """The scored study's normalisation (imported studies have none)."""
     return config["scoring"]["normalisation"] if study in LAYOUT.scored_studies else None
@@ -54,6 +72,7 @@ def _normalisation(study):
 rule task_reliability:
     input:
         unpack(lambda w: _item_level_inputs(w.study)),
+        lmeval_samples=_lmeval_samples_folder,
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
     output:
@@ -69,6 +88,7 @@ rule task_reliability:
         pairs=lambda w: _item_level_pairs(w.study),
         item_counts=lambda w: canonical(_declared_item_counts(w.study)),
         normalisation=lambda w: _normalisation(w.study),
+        lmeval=lambda w: _lmeval_samples_study(w.study),
         settings=canonical(
             {
                 "seed": config["seed"],

@@ -22,6 +22,10 @@ for items_path, meta_path in zip(inputs.get("task_items", []), inputs.get("metas
     results = task_predictions(read_items(items_path), scores[meta["task"]], meta, params.normalisation)
     if results is not None:
         item_results[meta["task"]] = results
+if params.lmeval:  # an lm_eval study read item by item: its samples files give the item-level results
+    from benchval.lmeval.importer import item_results as lmeval_item_results
+
+    item_results.update(lmeval_item_results(snakemake.wildcards.study, params.lmeval["study"], params.lmeval["mirror"]))
 metrics = [m for m in study.metrics if not params.settings["metrics"] or m in params.settings["metrics"]]
 table = reliability_table(study, metrics, item_results, dict(params.item_counts), params.settings)
 table.to_csv(snakemake.output.table, index=False)

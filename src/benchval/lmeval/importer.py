@@ -216,28 +216,37 @@ def write_item_intervals(study_name: str, study: dict, mirror, output, seed: int
     return intervals
 
 
-def lm_eval_study(study_name: str, study: dict, mirror) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """(score_table, tasks, intervals) of a ``samples:`` lm_eval study (see the module docstring)."""
+def _predicted_runs(study_name: str, study: dict, mirror):
+    """(source_model, task, provenance, predicted) of every mapped (model, task): each run discovered,
+    checked against its own results JSON and for comparability, then its documents predicted under the
+    study's normalisation (:func:`recompute.predictions`)."""
     directory = expand_path(study["path"], mirror)
     if not directory.is_dir():
         raise LmEvalImportError(f"study {study_name!r}: lm-eval output folder {directory} not found")
     options = study.get("samples") or {}
     normalisation = options.get("normalisation", "sum")
-    metrics = list(options.get("metrics", DEFAULT_SAMPLE_METRICS))
-    n_boot, seed = int(options.get("bootstrap", 1000)), int(options.get("seed", 0))
     by_model = _runs_by_model(discover_runs(directory), study)
     selected = _selected_runs(study, by_model, options.get("tokenizers") or {})
     if not selected:
         raise LmEvalImportError(f"study {study_name!r}: no samples of the mapped models and tasks in {directory}")
     _report_comparability(study_name, study, [entry[3] for entry in selected], _doc_hashes(selected))
-    records, interval_rows = [], []
     for source_model, task, run, provenance, rows in selected:
-        mapping = study["models"][source_model]
-        where = f"study {study_name!r}: models.{source_model}"
         harness_task = study["tasks"][task]["harness_task"]
         predicted = recompute.predictions(
             rows, normalisation, _scoring_mode(run, harness_task), str(run.samples[harness_task])
         )
+        yield source_model, task, provenance, predicted
+
+
+def lm_eval_study(study_name: str, study: dict, mirror) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(score_table, tasks, intervals) of a ``samples:`` lm_eval study (see the module docstring)."""
+    options = study.get("samples") or {}
+    metrics = list(options.get("metrics", DEFAULT_SAMPLE_METRICS))
+    n_boot, seed = int(options.get("bootstrap", 1000)), int(options.get("seed", 0))
+    records, interval_rows = [], []
+    for source_model, task, provenance, predicted in _predicted_runs(study_name, study, mirror):
+        mapping = study["models"][source_model]
+        where = f"study {study_name!r}: models.{source_model}"
         family = family_of(source_model, mapping, where, study.get("family_rules"))
         model = {"family": family, "size_b": size_of(provenance, mapping, where)}
         wanted = list(study["tasks"][task].get("metrics") or metrics)
@@ -248,6 +257,27 @@ def lm_eval_study(study_name: str, study: dict, mirror) -> tuple[pd.DataFrame, p
             interval_rows.append({**row, "ci_low": low, "ci_high": high, "n_items": len(predicted), "n_boot": n_boot})
     scores = pd.DataFrame.from_records(records)[list(SCORE_COLUMNS)]
     return scores, task_table(study["tasks"]), pd.DataFrame(interval_rows, columns=INTERVAL_COLUMNS)
+
+
+def item_results(study_name: str, study: dict, mirror) -> dict:
+    """Task -> :class:`benchval.analysis.reliability.ItemResults` of a ``samples:`` study, for task
+    reliability (item bootstrap and split-half). Every model of a task is put on the documents all of
+    them answered, in doc-id order; documents some model lacks are dropped and logged."""
+    from benchval.analysis.reliability import ItemResults
+
+    by_task: dict[str, dict[str, pd.DataFrame]] = {}
+    for source_model, task, _, predicted in _predicted_runs(study_name, study, mirror):
+        by_task.setdefault(task, {})[study["models"][source_model]["name"]] = predicted.set_index("id")
+    results = {}
+    for task, frames in by_task.items():
+        shared = sorted(set.intersection(*(set(frame.index) for frame in frames.values())))
+        dropped = {model: len(frame) - len(shared) for model, frame in frames.items() if len(frame) != len(shared)}
+        if dropped:
+            log.info("study %s, task %s: documents not answered by every model dropped: %s", study_name, task, dropped)
+        labels = frames[next(iter(frames))].loc[shared, "label"].to_numpy(int)
+        predictions = {model: frame.loc[shared, "prediction"].to_numpy(int) for model, frame in frames.items()}
+        results[task] = ItemResults(labels, predictions)
+    return results
 
 
 def _in_study_task_names(provenance: RunProvenance, harness: dict) -> RunProvenance:
