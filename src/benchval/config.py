@@ -208,6 +208,7 @@ def _schema_uri(name: str) -> str:
     return (SCHEMA_DIR / name).as_uri()
 
 
+@lru_cache(maxsize=None)  # the registry is immutable: without the cache every $ref lookup re-reads its file
 def _retrieve(uri: str) -> Resource:
     path = Path(url2pathname(urlparse(uri).path))
     return Resource.from_contents(yaml.safe_load(path.read_text(encoding="utf-8")), default_specification=DRAFT202012)
