@@ -179,6 +179,8 @@ def tiny_workflow_config(root: Path, n_items: int = 4, n_bootstrap: int = 50, sc
         config.get("commonwhy_eval", {}),
         models=[first],
         judge={"system": first, "decision": "calibrated"},
+        # the default config's check answers come from one of its own models, which the tiny run lacks
+        judge_check={**config.get("commonwhy_eval", {}).get("judge_check", {}), "answer_models": []},
         baselines={"backbone": None},
     )
     if "analysis" in config and isinstance(config["analysis"], dict):
