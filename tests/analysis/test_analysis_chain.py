@@ -86,3 +86,17 @@ def test_a_correlation_figure_below_min_models_says_so(tmp_path):
     n_models = pd.read_csv(table_csv)["model"].nunique()
     assert drawn == [(stem, n_models, 500)]
     assert (out / "figures" / f"{stem}.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("final", [True, False])
+def test_tables_round_trip_exactly(tmp_path, final):
+    """Final tables are written so that every float reads back as itself (``%.10g`` cut them to 10
+    significant digits: rho = 0.12345678901234 came back as 0.123456789)."""
+    import numpy as np
+
+    values = [0.1 + 0.2, 1 / 3, 0.12345678901234567, 1e-17, -2.5e300, np.nextafter(1.0, 2.0), float("nan")]
+    frame = pd.DataFrame({"task": [f"t{i}" for i in range(len(values))], "rho": values})
+    path = chain.write_table(frame, tmp_path, "correlations_cs_cs", final=final)
+    assert path.parent.name == ("tables" if final else "unadjusted")
+    back = pd.read_csv(path)["rho"].to_numpy()
+    assert np.array_equal(back, np.array(values), equal_nan=True)

@@ -25,8 +25,10 @@ from benchval.analysis.table import StudyTable, load_study
 
 log = logging.getLogger(__name__)
 
-#: final tables: 10 significant digits; intermediate (unadjusted) tables keep full precision
-FINAL_FLOAT_FORMAT = "%.10g"
+#: final tables, like the intermediate (unadjusted) ones, are written at full precision: pandas writes
+#: each float's shortest repr, which reads back as the same float (a statistic equal to its reference to
+#: 1e-9 stays so in the CSV; ``"%.10g"`` used to cut it to 10 significant digits)
+FINAL_FLOAT_FORMAT = None
 
 
 class StepSettings:
@@ -82,10 +84,10 @@ def per_metric(
 
 
 def write_table(frame: pd.DataFrame, out_dir: str | Path, name: str, final: bool) -> Path:
-    """``out_dir/tables/<name>.csv`` (final) or ``out_dir/unadjusted/<name>.csv`` (full precision)."""
+    """``out_dir/tables/<name>.csv`` (final) or ``out_dir/unadjusted/<name>.csv``, both at full precision."""
     path = Path(out_dir) / ("tables" if final else "unadjusted") / f"{name}.csv"
     path.parent.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(path, index=False, float_format=FINAL_FLOAT_FORMAT if final else None)
+    frame.to_csv(path, index=False, float_format=FINAL_FLOAT_FORMAT)
     return path
 
 
