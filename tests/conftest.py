@@ -3,9 +3,11 @@
 from pathlib import Path
 
 import pytest
+import yaml
+from snakemake.utils import update_config, validate
 from xdist.scheduler import LoadFileScheduling
 
-from benchval.paths import default_mirror
+from benchval.paths import REPO_ROOT, default_mirror
 
 SLURM_TESTS = "tests/slurm/"
 
@@ -32,3 +34,14 @@ def mirror() -> Path:
     if found is None:
         pytest.skip("raw-data mirror ../shared/data/raw is absent (benchval.paths.default_mirror())")
     return found
+
+
+@pytest.fixture(scope="module")
+def default_config() -> dict:
+    """config.yaml merged with the catalogue and validated (defaults filled), as the workflow sees it;
+    built once per test module, so a module may edit its copy."""
+    config = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
+    for catalogue in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
+        update_config(config, yaml.safe_load(catalogue.read_text()))
+    validate(config, str(REPO_ROOT / "workflow" / "schemas" / "config.schema.yaml"))
+    return config

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from snakemake.utils import update_config, validate
+from snakemake.utils import validate
 
 from snakemake.cli import parse_config
 
@@ -28,16 +28,6 @@ from benchval.paths import REPO_ROOT
 
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 SCHEMA = str(REPO_ROOT / "workflow" / "schemas" / "config.schema.yaml")
-
-
-@pytest.fixture(scope="module")
-def default_config() -> dict:
-    """config.yaml merged with the catalogue and validated (defaults filled), as the workflow sees it."""
-    config = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
-    for catalogue in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
-        update_config(config, yaml.safe_load(catalogue.read_text()))
-    validate(config, SCHEMA)
-    return config
 
 
 @pytest.fixture()

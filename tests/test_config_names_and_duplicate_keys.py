@@ -8,23 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
-from snakemake.utils import update_config, validate
 
 from benchval.config import ConfigError, check_references
 from benchval.paths import REPO_ROOT
 from benchval.strict_yaml import DuplicateKeyError, check_no_duplicate_keys, load_yaml
 
 SCHEMA = str(REPO_ROOT / "workflow" / "schemas" / "config.schema.yaml")
-
-
-@pytest.fixture(scope="module")
-def default_config() -> dict:
-    config = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
-    for catalogue in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
-        update_config(config, yaml.safe_load(catalogue.read_text()))
-    validate(config, SCHEMA)
-    return config
 
 
 def test_a_control_composite_naming_an_unknown_task_is_an_error(default_config):

@@ -219,6 +219,9 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
     is missing and counted. A study with ``samples:`` is recomputed item by item from the samples
     files instead (:mod:`benchval.lmeval.importer`).
     """
+    # benchval.lmeval's errors subclass StudyImportError (this module): imported here, not at the top
+    from benchval.lmeval.provenance import family_of, read_provenance, size_of
+
     if "samples" in study:
         from benchval.lmeval.importer import import_lm_eval_samples
 
@@ -248,8 +251,8 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
             continue
         model = models[source_model]
         where = f"studies.{study_name}.models.{source_model}"
-        size_b = _lm_eval_size(payload, model_key, path, model, where)
-        family = _lm_eval_family(source_model, model, where, study.get("family_rules"))
+        size_b = size_of(read_provenance(payload, model_key, path), model, where)
+        family = family_of(source_model, model, where, study.get("family_rules"))
         for task, spec in study["tasks"].items():
             result = payload["results"].get(spec["harness_task"])
             if result is None:
@@ -300,18 +303,6 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
         )
     _check_values(scores, f"study {study_name!r} ({directory})")
     return scores, task_table(study["tasks"])
-
-
-def _lm_eval_size(payload: dict, model_key: str, path: Path, mapping: dict, where: str) -> float:
-    from benchval.lmeval.provenance import read_provenance, size_of
-
-    return size_of(read_provenance(payload, model_key, path), mapping, where)
-
-
-def _lm_eval_family(source_model: str, mapping: dict, where: str, family_rules) -> str:
-    from benchval.lmeval.provenance import family_of
-
-    return family_of(source_model, mapping, where, family_rules)
 
 
 def _same_folder_or_fail(earlier: str, later: Path, model: str) -> None:

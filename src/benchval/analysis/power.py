@@ -252,13 +252,7 @@ def smallest_effect(kind: str, design: Design, sim: Simulation, alpha: float) ->
 
     if not at(len(grid) - 1) >= sim.target:
         return np.nan, at(len(grid) - 1)
-    low, high = -1, len(grid) - 1  # at(high) >= target; low = below the grid
-    while high - low > 1:
-        middle = (low + high) // 2
-        if at(middle) >= sim.target:
-            high = middle
-        else:
-            low = middle
+    high = _first_reaching(at, -1, len(grid) - 1, sim.target)  # low = -1: below the grid
     return float(grid[high]), at(high)
 
 
@@ -274,14 +268,20 @@ def models_needed(
 
     if not at(most) >= sim.target:
         return None, at(most)
-    low, high = smallest - 1, most
+    high = _first_reaching(at, smallest - 1, most, sim.target)
+    return high, at(high)
+
+
+def _first_reaching(at, low: int, high: int, target: float) -> int:
+    """Bisection for power rising in its argument: the smallest i in (low, high] with at(i) >= target,
+    given at(high) >= target and low below every candidate."""
     while high - low > 1:
         middle = (low + high) // 2
-        if at(middle) >= sim.target:
+        if at(middle) >= target:
             high = middle
         else:
             low = middle
-    return high, at(high)
+    return high
 
 
 def design_rows(

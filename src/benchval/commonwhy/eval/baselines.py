@@ -202,6 +202,16 @@ class KBBinder:
             "bindings": bound,
         }
 
+    def answer_from_facts(self, rows: list[dict]) -> None:
+        """Rows that retrieved facts get the backbone's answer from them (in place), when an answer
+        template is configured; the others keep their draft answer."""
+        with_facts = [r for r in rows if r["facts"]]
+        if self.answer_template is None or not with_facts:
+            return
+        prompts = [user(self.answer_template.fill(question=r["question"], facts=r["facts"])) for r in with_facts]
+        for row, text in zip(with_facts, self.generator.generate(prompts, self.max_new_tokens)):
+            row["answer"] = text.strip() or NO_ANSWER
+
     def answer(self, ids: Sequence[str], questions: Sequence[str]) -> pd.DataFrame:
         rows = []
         drafts = self.draft(questions)
@@ -232,11 +242,7 @@ class KBBinder:
                     ),
                 }
             )
-        with_facts = [r for r in rows if r["facts"]]
-        if self.answer_template is not None and with_facts:
-            prompts = [user(self.answer_template.fill(question=r["question"], facts=r["facts"])) for r in with_facts]
-            for row, text in zip(with_facts, self.generator.generate(prompts, self.max_new_tokens)):
-                row["answer"] = text.strip() or NO_ANSWER
+        self.answer_from_facts(rows)
         table = pd.DataFrame(rows).drop(columns="question")
         log.info(
             "KB-Binder: %d questions, %d drafts (%d distinct), %d parse, %d bind, %d retrieve facts; %d questions "
@@ -247,7 +253,7 @@ class KBBinder:
             int(table["n_parsed"].sum()),
             int(table["n_bound"].sum()),
             int(table["n_with_facts"].sum()),
-            len(with_facts),
+            sum(bool(r["facts"]) for r in rows),
         )
         return table
 
@@ -437,11 +443,7 @@ class KBBinderAuthors(KBBinder):
                     "drafts": json.dumps(runs, ensure_ascii=False, default=str),
                 }
             )
-        with_facts = [r for r in rows if r["facts"]]
-        if self.answer_template is not None and with_facts:
-            prompts = [user(self.answer_template.fill(question=r["question"], facts=r["facts"])) for r in with_facts]
-            for row, text in zip(with_facts, self.generator.generate(prompts, self.max_new_tokens)):
-                row["answer"] = text.strip() or NO_ANSWER
+        self.answer_from_facts(rows)
         table = pd.DataFrame(rows).drop(columns="question")
         log.info(
             "KB-Binder (authors' shape): %d questions, %d sub-queries, %d bound, %d with results",
