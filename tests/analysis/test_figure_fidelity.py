@@ -105,3 +105,26 @@ def test_figure_2_marks_pairs_whose_ceiling_is_below_the_bar(study, tmp_path, mo
     cells = [t.get_text() for t in drawn[0].axes[0].texts]
     assert "0.50*†" in cells and "0.40" in cells
     assert "ceiling_bar" in " ".join(t.get_text() for t in drawn[0].texts) + drawn[0]._supxlabel.get_text()
+
+
+def test_figure_4_with_no_defined_axis_test_says_why_in_one_line(tmp_path, monkeypatch):
+    """A grid of n/a alone (e.g. the open_llm study: no downstream task shares an axis with a benchmark)
+    gets the one-line notice, naming the reasons the table gives; a figure with one estimate gets none."""
+    table = pd.DataFrame(
+        {
+            "metric": ["score"] * 2,
+            "panel": ["a", "global"],
+            "axis": ["social", "all"],
+            "estimate": [np.nan, np.nan],
+            "ci_low": [np.nan, np.nan],
+            "ci_high": [np.nan, np.nan],
+            "note": ["no benchmark-task pair shares the social axis", "no axis-matched benchmark-task pair"],
+        }
+    )
+    drawn = _captured(monkeypatch)
+    figures.figure_axis_tests(table, ["score"], _output(tmp_path), 0.95)
+    texts = [t.get_text() for t in drawn[0].texts]
+    assert any("No axis test is defined" in t and "no axis-matched benchmark-task pair" in t for t in texts), texts
+    defined = table.assign(estimate=[np.nan, 0.1], ci_low=[np.nan, 0.0], ci_high=[np.nan, 0.2])
+    figures.figure_axis_tests(defined, ["score"], _output(tmp_path), 0.95)
+    assert not any("No axis test is defined" in t.get_text() for t in drawn[1].texts)
