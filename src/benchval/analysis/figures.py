@@ -324,13 +324,20 @@ def figure_axis_tests(table: pd.DataFrame, metrics: list[str], output: FigureOut
         )
         for m, metric in enumerate(metrics)
     ]
-    fig.legend(handles=handles, loc="outside lower center", ncol=len(metrics), fontsize=8)
+    shown = table[table["metric"].isin(metrics)]
+    if shown["estimate"].notna().any():
+        fig.legend(handles=handles, loc="outside lower center", ncol=len(metrics), fontsize=8)
     fig.suptitle(
         f"Figure 4 ({output.study_name}): is criterion validity axis-specific? "
         f"(points: estimate, bars: {int(level * 100)}% bootstrap CI; > 0 = axis alignment; "
         "n/a: undefined, reason in tables/axis_tests.csv)",
         fontsize=10,
     )
+    if not shown["estimate"].notna().any():  # nothing to mark: no legend, the reasons instead
+        reasons = sorted(shown["note"].dropna().unique()) if "note" in shown else []
+        message = "No axis test is defined in this study: " + ("; ".join(reasons) or "no estimate in axis_tests.csv")
+        # supxlabel: the constrained layout makes room for it beside the legend
+        fig.supxlabel(textwrap.fill(message, 150), color="firebrick", fontsize=9)
     return output.save(fig, "fig4_axis_tests")
 
 
