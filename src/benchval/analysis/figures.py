@@ -336,7 +336,7 @@ def figure_axis_tests(table: pd.DataFrame, metrics: list[str], output: FigureOut
     if not shown["estimate"].notna().any():  # nothing to mark: no legend, the reasons instead
         reasons = sorted(shown["note"].dropna().unique()) if "note" in shown else []
         message = "No axis test is defined in this study: " + ("; ".join(reasons) or "no estimate in axis_tests.csv")
-        # supxlabel: the constrained layout makes room for it beside the legend
+        # supxlabel: the constrained layout makes room for it below the axes
         fig.supxlabel(textwrap.fill(message, 150), color="firebrick", fontsize=9)
     return output.save(fig, "fig4_axis_tests")
 
