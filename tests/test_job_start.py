@@ -1,0 +1,52 @@
+"""benchval.plumbing.job.start_job: a job's logging, prints, warnings and failure end up in its log file,
+and the library gets plain values."""
+
+import subprocess
+import sys
+import textwrap
+
+from benchval.plumbing.job import plain
+
+JOB_SCRIPT = """
+import logging, warnings
+from types import SimpleNamespace
+from benchval.plumbing.job import start_job
+
+snakemake = SimpleNamespace(log=[{log!r}], params={{"settings": {{"a": 1}}}}, wildcards={{"model": "m1"}},
+                            threads=3, config={{"local": {{"model_jobs_at_once": 1}}}})
+job = start_job(snakemake, warnings_to_console=True)
+logging.getLogger("benchval.test").info("started %s", job.wildcards["model"])
+print("progress 50%")
+warnings.warn("a library warning")
+logging.getLogger("benchval.test").warning("task skipped")
+def read_table():
+    raise ValueError("cell B3 is not a number")
+read_table()
+"""
+
+
+def test_logging_prints_warnings_and_the_failure_go_to_the_log(tmp_path):
+    log = tmp_path / "job.log"
+    script = tmp_path / "rule_script.py"
+    script.write_text(textwrap.dedent(JOB_SCRIPT.format(log=str(log))))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    assert done.returncode == 1
+    text = log.read_text()
+    lines = text.rstrip("\n").split("\n")
+    assert "INFO benchval.test: started m1" in lines[0]
+    assert "progress 50%" in text and "a library warning" in text
+    assert lines[-1] == "ValueError: cell B3 is not a number"
+    assert any(line.startswith("Traceback (most recent call last):") for line in lines)
+    # the console gets the failure and benchval's warnings, not the INFO lines or the prints
+    assert "ValueError: cell B3 is not a number" in done.stderr
+    assert "benchval WARNING: task skipped" in done.stderr
+    assert "started" not in done.stderr and "progress" not in done.stdout + done.stderr
+
+
+def test_plain_turns_named_lists_into_dicts_and_unnamed_ones_into_lists():
+    from snakemake.iocontainers import Namedlist
+
+    params = Namedlist(fromdict={"settings": {"k": (1, 2)}, "files": Namedlist(["x.csv", "y.csv"])})
+    value = plain(params)
+    assert value == {"settings": {"k": [1, 2]}, "files": ["x.csv", "y.csv"]}
+    assert type(value) is dict and type(value["files"]) is list and type(value["settings"]["k"]) is list
