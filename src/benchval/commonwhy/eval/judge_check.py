@@ -730,3 +730,16 @@ def judge_pairs(judge, check: pd.DataFrame) -> pd.DataFrame:
         table[column] = grouped[column].to_numpy()
     table["agrees"] = table["judged_yes"] == table["expected"]
     return table
+
+
+def gate_scores(verdicts: pd.DataFrame, cfg: Mapping, seed: int) -> pd.DataFrame:
+    """The gate's table of `verdicts` with the ``judge_check`` settings `cfg` (floors, bootstrap)."""
+    return score_check(
+        verdicts,
+        cfg["n_bootstrap"],
+        cfg["ci_level"],
+        seed,
+        floor=cfg["floor"],
+        bar=cfg["bar"],
+        min_pairs_per_type=cfg["min_pairs_per_type"],
+    )
