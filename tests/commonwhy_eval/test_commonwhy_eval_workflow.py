@@ -247,12 +247,14 @@ def _edited_config(wf, name, edit):
     return path
 
 
-def _source_copy(root, module):
-    """A copy of the package and workflow files with a comment appended to `module` (the real source stays)."""
+def _source_copy(root, *modules):
+    """A copy of the package and workflow files with a comment appended to each of `modules` (the real source
+    stays as it is)."""
     for part in ("src/benchval", "workflow", "config"):
         shutil.copytree(REPO_ROOT / part, root / part, ignore=shutil.ignore_patterns("__pycache__"))
-    edited = root / "src/benchval" / module
-    edited.write_text(edited.read_text() + "# an edit that changes nothing but the module's bytes\n")
+    for module in modules:
+        edited = root / "src/benchval" / module
+        edited.write_text(edited.read_text() + "# an edit that changes nothing but the module's bytes\n")
     return root
 
 
@@ -269,7 +271,9 @@ def _planned(wf, configfile=None, snakefile="Snakefile", pythonpath=None):
 def plans(finished_run, tmp_path_factory):
     """Name -> planned jobs of each change, two dry runs at a time."""
     wf = finished_run
-    copy = _source_copy(tmp_path_factory.mktemp("checkout"), "commonwhy/eval/stages/factscore.py")
+    copy = _source_copy(
+        tmp_path_factory.mktemp("checkout"), "commonwhy/eval/stages/factscore.py", "commonwhy/eval/factscore.py"
+    )
     (wf / "Snakefile.copy").write_text(
         (wf / "Snakefile").read_text().replace(str(REPO_ROOT / "workflow"), str(copy / "workflow"))
     )
@@ -322,6 +326,7 @@ def test_gate_key_plans_no_check_answers(plans):
 
 
 @pytest.mark.slow
-def test_factscore_module_plans_only_factscore_and_what_follows(plans):
-    print("stages/factscore.py edited:", plans["factscore_module"])
+def test_factscore_modules_plan_only_factscore_and_what_follows(plans):
+    """The FActScore stage and the FActScore library module (the KG claim check, .kg_claims, is shared)."""
+    print("stages/factscore.py and factscore.py edited:", plans["factscore_module"])
     assert set(plans["factscore_module"]) == AFTER_JUDGING

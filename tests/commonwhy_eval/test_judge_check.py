@@ -226,7 +226,7 @@ def test_family_cap_limits_questions_per_family():
 
 
 def test_model_answers_are_labelled_by_rules_over_the_kg_never_by_a_judge():
-    from benchval.commonwhy.eval.factscore import KGFactChecker
+    from benchval.commonwhy.eval.kg_claims import KGFactChecker
 
     answers = {
         "m": pd.DataFrame(

@@ -8,7 +8,8 @@ One concept per module (docs/commonwhy-eval.md):
 - :mod:`.encoder`    the BERTScore encoder folder extracted from its pinned wheel
 - :mod:`.metrics`    BERTScore, ROUGE-L, BLEU, METEOR, each maximised over the references
 - :mod:`.judge`      the LLM correctness judge and its self-check
-- :mod:`.factscore`  atomic claims checked against the KG source
+- :mod:`.kg_claims`  atomic claims of an answer and their check against the KG source
+- :mod:`.factscore`  FActScore of answers and of the reference answers, from those checks
 - :mod:`.baselines`  KB-Binder-style and KGR-style KGQA baselines
 - :mod:`.table2_results` results per system and split in the paper's Table 2 layout, and a figure
 - :mod:`.parquet_tables` the evaluation's parquet tables, read back with a check of their columns

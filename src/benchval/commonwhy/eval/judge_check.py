@@ -518,7 +518,7 @@ def build_check_set(
     `settings`: ``n_shared_anchor``, ``n_constructed``, ``n_published``, ``max_per_family``, ``n_other_rule``,
     ``evasive_answers``, ``min_pairs``.
     `model_answers`: system -> its answers (``id``, ``answer``) to the check questions (:func:`prepare_check`);
-    `checker`: a :class:`~.factscore.KGFactChecker` that labels the answers' false facts (None: not labelled).
+    `checker`: a :class:`~.kg_claims.KGFactChecker` that labels the answers' false facts (None: not labelled).
     """
     items = _items(published, constructed)
     drawn, report = draw_items(items, settings, np.random.default_rng(seed))

@@ -13,7 +13,8 @@ This package's ``__init__`` imports nothing.
 - :mod:`.answer`              rules commonwhy_eval_answer and commonwhy_eval_check_answer
 - :mod:`.baselines`           rules commonwhy_eval_kbbinder and commonwhy_eval_kgr
 - :mod:`.score`               rule commonwhy_eval_score
-- :mod:`.check_set`           rules commonwhy_eval_check_questions and commonwhy_eval_check_set
+- :mod:`.check_questions`     rule commonwhy_eval_check_questions
+- :mod:`.check_set`           rule commonwhy_eval_check_set
 - :mod:`.canaries`            rule commonwhy_eval_judge_canaries
 - :mod:`.judges`              the configured judge, loaded (judge check and judging)
 - :mod:`.judge_check`         rule commonwhy_eval_judge_check

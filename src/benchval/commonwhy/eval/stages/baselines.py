@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchval.commonwhy.eval.baselines import KGR, KBBinder, KBBinderAuthors
-from benchval.commonwhy.eval.factscore import LLMClaimSplitter, split_claims_by_rule
+from benchval.commonwhy.eval.kg_claims import LLMClaimSplitter, split_claims_by_rule
 from benchval.commonwhy.eval.questions import read_questions
 from benchval.commonwhy.eval.stage_keys import stage_settings
 from benchval.commonwhy.eval.stages.stage_io import open_kg, read_answers, write_answers

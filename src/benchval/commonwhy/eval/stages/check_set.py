@@ -1,4 +1,4 @@
-"""Rules commonwhy_eval_check_questions and commonwhy_eval_check_set: the judge's check set, labelled by rules."""
+"""Rule commonwhy_eval_check_set: the judge's labelled check set, from the data, the KG and the models' answers."""
 
 from __future__ import annotations
 
@@ -7,32 +7,14 @@ import logging
 from collections.abc import Mapping
 from pathlib import Path
 
-from benchval.commonwhy.eval.factscore import KGFactChecker
-from benchval.commonwhy.eval.judge_check import build_check_set, prepare_check
+from benchval.commonwhy.eval.kg_claims import KGFactChecker
+from benchval.commonwhy.eval.judge_check import build_check_set
 from benchval.commonwhy.eval.parquet_tables import write_table
-from benchval.commonwhy.eval.questions import write_questions
 from benchval.commonwhy.eval.stage_keys import stage_settings
+from benchval.commonwhy.eval.stages.check_questions import commonwhy_tables
 from benchval.commonwhy.eval.stages.stage_io import open_kg, read_answers
 
 log = logging.getLogger(__name__)
-
-
-def _tables(published: str, constructed: str):
-    from benchval.commonwhy.dataset import read_published
-    from benchval.commonwhy.pipeline import read_constructed
-
-    return read_published(published), read_constructed(constructed)
-
-
-def stage_check_questions(
-    published: str, constructed: str, settings: Mapping, seed: int, out: str, report_out: str
-) -> None:
-    """The check set's questions (seeded, capped per family), in the sample's layout so that the configured
-    models answer them (rule commonwhy_eval_check_answer)."""
-    cfg = stage_settings(settings, "check_questions")["judge_check"]
-    questions, report = prepare_check(*_tables(published, constructed), cfg, seed)
-    log.info("judge check questions: %s", report)
-    write_questions(questions, [report], out, report_out)
 
 
 def stage_check_set(
@@ -51,7 +33,7 @@ def stage_check_set(
     cfg = stage_settings(settings, "check_set")["judge_check"]
     kg = open_kg(kg_config, store)
     check, report = build_check_set(
-        *_tables(published, constructed),
+        *commonwhy_tables(published, constructed),
         kg,
         cfg,
         seed,

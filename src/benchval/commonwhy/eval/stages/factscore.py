@@ -8,13 +8,8 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from benchval.commonwhy.eval.factscore import (
-    KGFactChecker,
-    LLMClaimSplitter,
-    factscore_table,
-    reference_factscore,
-    split_claims_by_rule,
-)
+from benchval.commonwhy.eval.factscore import factscore_table, reference_factscore
+from benchval.commonwhy.eval.kg_claims import KGFactChecker, LLMClaimSplitter, split_claims_by_rule
 from benchval.commonwhy.eval.parquet_tables import read_table, write_table
 from benchval.commonwhy.eval.stage_keys import stage_settings
 from benchval.commonwhy.eval.stages.stage_io import open_kg, read_answers
