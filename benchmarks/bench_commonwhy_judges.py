@@ -38,9 +38,13 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from benchval.commonwhy.eval import run
 from benchval.commonwhy.eval.settings import resolve
+from benchval.commonwhy.eval.stage_keys import stage_section
+from benchval.commonwhy.eval.stages.canaries import stage_judge_canaries
+from benchval.commonwhy.eval.stages.judge_check import check_judge
+from benchval.commonwhy.eval.stages.judges import make_judge
 from benchval.paths import REPO_ROOT
+from benchval.threads import limit_torch_threads
 
 MODELS_MD = ("smollm2-135m", "gemma3-270m", "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b")  # ../shared/MODELS.md
 DECISIONS = ("calibrated", "logprob")  # calibrated first: logprob reuses its margins
@@ -87,12 +91,16 @@ def main() -> None:
     config = read_configs(args.config)
     settings = resolve(config.get("commonwhy_eval"))
     seed = config.get("seed", 0) if args.seed is None else args.seed
-    run.set_threads(args.threads)
+    limit_torch_threads(args.threads)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     # the canary judges first (no model, seconds): each must fail the same gate
-    canaries = run.stage_judge_canaries(
-        args.check_set, settings, seed, str(out / "canaries.csv"), str(out / "canaries.json")
+    canaries = stage_judge_canaries(
+        args.check_set,
+        stage_section(settings, "judge_canaries"),
+        seed,
+        str(out / "canaries.csv"),
+        str(out / "canaries.json"),
     )
     for canary in canaries:
         print(canary["reason"], "->", "PASSES: the check set cannot separate" if canary["valid"] else "rejected")
@@ -117,12 +125,12 @@ def main() -> None:
             print(f"{model}: not prepared ({manifest} missing or not in the config's models)", flush=True)
             continue
         started = time.perf_counter()
-        judge = run.make_judge(model, settings, config["models"], args.models_dir)
+        judge = make_judge(model, settings, config["models"], args.models_dir)
         seconds_load = time.perf_counter() - started
         for decision in args.decisions:
             judge.decision = decision
             stem = out / f"{model}-{decision}"
-            validity = run.check_judge(
+            validity = check_judge(
                 judge,
                 model,
                 args.check_set,

@@ -284,3 +284,42 @@ def workflow_layout(config: dict) -> Layout:
         fill_defaults(config)
         _LAYOUTS[key] = (config, Layout(config))
     return _LAYOUTS[key][1]
+
+
+# --- CommonWhy: the files of workflow/rules/commonwhy.smk and commonwhy_eval.smk -----------------------
+# ({system}, {judge}, {source}: wildcards; COMMONWHY_DIR, COMMONWHY_EVAL_DIR, JUDGE_CHECK_DIR above)
+COMMONWHY_PUBLISHED = f"{COMMONWHY_DIR}/published.parquet"
+COMMONWHY_PUBLISHED_REPORT = f"{COMMONWHY_DIR}/published_join_report.json"
+COMMONWHY_CONSTRUCTED = f"{COMMONWHY_DIR}/constructed.parquet"
+COMMONWHY_GROUNDING_REPORT = f"{COMMONWHY_DIR}/grounding_report.csv"
+COMMONWHY_CONSTRUCTION_SUMMARY = f"{COMMONWHY_DIR}/construction_summary.json"
+CWE_ENCODER_MANIFEST = "{encoder_dir}/benchval-encoder.json"
+CWE_BERTSCORE_BASELINE = f"{COMMONWHY_EVAL_DIR}/bertscore_baseline.csv"
+CWE_BERTSCORE_BASELINE_REPORT = f"{COMMONWHY_EVAL_DIR}/bertscore_baseline.json"
+CWE_QUESTIONS = f"{COMMONWHY_EVAL_DIR}/questions.parquet"
+CWE_QUESTIONS_REPORT = f"{COMMONWHY_EVAL_DIR}/questions_report.json"
+CWE_ANSWERS = f"{COMMONWHY_EVAL_DIR}/answers/{{system}}.parquet"
+CWE_ANSWERS_TIMING = f"{COMMONWHY_EVAL_DIR}/answers/{{system}}.timing.json"
+CWE_ANSWERS_CHECKPOINT = f"{COMMONWHY_EVAL_DIR}/answers/{{system}}.checkpoint.jsonl"
+CWE_METRICS = f"{COMMONWHY_EVAL_DIR}/metrics/{{system}}.parquet"
+CWE_JUDGED = f"{COMMONWHY_EVAL_DIR}/judged/{{system}}.parquet"
+CWE_FACTSCORE = f"{COMMONWHY_EVAL_DIR}/factscore/{{system}}.parquet"
+CWE_FACTSCORE_REFERENCES = f"{COMMONWHY_EVAL_DIR}/factscore_references.csv"
+CWE_RESULTS = f"{COMMONWHY_EVAL_DIR}/results.csv"
+CWE_TABLE2 = f"{COMMONWHY_EVAL_DIR}/table2_{{source}}.csv"
+CWE_TABLE2_FIGURE = f"{COMMONWHY_EVAL_DIR}/table2.png"
+CWE_CRITERION_ROWS, CWE_CRITERION_TASKS = COMMONWHY_CRITERION_FILES
+CWE_CHECK_QUESTIONS = f"{JUDGE_CHECK_DIR}/check_questions.parquet"
+CWE_CHECK_QUESTIONS_REPORT = f"{JUDGE_CHECK_DIR}/check_questions_report.json"
+CWE_CHECK_ANSWERS = f"{JUDGE_CHECK_DIR}/answers/{{system}}.parquet"
+CWE_CHECK_ANSWERS_TIMING = f"{JUDGE_CHECK_DIR}/answers/{{system}}.timing.json"
+CWE_CHECK_ANSWERS_CHECKPOINT = f"{JUDGE_CHECK_DIR}/answers/{{system}}.checkpoint.jsonl"
+CWE_CHECK_SET = f"{JUDGE_CHECK_DIR}/check_set.parquet"
+CWE_CHECK_SET_REPORT = f"{JUDGE_CHECK_DIR}/check_set_report.json"
+CWE_CANARY_SCORES = f"{JUDGE_CHECK_DIR}/canaries.csv"
+CWE_CANARY_VALIDITY = f"{JUDGE_CHECK_DIR}/canaries.json"
+CWE_JUDGE_VERDICTS = f"{JUDGE_CHECK_DIR}/{{judge}}.parquet"
+CWE_JUDGE_SCORES = f"{JUDGE_CHECK_DIR}/{{judge}}.csv"
+CWE_JUDGE_VALIDITY = f"{JUDGE_CHECK_DIR}/{{judge}}.json"
+CWE_JUDGE_CHECK_TABLE = f"{JUDGE_CHECK_DIR}/judge_check.csv"
+# --- end of CommonWhy ---------------------------------------------------------------------------------

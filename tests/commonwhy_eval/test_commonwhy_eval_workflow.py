@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import pandas as pd
 import pyarrow as pa
@@ -14,6 +16,7 @@ import pytest
 import yaml
 
 from benchval.paths import REPO_ROOT
+from benchval.testing.snakemake_run import job_counts, offline_env, run_snakemake, snakemake_command
 from benchval.testing.tiny import build_tiny_encoder
 
 from kg_fixture import tiny_store
@@ -101,10 +104,12 @@ def _question_tables(wf):
     )
 
 
-@pytest.mark.slow
-def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory, tiny_lm_builder):
+    """The commonwhy_eval rules run to the end once on tiny models; the tests below read it or dry-run it."""
     import pyoxigraph as ox
 
+    tmp_path = tmp_path_factory.mktemp("commonwhy_eval")
     wf = tmp_path / "wf"
     models = wf / "resources/models"
     for name in ("tiny-a", "tiny-b"):
@@ -171,7 +176,12 @@ def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
         [sys.executable, "-m", "snakemake", "--cores", "2", "-q"], cwd=wf, capture_output=True, text=True, timeout=900
     )
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    out = wf / "results/commonwhy_eval"
+    return wf
+
+
+@pytest.mark.slow
+def test_rules_run_end_to_end(finished_run):
+    out = finished_run / "results/commonwhy_eval"
     results = pd.read_csv(out / "results.csv")
     systems = {"tiny-a", "tiny-b", "kbbinder-tiny-a", "kgr-tiny-a"}
     assert set(results["system"]) == systems
@@ -220,3 +230,103 @@ def test_rules_run_end_to_end(tmp_path, tiny_lm_builder):
     # resumable: the checkpoint holds every answered question once
     lines = (out / "answers/tiny-a.checkpoint.jsonl").read_text().splitlines()
     assert len(lines) == 1 + 6
+
+
+# --- what a change reruns (docs/workflow.md, "What reruns when"), on the finished run -------------------------------
+
+ANSWER_GENERATION = {"commonwhy_eval_answer", "commonwhy_eval_kbbinder", "commonwhy_eval_kgr"}
+ANSWERS_AND_SCORES = ANSWER_GENERATION | {"commonwhy_eval_sample", "commonwhy_eval_score"}
+AFTER_JUDGING = {"commonwhy_eval_factscore", "commonwhy_eval_table2", "commonwhy_eval_criterion", "all"}
+
+
+def _edited_config(wf, name, edit):
+    config = yaml.safe_load((wf / "config.yaml").read_text())
+    edit(config["commonwhy_eval"])
+    path = wf / name
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+def _source_copy(root, *modules):
+    """A copy of the package and workflow files with a comment appended to each of `modules` (the real source
+    stays as it is)."""
+    for part in ("src/benchval", "workflow", "config"):
+        shutil.copytree(REPO_ROOT / part, root / part, ignore=shutil.ignore_patterns("__pycache__"))
+    for module in modules:
+        edited = root / "src/benchval" / module
+        edited.write_text(edited.read_text() + "# an edit that changes nothing but the module's bytes\n")
+    return root
+
+
+def _planned(wf, configfile=None, snakefile="Snakefile", pythonpath=None):
+    """Rule -> job count of a dry run of the finished run (with `configfile` over config.yaml)."""
+    command = snakemake_command(wf, *([configfile] if configfile else []), cores=2, snakefile=wf / snakefile)
+    env = offline_env(**({"PYTHONPATH": str(pythonpath)} if pythonpath else {}))
+    result, _ = run_snakemake([*command, "-n"], env=env)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    return job_counts(result.stdout + result.stderr)
+
+
+@pytest.fixture(scope="module")
+def plans(finished_run, tmp_path_factory):
+    """Name -> planned jobs of each change, two dry runs at a time."""
+    wf = finished_run
+    copy = _source_copy(
+        tmp_path_factory.mktemp("checkout"), "commonwhy/eval/stages/factscore.py", "commonwhy/eval/factscore.py"
+    )
+    (wf / "Snakefile.copy").write_text(
+        (wf / "Snakefile").read_text().replace(str(REPO_ROOT / "workflow"), str(copy / "workflow"))
+    )
+    runs = {
+        "unchanged": lambda: _planned(wf),
+        "answer_limit": lambda: _planned(
+            wf, _edited_config(wf, "answer-limit.yaml", lambda c: c["judge_check"].update(answer_limit=1))
+        ),
+        "judge_decision": lambda: _planned(
+            wf, _edited_config(wf, "judge-decision.yaml", lambda c: c["judge"].update(decision="calibrated"))
+        ),
+        "gate_bar": lambda: _planned(wf, _edited_config(wf, "bar.yaml", lambda c: c["judge_check"].update(bar=0.9))),
+        "factscore_module": lambda: _planned(wf, snakefile="Snakefile.copy", pythonpath=copy / "src"),
+    }
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {name: pool.submit(run) for name, run in runs.items()}
+        planned = {name: future.result() for name, future in futures.items()}
+    for name, jobs in planned.items():
+        print(f"{name}: {jobs}")
+    return planned
+
+
+@pytest.mark.slow
+def test_finished_run_plans_nothing(plans):
+    print("unchanged:", plans["unchanged"])
+    assert plans["unchanged"] == {}
+
+
+@pytest.mark.slow
+def test_judge_keys_plan_no_answer_generation(plans):
+    decision, limit = plans["judge_decision"], plans["answer_limit"]
+    print("judge.decision:", decision)
+    print("judge_check.answer_limit:", limit)
+    # judge.decision: the judge's check and everything judged after it, nothing of the check set or the answers
+    assert set(decision) == {
+        "commonwhy_eval_judge_check",
+        "commonwhy_eval_judge_check_report",
+        "commonwhy_eval_judge",
+    } | (AFTER_JUDGING)
+    # answer_limit bounds the check questions the models answer: the check set is rebuilt, no evaluation answer
+    assert {"commonwhy_eval_check_questions", "commonwhy_eval_check_set", "commonwhy_eval_judge"} <= set(limit)
+    assert not ANSWERS_AND_SCORES & (set(decision) | set(limit))
+
+
+@pytest.mark.slow
+def test_gate_key_plans_no_check_answers(plans):
+    print("judge_check.bar:", plans["gate_bar"])
+    gate = {"commonwhy_eval_judge_canaries", "commonwhy_eval_judge_check", "commonwhy_eval_judge_check_report"}
+    assert set(plans["gate_bar"]) == gate | {"commonwhy_eval_judge"} | AFTER_JUDGING
+
+
+@pytest.mark.slow
+def test_factscore_modules_plan_only_factscore_and_what_follows(plans):
+    """The FActScore stage and the FActScore library module (the KG claim check, .kg_claims, is shared)."""
+    print("stages/factscore.py and factscore.py edited:", plans["factscore_module"])
+    assert set(plans["factscore_module"]) == AFTER_JUDGING

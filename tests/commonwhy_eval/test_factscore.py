@@ -9,14 +9,8 @@ import pandas as pd
 import pyoxigraph as ox
 import pytest
 
-from benchval.commonwhy.eval.factscore import (
-    KGFactChecker,
-    candidate_spans,
-    factscore_answer,
-    factscore_table,
-    names_relation,
-    split_claims_by_rule,
-)
+from benchval.commonwhy.eval.factscore import factscore_answer, factscore_table
+from benchval.commonwhy.eval.kg_claims import KGFactChecker, candidate_spans, names_relation, split_claims_by_rule
 
 from kg_fixture import WD, tiny_source, tiny_store
 
@@ -122,7 +116,7 @@ def test_factscore_table_keeps_judge_verdicts(checker):
 
 
 def test_llm_claim_splitter_reads_dash_lines_and_falls_back(checker):
-    from benchval.commonwhy.eval.factscore import LLMClaimSplitter
+    from benchval.commonwhy.eval.kg_claims import LLMClaimSplitter
     from benchval.generation.prompts import PromptTemplate
     from benchval.paths import REPO_ROOT
 
@@ -202,7 +196,7 @@ def test_support_comes_from_the_claims_subject_only(checker):
 
 
 def test_relations_through_labels_and_aliases_of_the_kg_and_the_built_in_list():
-    from benchval.commonwhy.eval.factscore import EXTRA_ALIASES, RelationMatcher
+    from benchval.commonwhy.eval.kg_claims import EXTRA_ALIASES, RelationMatcher
 
     matcher = RelationMatcher(tiny_source())  # labels only, as LitWD1K
     assert matcher.relations("Anna Berg was born in 1980") == ["P569"]  # built-in alias of date of birth

@@ -226,7 +226,7 @@ def test_family_cap_limits_questions_per_family():
 
 
 def test_model_answers_are_labelled_by_rules_over_the_kg_never_by_a_judge():
-    from benchval.commonwhy.eval.factscore import KGFactChecker
+    from benchval.commonwhy.eval.kg_claims import KGFactChecker
 
     answers = {
         "m": pd.DataFrame(
@@ -439,7 +439,7 @@ def test_shared_questions_merge_within_a_split_only():
 def test_report_page_shows_every_measured_judge(tmp_path):
     import json
 
-    from benchval.commonwhy.eval.run import stage_judge_check_report
+    from benchval.commonwhy.eval.stages.judge_check_report import stage_judge_check_report
 
     def scores(judge, decision, ba):
         path = tmp_path / f"{judge}-{decision}.csv"
@@ -474,7 +474,7 @@ def test_report_page_shows_every_measured_judge(tmp_path):
 
 
 def test_table2_reason_says_no_judge_at_hand_passes_with_the_figures(tmp_path):
-    from benchval.commonwhy.eval.run import measured_judges_note
+    from benchval.commonwhy.eval.stages.table2 import measured_judges_note
 
     path = tmp_path / "judges.csv"
     pd.DataFrame(

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchval.commonwhy.eval import criterion, table2
+from benchval.commonwhy.eval import criterion, table2_results
 from benchval.commonwhy.eval.questions import sample_questions
 from benchval.commonwhy.eval.settings import all_systems, check_names, resolve
 
@@ -86,7 +86,7 @@ def _items():
 
 
 def test_summarise_means_correctness_and_factscore_of_correct_answers():
-    results = table2.summarise(_items()).set_index("split")
+    results = table2_results.summarise(_items()).set_index("split")
     assert results.loc["head", "rougeL"] == pytest.approx(0.3)
     assert results.loc["head", "bleu"] == pytest.approx(15.0)
     assert results.loc["head", "correctness_pct"] == pytest.approx(50.0)
@@ -97,21 +97,21 @@ def test_summarise_means_correctness_and_factscore_of_correct_answers():
 
 
 def test_table2_layout_and_figure(tmp_path):
-    results = table2.summarise(_items())
-    wide = table2.table2_layout(results, "published")
+    results = table2_results.summarise(_items())
+    wide = table2_results.table2_layout(results, "published")
     assert list(wide.columns[:2]) == ["Long-Tail/BS-Prec", "Long-Tail/BS-Rec"]
-    note = table2.bertscore_note("minilm", 6, False)
+    note = table2_results.bertscore_note("minilm", 6, False)
     assert "layer 6, not rescaled; not the paper's rescaled roberta-large" in note
-    assert table2.table2_layout(results, "published", note).loc["m", "Notes"] == note
+    assert table2_results.table2_layout(results, "published", note).loc["m", "Notes"] == note
     assert wide.loc["m", "Head/Correctness (%)"] == 50.0
     assert len(wide.columns) == 19 and wide.loc["m", "Notes"] == ""
     assert wide.loc["m", "Long-Tail/FActScore coverage"] == 0.5
-    table2.plot_results(results, tmp_path / "t.png", "test")
+    table2_results.plot_results(results, tmp_path / "t.png", "test")
     assert (tmp_path / "t.png").stat().st_size > 1000
 
 
 def test_criterion_rows(tmp_path):
-    results = table2.summarise(pd.concat([_items(), _items().assign(system="baseline-m")]))
+    results = table2_results.summarise(pd.concat([_items(), _items().assign(system="baseline-m")]))
     path = tmp_path / "results.csv"
     results.to_csv(path, index=False)
     rows = criterion.commonwhy_score_rows(path, {"m": {"family": "f", "size_b": 0.1}})
@@ -167,18 +167,18 @@ def test_settings_defaults_and_name_checks():
 
 def test_invalid_judge_marks_correctness_and_drops_its_criterion_rows(tmp_path):
     validity = {"valid": False, "reason": "judge m: balanced accuracy 0.55 (95% CI lower end 0.48) < bar 0.80"}
-    results = table2.summarise(_items(), validity)
+    results = table2_results.summarise(_items(), validity)
     assert results["correctness_pct"].isna().all() and results["factscore_correct"].isna().all()
     assert results["correctness_status"].str.startswith("invalid: judge m").all()
     assert results["factscore_all"].notna().any()  # measures without the judge stay
-    wide = table2.table2_layout(results, "published")
+    wide = table2_results.table2_layout(results, "published")
     assert wide.loc["m", "Head/Correctness (%)"] == "invalid"
     assert "lower end 0.48" in wide.loc["m", "Notes"]
     path = tmp_path / "results.csv"
     results.to_csv(path, index=False)
     rows = criterion.commonwhy_score_rows(path, {"m": {"family": "f", "size_b": 0.1}})
     assert "judge_correct" not in set(rows["metric"]) and "rougeL" in set(rows["metric"])
-    table2.plot_results(results, tmp_path / "t.png", "test")
+    table2_results.plot_results(results, tmp_path / "t.png", "test")
 
 
 def test_items_sharing_a_question_become_one_item_with_every_reference():
@@ -211,12 +211,12 @@ def test_first_n_per_split_as_the_authors_script():
 
 
 def test_factscore_below_the_coverage_bar_is_missing_with_the_reason():
-    results = table2.summarise(_items(), min_coverage=0.6).set_index("split")
+    results = table2_results.summarise(_items(), min_coverage=0.6).set_index("split")
     assert results.loc["head", "factscore_all"] == pytest.approx(0.75)  # coverage 3/3
     assert math.isnan(results.loc["longtail", "factscore_all"])  # coverage 1/2 < 0.6: n/a, not 0
     assert results.loc["longtail", "factscore_coverage"] == pytest.approx(0.5)
     assert "coverage 0.50 < 0.60" in results.loc["longtail", "factscore_status"]
-    wide = table2.table2_layout(results.reset_index(), "published")
+    wide = table2_results.table2_layout(results.reset_index(), "published")
     assert "FActScore longtail: n/a" in wide.loc["m", "Notes"]
 
 
@@ -225,21 +225,24 @@ def test_rescaled_bertscore_columns_sit_beside_the_raw_ones_when_computed():
     items = items.assign(
         bs_precision_rescaled=items["bs_precision"] * 2 - 1, bs_recall_rescaled=0.1, bs_f1_rescaled=items["bs_f1"] - 0.5
     )
-    results = table2.summarise(items).set_index("split")
+    results = table2_results.summarise(items).set_index("split")
     assert results.loc["head", "bs_f1_rescaled"] == pytest.approx(results.loc["head", "bs_f1"] - 0.5)
-    wide = table2.table2_layout(results.reset_index(), "published")
+    wide = table2_results.table2_layout(results.reset_index(), "published")
     assert "Head/BS-F1 (rescaled)" in wide.columns and len(wide.columns) == 19 + 6
-    assert "Head/BS-F1 (rescaled)" not in table2.table2_layout(table2.summarise(_items()), "published").columns
-    note = table2.bertscore_note("minilm", 6, False, "mean P/R/F over 2000 random pairs of creak/train.json")
+    assert (
+        "Head/BS-F1 (rescaled)"
+        not in table2_results.table2_layout(table2_results.summarise(_items()), "published").columns
+    )
+    note = table2_results.bertscore_note("minilm", 6, False, "mean P/R/F over 2000 random pairs of creak/train.json")
     assert "BS-* (rescaled): (x - b) / (1 - b) with a baseline b computed here" in note
     assert "2000 random pairs" in note and "still not the paper's roberta-large scale" in note
 
 
 def test_bertscore_note_names_the_papers_setting_only_when_it_is_used():
-    assert table2.bertscore_note("roberta-large", 17, True).endswith(
+    assert table2_results.bertscore_note("roberta-large", 17, True).endswith(
         "rescaled with bert-score's baseline: the paper's setting"
     )
-    assert "not the paper's rescaled roberta-large" in table2.bertscore_note("roberta-large", 17, False)
+    assert "not the paper's rescaled roberta-large" in table2_results.bertscore_note("roberta-large", 17, False)
 
 
 def test_paper_commonwhy_config_resolves_with_the_papers_bertscore():

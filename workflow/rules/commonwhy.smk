@@ -3,7 +3,15 @@
 # workflow/schemas/commonwhy.schema.yaml); docs/commonwhy.md explains every output.
 
 from benchval.commonwhy.rdf_convert import INPUT_FILES as CW_LITWD1K_FILES
-from benchval.layout import COMMONWHY_DIR, workflow_layout
+from benchval.commonwhy.config_keys import GROUND_KEYS as CW_GROUND_KEYS
+from benchval.layout import (
+    COMMONWHY_CONSTRUCTED,
+    COMMONWHY_CONSTRUCTION_SUMMARY,
+    COMMONWHY_GROUNDING_REPORT,
+    COMMONWHY_PUBLISHED,
+    COMMONWHY_PUBLISHED_REPORT,
+    workflow_layout,
+)
 from benchval.workflow_support import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -21,11 +29,11 @@ CW_PUBLISHED_FILES = ["Head.json", "Longtail.json", "inference_rule_entities.jso
 def commonwhy_outputs():
     """Final files of the CommonWhy part (for the default target)."""
     return [
-        f"{COMMONWHY_DIR}/published.parquet",
-        f"{COMMONWHY_DIR}/published_join_report.json",
-        f"{COMMONWHY_DIR}/constructed.parquet",
-        f"{COMMONWHY_DIR}/grounding_report.csv",
-        f"{COMMONWHY_DIR}/construction_summary.json",
+        COMMONWHY_PUBLISHED,
+        COMMONWHY_PUBLISHED_REPORT,
+        COMMONWHY_CONSTRUCTED,
+        COMMONWHY_GROUNDING_REPORT,
+        COMMONWHY_CONSTRUCTION_SUMMARY,
     ]
 
 
@@ -45,8 +53,8 @@ rule commonwhy_published:
     input:
         **{name.split(".")[0]: f"{CW_RAW}/{name}" for name in CW_PUBLISHED_FILES},
     output:
-        table=f"{COMMONWHY_DIR}/published.parquet",
-        report=f"{COMMONWHY_DIR}/published_join_report.json",
+        table=COMMONWHY_PUBLISHED,
+        report=COMMONWHY_PUBLISHED_REPORT,
     log:
         "logs/commonwhy_published/commonwhy.log",
     benchmark:
@@ -80,16 +88,17 @@ rule commonwhy_ground:
     input:
         unpack(_commonwhy_ground_inputs),
     output:
-        constructed=f"{COMMONWHY_DIR}/constructed.parquet",
-        report=f"{COMMONWHY_DIR}/grounding_report.csv",
-        summary=f"{COMMONWHY_DIR}/construction_summary.json",
+        constructed=COMMONWHY_CONSTRUCTED,
+        report=COMMONWHY_GROUNDING_REPORT,
+        summary=COMMONWHY_CONSTRUCTION_SUMMARY,
     log:
         "logs/commonwhy_ground/commonwhy.log",
     benchmark:
         "logs/benchmarks/commonwhy_ground/commonwhy.tsv"
     params:
         raw_dir=CW_RAW,
-        commonwhy=canonical(CW_CONFIG),
+        # the keys ground reads (annotations are inputs): editing another reruns nothing
+        commonwhy=canonical({key: CW_CONFIG[key] for key in CW_GROUND_KEYS}),
         code=script_code("commonwhy_ground.py"),
     script:
         "../scripts/commonwhy_ground.py"

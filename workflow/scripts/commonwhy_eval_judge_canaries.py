@@ -1,8 +1,8 @@
 """Rule commonwhy_eval_judge_canaries: the rule-based canary judges through the judge gate."""
 
-from benchval.commonwhy.eval import run
-from benchval.joblog import log_to_file
+from benchval.commonwhy.eval.stages.canaries import stage_judge_canaries
+from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-log_to_file(sm.log[0])
-run.stage_judge_canaries(sm.input.pairs, sm.params.settings, sm.params.seed, sm.output.scores, sm.output.validity)
+job = start_job(sm)
+stage_judge_canaries(sm.input.pairs, job.params["settings"], job.params["seed"], sm.output.scores, sm.output.validity)

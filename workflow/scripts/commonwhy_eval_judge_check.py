@@ -1,17 +1,18 @@
 """Rule commonwhy_eval_judge_check: one judge on the check set (verdicts, measures per type, validity)."""
 
-from benchval.commonwhy.eval import run
+from benchval.commonwhy.eval.stages.judge_check import stage_judge_check
+from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-run.start_job(sm)
-run.stage_judge_check(
+job = start_job(sm, torch=True)
+stage_judge_check(
     sm.input.pairs,
-    sm.wildcards.judge,
-    sm.params.settings,
-    sm.params.models,
+    job.wildcards["judge"],
+    job.params["settings"],
+    job.params["models"],
     sm.output.verdicts,
     sm.output.scores,
     sm.output.validity,
-    sm.params.seed,
+    job.params["seed"],
     canaries=sm.input.canaries,
 )

@@ -1,11 +1,11 @@
 """Rule commonwhy_eval_judge_check_report: the judge check table as an HTML page for the report."""
 
-from benchval.commonwhy.eval import run
-from benchval.joblog import log_to_file
+from benchval.commonwhy.eval.stages.judge_check_report import stage_judge_check_report
+from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-log_to_file(sm.log[0])
-run.stage_judge_check_report(
+start_job(sm)
+stage_judge_check_report(
     list(sm.input.scores),
     list(sm.input.validity),
     sm.output.table,

@@ -1,7 +1,17 @@
 """Rule commonwhy_eval_kgr: the KGR-style baseline (revises the backbone's own answers)."""
 
-from benchval.commonwhy.eval import run
+from benchval.commonwhy.eval.stages.baselines import stage_kgr
+from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-run.start_job(sm)
-run.stage_kgr(sm.input.questions, sm.input.drafts, run.BaselineRun.of_job(sm))
+job = start_job(sm, torch=True)
+stage_kgr(
+    sm.input.questions,
+    sm.input.drafts,
+    job.params["settings"],
+    job.params["models"],
+    job.params["kg"],
+    sm.input.get("store"),
+    sm.output.answers,
+    sm.output.timing,
+)

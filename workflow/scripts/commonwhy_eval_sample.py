@@ -1,14 +1,15 @@
 """Rule commonwhy_eval_sample: the seeded question sample."""
 
-from benchval.commonwhy.eval import run
+from benchval.commonwhy.eval.stages.sample import stage_sample
+from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-run.start_job(sm)
-run.stage_sample(
+job = start_job(sm)
+stage_sample(
     sm.input.published or None,
     sm.input.constructed or None,
-    sm.params.settings,
-    sm.params.seed,
+    job.params["settings"],
+    job.params["seed"],
     sm.output.questions,
     sm.output.report,
 )

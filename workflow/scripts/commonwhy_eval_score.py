@@ -1,14 +1,16 @@
 """Rule commonwhy_eval_score: BERTScore, ROUGE-L, BLEU and METEOR of every system's answers."""
 
-from benchval.commonwhy.eval import run
+from benchval.commonwhy.eval.stages.score import stage_score
+from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-run.start_job(sm)
-run.stage_score(
+job = start_job(sm, torch=True)
+systems = job.params["systems"]
+stage_score(
     sm.input.questions,
-    dict(zip(sm.params.systems, sm.input.answers)),
-    sm.params.settings,
-    sm.params.encoder_dir,
-    dict(zip(sm.params.systems, sm.output)),
+    dict(zip(systems, sm.input.answers)),
+    job.params["settings"],
+    job.params["encoder_dir"],
+    dict(zip(systems, sm.output)),
     baseline=sm.input.get("baseline") or None,
 )

@@ -1,18 +1,18 @@
-"""Snakemake script for rule commonwhy_ground (thin: calls benchval.commonwhy.entrypoints)."""
+"""Rule commonwhy_ground: the construction pipeline (thin: calls benchval.commonwhy.entrypoints)."""
 
 from benchval.commonwhy.entrypoints import ground
 from benchval.integrity import verify_job_inputs
-from benchval.joblog import log_to_file
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])  # noqa: F821
-verify_job_inputs(snakemake)  # noqa: F821  # the raw files against their declared sha256
-inputs = snakemake.input  # noqa: F821
+sm = snakemake  # noqa: F821
+job = start_job(sm)
+verify_job_inputs(sm)  # the raw files against their declared sha256
 ground(
-    snakemake.params.raw_dir,
-    snakemake.params.commonwhy,  # noqa: F821
-    inputs.store if hasattr(inputs, "store") else None,
-    snakemake.output.constructed,
-    snakemake.output.report,
-    snakemake.output.summary,  # noqa: F821
-    annotations=list(inputs.annotations),
+    job.params["raw_dir"],
+    job.params["commonwhy"],
+    sm.input.store if hasattr(sm.input, "store") else None,
+    sm.output.constructed,
+    sm.output.report,
+    sm.output.summary,
+    annotations=list(sm.input.annotations),
 )

@@ -1,14 +1,15 @@
-"""Snakemake script for rule kg_store (thin: calls benchval.commonwhy.entrypoints)."""
+"""Rule kg_store: the LitWD1K store (thin: calls benchval.commonwhy.entrypoints)."""
 
 from benchval.commonwhy.entrypoints import build_store
 from benchval.integrity import verify_job_inputs
-from benchval.joblog import log_to_file
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])  # noqa: F821
-verify_job_inputs(snakemake)  # noqa: F821  # the raw files against their declared sha256
+sm = snakemake  # noqa: F821
+job = start_job(sm)
+verify_job_inputs(sm)  # the raw files against their declared sha256
 build_store(
-    snakemake.params.litwd1k_dir,
-    snakemake.output.store,
-    snakemake.output.stats,  # noqa: F821
-    infer_time_precision=snakemake.params.infer_time_precision,
-)  # noqa: F821
+    job.params["litwd1k_dir"],
+    sm.output.store,
+    sm.output.stats,
+    infer_time_precision=job.params["infer_time_precision"],
+)

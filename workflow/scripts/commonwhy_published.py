@@ -1,9 +1,10 @@
-"""Snakemake script for rule commonwhy_published (thin: calls benchval.commonwhy.entrypoints)."""
+"""Rule commonwhy_published: the published dataset as a table (thin: calls benchval.commonwhy.entrypoints)."""
 
 from benchval.commonwhy.entrypoints import published
 from benchval.integrity import verify_job_inputs
-from benchval.joblog import log_to_file
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])  # noqa: F821
-verify_job_inputs(snakemake)  # noqa: F821  # the raw files against their declared sha256
-published(snakemake.params.raw_dir, snakemake.output.table, snakemake.output.report)  # noqa: F821
+sm = snakemake  # noqa: F821
+job = start_job(sm)
+verify_job_inputs(sm)  # the raw files against their declared sha256
+published(job.params["raw_dir"], sm.output.table, sm.output.report)

@@ -11,6 +11,7 @@ from typing import Mapping, Sequence
 
 import pyoxigraph as ox
 
+from benchval.commonwhy.config_keys import GROUND_KEYS
 from benchval.commonwhy.dataset import load_published, write_published
 from benchval.commonwhy.kg import open_source
 from benchval.commonwhy.pipeline import construct, load_rules, write_outputs
@@ -75,12 +76,15 @@ def ground(
     annotations: Sequence[str] = (),
 ) -> dict:
     """Rule ``commonwhy_ground``: rules + KG source -> constructed.parquet, grounding report, summary."""
+    if sorted(cw_config) != sorted(GROUND_KEYS):
+        raise ValueError(
+            f"rule commonwhy_ground passes commonwhy keys {sorted(cw_config)}; ground reads exactly "
+            f"{list(GROUND_KEYS)} (benchval.commonwhy.config_keys.GROUND_KEYS)"
+        )
     raw_dir = Path(raw_dir)
-    rules = load_rules(
-        raw_dir / "inference_rule_entities.json", raw_dir / "LabeledRules.json", cw_config.get("user_rules")
-    )
-    source = open_source(cw_config.get("kg", {}), store_dir, language=cw_config.get("language", "en"))
-    allow_partial = bool(cw_config.get("allow_partial", False))
+    rules = load_rules(raw_dir / "inference_rule_entities.json", raw_dir / "LabeledRules.json", cw_config["user_rules"])
+    source = open_source(cw_config["kg"] or {}, store_dir, language=cw_config["language"])
+    allow_partial = bool(cw_config["allow_partial"])
     table, report, summary = construct(rules, source, list(annotations), progress=True, allow_partial=allow_partial)
     write_outputs(table, report, summary, constructed, report_csv, summary_json)
     log.info(

@@ -8,9 +8,14 @@ One concept per module (docs/commonwhy-eval.md):
 - :mod:`.encoder`    the BERTScore encoder folder extracted from its pinned wheel
 - :mod:`.metrics`    BERTScore, ROUGE-L, BLEU, METEOR, each maximised over the references
 - :mod:`.judge`      the LLM correctness judge and its self-check
-- :mod:`.factscore`  atomic claims checked against the KG source
+- :mod:`.kg_claims`  atomic claims of an answer and their check against the KG source
+- :mod:`.factscore`  FActScore of answers and of the reference answers, from those checks
 - :mod:`.baselines`  KB-Binder-style and KGR-style KGQA baselines
-- :mod:`.table2`     results per system and split in the paper's Table 2 layout, and a figure
+- :mod:`.table2_results` results per system and split in the paper's Table 2 layout, and a figure
+- :mod:`.parquet_tables` the evaluation's parquet tables, read back with a check of their columns
 - :mod:`.criterion`  score-table and task rows for the validity analysis
-- :mod:`.run`        one function per workflow rule
+- :mod:`.stage_keys` the ``commonwhy_eval`` keys each rule passes its stage, and the check that it reads no other
+- :mod:`.stages`     one module per workflow rule (each script imports only its own)
+
+This ``__init__`` imports nothing, so that a script importing one stage hashes no other (docs/workflow.md).
 """

@@ -16,7 +16,7 @@ the chosen facts), and the chosen draft's ``draft``, ``parsed``, ``bound``, ``st
 
 **KGR-style** (Guan et al., 2024): the draft is the backbone's own direct answer; it is split into
 claims (rule-based splitter); per claim, its entities are linked and their statements retrieved
-(:class:`~.factscore.KGFactChecker`), the claim is verified (subject, relation and object must match a
+(:class:`~.kg_claims.KGFactChecker`), the claim is verified (subject, relation and object must match a
 statement), and a claim the KG does not support but holds facts about is revised by the backbone
 given those facts (``commonwhy_kgr_claim.txt``, statements of a relation the claim names first). The
 final answer joins the claims, revised ones replaced; a draft without revised claims is kept as is.
@@ -36,7 +36,7 @@ from collections.abc import Sequence
 import pandas as pd
 from tqdm import tqdm
 
-from benchval.commonwhy.eval.factscore import KGFactChecker, RelationMatcher, split_claims_by_rule
+from benchval.commonwhy.eval.kg_claims import KGFactChecker, RelationMatcher, split_claims_by_rule
 from benchval.commonwhy.namespaces import prefix_header
 from benchval.generation.prompts import PromptTemplate, user
 

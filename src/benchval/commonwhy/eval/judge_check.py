@@ -518,7 +518,7 @@ def build_check_set(
     `settings`: ``n_shared_anchor``, ``n_constructed``, ``n_published``, ``max_per_family``, ``n_other_rule``,
     ``evasive_answers``, ``min_pairs``.
     `model_answers`: system -> its answers (``id``, ``answer``) to the check questions (:func:`prepare_check`);
-    `checker`: a :class:`~.factscore.KGFactChecker` that labels the answers' false facts (None: not labelled).
+    `checker`: a :class:`~.kg_claims.KGFactChecker` that labels the answers' false facts (None: not labelled).
     """
     items = _items(published, constructed)
     drawn, report = draw_items(items, settings, np.random.default_rng(seed))
@@ -730,3 +730,16 @@ def judge_pairs(judge, check: pd.DataFrame) -> pd.DataFrame:
         table[column] = grouped[column].to_numpy()
     table["agrees"] = table["judged_yes"] == table["expected"]
     return table
+
+
+def gate_scores(verdicts: pd.DataFrame, cfg: Mapping, seed: int) -> pd.DataFrame:
+    """The gate's table of `verdicts` with the ``judge_check`` settings `cfg` (floors, bootstrap)."""
+    return score_check(
+        verdicts,
+        cfg["n_bootstrap"],
+        cfg["ci_level"],
+        seed,
+        floor=cfg["floor"],
+        bar=cfg["bar"],
+        min_pairs_per_type=cfg["min_pairs_per_type"],
+    )

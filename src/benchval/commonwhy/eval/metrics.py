@@ -35,6 +35,17 @@ class BertScoreSettings:
     rescale_with_baseline: bool = False
     lang: str = "en"
 
+    @classmethod
+    def from_section(cls, bs, encoder_dir: str | None) -> BertScoreSettings:
+        """From the ``commonwhy_eval.metrics.bertscore`` section `bs` (``model_type`` null: the extracted
+        encoder folder `encoder_dir`)."""
+        return cls(
+            model_type=bs["model_type"] or encoder_dir,
+            num_layers=bs["num_layers"],
+            batch_size=bs["batch_size"],
+            rescale_with_baseline=bs["rescale_with_baseline"],
+        )
+
 
 _ROUGE = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
 _BLEU = BLEU(effective_order=True)

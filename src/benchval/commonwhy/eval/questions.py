@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from benchval.commonwhy.eval.tables import read_table, write_table
+from benchval.commonwhy.eval.parquet_tables import read_table, write_table
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,315 @@
+"""Atomic claims of an answer and their check against the KG source: what FActScore (.factscore), the KGR
+baseline and the judge's check set share. A KG-only version of FActScore's claim check:
+
+1. **Claims.** The answer is split into atomic claims by an LLM with the claim-split prompt (one claim
+   per line starting with "- "; ``factscore.claims: llm`` with a capable ``claim_system``) or, as the
+   fallback, by rule: sentences, then clauses joined by "and", "while", "whereas", "but", "so", ";", a
+   leading "Because" dropped. The rule cannot split a relative clause ("X, which is in Y"), a list
+   ("A and B are German" becomes "A" + "B are German"), or a claim hidden in a participle phrase; it
+   splits a causal "so" clause that is one claim.
+2. **Entities.** Candidate mentions are word spans that start and end with a capitalised word or a
+   number (at most 8 words); each is looked up with the KG source's exact-label search
+   (``search_label``); spans inside a longer matched span are dropped.
+3. **Relations** (:class:`RelationMatcher`, shared with the KGR baseline). The claim names a relation when
+   it contains a property's label or one of its alternative labels (``rdfs:label`` / ``skos:altLabel`` of the
+   KG's declared properties, plus the common English phrasings of :data:`EXTRA_ALIASES` for the properties the
+   KG declares: "born in", "citizen of", "took place in", ...), or a word sharing at least 6 leading characters
+   with the head (last) word of a label ("citizen" ~ "country of citizenship").
+4. **Subject.** The claim's subject is its first linked mention (the entity the claim is about); only the
+   subject's statements can support or contradict it ("Tour Alpha took place in France" is about Tour Alpha,
+   and France's own statements say nothing about it).
+5. **Support.** A claim is *checkable* when it has a linked subject and names a relation. A positive claim is
+   *supported* when a statement of the subject has a named relation as its property and its value in the claim
+   (an entity value by label or QID, a date by its year, a number by its digits; a statement whose value is its
+   own subject never counts), and *contradicted* when the subject has statements of a named relation of the
+   kind of value the claim states (an entity, a year) and none has the claim's value. A **negated or
+   contrastive** claim ("not", "never", "n't", "unlike", "rather than", "instead of", ...) is never supported
+   by a positive triple: it is contradicted when a statement has the value it denies, and supported when the
+   subject has statements of the relation and none has that value (the KG's statements of that relation taken
+   as complete). The paper's Wikipedia fallback for claims the KG cannot check is not available offline:
+   those claims lower the coverage, not the score.
+
+Any object with ``search_label``, ``entity_facts``, ``query`` and ``language`` (part 1's
+:class:`~benchval.commonwhy.kg.KGSource`) can be the source.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+
+from benchval.commonwhy.namespaces import prefix_header
+from benchval.generation.prompts import PromptTemplate, user
+
+log = logging.getLogger(__name__)
+
+MAX_SPAN_WORDS = 8
+_CLAUSE_SPLIT = re.compile(r",?\s+(?:and|while|whereas|but|so)\s+|;\s*", re.IGNORECASE)
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+")
+_WORD = re.compile(r"[^\W_][\w'’.\-]*", re.UNICODE)
+_LEADING_BECAUSE = re.compile(r"^\s*because\b[,:]?\s*", re.IGNORECASE)
+
+
+def split_claims_by_rule(answer: str) -> list[str]:
+    """Atomic claims of an answer by sentence and clause boundaries (claims of < 2 words are dropped)."""
+    claims = []
+    for sentence in _SENTENCE_SPLIT.split(answer.strip()):
+        for clause in _CLAUSE_SPLIT.split(_LEADING_BECAUSE.sub("", sentence)):
+            clause = _LEADING_BECAUSE.sub("", clause).strip(" .,!?")
+            if len(clause.split()) >= 2:
+                claims.append(clause)
+    return claims
+
+
+class LLMClaimSplitter:
+    """Atomic claims from an LLM with a prompt holding `$answer`; lines starting with '- ' are claims."""
+
+    def __init__(self, generator, template: PromptTemplate, max_new_tokens: int = 96):
+        if "answer" not in template.placeholders:
+            raise ValueError(f"{template.source}: claim-split prompt lacks $answer")
+        self.generator, self.template, self.max_new_tokens = generator, template, max_new_tokens
+
+    def __call__(self, answer: str) -> list[str]:
+        text = self.generator.generate(
+            [user(self.template.fill(answer=answer))], self.max_new_tokens, first_line=False
+        )[0]
+        claims = [line.strip()[2:].strip() for line in text.splitlines() if line.strip().startswith("- ")]
+        return [c for c in claims if len(c.split()) >= 2] or split_claims_by_rule(answer)
+
+
+def _is_anchor_word(word: str) -> bool:
+    return word[:1].isupper() or word[:1].isdigit()
+
+
+def candidate_spans(text: str) -> list[str]:
+    """Word spans (≤ 8 words) that start and end with a capitalised word or a number, longest first."""
+    words = [w.rstrip(".").removesuffix("'s").removesuffix("’s") for w in _WORD.findall(text)]
+    spans = set()
+    for i, first in enumerate(words):
+        if not first or not _is_anchor_word(first):
+            continue
+        for j in range(i, min(i + MAX_SPAN_WORDS, len(words))):
+            if words[j] and _is_anchor_word(words[j]):
+                spans.add(" ".join(words[i : j + 1]))
+    return sorted(spans, key=lambda s: (-len(s.split()), s))
+
+
+def _contains(text: str, phrase: str) -> bool:
+    return re.search(r"(?<!\w)" + re.escape(phrase.lower()) + r"(?!\w)", text.lower()) is not None
+
+
+NEGATION = re.compile(
+    r"(?<!\w)(?:not|never|no longer|neither|nor|cannot|unlike|rather than|instead of|except|other than)(?!\w)"
+    r"|n['’]t(?!\w)",
+    re.IGNORECASE,
+)
+# common English phrasings of Wikidata properties, used with the KG's own labels and aliases for the
+# properties the KG declares (LitWD1K carries no aliases; Wikidata has most of these as skos:altLabel)
+EXTRA_ALIASES = {
+    "P19": ["born in", "birthplace", "was born"],
+    "P569": ["born in", "born on", "was born", "birth"],
+    "P20": ["died in", "place of death"],
+    "P570": ["died in", "died on", "died before", "died after", "death"],
+    "P27": ["citizen of", "citizenship", "nationality", "national of"],
+    "P106": ["occupation", "profession", "works as", "worked as"],
+    "P17": ["took place in", "takes place in", "held in", "located in", "is in", "was in"],
+    "P585": ["occurred in", "took place in", "happened in", "held in"],
+    "P131": ["located in"],
+    "P140": ["practices", "religion"],
+    "P1412": ["speaks", "spoke", "language"],
+    "P69": ["studied at", "enrolled at", "graduated from", "educated at"],
+    "P1344": ["participated in", "took part in", "competed in"],
+    "P2522": ["won", "winner of"],
+    "P3602": ["candidate in", "candidate for", "ran in", "ran for"],
+    "P39": ["served as", "position"],
+    "P463": ["member of"],
+    "P1532": ["rides for", "competes for"],
+}
+
+
+@dataclass
+class ClaimCheck:
+    claim: str
+    entities: list[tuple[str, str]]
+    supported: bool
+    evidence: list[str] = field(default_factory=list)
+    relations: list[str] = field(default_factory=list)
+    subject: str | None = None
+    negated: bool = False
+    contradicted: bool = False
+
+    @property
+    def checkable(self) -> bool:
+        """A linked subject and a named relation: the KG can say yes or no."""
+        return self.subject is not None and bool(self.relations)
+
+
+HEAD_PREFIX = 6  # leading characters a claim word shares with a relation name's head word
+
+
+def property_names(source) -> dict[str, list[str]]:
+    """PID -> lower-cased label and alternative labels of every property the source declares."""
+    rows = source.query(
+        prefix_header() + "PREFIX skos: <http://www.w3.org/2004/02/skos/core#>\n"
+        "SELECT ?p ?name WHERE { ?p wikibase:claim ?c . { ?p rdfs:label ?name } UNION "
+        f'{{ ?p skos:altLabel ?name }} FILTER(LANG(?name) = "{source.language}") }}'
+    )
+    names: dict[str, list[str]] = {}
+    for row in rows:
+        if row["p"].qid:
+            names.setdefault(row["p"].qid, []).append(row["name"].value.lower())
+    return {pid: sorted(set(n)) for pid, n in names.items()}
+
+
+def names_relation(claim: str, name: str) -> bool:
+    """The claim contains the relation name, or a word sharing HEAD_PREFIX leading characters with its head word."""
+    if _contains(claim, name):
+        return True
+    head = name.split()[-1] if name.split() else ""
+    if len(head) < HEAD_PREFIX:
+        return False
+    return any(w.lower()[:HEAD_PREFIX] == head[:HEAD_PREFIX] for w in _WORD.findall(claim) if len(w) >= HEAD_PREFIX)
+
+
+class RelationMatcher:
+    """The KG's properties by their labels, aliases and :data:`EXTRA_ALIASES` (one matcher for FActScore, KGR
+    and KB-Binder's binding)."""
+
+    def __init__(self, source):
+        names = property_names(source)
+        self.aliases = {pid: sorted(set(EXTRA_ALIASES.get(pid, [])) - set(n)) for pid, n in names.items()}
+        self.names = {pid: n + self.aliases[pid] for pid, n in names.items()}
+        self.labels = {pid: n for pid, n in names.items()}
+
+    def relations(self, text: str) -> list[str]:
+        """PIDs the text names: a label or alias it contains, or a label's head word (see names_relation)."""
+        return sorted(
+            pid
+            for pid, labels in self.labels.items()
+            if any(names_relation(text, n) for n in labels) or any(_contains(text, a) for a in self.aliases[pid])
+        )
+
+    def closest(self, phrase: str, cutoff: float = 0.5) -> str | None:
+        """The PID whose label or alias is the phrase, else one the phrase names, else the closest label (difflib)."""
+        import difflib
+
+        phrase = phrase.lower().strip()
+        exact = [pid for pid, names in self.names.items() if phrase in names]
+        if exact:
+            return exact[0]
+        named = self.relations(phrase)
+        if named:
+            return named[0]
+        by_name = {name: pid for pid, names in self.names.items() for name in names}
+        match = difflib.get_close_matches(phrase, list(by_name), n=1, cutoff=cutoff)
+        return by_name[match[0]] if match else None
+
+
+class KGFactChecker:
+    """Links claims to KG entities and relations and checks them against the subject's statements (cached)."""
+
+    def __init__(self, source):
+        self.source = source
+        self._search = lru_cache(maxsize=None)(source.search_label)
+        self._facts = lru_cache(maxsize=None)(source.entity_facts)
+        self.matcher = RelationMatcher(source)
+        self.property_names = self.matcher.names
+
+    def relations(self, claim: str) -> list[str]:
+        """PIDs of the relations the claim names (label, alias or head word)."""
+        return self.matcher.relations(claim)
+
+    def facts(self, qid: str) -> list:
+        """The statements of `qid` (cached)."""
+        return self._facts(qid)
+
+    def mentions(self, claim: str) -> list[tuple[str, str]]:
+        """(qid, label) of KG entities mentioned in the claim; inner spans of a matched span dropped."""
+        return sorted({(qid, span) for qid, span, _ in self._mentions(claim)})
+
+    def _mentions(self, claim: str) -> list[tuple[str, str, int]]:
+        """(qid, span, position of the span in the claim) of every linked mention."""
+        found, covered = [], []
+        for span in candidate_spans(claim):
+            if any(_contains(longer, span) for longer in covered):
+                continue
+            hits = self._search(span)
+            if hits:
+                covered.append(span)
+                where = re.search(r"(?<!\w)" + re.escape(span.lower()) + r"(?!\w)", claim.lower())
+                found.extend((qid, span, where.start() if where else len(claim)) for qid, _label in hits)
+        return found
+
+    def subject(self, claim: str) -> tuple[str, str] | None:
+        """(qid, span) of the claim's first linked mention: what the claim is about. None when a name the KG
+        does not know comes first ("Eduardo Salmerón Clemente was a citizen of Spain" is not about Spain): a run
+        of capitalised words before that mention, unless it is a single sentence-initial word ("The ...")."""
+        mentions = self._mentions(claim)
+        if not mentions:
+            return None
+        qid, span, where = min(mentions, key=lambda m: (m[2], m[0]))
+        for run in re.finditer(r"(?:(?<!\w)[A-ZÀ-Þ][\w'’.\-]*\s*)+", claim[:where]):
+            words = run.group(0).split()
+            if len(words) > 1 or run.start() > 0:
+                return None
+        return qid, span
+
+    @staticmethod
+    def _value_kind(fact) -> str:
+        term = fact.value
+        if term.kind == "iri":
+            return "entity"
+        return "year" if term.datatype and term.datatype.endswith("dateTime") else "literal"
+
+    def _value_in_claim(self, fact, claim: str, mentioned: set[str]) -> str | None:
+        """The fact's value (or a qualifier value) when the claim mentions it; a statement whose value
+        is its own subject (e.g. Spain -country-> Spain) never counts."""
+        values = [(fact.value, fact.value_label)] + [(q.value, q.value_label) for q in fact.qualifiers]
+        for term, label in values:
+            if term.kind == "iri" and term.qid == fact.subject:
+                continue
+            if term.kind == "iri":
+                if term.qid in mentioned or (label and _contains(claim, label)):
+                    return label or term.qid
+            elif term.datatype and term.datatype.endswith("dateTime"):
+                year = term.value.lstrip("+")[:4]
+                if year.isdigit() and _contains(claim, str(int(year))):
+                    return term.value
+            elif term.value and _contains(claim, term.value.split(".")[0].lstrip("+")):
+                return term.value
+        return None
+
+    def check(self, claim: str) -> ClaimCheck:
+        entities = self.mentions(claim)
+        subject = self.subject(claim)
+        relations = self.relations(claim) if subject else []
+        negated = NEGATION.search(claim) is not None
+        if subject is None or not relations:
+            return ClaimCheck(claim, entities, False, [], relations, None if subject is None else subject[0], negated)
+        qid, span = subject
+        others = {q for q, _ in entities} - {qid}
+        stated = {"entity": bool(others), "year": re.search(r"(?<!\d)\d{3,4}(?!\d)", claim) is not None}
+        matched, unmatched_kinds = [], set()
+        for fact in self._facts(qid):
+            if fact.property not in relations:
+                continue
+            value = self._value_in_claim(fact, claim, others)
+            if value is not None:
+                matched.append(f"{span} [{qid}] {fact.property_label or fact.property} {value}")
+            elif stated.get(self._value_kind(fact)):
+                unmatched_kinds.add(fact.property)
+        matched_props = {e.split("] ", 1)[1] for e in matched}
+        denied = bool(unmatched_kinds) and not matched_props
+        if negated:  # a positive triple never supports a negated claim: it contradicts it
+            supported, contradicted, evidence = denied, bool(matched), matched or sorted(unmatched_kinds)
+        else:
+            supported, contradicted, evidence = bool(matched), denied, matched or sorted(unmatched_kinds)
+        return ClaimCheck(claim, entities, supported, evidence[:5], relations, qid, negated, contradicted)
+
+    def contradicted_claims(self, answer: str, subjects: set[str]) -> list[str]:
+        """The rule-split claims of `answer` about one of `subjects` (QIDs) that the KG contradicts."""
+        checks = [self.check(c) for c in split_claims_by_rule(answer)]
+        return [c.claim for c in checks if c.contradicted and c.subject in subjects]

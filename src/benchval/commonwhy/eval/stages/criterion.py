@@ -1,0 +1,14 @@
+"""Rule commonwhy_eval_criterion: score-table rows and task rows for the validity analysis."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from benchval.commonwhy.eval import criterion
+from benchval.commonwhy.eval.stage_keys import stage_settings
+
+
+def stage_criterion(results_csv: str, models_config: Mapping, settings: Mapping, rows_out: str, tasks_out: str) -> None:
+    source = stage_settings(settings, "criterion")["criterion"]["source"]
+    criterion.commonwhy_score_rows(results_csv, models_config, source=source).to_csv(rows_out, index=False)
+    criterion.commonwhy_task_rows().to_csv(tasks_out, index=False)

@@ -1,0 +1,63 @@
+"""Rule commonwhy_eval_factscore: FActScore of every system's answers against the KG source."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping
+
+import pandas as pd
+
+from benchval.commonwhy.eval.factscore import factscore_table, reference_factscore
+from benchval.commonwhy.eval.kg_claims import KGFactChecker, LLMClaimSplitter, split_claims_by_rule
+from benchval.commonwhy.eval.parquet_tables import read_table, write_table
+from benchval.commonwhy.eval.stage_keys import stage_settings
+from benchval.commonwhy.eval.stages.stage_io import open_kg, read_answers
+from benchval.commonwhy.eval.stages.systems import make_generator
+from benchval.generation.prompts import PromptTemplate
+from benchval.layout import MODELS_DIR
+
+log = logging.getLogger(__name__)
+
+
+def stage_factscore(
+    answers: Mapping[str, str],
+    judged: Mapping[str, str],
+    settings: Mapping,
+    models_config: Mapping,
+    kg_config: Mapping,
+    store: str | None,
+    outs: Mapping[str, str],
+    models_dir: str = MODELS_DIR,
+    questions: str | None = None,
+    references_out: str | None = None,
+) -> None:
+    """FActScore of every system's answers against the KG source (one checker, shared caches), and of
+    the questions' reference answers (``references_out``, per source and split)."""
+    settings = stage_settings(settings, "factscore")
+    cfg = settings["factscore"]
+    splitter = split_claims_by_rule
+    if cfg["claims"] == "llm":
+        generator = make_generator(cfg["claim_system"], settings, models_config, models_dir)
+        splitter = LLMClaimSplitter(generator, PromptTemplate.from_file(cfg["prompt"], required={"answer"}))
+    checker = KGFactChecker(open_kg(kg_config, store))
+    if questions and references_out:
+        summary = reference_factscore(
+            read_table(questions, ["source", "split", "references"], "the questions table"), checker, splitter
+        )
+        summary.to_csv(references_out, index=False)
+        log.info("FActScore of the references (the check on the checker):\n%s", summary.to_string(index=False))
+    for system, path in answers.items():
+        started = time.perf_counter()
+        table = factscore_table(read_answers(path), pd.read_parquet(judged[system]), checker, splitter)
+        write_table(table, outs[system])
+        log.info(
+            "FActScore %s: %d answers, %d claims, %d checkable, %d supported, %d without a KG entity (%.1f s)",
+            system,
+            len(table),
+            int(table["n_claims"].sum()),
+            int(table["n_checkable"].sum()),
+            int(table["n_supported"].sum()),
+            int(table["n_unlinked"].sum()),
+            time.perf_counter() - started,
+        )
