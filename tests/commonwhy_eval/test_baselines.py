@@ -218,3 +218,17 @@ def test_kgr_takes_its_claims_from_the_configured_splitter(source):
     llm_claims = lambda answer: ["Anna Berg is a citizen of France"]  # noqa: E731 - as an LLM splitter would
     table = KGR(backbone, template, source, splitter=llm_claims).answer(["a"], ["Why?"], ["Whatever it says."])
     assert table.loc[0, "n_revised"] == 1 and table.loc[0, "answer"] == "Because Anna Berg is a citizen of Germany."
+
+
+def test_kgr_links_the_entities_the_configured_extractor_names(source):
+    """With LLM entities, a claim whose subject the capitalised-span rule cannot link ("anna berg" in lower
+    case) is checked and revised; by rule it gets no statements and stays as it is."""
+    template = PromptTemplate.from_file(PROMPTS / "commonwhy_kgr_claim.txt", required={"question", "claim", "facts"})
+    draft = ["Because anna berg was born in 1975."]
+    by_rule = KGR(Scripted([]), template, source).answer(["a"], ["Why?"], draft)
+    assert by_rule.loc[0, "n_revision_asked"] == 0 and json.loads(by_rule.loc[0, "trace"])[0]["subject"] is None
+    llm_entities = lambda claim: ["Anna Berg"]  # noqa: E731 - as the LLM extractor would: the name, cased
+    backbone = Scripted(["anna berg was born in 1980."])
+    table = KGR(backbone, template, source, entity_spans=llm_entities).answer(["a"], ["Why?"], draft)
+    assert json.loads(table.loc[0, "trace"])[0]["subject"] == "Q1"
+    assert table.loc[0, "n_revised"] == 1 and table.loc[0, "answer"] == "Because anna berg was born in 1980."

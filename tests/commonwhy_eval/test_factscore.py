@@ -216,3 +216,94 @@ def test_wrong_facts_about_a_subject_are_found_for_the_check_set(checker):
     assert checker.contradicted_claims(answer, {"Q9"}) == []  # only claims about the given subjects
     assert checker.contradicted_claims("Because Anna Berg was born in 1980.", {"Q1"}) == []
     assert checker.contradicted_claims("Because Anna Berg was born in 1975.", {"Q1"}) == ["Anna Berg was born in 1975"]
+
+
+class Reply:
+    """A generator that gives one fixed reply (the LLM's)."""
+
+    name = "reply"
+
+    def __init__(self, text):
+        self.text, self.prompts = text, []
+
+    def generate(self, prompts, max_new_tokens, first_line=True):
+        self.prompts.extend(prompts)
+        return [self.text for _ in prompts]
+
+
+def entity_template():
+    from benchval.generation.prompts import PromptTemplate
+    from benchval.paths import REPO_ROOT
+
+    return PromptTemplate.from_file(REPO_ROOT / "config/prompts/commonwhy_entities.txt", required={"claim"})
+
+
+def source_with_a_lower_case_name():
+    """The tiny graph plus Q6 "von Trapp family" -citizenship-> Germany: a name the capitalised-span rule
+    cannot find (it starts with a lower-case word)."""
+    from benchval.commonwhy.kg.local import LocalSource
+    from kg_fixture import P, PS, RDFS_LABEL, WDT
+
+    n, statement = ox.NamedNode, ox.NamedNode(WD + "statement/Q6-P27")
+    store = tiny_store()
+    store.add(ox.Quad(n(WD + "Q6"), n(RDFS_LABEL), ox.Literal("von Trapp family", language="en")))
+    store.add(ox.Quad(n(WD + "Q6"), n(P + "P27"), statement))
+    store.add(ox.Quad(statement, n(PS + "P27"), n(WD + "Q2")))
+    store.add(ox.Quad(n(WD + "Q6"), n(WDT + "P27"), n(WD + "Q2")))
+    return LocalSource(store, name="tiny+von Trapp")
+
+
+def test_llm_entities_link_a_name_the_rule_misses_and_drop_names_the_claim_lacks():
+    from benchval.commonwhy.eval.kg_claims import LLMEntityExtractor
+
+    claim = "the von Trapp family were citizens of Germany"
+    source = source_with_a_lower_case_name()
+    by_rule = KGFactChecker(source)
+    # by rule no span links the family ("Trapp" alone is not a label), and an unknown capitalised word precedes
+    # Germany: no subject, not checkable
+    assert by_rule.subject(claim) is None and not by_rule.check(claim).checkable
+    llm = Reply("- von Trapp family\n- Germany\n- Austria\nthe end")
+    extractor = LLMEntityExtractor(llm, entity_template())
+    by_llm = KGFactChecker(source, extractor)
+    check = by_llm.check(claim)
+    assert check.subject == "Q6" and check.supported
+    assert extractor(claim) == ["von Trapp family", "Germany"]  # Austria: not in the claim, dropped
+    assert extractor.counts == {"claims": 1, "names_kept": 2, "names_not_in_claim": 1, "fell_back_to_rule": 0}
+    assert len(llm.prompts) == 1  # one call per distinct claim
+    assert "Statement: the von Trapp family were citizens of Germany" in llm.prompts[0][-1]["content"]
+
+
+def test_llm_entities_an_unknown_first_name_leaves_no_subject_and_an_empty_reply_falls_back():
+    from benchval.commonwhy.eval.kg_claims import LLMEntityExtractor
+
+    unknown_first = KGFactChecker(
+        source_with_aliases(), LLMEntityExtractor(Reply("- Eduardo Salmerón Clemente\n- Germany"), entity_template())
+    )
+    assert unknown_first.subject("Eduardo Salmerón Clemente was a citizen of Germany") is None
+    fallback = LLMEntityExtractor(Reply("I cannot tell."), entity_template())
+    assert fallback("Anna Berg is a citizen of Germany") == candidate_spans("Anna Berg is a citizen of Germany")
+    assert fallback.counts["fell_back_to_rule"] == 1
+    assert KGFactChecker(source_with_aliases(), fallback).check("Anna Berg is a citizen of Germany").supported
+
+
+def test_claim_reading_builds_the_llm_only_when_asked(tmp_path):
+    from benchval.commonwhy.eval.kg_claims import LLMClaimSplitter, LLMEntityExtractor, claim_reading
+    from benchval.paths import REPO_ROOT
+
+    loaded = []
+
+    def llm():
+        loaded.append(True)
+        return Reply("- x")
+
+    prompts = {"prompt": REPO_ROOT / "config/prompts/commonwhy_claims.txt"}
+    prompts["entity_prompt"] = REPO_ROOT / "config/prompts/commonwhy_entities.txt"
+    assert claim_reading({"claims": "rule", "entities": "rule", **prompts}, llm) == (
+        split_claims_by_rule,
+        candidate_spans,
+    )
+    assert loaded == []
+    splitter, spans = claim_reading({"claims": "rule", "entities": "llm", **prompts}, llm)
+    assert splitter is split_claims_by_rule and isinstance(spans, LLMEntityExtractor) and loaded == [True]
+    splitter, spans = claim_reading({"claims": "llm", "entities": "rule", **prompts}, llm)
+    assert isinstance(splitter, LLMClaimSplitter) and spans is candidate_spans

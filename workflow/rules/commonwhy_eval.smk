@@ -13,6 +13,7 @@ from pathlib import Path
 from benchval.cluster import rule_resources as _cwe_rule_resources
 from benchval.commonwhy.eval.settings import answering_endpoints as _cwe_answering_endpoints
 from benchval.commonwhy.eval.settings import check_names as _cwe_check_names
+from benchval.commonwhy.eval.settings import reads_with_llm as _cwe_reads_with_llm
 from benchval.commonwhy.eval.stage_keys import stage_section as _cwe_stage_section
 from benchval.commonwhy.eval.table2_results import bertscore_note as _cwe_bertscore_note
 from benchval.layout import (
@@ -70,7 +71,7 @@ CWE_ENCODER = CWE["metrics"]["bertscore"]["dir"]
 CWE_ENCODER_FILE = fill(CWE_ENCODER_MANIFEST, encoder_dir=CWE_ENCODER)
 CWE_SOURCES = [s for s in ("published", "constructed") if CWE["sample"][s] != 0]
 CWE_JUDGE = CWE["judge"]["system"]
-CWE_CLAIMS_BY_LLM = CWE["factscore"]["claims"] == "llm"
+CWE_CLAIMS_BY_LLM = _cwe_reads_with_llm(CWE["factscore"])  # claims split or entities named by the LLM
 CWE_BS_BASELINE = CWE["metrics"]["bertscore"]["baseline"]  # the locally computed rescaling baseline
 # the baseline corpus is a raw-data file: read from the mirror, or from the downloads with `mirror: null`
 CWE_BS_CORPUS = workdir_relative(LAYOUT.raw_root / CWE_BS_BASELINE["corpus"]) if CWE_BS_BASELINE["corpus"] else None
@@ -247,7 +248,7 @@ rule commonwhy_eval_kgr:
         questions=CWE_QUESTIONS,
         drafts=fill(CWE_ANSWERS, system=CWE_BACKBONE),
         model=_cwe_manifest(CWE_BACKBONE) if CWE_BACKBONE else [],
-        # the claim splitter's model when claims are split by the LLM (factscore.claims: llm)
+        # the LLM's model when it splits claims or names entities (factscore.claims / entities: llm)
         claims=_cwe_manifest(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else [],
     output:
         answers=fill(CWE_ANSWERS, system=f"kgr-{CWE_BACKBONE}"),
@@ -463,6 +464,7 @@ rule commonwhy_eval_factscore:
         answers=_cwe_for_systems(CWE_ANSWERS),
         judged=_cwe_for_systems(CWE_JUDGED),
         questions=CWE_QUESTIONS,
+        claims=_cwe_manifest(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else [],
     output:
         systems=_cwe_for_systems(CWE_FACTSCORE),
         references=CWE_FACTSCORE_REFERENCES,

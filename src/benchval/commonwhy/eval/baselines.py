@@ -36,7 +36,7 @@ from collections.abc import Sequence
 import pandas as pd
 from tqdm import tqdm
 
-from benchval.commonwhy.eval.kg_claims import KGFactChecker, RelationMatcher, split_claims_by_rule
+from benchval.commonwhy.eval.kg_claims import KGFactChecker, RelationMatcher, candidate_spans, split_claims_by_rule
 from benchval.commonwhy.namespaces import prefix_header
 from benchval.generation.prompts import PromptTemplate, user
 
@@ -270,9 +270,10 @@ class KGR:
         max_new_tokens: int = 48,
         max_facts: int = 12,
         splitter=split_claims_by_rule,
+        entity_spans=candidate_spans,
     ):
         self.generator, self.template, self.splitter = generator, template, splitter
-        self.checker = KGFactChecker(source)
+        self.checker = KGFactChecker(source, entity_spans)
         self.max_new_tokens, self.max_facts = max_new_tokens, max_facts
 
     def facts_for(self, check) -> list[str]:

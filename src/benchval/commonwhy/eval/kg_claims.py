@@ -7,8 +7,11 @@ baseline and the judge's check set share. A KG-only version of FActScore's claim
    leading "Because" dropped. The rule cannot split a relative clause ("X, which is in Y"), a list
    ("A and B are German" becomes "A" + "B are German"), or a claim hidden in a participle phrase; it
    splits a causal "so" clause that is one claim.
-2. **Entities.** Candidate mentions are word spans that start and end with a capitalised word or a
-   number (at most 8 words); each is looked up with the KG source's exact-label search
+2. **Entities.** Candidate mentions are named by an LLM with the entity prompt (one name per line starting
+   with "- "; ``factscore.entities: llm`` with the ``claim_system``, as the authors' KGR extracts entities) or,
+   as the fallback, by rule: word spans that start and end with a capitalised word or a number (at most 8
+   words). A name the LLM gives that the claim does not contain is dropped (the checker links what the claim
+   says, not what the model adds). Each mention is looked up with the KG source's exact-label search
    (``search_label``); spans inside a longer matched span are dropped.
 3. **Relations** (:class:`RelationMatcher`, shared with the KGR baseline). The claim names a relation when
    it contains a property's label or one of its alternative labels (``rdfs:label`` / ``skos:altLabel`` of the
@@ -17,7 +20,9 @@ baseline and the judge's check set share. A KG-only version of FActScore's claim
    with the head (last) word of a label ("citizen" ~ "country of citizenship").
 4. **Subject.** The claim's subject is its first linked mention (the entity the claim is about); only the
    subject's statements can support or contradict it ("Tour Alpha took place in France" is about Tour Alpha,
-   and France's own statements say nothing about it).
+   and France's own statements say nothing about it). When a name the KG does not know comes first, the claim
+   has no subject: by rule, a run of capitalised words before the first linked mention; with LLM entities, the
+   first name the LLM gave (by its place in the claim) that the KG cannot link.
 5. **Support.** A claim is *checkable* when it has a linked subject and names a relation. A positive claim is
    *supported* when a statement of the subject has a named relation as its property and its value in the claim
    (an entity value by label or QID, a date by its year, a number by its digits; a statement whose value is its
@@ -37,10 +42,13 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 
+from benchval.commonwhy.eval.settings import reads_with_llm
 from benchval.commonwhy.namespaces import prefix_header
 from benchval.generation.prompts import PromptTemplate, user
 
@@ -78,6 +86,54 @@ class LLMClaimSplitter:
         )[0]
         claims = [line.strip()[2:].strip() for line in text.splitlines() if line.strip().startswith("- ")]
         return [c for c in claims if len(c.split()) >= 2] or split_claims_by_rule(answer)
+
+
+class LLMEntityExtractor:
+    """Entity names of a claim from an LLM with a prompt holding `$claim`; lines starting with '- ' are names.
+
+    Only names the claim contains are kept (case-insensitively, as whole words), longest first; a reply
+    that keeps none falls back to the rule's :func:`candidate_spans`. One call per distinct claim (cached);
+    :attr:`counts` says how many replies were used, how many names were dropped and how many fell back."""
+
+    def __init__(self, generator, template: PromptTemplate, max_new_tokens: int = 48):
+        if "claim" not in template.placeholders:
+            raise ValueError(f"{template.source}: entity prompt lacks $claim")
+        self.generator, self.template, self.max_new_tokens = generator, template, max_new_tokens
+        self._names: dict[str, list[str]] = {}
+        self.counts = {"claims": 0, "names_kept": 0, "names_not_in_claim": 0, "fell_back_to_rule": 0}
+
+    def __call__(self, claim: str) -> list[str]:
+        if claim not in self._names:
+            self._names[claim] = self._extract(claim)
+        return self._names[claim]
+
+    def _extract(self, claim: str) -> list[str]:
+        reply = self.generator.generate([user(self.template.fill(claim=claim))], self.max_new_tokens, first_line=False)[
+            0
+        ]
+        named = [line.strip()[2:].strip(" .,;:") for line in reply.splitlines() if line.strip().startswith("- ")]
+        kept = list(dict.fromkeys(name for name in named if name and _contains(claim, name)))
+        self.counts["claims"] += 1
+        self.counts["names_kept"] += len(kept)
+        self.counts["names_not_in_claim"] += len([name for name in named if name]) - len(kept)
+        if not kept:
+            self.counts["fell_back_to_rule"] += 1
+            return candidate_spans(claim)
+        return sorted(kept, key=lambda name: (-len(name.split()), name))
+
+
+def claim_reading(factscore: Mapping, llm: Callable[[], Any]) -> tuple[Callable, Callable]:
+    """The claim splitter and the entity namer the ``factscore`` settings ask for: by rule, or by the LLM
+    that ``llm()`` loads (called once, and only when one of the two is ``llm``)."""
+    splitter, entity_spans = split_claims_by_rule, candidate_spans
+    if reads_with_llm(factscore):
+        generator = llm()
+        if factscore["claims"] == "llm":
+            splitter = LLMClaimSplitter(generator, PromptTemplate.from_file(factscore["prompt"], required={"answer"}))
+        if factscore["entities"] == "llm":
+            template = PromptTemplate.from_file(factscore["entity_prompt"], required={"claim"})
+            entity_spans = LLMEntityExtractor(generator, template)
+    return splitter, entity_spans
 
 
 def _is_anchor_word(word: str) -> bool:
@@ -211,8 +267,10 @@ class RelationMatcher:
 class KGFactChecker:
     """Links claims to KG entities and relations and checks them against the subject's statements (cached)."""
 
-    def __init__(self, source):
-        self.source = source
+    def __init__(self, source, entity_spans=candidate_spans):
+        """``entity_spans``: claim -> the names to link (the rule's :func:`candidate_spans`, or an
+        :class:`LLMEntityExtractor`)."""
+        self.source, self.entity_spans = source, entity_spans
         self._search = lru_cache(maxsize=None)(source.search_label)
         self._facts = lru_cache(maxsize=None)(source.entity_facts)
         self.matcher = RelationMatcher(source)
@@ -233,7 +291,7 @@ class KGFactChecker:
     def _mentions(self, claim: str) -> list[tuple[str, str, int]]:
         """(qid, span, position of the span in the claim) of every linked mention."""
         found, covered = [], []
-        for span in candidate_spans(claim):
+        for span in self.entity_spans(claim):
             if any(_contains(longer, span) for longer in covered):
                 continue
             hits = self._search(span)
@@ -251,11 +309,21 @@ class KGFactChecker:
         if not mentions:
             return None
         qid, span, where = min(mentions, key=lambda m: (m[2], m[0]))
+        if self.entity_spans is not candidate_spans:
+            return None if self._unlinked_name_before(claim, where) else (qid, span)
         for run in re.finditer(r"(?:(?<!\w)[A-ZÀ-Þ][\w'’.\-]*\s*)+", claim[:where]):
             words = run.group(0).split()
             if len(words) > 1 or run.start() > 0:
                 return None
         return qid, span
+
+    def _unlinked_name_before(self, claim: str, where: int) -> bool:
+        """True when a name the extractor gave, and the KG cannot link, starts before position ``where``."""
+        for name in self.entity_spans(claim):
+            found = re.search(r"(?<!\w)" + re.escape(name.lower()) + r"(?!\w)", claim.lower())
+            if found and found.start() < where and not self._search(name):
+                return True
+        return False
 
     @staticmethod
     def _value_kind(fact) -> str:

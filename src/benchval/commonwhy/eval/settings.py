@@ -56,6 +56,11 @@ def resolve(section: Mapping | None) -> dict:
     return _merge(_defaults(schema()), section, schema())
 
 
+def reads_with_llm(factscore: Mapping) -> bool:
+    """True when the ``factscore`` settings split claims or name entities with the LLM (``claim_system``)."""
+    return factscore["claims"] == "llm" or factscore["entities"] == "llm"
+
+
 def answering_endpoints(settings: Mapping) -> list[str]:
     """Endpoints that answer the questions (an endpoint with `answers: false` only judges or splits claims)."""
     return [name for name, entry in settings["endpoints"].items() if entry.get("answers", True)]
@@ -102,5 +107,7 @@ def check_names(settings: Mapping, models: Mapping) -> None:
     if unknown:
         raise ValueError(f"commonwhy_eval.judge_check.answer_models: {sorted(unknown)} not in commonwhy_eval.models")
     claim = settings["factscore"]["claim_system"]
-    if settings["factscore"]["claims"] == "llm" and claim not in known:
-        raise ValueError("commonwhy_eval.factscore.claim_system: needed (a model or endpoint) when claims: llm")
+    if reads_with_llm(settings["factscore"]) and claim not in known:
+        raise ValueError(
+            "commonwhy_eval.factscore.claim_system: needed (a model or endpoint) when claims: llm or entities: llm"
+        )

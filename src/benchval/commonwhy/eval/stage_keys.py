@@ -25,7 +25,7 @@ _DRAW_KEYS = tuple(_JUDGE_CHECK + k for k in ("n_shared_anchor", "n_constructed"
 GATE_KEYS = tuple(_JUDGE_CHECK + k for k in ("n_bootstrap", "ci_level", "floor", "bar", "min_pairs_per_type"))
 #: the judge's model (its own batch size, so not generation.batch_size) and prompt: make_judge
 JUDGE_KEYS = ("endpoints", "generation.use_chat_template", "judge.decision", "judge.prompt", "judge.batch_size")
-_CLAIM_KEYS = ("factscore.claims", "factscore.claim_system", "factscore.prompt")
+_CLAIM_KEYS = tuple("factscore." + k for k in ("claims", "entities", "claim_system", "prompt", "entity_prompt"))
 _BASELINE = "baselines."
 
 STAGE_KEYS: dict[str, tuple[str, ...]] = {

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from benchval.commonwhy.eval.baselines import KGR, KBBinder, KBBinderAuthors
-from benchval.commonwhy.eval.kg_claims import LLMClaimSplitter, split_claims_by_rule
+from benchval.commonwhy.eval.kg_claims import claim_reading
 from benchval.commonwhy.eval.questions import read_questions
 from benchval.commonwhy.eval.stage_keys import stage_settings
 from benchval.commonwhy.eval.stages.stage_io import open_kg, read_answers, write_answers
@@ -134,13 +134,18 @@ def stage_kgr(
     generator = job.backbone()
     template = PromptTemplate.from_file(job.section["kgr_prompt"], required={"question", "claim", "facts"})
     started = time.perf_counter()
-    splitter = split_claims_by_rule
-    claims_cfg = job.settings["factscore"]
-    if claims_cfg["claims"] == "llm":  # claims extracted by the LLM, as the authors' KGR does
-        claims = make_generator(claims_cfg["claim_system"], job.settings, job.models_config, job.models_dir)
-        prompt = PromptTemplate.from_file(claims_cfg["prompt"], required={"answer"})
-        splitter = LLMClaimSplitter(claims, prompt)
-    kgr = KGR(generator, template, job.kg(), max_new_tokens=job.section["max_new_tokens"], splitter=splitter)
+    reading = job.settings["factscore"]  # claims and entities by the LLM, as the authors' KGR does, or by rule
+    splitter, entity_spans = claim_reading(
+        reading, lambda: make_generator(reading["claim_system"], job.settings, job.models_config, job.models_dir)
+    )
+    kgr = KGR(
+        generator,
+        template,
+        job.kg(),
+        max_new_tokens=job.section["max_new_tokens"],
+        splitter=splitter,
+        entity_spans=entity_spans,
+    )
     answers = kgr.answer(list(table["id"]), list(table["question"]), list(table["answer"]))
     job.write(
         answers,

@@ -9,12 +9,11 @@ from collections.abc import Mapping
 import pandas as pd
 
 from benchval.commonwhy.eval.factscore import factscore_table, reference_factscore
-from benchval.commonwhy.eval.kg_claims import KGFactChecker, LLMClaimSplitter, split_claims_by_rule
+from benchval.commonwhy.eval.kg_claims import KGFactChecker, claim_reading
 from benchval.commonwhy.eval.parquet_tables import read_table, write_table
 from benchval.commonwhy.eval.stage_keys import stage_settings
 from benchval.commonwhy.eval.stages.stage_io import open_kg, read_answers
 from benchval.commonwhy.eval.stages.systems import make_generator
-from benchval.generation.prompts import PromptTemplate
 from benchval.layout import MODELS_DIR
 
 log = logging.getLogger(__name__)
@@ -36,11 +35,10 @@ def stage_factscore(
     the questions' reference answers (``references_out``, per source and split)."""
     settings = stage_settings(settings, "factscore")
     cfg = settings["factscore"]
-    splitter = split_claims_by_rule
-    if cfg["claims"] == "llm":
-        generator = make_generator(cfg["claim_system"], settings, models_config, models_dir)
-        splitter = LLMClaimSplitter(generator, PromptTemplate.from_file(cfg["prompt"], required={"answer"}))
-    checker = KGFactChecker(open_kg(kg_config, store))
+    splitter, entity_spans = claim_reading(
+        cfg, lambda: make_generator(cfg["claim_system"], settings, models_config, models_dir)
+    )
+    checker = KGFactChecker(open_kg(kg_config, store), entity_spans)
     if questions and references_out:
         summary = reference_factscore(
             read_table(questions, ["source", "split", "references"], "the questions table"), checker, splitter
