@@ -43,8 +43,8 @@ from benchval.commonwhy.eval.stage_keys import stage_section
 from benchval.commonwhy.eval.stages.canaries import stage_judge_canaries
 from benchval.commonwhy.eval.stages.judge_check import check_judge
 from benchval.commonwhy.eval.stages.judges import make_judge
-from benchval.paths import REPO_ROOT
-from benchval.threads import limit_torch_threads
+from benchval.plumbing.folders import REPO_ROOT
+from benchval.plumbing.job_threads import limit_torch_threads
 
 MODELS_MD = ("smollm2-135m", "gemma3-270m", "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b")  # ../shared/MODELS.md
 DECISIONS = ("calibrated", "logprob")  # calibrated first: logprob reuses its margins

@@ -6,7 +6,7 @@ import pytest
 
 from benchval.commonwhy.config_keys import GROUND_KEYS
 from benchval.commonwhy.entrypoints import ground
-from benchval.config import section_defaults
+from benchval.plumbing.config import section_defaults
 
 
 def test_ground_rejects_too_few_or_too_many_keys(tmp_path):

@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 from benchval.testing.snakemake_run import job_counts, offline_env, run_snakemake, snakemake_command
 from benchval.testing.tiny import build_tiny_encoder
 

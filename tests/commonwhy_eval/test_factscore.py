@@ -118,7 +118,7 @@ def test_factscore_table_keeps_judge_verdicts(checker):
 def test_llm_claim_splitter_reads_dash_lines_and_falls_back(checker):
     from benchval.commonwhy.eval.kg_claims import LLMClaimSplitter
     from benchval.generation.prompts import PromptTemplate
-    from benchval.paths import REPO_ROOT
+    from benchval.plumbing.folders import REPO_ROOT
 
     class Lines:
         name = "lines"
@@ -233,7 +233,7 @@ class Reply:
 
 def entity_template():
     from benchval.generation.prompts import PromptTemplate
-    from benchval.paths import REPO_ROOT
+    from benchval.plumbing.folders import REPO_ROOT
 
     return PromptTemplate.from_file(REPO_ROOT / "config/prompts/commonwhy_entities.txt", required={"claim"})
 
@@ -288,7 +288,7 @@ def test_llm_entities_an_unknown_first_name_leaves_no_subject_and_an_empty_reply
 
 def test_claim_reading_builds_the_llm_only_when_asked(tmp_path):
     from benchval.commonwhy.eval.kg_claims import LLMClaimSplitter, LLMEntityExtractor, claim_reading
-    from benchval.paths import REPO_ROOT
+    from benchval.plumbing.folders import REPO_ROOT
 
     loaded = []
 

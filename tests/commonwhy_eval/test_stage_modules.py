@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import ast
 
-from benchval.paths import REPO_ROOT
-from benchval.workflow_support import PACKAGE_DIR, module_dependencies
+from benchval.plumbing.folders import REPO_ROOT
+from benchval.plumbing.reruns import PACKAGE_DIR, module_dependencies
 
 SCRIPTS = REPO_ROOT / "workflow/scripts"
 EVAL = PACKAGE_DIR / "commonwhy/eval"

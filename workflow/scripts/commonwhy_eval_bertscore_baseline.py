@@ -1,7 +1,7 @@
 """Rule commonwhy_eval_bertscore_baseline: BERTScore's rescaling baseline for the configured encoder."""
 
 from benchval.commonwhy.eval.stages.bertscore_baseline import stage_bertscore_baseline
-from benchval.integrity import verify_job_inputs
+from benchval.plumbing.raw_file_checks import verify_job_inputs
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

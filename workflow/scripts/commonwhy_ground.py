@@ -1,7 +1,7 @@
 """Rule commonwhy_ground: the construction pipeline (thin: calls benchval.commonwhy.entrypoints)."""
 
 from benchval.commonwhy.entrypoints import ground
-from benchval.integrity import verify_job_inputs
+from benchval.plumbing.raw_file_checks import verify_job_inputs
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

@@ -1,7 +1,7 @@
 """Rule kg_store: the LitWD1K store (thin: calls benchval.commonwhy.entrypoints)."""
 
 from benchval.commonwhy.entrypoints import build_store
-from benchval.integrity import verify_job_inputs
+from benchval.plumbing.raw_file_checks import verify_job_inputs
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

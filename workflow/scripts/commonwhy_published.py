@@ -1,7 +1,7 @@
 """Rule commonwhy_published: the published dataset as a table (thin: calls benchval.commonwhy.entrypoints)."""
 
 from benchval.commonwhy.entrypoints import published
-from benchval.integrity import verify_job_inputs
+from benchval.plumbing.raw_file_checks import verify_job_inputs
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

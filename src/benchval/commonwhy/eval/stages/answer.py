@@ -11,7 +11,7 @@ from benchval.commonwhy.eval.stages.stage_io import ANSWER_COLUMNS, write_answer
 from benchval.commonwhy.eval.stages.systems import make_generator
 from benchval.generation.prompts import PromptTemplate, user
 from benchval.generation.runner import generate_resumable
-from benchval.layout import MODELS_DIR
+from benchval.plumbing.folders import MODELS_DIR
 
 
 def answer_messages(generator, contents: list[str], system: str | None) -> tuple[list, str]:

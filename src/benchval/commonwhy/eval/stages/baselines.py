@@ -16,7 +16,7 @@ from benchval.commonwhy.eval.stage_keys import stage_settings
 from benchval.commonwhy.eval.stages.stage_io import open_kg, read_answers, write_answers
 from benchval.commonwhy.eval.stages.systems import make_generator
 from benchval.generation.prompts import PromptTemplate
-from benchval.layout import MODELS_DIR
+from benchval.plumbing.folders import MODELS_DIR
 
 log = logging.getLogger(__name__)
 

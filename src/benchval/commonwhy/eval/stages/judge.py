@@ -14,7 +14,7 @@ from benchval.commonwhy.eval.questions import read_questions
 from benchval.commonwhy.eval.stage_keys import stage_settings
 from benchval.commonwhy.eval.stages.judges import make_judge
 from benchval.commonwhy.eval.stages.stage_io import read_answers, read_validity
-from benchval.layout import MODELS_DIR
+from benchval.plumbing.folders import MODELS_DIR
 
 log = logging.getLogger(__name__)
 

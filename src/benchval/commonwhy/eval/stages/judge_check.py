@@ -14,7 +14,7 @@ from benchval.commonwhy.eval.judge import Judge
 from benchval.commonwhy.eval.judge_check import gate_scores, judge_pairs, judge_validity
 from benchval.commonwhy.eval.stage_keys import stage_settings
 from benchval.commonwhy.eval.stages.judges import make_judge
-from benchval.layout import MODELS_DIR
+from benchval.plumbing.folders import MODELS_DIR
 
 log = logging.getLogger(__name__)
 

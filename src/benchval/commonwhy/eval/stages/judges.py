@@ -8,7 +8,7 @@ from pathlib import Path
 from benchval.commonwhy.eval.judge import JUDGE_PLACEHOLDERS, Judge
 from benchval.commonwhy.eval.stages.systems import make_generator
 from benchval.generation.prompts import PromptTemplate
-from benchval.layout import MODELS_DIR
+from benchval.plumbing.folders import MODELS_DIR
 
 
 def make_judge(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from benchval.generation.endpoint import EndpointGenerator, EndpointSettings
 from benchval.generation.hf import HFGenerator
-from benchval.layout import MODELS_DIR
+from benchval.plumbing.folders import MODELS_DIR
 
 
 def make_generator(
