@@ -1,15 +1,15 @@
-"""benchval.layout (paths and sets from one config) and benchval.config's schema-default filling."""
+"""benchval.plumbing.layout (paths and sets from one config) and benchval.plumbing.config's schema-default filling."""
 
 import yaml
 
-from benchval.config import (
+from benchval.plumbing.config import (
     SCHEMA_DIR,
     _fill,
     allowed_values,
     fill_defaults,
     section_defaults,
 )
-from benchval.layout import SCORES, Layout, fill, model_manifest, workflow_layout
+from benchval.plumbing.layout import SCORES, Layout, fill, model_manifest, workflow_layout
 
 
 def _schema(name):

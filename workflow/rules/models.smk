@@ -5,11 +5,11 @@
 
 from pathlib import Path
 
-from benchval.cluster import rule_resources as _rule_resources
-from benchval.layout import MODELS_DIR, model_manifest, workflow_layout
+from benchval.plumbing.cluster_resources import rule_resources as _rule_resources
+from benchval.plumbing.layout import MODELS_DIR, model_manifest, workflow_layout
 from benchval.models.lock import sync_entry_stamps as _sync_entry_stamps
 from benchval.models.registry import LAYOUT_KEYS as _LAYOUT_KEYS
-from benchval.workflow_support import canonical, script_code_for
+from benchval.plumbing.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 workflow_layout(config)  # fills the schema defaults (model_lock) when this file is used on its own

@@ -12,11 +12,11 @@
 
 import re as _score_re
 
-from benchval.cluster import rule_resources as _rule_resources
-from benchval.layout import SCORE_SHARDS, SCORES, TASK_ITEMS, TASK_META, alternatives, fill, model_manifest
-from benchval.layout import workflow_layout
+from benchval.plumbing.cluster_resources import rule_resources as _rule_resources
+from benchval.plumbing.layout import SCORE_SHARDS, SCORES, TASK_ITEMS, TASK_META, alternatives, fill, model_manifest
+from benchval.plumbing.layout import workflow_layout
 from benchval.models.registry import LAYOUT_KEYS as _LAYOUT_KEYS
-from benchval.workflow_support import canonical, script_code_for
+from benchval.plumbing.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
@@ -32,7 +32,7 @@ _SCORING_PARAMS = canonical(
     }
 )
 
-# local.model_jobs_at_once model jobs side by side locally (benchval.layout.Layout.model_job_threads).
+# local.model_jobs_at_once model jobs side by side locally (benchval.plumbing.layout.Layout.model_job_threads).
 _MODEL_THREADS = LAYOUT.model_job_threads(workflow)
 
 

@@ -3,8 +3,8 @@
 from pathlib import Path
 
 from benchval.joblog import job_log
-from benchval.scoring.run import score_task
-from benchval.threads import job_torch_threads
+from benchval.scoring.task_scoring import score_task
+from benchval.plumbing.job_threads import job_torch_threads
 
 with job_log(snakemake.log[0], f"scoring {snakemake.wildcards.model} on {snakemake.wildcards.task}"):
     score_task(

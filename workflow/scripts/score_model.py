@@ -3,8 +3,8 @@
 from pathlib import Path
 
 from benchval.joblog import job_log
-from benchval.scoring.run import TaskFiles, score_tasks
-from benchval.threads import job_torch_threads
+from benchval.scoring.task_scoring import TaskFiles, score_tasks
+from benchval.plumbing.job_threads import job_torch_threads
 
 tasks = [TaskFiles(*files) for files in zip(snakemake.input.tables, snakemake.output, snakemake.params.shard_dirs)]
 with job_log(snakemake.log[0], f"scoring {snakemake.params.model_name}"):

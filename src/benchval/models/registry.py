@@ -14,7 +14,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 SCHEMA_PATH = REPO_ROOT / "workflow" / "schemas" / "models.schema.yaml"
 SOURCE_TYPES = {"hf": "hf_source", "gguf_wheels": "gguf_wheels_source", "local": "local_source"}

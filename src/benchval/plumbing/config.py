@@ -2,7 +2,7 @@
 
 ``workflow/rules/common.smk`` calls :func:`check_command_line` and :func:`check_sections_are_mappings`
 before the schema validation (so a mapping typed on the command line gets the remedy, not a type
-error) and :func:`check_references` after it; :func:`resolve_mirror` turns ``mirror:`` into a folder or None.
+error) and :func:`check_references` after it. (Where the raw-data mirror is: benchval.plumbing.folders.)
 docs/configuration.md ("Start-up errors") lists every message and what to do about it.
 """
 
@@ -22,39 +22,10 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
+from benchval.plumbing.config_error import ConfigError
 
 SCHEMA_DIR = REPO_ROOT / "workflow" / "schemas"
-
-
-class ConfigError(ValueError):
-    """A configuration problem; the message names the offending key."""
-
-
-def resolve_mirror(mirror: str | None) -> Path | None:
-    """The mirror folder as an absolute path (relative paths are taken from the repo root), or None.
-
-    ``mirror: null`` means no mirror: every raw file is downloaded. A folder that does not exist is an
-    error, not a silent fall-back to downloads.
-    """
-    if mirror is None:
-        return None
-    path = Path(mirror).expanduser()
-    path = path if path.is_absolute() else (REPO_ROOT / path).resolve()
-    if not path.is_dir():
-        raise ConfigError(
-            f"mirror: folder {path} does not exist (config value {mirror!r}); point it at the "
-            f"raw-data mirror, or set `mirror: null` to download every raw file from upstream"
-        )
-    return path
-
-
-def raw_root(mirror: Path | None) -> Path:
-    """Where raw files are read: the mirror, or (``mirror: null``) the download cache that rule
-    fetch_raw_file fills from the files declared in config/catalogue/*.yaml."""
-    from benchval.data import DOWNLOAD_DIR
-
-    return mirror if mirror is not None else DOWNLOAD_DIR
 
 
 @lru_cache(maxsize=1)
@@ -287,7 +258,7 @@ def fill_defaults(config: dict) -> dict:
     """Fill ``config`` in place with every default of workflow/schemas/ (nested ones too) and return it.
 
     Snakemake's validate() fills top-level defaults only (it does not follow ``$ref`` into the
-    section files); benchval.layout.workflow_layout calls this once per config (common.smk: right
+    section files); benchval.plumbing.layout.workflow_layout calls this once per config (common.smk: right
     after validate()), so that rules and scripts read every setting from the config and no code
     restates a default.
     """

