@@ -6,7 +6,8 @@
 from pathlib import Path
 
 from benchval.plumbing.cluster_resources import rule_resources as _rule_resources
-from benchval.plumbing.layout import MODELS_DIR, model_manifest, workflow_layout
+from benchval.plumbing.folders import MODELS_DIR
+from benchval.plumbing.layout import model_manifest, workflow_layout
 from benchval.models.lock import sync_entry_stamps as _sync_entry_stamps
 from benchval.models.registry import LAYOUT_KEYS as _LAYOUT_KEYS
 from benchval.plumbing.reruns import canonical, script_code_for

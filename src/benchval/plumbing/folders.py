@@ -1,4 +1,4 @@
-"""Where things live: the repository root, the top folders (results/, resources/, the download folder)
+"""Where things live: the repository root, the top folders (results/, resources/, the models and download folders)
 and the raw-data mirror. The ground floor: it imports no other benchval module.
 
 The one place that decides where raw files are read (:func:`raw_root`): the mirror (config key
@@ -17,6 +17,7 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 # relative to the working directory (Snakemake's --directory)
 RESULTS = "results"
 RESOURCES = "resources"
+MODELS_DIR = f"{RESOURCES}/models"  # prepared models (rule prepare_model)
 DOWNLOADS_DIR = f"{RESOURCES}/data"  # raw files fetched when `mirror: null` (rule fetch_raw_file)
 DOWNLOAD_DIR = Path(DOWNLOADS_DIR)
 

@@ -19,11 +19,10 @@ from typing import Mapping
 
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
 from benchval.plumbing.config import fill_defaults
-from benchval.plumbing.folders import RESOURCES, RESULTS, raw_root, resolve_mirror
+from benchval.plumbing.folders import MODELS_DIR, RESULTS, raw_root, resolve_mirror
 from benchval.plumbing.job_threads import model_job_threads
 
 # ---- file names below the top folders (results/, resources/: benchval.plumbing.folders) ------
-MODELS_DIR = f"{RESOURCES}/models"
 MODEL_MANIFEST_NAME = "benchval-model.json"
 WHEELS_DIR = f"{MODELS_DIR}/_wheels"  # downloaded model wheels, reused (not a rule output)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.joblog import log_to_file
-from benchval.plumbing.layout import MODELS_DIR
+from benchval.plumbing.folders import MODELS_DIR
 from benchval.plumbing.job_threads import job_torch_threads, limit_torch_threads
 
 from benchval.commonwhy.eval import bertscore_baseline, criterion, table2
