@@ -78,7 +78,7 @@ def test_layout_sets_follow_the_studies():
     layout = Layout(config)
     assert layout.scored_studies == ["s1", "s2"] and layout.imported_studies == ["imp"]
     assert layout.scored_pairs() == [("a", "t1"), ("a", "t2"), ("b", "t1"), ("b", "t2")]
-    assert layout.models_with_layout("per_model") == ["b"]
+    assert layout.models_with_scoring_jobs("per_model") == ["b"]
     assert layout.tasks_scored_with("b") == ["t1", "t2"]
 
 

@@ -12,7 +12,7 @@ with job_log(snakemake.log[0], f"scoring {snakemake.params.model_name}"):
         tasks,
         Path(snakemake.input.model).parent,
         dict(snakemake.params.scoring),
-        dict(snakemake.config["models"][snakemake.params.model_name]),  # params.model less LAYOUT_KEYS: the trigger
+        dict(snakemake.config["models"][snakemake.params.model_name]),  # params.model less EXECUTION_KEYS: the trigger
         model_name=snakemake.params.model_name,
         threads=job_torch_threads(snakemake),
     )

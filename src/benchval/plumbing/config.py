@@ -267,8 +267,10 @@ def fill_defaults(config: dict) -> dict:
 
 
 def section_defaults(section: str, values: Mapping | None = None) -> dict:
-    """The config section ``section`` (e.g. ``"scoring"``) with its schema defaults filled in, for
-    code outside the workflow (benchmarks, tests): ``values`` as given, plus every default missing."""
+    """The config section ``section`` (e.g. ``"scoring"``) with its schema defaults filled in: ``values`` as
+    given, plus every default missing. For code that may get a section without its defaults (benchmarks,
+    tests, and the library places docs/configuration.md lists); a section :func:`fill_defaults` has
+    filled comes back unchanged."""
     spec = yaml.safe_load((SCHEMA_DIR / "config.schema.yaml").read_text(encoding="utf-8"))["properties"][section]
     filled = copy.deepcopy(dict(values or {}))
     _fill(filled, spec, _schema_uri("config.schema.yaml"))

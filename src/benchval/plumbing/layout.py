@@ -1,4 +1,10 @@
-"""The workflow's layout: where every file lives, and which studies, models, tasks and pairs a config asks for.
+"""The workflow's file layout: where every file lives, and which studies, models, tasks and pairs a config asks for.
+
+"Layout" means the files only; how a model's scoring is cut into jobs is its *scoring jobs*
+(:meth:`Layout.scoring_jobs`, config ``scoring.jobs``), and a model job's share of the cores its
+*threads* (benchval.plumbing.job_threads). The top folders (results/, resources/) and the raw-data
+mirror are benchval.plumbing.folders'; this module is the workflow layer's (tests/test_import_graph.py):
+it may import stage modules' constants, no stage module imports it.
 
 Every rule file (workflow/rules/*.smk), the Snakefile and the test Snakefiles take their paths, name
 patterns and study sets from here, so that no rule file reads another's globals:
@@ -137,13 +143,14 @@ class Layout:
         """How ``study``'s tasks are named in tables and figures (a task's ``label``, else its name)."""
         return {t: self.config["tasks"][t].get("label") or t for t in self.study_tasks(study)}
 
-    def scoring_layout(self, model: str) -> str:
+    def scoring_jobs(self, model: str) -> str:
         """How ``model``'s scoring (and its calibration and evaluation) is cut into jobs: per_task |
         per_model. A model entry's ``scoring_jobs`` (models.schema.yaml) overrides ``scoring.jobs``."""
         return self.config["models"][model].get("scoring_jobs", self.config["scoring"]["jobs"])
 
-    def models_with_layout(self, layout: str) -> list[str]:
-        return [m for m in self.scored_models() if self.scoring_layout(m) == layout]
+    def models_with_scoring_jobs(self, jobs: str) -> list[str]:
+        """The scored models whose scoring is cut into ``jobs`` (per_task | per_model) jobs."""
+        return [m for m in self.scored_models() if self.scoring_jobs(m) == jobs]
 
     # ---- model jobs ----------------------------------------------------------------------------
     @property
