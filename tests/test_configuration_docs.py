@@ -6,7 +6,7 @@ import re
 
 import yaml
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 
 def sections_in_table(markdown: str) -> set[str]:

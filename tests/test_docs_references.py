@@ -8,7 +8,7 @@ import importlib
 import re
 from pathlib import Path
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 DOTTED = re.compile(r"\bbenchval(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 
@@ -17,10 +17,10 @@ NOT_REFERENCES = {
     "benchval.prior": "the key of the N/A prior requests in an lm-eval samples file",
     "benchval.task_meta": "the parquet metadata key of a task's items",
     "benchval.job": "a logger's name",
-    "benchval.a": "an example in benchval.workflow_support's docstrings",
-    "benchval.a.b": "an example in benchval.workflow_support's docstrings",
-    "benchval.x": "an example in benchval.workflow_support's docstrings",
-    "benchval.x.y": "an example in benchval.workflow_support's docstrings",
+    "benchval.a": "an example in benchval.plumbing.reruns's docstrings",
+    "benchval.a.b": "an example in benchval.plumbing.reruns's docstrings",
+    "benchval.x": "an example in benchval.plumbing.reruns's docstrings",
+    "benchval.x.y": "an example in benchval.plumbing.reruns's docstrings",
 }
 
 
@@ -63,10 +63,13 @@ def test_every_dotted_benchval_name_exists():
 
 def test_a_moved_module_and_a_renamed_function_are_caught(tmp_path):
     doc = tmp_path / "doc.md"
-    doc.write_text("See benchval.paths.REPO_ROOT.\nOld: benchval.nowhere.helper, benchval.paths.no_such_name.\n")
+    doc.write_text(
+        "See benchval.plumbing.folders.REPO_ROOT.\n"
+        "Old: benchval.nowhere.helper, benchval.plumbing.folders.no_such_name.\n"
+    )
     assert stale_references([doc], tmp_path) == [
         "doc.md:2: benchval.nowhere.helper",
-        "doc.md:2: benchval.paths.no_such_name",
+        "doc.md:2: benchval.plumbing.folders.no_such_name",
     ]
 
 
