@@ -15,7 +15,7 @@ import importlib
 _EXPORTS = {
     "prepare_model": "benchval.models.prepare",
     "load_prepared": "benchval.models.loader",
-    "ModelLoadError": "benchval.models.loader",
+    "ModelLoadError": "benchval.models.placement",
     "read_manifest": "benchval.models.manifest",
     "MANIFEST_NAME": "benchval.models.manifest",
     "ManifestError": "benchval.models.manifest",
