@@ -64,7 +64,8 @@ def test_every_dotted_benchval_name_exists():
 def test_a_moved_module_and_a_renamed_function_are_caught(tmp_path):
     doc = tmp_path / "doc.md"
     doc.write_text(
-        "See benchval.plumbing.folders.REPO_ROOT.\nOld: benchval.nowhere.helper, benchval.plumbing.folders.no_such_name.\n"
+        "See benchval.plumbing.folders.REPO_ROOT.\n"
+        "Old: benchval.nowhere.helper, benchval.plumbing.folders.no_such_name.\n"
     )
     assert stale_references([doc], tmp_path) == [
         "doc.md:2: benchval.nowhere.helper",

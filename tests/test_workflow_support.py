@@ -54,9 +54,9 @@ def test_code_digest_covers_the_transitive_imports_only(tmp_path):
     package2, script2 = _package(moved)
     assert code_digest(script2, package2) == before  # content, not location
     (package2 / "sub" / "b.py").write_text("value = 3\n")
-    from benchval.plumbing import reruns as workflow_support
+    from benchval.plumbing import reruns
 
-    workflow_support._file_hash.cache_clear()
+    reruns._file_hash.cache_clear()
     after = code_digest(script2, package2)
     assert {key for key in after if after[key] != before[key]} == {"benchval/sub/b.py"}
 

@@ -116,7 +116,7 @@ def test_unchecked_architecture_falls_back_to_reference_with_a_warning(tokenizer
     tokenizer = tokenizers["bpe-nobos"]
     torch.manual_seed(0)
     gpt2 = GPT2LMHeadModel(GPT2Config(vocab_size=vocab_size(tokenizer), n_embd=32, n_layer=2, n_head=4)).eval()
-    with caplog.at_level(logging.WARNING, logger="benchval.scoring.base"):
+    with caplog.at_level(logging.WARNING, logger="benchval.scoring.scorer_factory"):
         scorer = make_scorer("fast", gpt2, tokenizer)
     assert isinstance(scorer, ReferenceScorer) and scorer.engine_name == "reference"
     assert "model type 'gpt2'" in caplog.text and "using the reference engine" in caplog.text
@@ -124,7 +124,7 @@ def test_unchecked_architecture_falls_back_to_reference_with_a_warning(tokenizer
     llama = build_architecture("llama", vocab_size(tokenizer))
     llama.config._attn_implementation = "flash_attention_2"  # ignores a 4-D mask
     caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="benchval.scoring.base"):
+    with caplog.at_level(logging.WARNING, logger="benchval.scoring.scorer_factory"):
         assert make_scorer("fast", llama, tokenizer).engine_name == "reference"
     assert "flash_attention_2" in caplog.text
 

@@ -41,41 +41,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from benchval.analysis.study_import import StudyImportError, expand_path, task_table
 from benchval.analysis.table import SCORE_COLUMNS, read_score_table, read_tasks
 from benchval.atlas.names import normalise
-from benchval.evaluation.score_table import TASK_TABLE_COLUMNS, validate_score_table
+from benchval.evaluation.score_table import validate_score_table
 
 log = logging.getLogger(__name__)
-
-
-class StudyImportError(ValueError):
-    """Bad import configuration or source file; the message names the study, file and key."""
-
-
-def expand_path(template: str, mirror: str | Path | None) -> Path:
-    """Replace ``{mirror}`` in ``template`` by the mirror, or with ``mirror: null`` by the download cache
-    resources/data (rule fetch_raw_file downloads a file declared in config/catalogue/*.yaml there)."""
-    from benchval.plumbing.folders import raw_root
-
-    if "{mirror}" in template:
-        template = template.replace("{mirror}", str(raw_root(Path(mirror) if mirror is not None else None)))
-    return Path(template)
-
-
-def task_table(tasks: dict) -> pd.DataFrame:
-    """``tasks.csv`` frame from a study's task mapping."""
-    records = [
-        {
-            "task": name,
-            "role": spec["role"],
-            "pairs_with": spec.get("pairs_with") or "",
-            "axes": ";".join(spec.get("axes") or []),
-            "label": spec.get("label") or name,
-            "unavailable": "",
-        }
-        for name, spec in tasks.items()
-    ]
-    return pd.DataFrame.from_records(records, columns=list(TASK_TABLE_COLUMNS))
 
 
 def _check_values(frame: pd.DataFrame, where: str, value_range: str = "unit") -> None:
@@ -219,7 +190,6 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
     is missing and counted. A study with ``samples:`` is recomputed item by item from the samples
     files instead (:mod:`benchval.lmeval.importer`).
     """
-    # benchval.lmeval's errors subclass StudyImportError (this module): imported here, not at the top
     from benchval.lmeval.provenance import family_of, read_provenance, size_of
 
     if "samples" in study:

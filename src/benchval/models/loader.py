@@ -17,22 +17,15 @@ from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
 
 from benchval.models.hf import hub_error
 from benchval.models.manifest import manifest_path, read_manifest
-from benchval.models.placement import Placement, keep_in_place, place, planned, resolve_device
-
-DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
-
-
-class ModelLoadError(RuntimeError):
-    """A prepared model could not be loaded."""
-
-
-def resolve_dtype(dtype: str | torch.dtype) -> torch.dtype:
-    """'float32' | 'bfloat16' | 'float16' (or a torch.dtype) -> torch.dtype."""
-    if isinstance(dtype, torch.dtype):
-        return dtype
-    if dtype not in DTYPES:
-        raise ValueError(f"dtype {dtype!r} is not one of {sorted(DTYPES)}")
-    return DTYPES[dtype]
+from benchval.models.placement import (
+    ModelLoadError,
+    Placement,
+    keep_in_place,
+    place,
+    planned,
+    resolve_device,
+    resolve_dtype,
+)
 
 
 def load_target(model_dir: Path, manifest: dict) -> tuple[str, dict]:

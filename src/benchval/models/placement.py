@@ -25,6 +25,22 @@ from typing import Any
 
 import torch
 
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+
+
+class ModelLoadError(RuntimeError):
+    """A prepared model could not be loaded."""
+
+
+def resolve_dtype(dtype: str | torch.dtype) -> torch.dtype:
+    """'float32' | 'bfloat16' | 'float16' (or a torch.dtype) -> torch.dtype."""
+    if isinstance(dtype, torch.dtype):
+        return dtype
+    if dtype not in DTYPES:
+        raise ValueError(f"dtype {dtype!r} is not one of {sorted(DTYPES)}")
+    return DTYPES[dtype]
+
+
 # Keyword arguments the dispatched model must not move to its first device: the fast engine's
 # boolean `logits_to_keep` indexes the last layer's hidden states, on the last GPU (a CPU index
 # tensor may index a tensor on any device; one on another GPU may not).
@@ -100,8 +116,6 @@ def visible_gpu_memory_gb() -> list[float]:
 def gpu_weight_caps(cards_gb: Sequence[float], per_gpu_gb: float | None = None) -> dict[int, int]:
     """{GPU index: bytes of weights it may hold}: 90% of each card, at most `per_gpu_gb`."""
     if not cards_gb:
-        from benchval.models.placement import ModelLoadError
-
         raise ModelLoadError("device 'cuda' requested but no GPU is visible (CUDA_VISIBLE_DEVICES)")
     limit = math.inf if per_gpu_gb is None else per_gpu_gb
     return {i: round(min(limit, card * (1 - GPU_HEADROOM)) * GB) for i, card in enumerate(cards_gb)}
@@ -116,8 +130,6 @@ def meta_model(model_config, dtype: str):
     """The model of `model_config` on the meta device (shapes and dtypes, no memory)."""
     from accelerate import init_empty_weights
     from transformers import AutoModelForCausalLM
-
-    from benchval.models.placement import resolve_dtype
 
     with init_empty_weights():
         return AutoModelForCausalLM.from_config(model_config, dtype=resolve_dtype(dtype))
@@ -197,8 +209,6 @@ def resolve_device(device: str) -> str:
     if device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
     if device.startswith("cuda") and not torch.cuda.is_available():
-        from benchval.models.placement import ModelLoadError
-
         raise ModelLoadError(f"device {device!r} requested but CUDA is not available here")
     if device != "cpu" and not device.startswith("cuda"):
         raise ValueError(f"device {device!r} is not one of cpu, cuda, auto")

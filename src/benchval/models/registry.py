@@ -22,11 +22,11 @@ SOURCE_TYPES = {"hf": "hf_source", "gguf_wheels": "gguf_wheels_source", "local":
 # (benchval.models.checks) on them unless the entry says `sanity_check: false`. A local folder may
 # hold random test weights: checked only with `sanity_check: true`.
 REAL_WEIGHT_SOURCES = ("gguf_wheels", "hf")
-# Keys of a model entry that say how its jobs are laid out, where its layers go and what they ask the
+# Keys of a model entry that say how its scoring is cut into jobs, where its layers go and what they ask the
 # scheduler for, and change no prepared file and no score: left out of the params of prepare_model and
 # the scoring rules.
 EXECUTION_KEYS = ("scoring_jobs", "max_memory_per_gpu_gb", "cpu_offload_gb", "job_size_b")
-# Of those, the keys only the planning of the workflow reads (job layout, cluster resources): no job
+# Of those, the keys only the planning of the workflow reads (scoring jobs, cluster resources): no job
 # script needs them, so rules that pass whole model entries to a job leave them out.
 PLANNING_KEYS = ("scoring_jobs", "job_size_b")
 

@@ -2,9 +2,10 @@
 
 - :mod:`benchval.scoring.requests`: items -> (context, continuation) requests per scoring mode.
 - :mod:`benchval.scoring.tokens`: exact context/continuation token boundaries (lm-evaluation-harness rules).
-- :mod:`benchval.scoring.base`: the :class:`Scorer` interface and :func:`make_scorer`.
+- :mod:`benchval.scoring.base`: the :class:`Scorer` interface and the output assembly every engine shares.
+- :mod:`benchval.scoring.scorer_factory`: :func:`make_scorer`, the engine a config asks for.
 - :mod:`benchval.scoring.reference`: naive exact scorer, one pair per forward (the test oracle).
 - :mod:`benchval.scoring.engine`: fast scorer (shared contexts packed in one row, token-budget batches).
 - :mod:`benchval.scoring.store`: the scores parquet (writer/reader) and resumable shards.
-- :mod:`benchval.scoring.task_scoring`: :func:`score_task`, used by the ``score`` rule.
+- :mod:`benchval.scoring.task_scoring`: :func:`score_task`, :func:`score_tasks`: scores in resumable shards.
 """

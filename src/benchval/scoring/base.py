@@ -2,7 +2,7 @@
 
 Every engine shares the tokenisation (:mod:`benchval.scoring.tokens`) and the output assembly here;
 an engine only turns encoded requests into per-token log-probs and greedy flags. Pick one with
-:func:`make_scorer` (config ``scoring.engine``: ``reference`` or ``fast``).
+:func:`benchval.scoring.scorer_factory.make_scorer` (config ``scoring.engine``: ``reference`` or ``fast``).
 """
 
 from __future__ import annotations
@@ -16,15 +16,13 @@ import numpy as np
 import pandas as pd
 import torch
 
-from benchval.models.placement import resolve_dtype
-from benchval.models.placement import input_device, place
+from benchval.models.placement import input_device, place, resolve_dtype
 from benchval.scoring.requests import REQUEST_COLUMNS
 from benchval.scoring.tokens import EncodedRequest, RequestEncoder
 
 log = logging.getLogger(__name__)
 
 SCORE_COLUMNS = ["logprob_sum", "n_tokens", "n_chars", "n_bytes", "token_logprobs", "is_greedy"]
-ENGINES = ("reference", "fast")
 
 
 @dataclass
@@ -151,25 +149,3 @@ def assemble_scores(requests: pd.DataFrame, encoded: list[EncodedRequest], resul
     out["token_logprobs"] = token_logprobs
     out["is_greedy"] = np.array([r.is_greedy for r in results], dtype=bool)
     return out
-
-
-def make_scorer(engine: str, model, tokenizer, **options) -> Scorer:
-    """The scorer named by config ``scoring.engine`` (``reference`` or ``fast``); ``options``: the keyword
-    options of :class:`Scorer` (batch_tokens, device, dtype, progress).
-
-    ``fast`` falls back to ``reference`` (logged warning; the scorer's ``engine_name`` says which ran,
-    and the shard cache key with it) for a model the packed engine cannot serve exactly."""
-    if engine == "reference":
-        from benchval.scoring.reference import ReferenceScorer as cls
-    elif engine == "fast":
-        from benchval.scoring.engine import FastScorer as cls
-        from benchval.scoring.engine import unsupported_reason
-
-        reason = unsupported_reason(model)
-        if reason is not None:  # never a wrong number: the one-pair-per-forward oracle instead
-            from benchval.scoring.reference import ReferenceScorer as cls
-
-            log.warning("fast engine cannot score this model exactly (%s); using the reference engine", reason)
-    else:
-        raise ValueError(f"unknown scoring engine {engine!r}; known: {list(ENGINES)}")
-    return cls(model, tokenizer, **options)

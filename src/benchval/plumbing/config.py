@@ -2,7 +2,7 @@
 
 ``workflow/rules/common.smk`` calls :func:`check_command_line` and :func:`check_sections_are_mappings`
 before the schema validation (so a mapping typed on the command line gets the remedy, not a type
-error) and :func:`check_references` after it; :func:`resolve_mirror` turns ``mirror:`` into a folder or None.
+error) and :func:`check_references` after it. (Where the raw-data mirror is: benchval.plumbing.folders.)
 docs/configuration.md ("Start-up errors") lists every message and what to do about it.
 """
 
@@ -23,38 +23,9 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from benchval.plumbing.folders import REPO_ROOT
+from benchval.plumbing.config_error import ConfigError
 
 SCHEMA_DIR = REPO_ROOT / "workflow" / "schemas"
-
-
-class ConfigError(ValueError):
-    """A configuration problem; the message names the offending key."""
-
-
-def resolve_mirror(mirror: str | None) -> Path | None:
-    """The mirror folder as an absolute path (relative paths are taken from the repo root), or None.
-
-    ``mirror: null`` means no mirror: every raw file is downloaded. A folder that does not exist is an
-    error, not a silent fall-back to downloads.
-    """
-    if mirror is None:
-        return None
-    path = Path(mirror).expanduser()
-    path = path if path.is_absolute() else (REPO_ROOT / path).resolve()
-    if not path.is_dir():
-        raise ConfigError(
-            f"mirror: folder {path} does not exist (config value {mirror!r}); point it at the "
-            f"raw-data mirror, or set `mirror: null` to download every raw file from upstream"
-        )
-    return path
-
-
-def raw_root(mirror: Path | None) -> Path:
-    """Where raw files are read: the mirror, or (``mirror: null``) the download cache that rule
-    fetch_raw_file fills from the files declared in config/catalogue/*.yaml."""
-    from benchval.plumbing.folders import DOWNLOAD_DIR
-
-    return mirror if mirror is not None else DOWNLOAD_DIR
 
 
 @lru_cache(maxsize=1)
@@ -296,8 +267,10 @@ def fill_defaults(config: dict) -> dict:
 
 
 def section_defaults(section: str, values: Mapping | None = None) -> dict:
-    """The config section ``section`` (e.g. ``"scoring"``) with its schema defaults filled in, for
-    code outside the workflow (benchmarks, tests): ``values`` as given, plus every default missing."""
+    """The config section ``section`` (e.g. ``"scoring"``) with its schema defaults filled in: ``values`` as
+    given, plus every default missing. For code that may get a section without its defaults (benchmarks,
+    tests, and the library places docs/configuration.md lists); a section :func:`fill_defaults` has
+    filled comes back unchanged."""
     spec = yaml.safe_load((SCHEMA_DIR / "config.schema.yaml").read_text(encoding="utf-8"))["properties"][section]
     filled = copy.deepcopy(dict(values or {}))
     _fill(filled, spec, _schema_uri("config.schema.yaml"))
