@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from benchval.analysis.importers import StudyImportError, expand_path, import_study
-from benchval.analysis.table import load_study
+from benchval.analysis.study_table import load_study
 from benchval.paths import REPO_ROOT, default_mirror
 
 CSV_STUDY = {

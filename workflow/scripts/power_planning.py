@@ -5,7 +5,7 @@ import logging
 import pandas as pd
 
 from benchval.analysis.power import Simulation, study_power_table
-from benchval.analysis.table import load_study
+from benchval.analysis.study_table import load_study
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])

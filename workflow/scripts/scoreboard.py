@@ -12,7 +12,7 @@ from benchval.analysis.scoreboard import (
     model_task_rows,
     scoreboard_table,
 )
-from benchval.analysis.figures import FigureOutput
+from benchval.analysis.figures.drawing import FigureOutput
 from benchval.analysis.scoreboard_figure import figure_scoreboard
 from benchval.joblog import log_to_file
 from benchval.scoring.store import read_scores

@@ -5,12 +5,12 @@ import logging
 from collections import defaultdict
 from pathlib import Path
 
-from benchval.analysis.figures import FigureOutput
+from benchval.analysis.figures.drawing import FigureOutput
 from benchval.analysis.item_level import Resampling, ScoredTask, rescored
 from benchval.analysis.settings import settings_from_config
 from benchval.analysis.specification import grid_from_config, robustness_table
 from benchval.analysis.specification_figure import figure_specification_curve
-from benchval.analysis.table import load_study
+from benchval.analysis.study_table import load_study
 from benchval.joblog import log_to_file
 from benchval.scoring.store import read_scores
 from benchval.tasks.items import read_items, read_task_meta

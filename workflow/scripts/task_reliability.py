@@ -5,7 +5,7 @@ from collections import defaultdict
 
 from benchval.analysis.item_level import task_predictions
 from benchval.analysis.reliability import reliability_table
-from benchval.analysis.table import load_study
+from benchval.analysis.study_table import load_study
 from benchval.joblog import log_to_file
 from benchval.scoring.store import read_scores
 from benchval.tasks.items import read_items, read_task_meta

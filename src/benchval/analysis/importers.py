@@ -41,7 +41,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval.analysis.table import SCORE_COLUMNS, read_score_table, read_tasks
+from benchval.analysis.study_table import SCORE_COLUMNS, read_score_table, read_tasks
 from benchval.atlas.names import normalise
 from benchval.evaluation.score_table import TASK_TABLE_COLUMNS, validate_score_table
 

@@ -93,13 +93,6 @@ SETTING_FIELDS = {
 }
 
 
-def table_step(name: str) -> str:
-    """The step that computes table ``name`` (the FDR step for the adjusted ``fdr`` table)."""
-    if name == "fdr":
-        return "fdr"
-    return next(step for step, names in STEP_TABLES.items() if name in names)
-
-
 def figure_paths(out_dir: str | Path, formats=None) -> list[Path]:
     """``out_dir/figures/<stem>.<fmt>`` for every figure and format (default: the schema's
     ``analysis.figures.formats``)."""

@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from benchval.analysis.outputs import figure_paths, table_paths
-from benchval.analysis.run import run_analysis
+from benchval.testing.analysis_in_one_process import run_analysis
 from benchval.analysis.settings import settings_from_config
 from benchval.analysis.synthetic import write_synthetic_study
 from benchval.paths import REPO_ROOT
