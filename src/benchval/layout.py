@@ -284,3 +284,11 @@ def workflow_layout(config: dict) -> Layout:
         fill_defaults(config)
         _LAYOUTS[key] = (config, Layout(config))
     return _LAYOUTS[key][1]
+
+
+# ---- the report's run-wide pages (workflow/rules/report.smk) ------------------------------------
+REPORT_MODELS_PAGE = f"{REPORT_DIR}/models.html"
+REPORT_MODELS_TABLE = f"{REPORT_DIR}/models.csv"
+REPORT_TASK_SIZES_PAGE = f"{REPORT_DIR}/task_sizes.html"
+REPORT_CONFIG_PAGE = f"{REPORT_DIR}/config.html"
+REPORT_CONFIG_YAML = f"{REPORT_DIR}/config.yaml"
