@@ -6,8 +6,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from benchval.analysis.outputs import figure_paths, table_paths
-from benchval.testing.analysis_in_one_process import run_analysis
+from benchval.testing.analysis_in_one_process import figure_paths, run_analysis, table_paths
 from benchval.analysis.settings import settings_from_config
 from benchval.analysis.synthetic import write_synthetic_study
 from benchval.paths import REPO_ROOT

@@ -109,3 +109,18 @@ def run_analysis(
         write_figures(tables, study, metrics, settings, out_dir / "figures", study_name)
         log.info("wrote %d figures x %s", len(FIGURE_STEMS), settings.figure_formats)
     return tables
+
+
+def figure_paths(out_dir: str | Path, formats=None) -> list[Path]:
+    """``out_dir/figures/<stem>.<fmt>`` for every figure and format :func:`run_analysis` writes
+    (default: the schema's ``analysis.figures.formats``)."""
+    if formats is None:
+        from benchval.config import section_defaults
+
+        formats = section_defaults("analysis")["figures"]["formats"]
+    return [Path(out_dir) / "figures" / f"{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in formats]
+
+
+def table_paths(out_dir: str | Path) -> list[Path]:
+    """``out_dir/tables/<name>.csv`` for every table."""
+    return [Path(out_dir) / "tables" / f"{name}.csv" for name in TABLE_NAMES]
