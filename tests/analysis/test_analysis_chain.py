@@ -17,7 +17,7 @@ from benchval.analysis.outputs import (
     TABLE_NAMES,
 )
 from benchval.testing.analysis_in_one_process import FIGURE_MODULES, STEP_MODULES, run_analysis
-from benchval.analysis.synthetic import write_synthetic_study
+from benchval.testing.synthetic_study import write_synthetic_study
 
 SECTION = {"seed": 7, "n_bootstrap": 200, "figures": {"formats": ["png"], "dpi": 50}}
 

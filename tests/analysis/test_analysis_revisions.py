@@ -94,7 +94,7 @@ VARIANTS = ["goal_Leet", "goal_typos", "goal_It_cleft"]
 def _variant_study(tmp_path, variants=VARIANTS, replace_base=False):
     """The synthetic paper study plus PIQA-RUP variants (or, with replace_base, one variant as the
     cs_reworked piqa_rup itself: the reference for the substitution)."""
-    from benchval.analysis.synthetic import PAPER_TASKS, write_synthetic_study
+    from benchval.testing.synthetic_study import PAPER_TASKS, write_synthetic_study
     from benchval.analysis.study_table import load_study
 
     extra = [(f"piqa_rup__{v}", "cs_variant", "piqa", "event", f"PIQA-RUP [{v}]") for v in variants]
