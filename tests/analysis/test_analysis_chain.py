@@ -48,7 +48,7 @@ def test_the_chain_writes_the_tables_of_one_run(tmp_path):
 
 def test_every_figure_has_its_module_and_script():
     """One module and one rule script per figure (benchval.analysis.figures): editing one redraws only it."""
-    from benchval.paths import REPO_ROOT
+    from benchval.plumbing.folders import REPO_ROOT
 
     assert [figure.STEM for figure in FIGURE_MODULES] == list(FIGURE_STEMS)
     for stem in FIGURE_STEMS:

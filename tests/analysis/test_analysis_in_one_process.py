@@ -9,7 +9,7 @@ import yaml
 from benchval.testing.analysis_in_one_process import figure_paths, run_analysis, table_paths
 from benchval.analysis.settings import settings_from_config
 from benchval.testing.synthetic_study import write_synthetic_study
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 SMALL = {"n_bootstrap": 200, "seed": 11}
 QUICK_FIGURES = {**SMALL, "figures": {"formats": ["png"], "dpi": 50}}

@@ -1,14 +1,14 @@
-# Per (model, task): calibration (the decision score of every option, benchval.calibrate), then
+# Per (model, task): calibration (the decision score of every option, benchval.evaluation.calibrate), then
 # metrics and lm-evaluation-harness-style outputs; per study, the score table.
 #
-# The jobs follow the scoring layout (benchval.layout.Layout.scoring_layout): per_task, rules `calibrate` and
+# The jobs follow the scoring layout (benchval.plumbing.layout.Layout.scoring_jobs): per_task, rules `calibrate` and
 # `evaluate` run once per (model, task); per_model, rules `calibrate_model_<model>` and
 # `evaluate_model_<model>` run once per model over all its tasks (each job costs a Python start-up,
 # 2-3 s; 57 evaluate jobs of the default study became 3). The files written are the same.
 
 import re as _evaluate_re
 
-from benchval.layout import (
+from benchval.plumbing.layout import (
     CALIBRATED,
     LMEVAL_RESULTS,
     LMEVAL_SAMPLES,
@@ -22,7 +22,7 @@ from benchval.layout import (
     model_manifest,
     workflow_layout,
 )
-from benchval.workflow_support import canonical, script_code_for
+from benchval.plumbing.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
@@ -32,8 +32,8 @@ def _pair_files(pattern, model, tasks):
     return [pattern.format(model=model, task=task) for task in tasks]
 
 
-_PER_TASK_MODELS = LAYOUT.models_with_layout("per_task")
-_PER_MODEL_MODELS = LAYOUT.models_with_layout("per_model")
+_PER_TASK_MODELS = LAYOUT.models_with_scoring_jobs("per_task")
+_PER_MODEL_MODELS = LAYOUT.models_with_scoring_jobs("per_model")
 
 # lm-eval-style standard errors (benchval.evaluation.lmeval_format): the seed and bootstrap iterations
 _LMEVAL_STDERR = canonical({"seed": config["seed"], "bootstrap_iters": config["scoring"]["lmeval_bootstrap_iters"]})

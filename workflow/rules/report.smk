@@ -5,7 +5,7 @@
 # workflow/report/*.rst. Copying files and rendering small tables: every rule here is a local
 # rule, not worth a cluster job each.
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
-from benchval.layout import (
+from benchval.plumbing.layout import (
     REPORT_CONFIG_PAGE,
     REPORT_CONFIG_YAML,
     REPORT_MODELS_PAGE,
@@ -25,7 +25,7 @@ from benchval.layout import (
     model_manifest,
     workflow_layout,
 )
-from benchval.workflow_support import canonical, script_code_for
+from benchval.plumbing.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)

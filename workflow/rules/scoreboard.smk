@@ -2,7 +2,7 @@
 # and macro-F1 with item-bootstrap CIs and chance levels, as a table and a figure. It reads the items,
 # scores and metrics files that scoring and evaluation already wrote: no model reruns. Its report page:
 # workflow/rules/report.smk.
-from benchval.layout import (
+from benchval.plumbing.layout import (
     METRICS,
     SCOREBOARD_TABLE,
     SCORES,
@@ -12,7 +12,7 @@ from benchval.layout import (
     fill,
     workflow_layout,
 )
-from benchval.workflow_support import canonical, script_code_for
+from benchval.plumbing.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)

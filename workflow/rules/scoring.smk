@@ -12,11 +12,11 @@
 
 import re as _score_re
 
-from benchval.cluster import rule_resources as _rule_resources
-from benchval.layout import SCORE_SHARDS, SCORES, TASK_ITEMS, TASK_META, alternatives, fill, model_manifest
-from benchval.layout import workflow_layout
-from benchval.models.registry import LAYOUT_KEYS as _LAYOUT_KEYS
-from benchval.workflow_support import canonical, script_code_for
+from benchval.plumbing.cluster_resources import rule_resources as _rule_resources
+from benchval.plumbing.layout import SCORE_SHARDS, SCORES, TASK_ITEMS, TASK_META, alternatives, fill, model_manifest
+from benchval.plumbing.layout import workflow_layout
+from benchval.models.registry import EXECUTION_KEYS as _EXECUTION_KEYS
+from benchval.plumbing.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
@@ -32,17 +32,17 @@ _SCORING_PARAMS = canonical(
     }
 )
 
-# local.model_jobs_at_once model jobs side by side locally (benchval.layout.Layout.model_job_threads).
+# local.model_jobs_at_once model jobs side by side locally (benchval.plumbing.layout.Layout.model_job_threads).
 _MODEL_THREADS = LAYOUT.model_job_threads(workflow)
 
 
 def _model_params(model):
     """The model entry as a params value, less its job layout (which changes no score)."""
-    return {k: v for k, v in config["models"][model].items() if k not in _LAYOUT_KEYS}
+    return {k: v for k, v in config["models"][model].items() if k not in _EXECUTION_KEYS}
 
 
 _SCORED_MODELS = LAYOUT.scored_models()
-_PER_MODEL_JOBS = LAYOUT.models_with_layout("per_model")
+_PER_MODEL_JOBS = LAYOUT.models_with_scoring_jobs("per_model")
 # Rule `score` serves every other model; with per-model jobs beside it, only those (no two rules
 # may write the same file).
 _PER_TASK_CONSTRAINT = (

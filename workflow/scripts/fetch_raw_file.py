@@ -3,7 +3,7 @@
 import logging
 from pathlib import Path
 
-from benchval.data import DataFile, fetch_to
+from benchval.plumbing.raw_files import DataFile, fetch_to
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])

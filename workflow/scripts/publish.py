@@ -1,8 +1,8 @@
 """Snakemake script: copy each study's figures and tables into results/figures|tables/{study}/,
-and list what was published (benchval.published: a deleted published file is rebuilt)."""
+and list what was published (benchval.plumbing.published_folders: a deleted published file is rebuilt)."""
 
 from benchval.plumbing.job import start_job
-from benchval.published import publish
+from benchval.plumbing.published_folders import publish
 
 job = start_job(snakemake)
 publish(

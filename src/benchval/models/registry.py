@@ -14,7 +14,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 SCHEMA_PATH = REPO_ROOT / "workflow" / "schemas" / "models.schema.yaml"
 SOURCE_TYPES = {"hf": "hf_source", "gguf_wheels": "gguf_wheels_source", "local": "local_source"}
@@ -25,7 +25,7 @@ REAL_WEIGHT_SOURCES = ("gguf_wheels", "hf")
 # Keys of a model entry that say how its jobs are laid out, where its layers go and what they ask the
 # scheduler for, and change no prepared file and no score: left out of the params of prepare_model and
 # the scoring rules.
-LAYOUT_KEYS = ("scoring_jobs", "max_memory_per_gpu_gb", "cpu_offload_gb", "job_size_b")
+EXECUTION_KEYS = ("scoring_jobs", "max_memory_per_gpu_gb", "cpu_offload_gb", "job_size_b")
 # Of those, the keys only the planning of the workflow reads (job layout, cluster resources): no job
 # script needs them, so rules that pass whole model entries to a job leave them out.
 PLANNING_KEYS = ("scoring_jobs", "job_size_b")
