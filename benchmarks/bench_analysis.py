@@ -13,8 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchval.analysis.run import run_analysis
-from benchval.analysis.synthetic import write_synthetic_study
+from benchval.testing.analysis_in_one_process import run_analysis
+from benchval.testing.synthetic_study import write_synthetic_study
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from scipy import stats
 
-from benchval.analysis.run import run_analysis
+from benchval.testing.analysis_in_one_process import run_analysis
 from benchval.plumbing.raw_files import dataset_files
 from benchval.evaluation.evaluate import evaluate_task
 from benchval.plumbing.folders import REPO_ROOT, default_mirror

@@ -108,6 +108,8 @@ def plans(finished_run, background, tmp_path_factory):
         futures[name] = background.submit(planned_jobs, workdir, path)
     checkout = tmp_path_factory.mktemp("moved") / "checkout"
     futures["moved"] = background.submit(_moved_checkout_plans, workdir, configfile, checkout)
+    checkout = tmp_path_factory.mktemp("figure-edit") / "checkout"
+    futures["figure"] = background.submit(_edited_checkout_plans, workdir, configfile, checkout, FIGURE_4_MODULE)
     return futures
 
 
@@ -320,13 +322,24 @@ def _planned_with_checkout(workdir, configfile, checkout):
     return job_counts(result.stdout + result.stderr)
 
 
+def _edit(checkout, module):
+    path = checkout / module
+    path.write_text(path.read_text() + "\n# an edit\n")
+
+
 def _moved_checkout_plans(workdir, configfile, checkout):
     """Planned jobs with a copy of this checkout: as copied, then after an edit to lofo.py."""
     _copied_checkout(checkout)
     moved = _planned_with_checkout(workdir, configfile, checkout)
-    lofo = checkout / "src/benchval/analysis/lofo.py"
-    lofo.write_text(lofo.read_text() + "\n# an edit\n")
+    _edit(checkout, "src/benchval/analysis/lofo.py")
     return moved, _planned_with_checkout(workdir, configfile, checkout)
+
+
+def _edited_checkout_plans(workdir, configfile, checkout, module):
+    """Planned jobs with a copy of this checkout in which ``module`` is edited."""
+    _copied_checkout(checkout)
+    _edit(checkout, module)
+    return _planned_with_checkout(workdir, configfile, checkout)
 
 
 def test_moved_checkout_reruns_nothing_and_a_lofo_edit_reruns_only_lofo(plans):
@@ -334,6 +347,19 @@ def test_moved_checkout_reruns_nothing_and_a_lofo_edit_reruns_only_lofo(plans):
     assert moved == {}
     assert _analysis_jobs(jobs) == {"analysis_lofo", "analysis_figure_fig3_lofo_delta_r2"}, jobs
     assert set(jobs) - _analysis_jobs(jobs) <= PUBLISHING | ROBUSTNESS, jobs
+
+
+FIGURE_4_MODULE = "src/benchval/analysis/figures/fig4_axis_tests.py"
+
+
+def test_editing_one_figures_module_plans_only_that_figure(plans):
+    """Each figure has its own module and script (benchval.analysis.figures): an edit to Figure 4's
+    module redraws Figure 4 and what publishes it, and no other figure or statistic."""
+    jobs = plans["figure"].result()
+    print("plan after editing", FIGURE_4_MODULE, jobs)
+    assert _analysis_jobs(jobs) == {"analysis_figure_fig4_axis_tests"}, jobs
+    assert jobs["analysis_figure_fig4_axis_tests"] == 1, jobs
+    assert set(jobs) - _analysis_jobs(jobs) <= {"report_figures", "publish"}, jobs
 
 
 def test_too_few_models_figure_and_the_readme_report_command(finished_run):

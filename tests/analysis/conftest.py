@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from benchval.analysis.settings import settings_from_config
-from benchval.analysis.synthetic import synthetic_study, write_synthetic_study
-from benchval.analysis.table import load_study
+from benchval.testing.synthetic_study import synthetic_study, write_synthetic_study
+from benchval.analysis.study_table import load_study
 
 
 @pytest.fixture

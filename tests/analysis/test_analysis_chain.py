@@ -6,10 +6,18 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from benchval.analysis import chain, fdr, figures
-from benchval.analysis.outputs import FIGURE_INPUTS, FIGURE_SETTINGS, STEP_SETTINGS, STEP_TABLES, TABLE_NAMES
-from benchval.analysis.run import STEP_MODULES, run_analysis
-from benchval.analysis.synthetic import write_synthetic_study
+from benchval.analysis import chain, fdr
+from benchval.analysis.figures import fig1_cs_correlations, figure_step
+from benchval.analysis.outputs import (
+    FIGURE_INPUTS,
+    FIGURE_SETTINGS,
+    FIGURE_STEMS,
+    STEP_SETTINGS,
+    STEP_TABLES,
+    TABLE_NAMES,
+)
+from benchval.testing.analysis_in_one_process import FIGURE_MODULES, STEP_MODULES, run_analysis
+from benchval.testing.synthetic_study import write_synthetic_study
 
 SECTION = {"seed": 7, "n_bootstrap": 200, "figures": {"formats": ["png"], "dpi": 50}}
 
@@ -29,10 +37,23 @@ def test_the_chain_writes_the_tables_of_one_run(tmp_path):
     for name in TABLE_NAMES:
         whole = pd.read_csv(tmp_path / "whole" / "tables" / f"{name}.csv")
         pd.testing.assert_frame_equal(pd.read_csv(out / "tables" / f"{name}.csv"), whole, check_dtype=False, obj=name)
-    for stem in FIGURE_INPUTS:
+    for figure in FIGURE_MODULES:
+        stem = figure.STEM
         tables = {name: out / "tables" / f"{name}.csv" for name in FIGURE_INPUTS[stem]}
-        paths = figures.run_figure_step(stem, table_csv, tasks_csv, tables, _part(FIGURE_SETTINGS[stem]), out, "syn")
+        paths = figure_step.run_figure_step(
+            figure, table_csv, tasks_csv, tables, _part(FIGURE_SETTINGS[stem]), out, "syn"
+        )
         assert [p.name for p in paths] == [f"{stem}.png"] and paths[0].stat().st_size > 0
+
+
+def test_every_figure_has_its_module_and_script():
+    """One module and one rule script per figure (benchval.analysis.figures): editing one redraws only it."""
+    from benchval.plumbing.folders import REPO_ROOT
+
+    assert [figure.STEM for figure in FIGURE_MODULES] == list(FIGURE_STEMS)
+    for stem in FIGURE_STEMS:
+        script = (REPO_ROOT / "workflow/scripts" / f"analysis_figure_{stem}.py").read_text()
+        assert f"from benchval.analysis.figures import {stem}\n" in script
 
 
 def fdr_tables():
@@ -61,19 +82,19 @@ def test_a_correlation_figure_below_min_models_says_so(tmp_path):
     chain.run_step(
         "correlations", STEP_MODULES["correlations"].step_tables, table_csv, tasks_csv, {"min_models": 500}, out
     )
-    stem = "fig1_cs_correlations"
+    stem = fig1_cs_correlations.STEM
     section = {"min_models": 500, "figures": {"formats": ["png"], "dpi": 50}}
     drawn = []
-    original = figures.figure_too_few_models
+    original = figure_step.figure_too_few_models
 
     def spy(*args, **kwargs):
-        drawn.append(args[:3])
+        drawn.append(args[:1] + args[2:4])
         return original(*args, **kwargs)
 
-    figures.figure_too_few_models = spy
+    figure_step.figure_too_few_models = spy
     try:
-        figures.run_figure_step(
-            stem,
+        figure_step.run_figure_step(
+            fig1_cs_correlations,
             table_csv,
             tasks_csv,
             {"correlations_cs_cs": out / "unadjusted" / "correlations_cs_cs.csv"},
@@ -82,7 +103,7 @@ def test_a_correlation_figure_below_min_models_says_so(tmp_path):
             "syn",
         )
     finally:
-        figures.figure_too_few_models = original
+        figure_step.figure_too_few_models = original
     n_models = pd.read_csv(table_csv)["model"].nunique()
     assert drawn == [(stem, n_models, 500)]
     assert (out / "figures" / f"{stem}.png").stat().st_size > 0

@@ -7,7 +7,7 @@ import yaml
 
 from benchval.analysis.study_import import StudyImportError, expand_path
 from benchval.analysis.importers import import_study
-from benchval.analysis.table import load_study
+from benchval.analysis.study_table import load_study
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
 
 CSV_STUDY = {

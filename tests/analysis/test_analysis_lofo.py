@@ -138,7 +138,7 @@ def test_too_few_families_is_missing(study):
 
 def test_models_without_a_size_are_left_out_and_counted(study_files):
     """Data contract: a missing size_b is allowed; LOFO (log size is a feature) leaves those models out."""
-    from benchval.analysis.table import load_study
+    from benchval.analysis.study_table import load_study
 
     scores = pd.read_csv(study_files[0])
     unsized = sorted(scores["model"].unique())[:2]

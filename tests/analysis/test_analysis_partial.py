@@ -72,7 +72,7 @@ def test_partial_table_paper_shape_and_df(study, settings):
 def test_partial_table_leaves_models_without_a_size_out_and_counts_them(study_files, settings):
     import pandas as pd
 
-    from benchval.analysis.table import load_study
+    from benchval.analysis.study_table import load_study
 
     scores = pd.read_csv(study_files[0])
     scores.loc[scores["model"] == sorted(scores["model"].unique())[0], "size_b"] = np.nan

@@ -71,7 +71,7 @@ def test_delta_rho_estimate_and_paired_bootstrap(study):
 
 
 def test_no_reworked_tasks_is_missing_with_reason(tmp_path, synthetic_frames, settings):
-    from benchval.analysis.table import load_study
+    from benchval.analysis.study_table import load_study
 
     scores, tasks = synthetic_frames
     keep = tasks[tasks.role != "cs_reworked"]
@@ -94,8 +94,8 @@ VARIANTS = ["goal_Leet", "goal_typos", "goal_It_cleft"]
 def _variant_study(tmp_path, variants=VARIANTS, replace_base=False):
     """The synthetic paper study plus PIQA-RUP variants (or, with replace_base, one variant as the
     cs_reworked piqa_rup itself: the reference for the substitution)."""
-    from benchval.analysis.synthetic import PAPER_TASKS, write_synthetic_study
-    from benchval.analysis.table import load_study
+    from benchval.testing.synthetic_study import PAPER_TASKS, write_synthetic_study
+    from benchval.analysis.study_table import load_study
 
     extra = [(f"piqa_rup__{v}", "cs_variant", "piqa", "event", f"PIQA-RUP [{v}]") for v in variants]
     paths = write_synthetic_study(tmp_path / "variants", seed=3, tasks=PAPER_TASKS + extra)
@@ -173,7 +173,7 @@ def test_variant_sensitivity_missing_with_reasons(study, settings, tmp_path):
 
 
 def test_task_table_checks_variant_rows(tmp_path):
-    from benchval.analysis.table import TableError, read_tasks
+    from benchval.analysis.study_table import TableError, read_tasks
 
     path = tmp_path / "tasks.csv"
     path.write_text(

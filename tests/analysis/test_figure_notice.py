@@ -5,7 +5,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from benchval.analysis.figures import save  # noqa: E402
+from benchval.analysis.figures.drawing import save  # noqa: E402
 from benchval.testing.rehearsal import FIGURE_NOTICE, rehearsal_config  # noqa: E402
 
 

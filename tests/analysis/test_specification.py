@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from benchval.analysis.item_level import task_predictions
-from benchval.analysis.run import run_analysis
+from benchval.testing.analysis_in_one_process import run_analysis
 from benchval.analysis.specification import (
     DIMENSIONS,
     Grid,
@@ -18,7 +18,7 @@ from benchval.analysis.specification import (
     significance_label,
     summarise,
 )
-from benchval.analysis.table import StudyTable
+from benchval.analysis.study_table import StudyTable
 
 SINGLE = {"covariates": ["paper"], "fdr_family": ["configured"], "models": ["pairwise"], "ci_method": ["percentile"]}
 EMPTY_STANDING = pd.DataFrame(

@@ -101,6 +101,7 @@ def test_the_import_rule_stops_on_an_edited_score_table(mirror_copy, tmp_path, m
         input=[str(mirror_copy / OBSSCALING)],
         output=SimpleNamespace(table=str(tmp_path / "score_table.csv"), tasks=str(tmp_path / "tasks.csv")),
         log=[str(tmp_path / "import.log")],
+        threads=1,
         wildcards=SimpleNamespace(study="obsscaling"),
         params=SimpleNamespace(study=config["studies"]["obsscaling"], mirror=str(mirror_copy)),
         config={"mirror": str(mirror_copy), "datasets": catalogue["datasets"]},

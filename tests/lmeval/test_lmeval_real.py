@@ -405,7 +405,7 @@ def test_item_results_give_task_reliability_its_item_bootstrap(lm_eval_run, tmp_
     """Issue 25 x 26: an lm_eval study read item by item gets task reliability from its samples (the item
     bootstrap), not from a declared item count; the items' accuracy is the imported score."""
     from benchval.analysis.reliability import reliability_table
-    from benchval.analysis.table import load_study
+    from benchval.analysis.study_table import load_study
     from benchval.lmeval.importer import item_results
 
     out, model = lm_eval_run

@@ -4,7 +4,7 @@
 #   analysis_correlations, analysis_revisions, analysis_partial, analysis_axes (with their bootstrap
 #   CIs), analysis_lofo, analysis_displacement  ->  tables/ (tables with p-values: unadjusted/)
 #   analysis_fdr  (reads every unadjusted p-value)  ->  tables/ (the tested tables) + tables/fdr.csv
-#   analysis_figure_<figure>, one rule per figure   ->  figures/<figure>.{png,pdf}
+#   analysis_figure_<figure>, one rule and script per figure  ->  figures/<figure>.{png,pdf}
 # Each rule gets only the `analysis:` keys it reads (benchval.analysis.outputs.STEP_SETTINGS), so that
 # editing analysis.ridge_alpha reruns only LOFOCV and Figure 3, analysis.fdr only FDR and Figures 1-2.
 # Every rule here is a local rule: seconds of pandas/scipy on a small table (the whole analysis of 23
@@ -168,9 +168,10 @@ for _stem in FIGURE_STEMS:
             analysis=_analysis_params(FIGURE_SETTINGS[_stem]),
             out_dir=lambda w: fill(STUDY_DIR, study=w.study),
             notice=lambda w: config["studies"][w.study].get("notice"),
-            code=script_code("analysis_figure.py"),
+            # each figure its own script, importing only its own module (benchval.analysis.figures)
+            code=script_code(f"analysis_figure_{_stem}.py"),
         script:
-            "../scripts/analysis_figure.py"
+            "../scripts/analysis_figure_{params.stem}.py"
 
 
 # One target rule per study: `snakemake --cores 2 study_<name>` builds that study's analysis tables and

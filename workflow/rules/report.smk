@@ -2,17 +2,25 @@
 # Snakemake's report shows images and HTML inline (CSV only as a download), so these rules put
 # every figure and a self-contained HTML page of every table, the models, the task sizes and
 # the config used under results/report/, each flagged with report() and a caption from
-# workflow/report/*.rst.
+# workflow/report/*.rst. Copying files and rendering small tables: every rule here is a local
+# rule, not worth a cluster job each.
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
 from benchval.plumbing.layout import (
-    REPORT_DIR,
+    REPORT_CONFIG_PAGE,
+    REPORT_CONFIG_YAML,
+    REPORT_MODELS_PAGE,
+    REPORT_MODELS_TABLE,
     REPORT_STUDY_FIGURE,
     REPORT_STUDY_TABLE,
+    REPORT_TASK_SIZES_PAGE,
     SCORE_TABLE,
+    SCOREBOARD_TABLE,
+    SPECIFICATION_TABLE,
     STUDY_FIGURE,
     STUDY_TABLE,
     STUDY_TASKS,
     TASK_SIZES,
+    alternatives,
     fill,
     model_manifest,
     workflow_layout,
@@ -25,64 +33,98 @@ LAYOUT = workflow_layout(config)
 REPORT_STUDY_TABLES = ("score_table", "task_table") + tuple(TABLE_NAMES)
 
 
-# Copying files and rendering small tables: not worth a cluster job each.
-localrules:
-    report_figures,
-    report_tables,
-    report_models,
-    report_task_sizes,
-    report_config,
-
-
 def _report_table_csv(name):
     """Where a study's table lives (docs/data-contract.md)."""
     return {"score_table": SCORE_TABLE, "task_table": STUDY_TASKS}.get(name, fill(STUDY_TABLE, name=name))
+
+
+def _study_figure_page(stem):
+    """A study's figure in the report, captioned by workflow/report/<stem>.rst."""
+    return report(
+        fill(REPORT_STUDY_FIGURE, stem=stem),
+        caption=f"../report/{stem}.rst",
+        category="Figures",
+        subcategory="{study}",
+        labels={"study": "{study}", "figure": stem},
+    )
+
+
+def _study_table_page(name):
+    """A study's table as an HTML page in the report, captioned by workflow/report/table_<name>.rst."""
+    return report(
+        fill(REPORT_STUDY_TABLE, name=name),
+        caption=f"../report/table_{name}.rst",
+        category="Tables",
+        subcategory="{study}",
+        labels={"study": "{study}", "table": name},
+    )
 
 
 rule report_figures:
     input:
         [fill(STUDY_FIGURE, stem=stem, fmt="png") for stem in FIGURE_STEMS],
     output:
-        [
-            report(
-                fill(REPORT_STUDY_FIGURE, stem=stem),
-                caption=f"../report/{stem}.rst",
-                category="Figures",
-                subcategory="{study}",
-                labels={"study": "{study}", "figure": stem},
-            )
-            for stem in FIGURE_STEMS
-        ],
+        [_study_figure_page(stem) for stem in FIGURE_STEMS],
     log:
         "logs/report_figures/{study}.log",
     benchmark:
         "logs/benchmarks/report_figures/{study}.tsv"
+    localrule: True
     shell:
-        f'(for f in {{input}}; do cp -v "$f" {REPORT_DIR}/{{wildcards.study}}/figures/; done) > {{log}} 2>&1'
+        '(for f in {input}; do cp -v "$f" "$(dirname {output[0]})"/; done) > {log} 2>&1'
 
 
 rule report_tables:
     input:
         **{name: _report_table_csv(name) for name in REPORT_STUDY_TABLES},
     output:
-        **{
-            name: report(
-                fill(REPORT_STUDY_TABLE, name=name),
-                caption=f"../report/table_{name}.rst",
-                category="Tables",
-                subcategory="{study}",
-                labels={"study": "{study}", "table": name},
-            )
-            for name in REPORT_STUDY_TABLES
-        },
+        **{name: _study_table_page(name) for name in REPORT_STUDY_TABLES},
     log:
         "logs/report_tables/{study}.log",
     benchmark:
         "logs/benchmarks/report_tables/{study}.tsv"
+    localrule: True
     params:
         code=script_code("report_tables.py"),
     script:
         "../scripts/report_tables.py"
+
+
+rule report_scoreboard:
+    input:
+        figure=fill(STUDY_FIGURE, stem="scoreboard", fmt="png"),
+        table=SCOREBOARD_TABLE,
+    output:
+        figure=_study_figure_page("scoreboard"),
+        table=_study_table_page("scoreboard"),
+    log:
+        "logs/report_scoreboard/{study}.log",
+    benchmark:
+        "logs/benchmarks/report_scoreboard/{study}.tsv"
+    wildcard_constraints:
+        study=alternatives(LAYOUT.scored_studies),
+    localrule: True
+    params:
+        code=script_code("report_scoreboard.py"),
+    script:
+        "../scripts/report_scoreboard.py"
+
+
+rule report_specification_robustness:
+    input:
+        SPECIFICATION_TABLE,
+    output:
+        _study_table_page("specification_robustness"),
+    log:
+        "logs/report_specification_robustness/{study}.log",
+    benchmark:
+        "logs/benchmarks/report_specification_robustness/{study}.tsv"
+    localrule: True
+    params:
+        name="specification_robustness",
+        code=script_code("report_table_page.py"),
+    script:
+        "../scripts/report_table_page.py"
 
 
 rule report_models:
@@ -90,12 +132,13 @@ rule report_models:
         # every model some scored study uses (imported studies have no prepared models)
         manifests=[model_manifest(m) for m in LAYOUT.scored_study_models()],
     output:
-        page=report(f"{REPORT_DIR}/models.html", caption="../report/models.rst", category="Models"),
-        table=f"{REPORT_DIR}/models.csv",
+        page=report(REPORT_MODELS_PAGE, caption="../report/models.rst", category="Models"),
+        table=REPORT_MODELS_TABLE,
     log:
         "logs/report_models/models.log",
     benchmark:
         "logs/benchmarks/report_models/models.tsv"
+    localrule: True
     params:
         code=script_code("report_models.py"),
     script:
@@ -106,11 +149,12 @@ rule report_task_sizes:
     input:
         TASK_SIZES,
     output:
-        report(f"{REPORT_DIR}/task_sizes.html", caption="../report/task_sizes.rst", category="Tasks"),
+        report(REPORT_TASK_SIZES_PAGE, caption="../report/task_sizes.rst", category="Tasks"),
     log:
         "logs/report_task_sizes/task_sizes.log",
     benchmark:
         "logs/benchmarks/report_task_sizes/task_sizes.tsv"
+    localrule: True
     params:
         code=script_code("report_task_sizes.py"),
     script:
@@ -119,14 +163,15 @@ rule report_task_sizes:
 
 rule report_config:
     output:
-        page=report(f"{REPORT_DIR}/config.html", caption="../report/config.rst", category="Configuration"),
-        config=f"{REPORT_DIR}/config.yaml",
+        page=report(REPORT_CONFIG_PAGE, caption="../report/config.rst", category="Configuration"),
+        config=REPORT_CONFIG_YAML,
     log:
         "logs/report_config/config.log",
     benchmark:
         "logs/benchmarks/report_config/config.tsv"
+    localrule: True
     params:
-        config=canonical(config),
+        config=canonical(config),  # the page shows the whole config: any edit reruns it, on purpose
         code=script_code("report_config.py"),
     script:
         "../scripts/report_config.py"
@@ -139,6 +184,6 @@ rule report_inputs:
         expand(REPORT_STUDY_TABLE, study=LAYOUT.studies, name=REPORT_STUDY_TABLES),
         LAYOUT.scoreboard_report_files(),
         LAYOUT.commonwhy_eval_report_files(),
-        f"{REPORT_DIR}/models.html",
-        f"{REPORT_DIR}/config.html",
-        [f"{REPORT_DIR}/task_sizes.html"] if LAYOUT.scored_studies else [],
+        REPORT_MODELS_PAGE,
+        REPORT_CONFIG_PAGE,
+        [REPORT_TASK_SIZES_PAGE] if LAYOUT.scored_studies else [],

@@ -1,7 +1,8 @@
 # Robustness of every study (docs/analysis.md, "Task reliability", "Power planning", "Specification
 # robustness"): section `robustness:` of the config (workflow/schemas/robustness.schema.yaml). Each rule
 # runs for every study the config declares; scored studies also read their stored item-level scores
-# (no model reruns), imported ones the item counts their task entries declare (`n_items`).
+# (no model reruns), imported ones the item counts their task entries declare (`n_items`). The report page
+# of the specification table: workflow/rules/report.smk.
 from benchval.plumbing.layout import (
     SCORE_TABLE,
     SCORES,
@@ -10,7 +11,6 @@ from benchval.plumbing.layout import (
     TASK_META,
     TASK_RELIABILITY_TABLE,
     POWER_TABLE,
-    REPORT_STUDY_TABLE,
     SPECIFICATION_TABLE,
     fill,
     workflow_layout,
@@ -157,26 +157,3 @@ rule specification_robustness:
         code=script_code("specification_robustness.py"),
     script:
         "../scripts/specification_robustness.py"
-
-
-rule report_specification_robustness:
-    input:
-        SPECIFICATION_TABLE,
-    output:
-        report(
-            fill(REPORT_STUDY_TABLE, name="specification_robustness"),
-            caption="../report/table_specification_robustness.rst",
-            category="Tables",
-            subcategory="{study}",
-            labels={"study": "{study}", "table": "specification_robustness"},
-        ),
-    log:
-        "logs/report_specification_robustness/{study}.log",
-    benchmark:
-        "logs/benchmarks/report_specification_robustness/{study}.tsv"
-    localrule: True  # a report page (workflow/rules/report.smk)
-    params:
-        name="specification_robustness",
-        code=script_code("report_table_page.py"),
-    script:
-        "../scripts/report_table_page.py"

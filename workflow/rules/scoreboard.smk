@@ -1,15 +1,12 @@
 # The scoreboard of every scored study (docs/analysis.md, "Scoreboard"): per model and task, accuracy
 # and macro-F1 with item-bootstrap CIs and chance levels, as a table and a figure. It reads the items,
-# scores and metrics files that scoring and evaluation already wrote: no model reruns.
-# (The partial-Spearman sensitivity table became a dimension of the specification grid:
-# workflow/rules/robustness.smk.)
+# scores and metrics files that scoring and evaluation already wrote: no model reruns. Its report page:
+# workflow/rules/report.smk. (The partial-Spearman sensitivity table became a dimension of the specification
+# grid: workflow/rules/robustness.smk.)
 from benchval.plumbing.layout import (
     METRICS,
-    REPORT_STUDY_FIGURE,
-    REPORT_STUDY_TABLE,
     SCOREBOARD_TABLE,
     SCORES,
-    STUDY_FIGURE,
     TASK_ITEMS,
     TASK_META,
     alternatives,
@@ -65,35 +62,3 @@ rule scoreboard:
         notice=lambda w: config["studies"][w.study].get("notice"),
     script:
         "../scripts/scoreboard.py"
-
-
-rule report_scoreboard:
-    input:
-        figure=fill(STUDY_FIGURE, stem="scoreboard", fmt="png"),
-        table=SCOREBOARD_TABLE,
-    output:
-        figure=report(
-            fill(REPORT_STUDY_FIGURE, stem="scoreboard"),
-            caption="../report/scoreboard.rst",
-            category="Figures",
-            subcategory="{study}",
-            labels={"study": "{study}", "figure": "scoreboard"},
-        ),
-        table=report(
-            fill(REPORT_STUDY_TABLE, name="scoreboard"),
-            caption="../report/table_scoreboard.rst",
-            category="Tables",
-            subcategory="{study}",
-            labels={"study": "{study}", "table": "scoreboard"},
-        ),
-    log:
-        "logs/report_scoreboard/{study}.log",
-    benchmark:
-        "logs/benchmarks/report_scoreboard/{study}.tsv"
-    wildcard_constraints:
-        study=_SCORED_STUDY_PATTERN,
-    localrule: True  # a report page (workflow/rules/report.smk)
-    params:
-        code=script_code("report_scoreboard.py"),
-    script:
-        "../scripts/report_scoreboard.py"

@@ -1,18 +1,15 @@
 """Snakemake script: analysis step `displacement` of one study (benchval.analysis.chain, module displacement)."""
 
-import logging
-
 from benchval.analysis import displacement
 from benchval.analysis.chain import run_step
-from benchval.joblog import log_to_file
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])
-logging.captureWarnings(True)
+job = start_job(snakemake)
 run_step(
     "displacement",
     displacement.step_tables,
     snakemake.input.table,
     snakemake.input.tasks,
-    snakemake.params.analysis,
-    snakemake.params.out_dir,
+    job.params["analysis"],
+    job.params["out_dir"],
 )

@@ -2,14 +2,10 @@
 
 from benchval.analysis.importers import import_study
 from benchval.plumbing.raw_file_checks import verify_job_inputs
-from benchval.joblog import log_to_file
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])
+job = start_job(snakemake)
 verify_job_inputs(snakemake)  # the raw files against their declared sha256
 import_study(
-    snakemake.wildcards.study,
-    snakemake.params.study,
-    snakemake.params.mirror,
-    snakemake.output.table,
-    snakemake.output.tasks,
+    job.wildcards["study"], job.params["study"], job.params["mirror"], snakemake.output.table, snakemake.output.tasks
 )

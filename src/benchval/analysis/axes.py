@@ -29,7 +29,7 @@ import pandas as pd
 from benchval.analysis import bootstrap
 from benchval.analysis.correlation import fisher_z
 from benchval.analysis.settings import AnalysisSettings
-from benchval.analysis.table import AXES, StudyTable
+from benchval.analysis.study_table import AXES, StudyTable
 from benchval.analysis.undefined import UndefinedStatistic, require
 
 COLUMNS = [

@@ -21,7 +21,7 @@ import pandas as pd
 
 from benchval.analysis.outputs import SETTING_FIELDS, STEP_TABLES, TESTED_TABLES
 from benchval.analysis.settings import AnalysisSettings, settings_from_config
-from benchval.analysis.table import StudyTable, load_study
+from benchval.analysis.study_table import StudyTable, load_study
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,7 @@ from scipy import stats
 
 from benchval.analysis.correlation import spearman
 from benchval.analysis.settings import AnalysisSettings
-from benchval.analysis.table import StudyTable
+from benchval.analysis.study_table import StudyTable
 from benchval.analysis.undefined import UndefinedStatistic, require
 
 

@@ -138,3 +138,16 @@ def run_fdr_step(
     for name, table in tables.items():
         write_table(table, out_dir, name, final=True)
     return tables
+
+
+def run_fdr_step_with_ceilings(
+    unadjusted: dict[str, str], reliability_csv: str, ceiling_bar: float, section: dict | None, out_dir
+) -> dict[str, pd.DataFrame]:
+    """The workflow's FDR step (rule analysis_fdr): :func:`run_fdr_step`, the correlation tables also given
+    each task's reliability and the ceiling it puts on their correlation (benchval.analysis.reliability)."""
+    from benchval.analysis.reliability import add_ceilings
+
+    reliability = pd.read_csv(reliability_csv)
+    return run_fdr_step(
+        unadjusted, section, out_dir, before_writing=lambda tables: add_ceilings(tables, reliability, ceiling_bar)
+    )

@@ -42,7 +42,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.analysis.study_import import StudyImportError, expand_path, task_table
-from benchval.analysis.table import SCORE_COLUMNS, read_score_table, read_tasks
+from benchval.analysis.study_table import SCORE_COLUMNS, read_score_table, read_tasks
 from benchval.atlas.names import normalise
 from benchval.evaluation.score_table import validate_score_table
 

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from benchval.analysis.reliability import ItemResults
-from benchval.analysis.table import StudyTable
+from benchval.analysis.study_table import StudyTable
 from benchval.evaluation.metrics import compute_metrics, predict
 from benchval.evaluation.item_bootstrap import bootstrap_metric, item_rng
 

@@ -34,7 +34,7 @@ from benchval.analysis.composite import standardised_mean
 from benchval.analysis.correlation import spearman
 from benchval.analysis.partial import control_tasks_for
 from benchval.analysis.settings import AnalysisSettings
-from benchval.analysis.table import StudyTable
+from benchval.analysis.study_table import StudyTable
 from benchval.analysis.undefined import UndefinedStatistic, require
 
 PREDICTOR_SETS = ("controls", "controls+original", "controls+reworked", "controls+both")

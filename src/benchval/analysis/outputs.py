@@ -6,8 +6,6 @@ panel (or one colour) per metric. So the set of output files does not depend on 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 FIGURE_STEMS = (
     "fig1_cs_correlations",
     "fig2_cs_downstream",
@@ -91,25 +89,3 @@ SETTING_FIELDS = {
     "fdr": ("fdr_alpha", "fdr_families"),
     "figures": ("figure_formats", "figure_dpi"),
 }
-
-
-def table_step(name: str) -> str:
-    """The step that computes table ``name`` (the FDR step for the adjusted ``fdr`` table)."""
-    if name == "fdr":
-        return "fdr"
-    return next(step for step, names in STEP_TABLES.items() if name in names)
-
-
-def figure_paths(out_dir: str | Path, formats=None) -> list[Path]:
-    """``out_dir/figures/<stem>.<fmt>`` for every figure and format (default: the schema's
-    ``analysis.figures.formats``)."""
-    if formats is None:
-        from benchval.plumbing.config import section_defaults
-
-        formats = section_defaults("analysis")["figures"]["formats"]
-    return [Path(out_dir) / "figures" / f"{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in formats]
-
-
-def table_paths(out_dir: str | Path) -> list[Path]:
-    """``out_dir/tables/<name>.csv`` for every table."""
-    return [Path(out_dir) / "tables" / f"{name}.csv" for name in TABLE_NAMES]

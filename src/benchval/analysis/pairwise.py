@@ -9,7 +9,7 @@ import pandas as pd
 
 from benchval.analysis.chain import per_metric
 from benchval.analysis.correlation import correlation_long, unique_pairs
-from benchval.analysis.table import CS_ROLES, StudyTable
+from benchval.analysis.study_table import CS_ROLES, StudyTable
 
 
 def study_summary(study: StudyTable, metric: str, wide: pd.DataFrame) -> list[dict]:

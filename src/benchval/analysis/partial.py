@@ -23,7 +23,7 @@ from scipy import stats
 
 from benchval.analysis.composite import composite_series
 from benchval.analysis.settings import AnalysisSettings
-from benchval.analysis.table import StudyTable
+from benchval.analysis.study_table import StudyTable
 from benchval.analysis.undefined import UndefinedStatistic, require
 
 

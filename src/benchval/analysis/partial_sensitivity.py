@@ -24,7 +24,7 @@ from scipy import stats
 
 from benchval.analysis.partial import control_tasks_for, covariate_frame, partial_spearman
 from benchval.analysis.settings import AnalysisSettings
-from benchval.analysis.table import StudyTable
+from benchval.analysis.study_table import StudyTable
 from benchval.analysis.undefined import UndefinedStatistic, require
 
 CONVENTIONS = ("paper", "ranked_covariates", "size_family_only")

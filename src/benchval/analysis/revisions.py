@@ -21,7 +21,7 @@ import pandas as pd
 from benchval.analysis import bootstrap
 from benchval.analysis.correlation import fisher_z, spearman
 from benchval.analysis.settings import AnalysisSettings
-from benchval.analysis.table import StudyTable
+from benchval.analysis.study_table import StudyTable
 from benchval.analysis.undefined import UndefinedStatistic, require
 from benchval.tasks.variants import split_variant_name
 

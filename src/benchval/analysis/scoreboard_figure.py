@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from benchval.analysis.figures import FigureOutput, metric_label, plt
+from benchval.analysis.figures.drawing import FigureOutput, metric_label, plt
 
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">"]
 

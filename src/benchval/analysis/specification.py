@@ -43,7 +43,7 @@ from benchval.analysis import axes, lofo, pairwise, revisions
 from benchval.analysis.fdr import adjust_tables
 from benchval.analysis.partial_sensitivity import sensitivity_table
 from benchval.analysis.settings import TEST_KINDS, AnalysisSettings, FdrFamily
-from benchval.analysis.table import StudyTable
+from benchval.analysis.study_table import StudyTable
 
 log = logging.getLogger(__name__)
 

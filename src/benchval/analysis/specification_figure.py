@@ -14,7 +14,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from benchval.analysis.figures import FigureOutput, metric_label
+from benchval.analysis.figures.drawing import FigureOutput, metric_label
 from benchval.analysis.specification import DIMENSIONS
 
 STEM = "specification_curve"

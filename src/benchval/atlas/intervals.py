@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from benchval.analysis.bootstrap import rng_for
-from benchval.analysis.table import load_study
+from benchval.analysis.study_table import load_study
 from benchval.atlas.pairs import rho_with_interval
 
 

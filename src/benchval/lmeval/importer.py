@@ -30,7 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.analysis.study_import import expand_path, task_table
-from benchval.analysis.table import SCORE_COLUMNS
+from benchval.analysis.study_table import SCORE_COLUMNS
 from benchval.evaluation.item_bootstrap import item_rng
 from benchval.lmeval import DEFAULT_SAMPLE_METRICS, recompute
 from benchval.lmeval.errors import LmEvalImportError

@@ -327,3 +327,11 @@ CWE_JUDGE_SCORES = f"{JUDGE_CHECK_DIR}/{{judge}}.csv"
 CWE_JUDGE_VALIDITY = f"{JUDGE_CHECK_DIR}/{{judge}}.json"
 CWE_JUDGE_CHECK_TABLE = f"{JUDGE_CHECK_DIR}/judge_check.csv"
 # --- end of CommonWhy ---------------------------------------------------------------------------------
+
+
+# ---- the report's run-wide pages (workflow/rules/report.smk) ------------------------------------
+REPORT_MODELS_PAGE = f"{REPORT_DIR}/models.html"
+REPORT_MODELS_TABLE = f"{REPORT_DIR}/models.csv"
+REPORT_TASK_SIZES_PAGE = f"{REPORT_DIR}/task_sizes.html"
+REPORT_CONFIG_PAGE = f"{REPORT_DIR}/config.html"
+REPORT_CONFIG_YAML = f"{REPORT_DIR}/config.yaml"

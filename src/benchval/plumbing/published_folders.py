@@ -79,3 +79,20 @@ def mark_if_incomplete(manifest: str | Path = PUBLISHED_MANIFEST, check: str | P
         stamp = {"missing": missing, "noticed_at": time.time()}
         check.write_text(json.dumps(stamp, indent=1) + "\n", encoding="utf-8")
     return missing
+
+
+def publish(
+    figures: Iterable[str | Path],
+    tables: Iterable[str | Path],
+    task_sizes: str | Path,
+    figures_dir: str | Path,
+    tables_dir: str | Path,
+    manifest: str | Path,
+) -> list[Path]:
+    """Rule ``publish``: each study's figures and tables into ``figures_dir|tables_dir/{study}/``, the task
+    sizes into ``tables_dir``, and the manifest of every file written; the files written."""
+    written = copy_published(figures, figures_dir) + copy_published(tables, tables_dir)
+    Path(tables_dir).mkdir(parents=True, exist_ok=True)
+    written.append(Path(shutil.copy2(task_sizes, Path(tables_dir, "task_sizes.csv"))))
+    write_published_manifest(written, manifest)
+    return written

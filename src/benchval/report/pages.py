@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -138,6 +139,16 @@ def models_frame(manifests: Sequence[str | Path]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(MODEL_COLUMNS))
 
 
+def write_models_pages(
+    manifests: Sequence[str | Path], page: str | Path, table_csv: str | Path, intro: str
+) -> pd.DataFrame:
+    """The models table (:func:`models_frame`) as CSV and as its report page."""
+    frame = models_frame(manifests)
+    frame.to_csv(table_csv, index=False)
+    write_table_page(frame, page, "Models", intro)
+    return frame
+
+
 def write_config_page(config: Mapping[str, Any], path: str | Path, yaml_path: str | Path | None = None) -> Path:
     """The merged config the run used, as YAML in an HTML page (and optionally a .yaml file)."""
     text = yaml.safe_dump(_plain(config), sort_keys=False, allow_unicode=True, width=100)
@@ -194,3 +205,11 @@ def write_study_table_pages(study: str, csv_paths: Mapping[str, str | Path], pag
     for name, page in pages.items():
         title = f"{STUDY_TABLE_TITLES.get(name, name)} - study {study}"
         csv_to_page(csv_paths[name], page, title, f"Rendered from {csv_paths[name]}.")
+
+
+def write_scoreboard_pages(
+    study: str, figure: str | Path, table_csv: str | Path, figure_copy: str | Path, page: str | Path
+):
+    """The scoreboard of ``study`` for the report: its figure copied, its table rendered to ``page``."""
+    shutil.copy2(figure, figure_copy)
+    write_study_table_pages(study, {"scoreboard": table_csv}, {"scoreboard": page})

@@ -1,10 +1,9 @@
-"""Entry points of the analysis of one study.
+"""The analysis of one study in one process, for tests and benchmarks/bench_analysis.py.
 
-* :func:`run_analysis`: every step in one process (tests, benchmarks/bench_analysis.py).
-* :func:`benchval.analysis.chain.run_step` (statistics), :func:`benchval.analysis.fdr.run_fdr_step`
-  and :func:`benchval.analysis.figures.run_figure_step`: the steps the workflow runs as separate
-  rules (workflow/rules/analysis.smk), each writing its files.
-Both write the same tables and figures.
+The workflow runs the same steps as separate rules (workflow/rules/analysis.smk):
+:func:`benchval.analysis.chain.run_step` (statistics), :func:`benchval.analysis.fdr.run_fdr_step` and
+:func:`benchval.analysis.figures.figure_step.run_figure_step`; :func:`run_analysis` writes the same tables
+and figures (tests/analysis/test_analysis_chain.py compares them).
 """
 
 from __future__ import annotations
@@ -14,11 +13,19 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval.analysis import axes, displacement, fdr, figures, lofo, pairwise, partial, revisions
+from benchval.analysis import axes, displacement, fdr, lofo, pairwise, partial, revisions
+from benchval.analysis.figures import (
+    fig1_cs_correlations,
+    fig2_cs_downstream,
+    fig3_lofo_delta_r2,
+    fig4_axis_tests,
+    figure_step,
+    table4_rank_displacement,
+)
 from benchval.analysis.chain import FINAL_FLOAT_FORMAT, study_metrics
 from benchval.analysis.outputs import FIGURE_STEMS, STEP_TABLES, TABLE_NAMES
 from benchval.analysis.settings import AnalysisSettings, settings_from_config
-from benchval.analysis.table import StudyTable, load_study
+from benchval.analysis.study_table import StudyTable, load_study
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +38,14 @@ STEP_MODULES = {
     "lofo": lofo,
     "displacement": displacement,
 }
+#: every figure's module, in benchval.analysis.outputs.FIGURE_STEMS order
+FIGURE_MODULES = (
+    fig1_cs_correlations,
+    fig2_cs_downstream,
+    fig3_lofo_delta_r2,
+    fig4_axis_tests,
+    table4_rank_displacement,
+)
 
 
 def compute_tables(study: StudyTable, metrics: list[str], settings: AnalysisSettings) -> dict[str, pd.DataFrame]:
@@ -55,8 +70,8 @@ def write_figures(
     study_name: str,
 ) -> None:
     """Figures 1-4 and Table 4 as images, one panel or colour per metric."""
-    for stem in FIGURE_STEMS:
-        figures.draw(stem, tables, study, metrics, settings, figure_dir, study_name)
+    for figure in FIGURE_MODULES:
+        figure_step.draw(figure, tables, study, metrics, settings, figure_dir, study_name)
 
 
 def run_analysis(
@@ -94,3 +109,18 @@ def run_analysis(
         write_figures(tables, study, metrics, settings, out_dir / "figures", study_name)
         log.info("wrote %d figures x %s", len(FIGURE_STEMS), settings.figure_formats)
     return tables
+
+
+def figure_paths(out_dir: str | Path, formats=None) -> list[Path]:
+    """``out_dir/figures/<stem>.<fmt>`` for every figure and format :func:`run_analysis` writes
+    (default: the schema's ``analysis.figures.formats``)."""
+    if formats is None:
+        from benchval.plumbing.config import section_defaults
+
+        formats = section_defaults("analysis")["figures"]["formats"]
+    return [Path(out_dir) / "figures" / f"{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in formats]
+
+
+def table_paths(out_dir: str | Path) -> list[Path]:
+    """``out_dir/tables/<name>.csv`` for every table."""
+    return [Path(out_dir) / "tables" / f"{name}.csv" for name in TABLE_NAMES]

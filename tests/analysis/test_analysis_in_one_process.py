@@ -6,10 +6,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from benchval.analysis.outputs import figure_paths, table_paths
-from benchval.analysis.run import run_analysis
+from benchval.testing.analysis_in_one_process import figure_paths, run_analysis, table_paths
 from benchval.analysis.settings import settings_from_config
-from benchval.analysis.synthetic import write_synthetic_study
+from benchval.testing.synthetic_study import write_synthetic_study
 from benchval.plumbing.folders import REPO_ROOT
 
 SMALL = {"n_bootstrap": 200, "seed": 11}
@@ -72,7 +71,7 @@ def test_tiny_study_reports_missing_never_crashes(tmp_path):
 
 def test_only_commonsense_tasks(tmp_path):
     """A study without downstream or control tasks (the default scored study's shape)."""
-    from benchval.analysis.synthetic import PAPER_TASKS
+    from benchval.testing.synthetic_study import PAPER_TASKS
 
     tasks = [t for t in PAPER_TASKS if t[1].startswith("cs_")]
     score_csv, tasks_csv = write_synthetic_study(tmp_path / "cs", tasks=tasks)

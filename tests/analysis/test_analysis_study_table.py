@@ -2,7 +2,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchval.analysis.table import TableError, load_study, read_score_table, read_tasks
+from benchval.analysis.study_table import TableError, load_study, read_score_table, read_tasks
 
 
 def write(tmp_path, name, frame):

@@ -1,0 +1,94 @@
+"""Figure 3: change in leave-one-family-out R^2 when CS composites are added to controls."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.patches import Patch
+
+from benchval.analysis.figures.drawing import FigureOutput, empty_panel, metric_label, plt
+from benchval.analysis.study_table import StudyTable
+
+STEM = "fig3_lofo_delta_r2"
+TITLE = "Figure 3: gain in leave-one-family-out R² from commonsense composites"
+PREDICTOR_SET_LABELS = {
+    "controls+original": "+ original CS composite",
+    "controls+reworked": "+ reworked CS composite",
+    "controls+both": "+ both CS composites",
+}
+
+
+def draw(tables: dict[str, pd.DataFrame], study: StudyTable, metrics: list[str], settings, output: FigureOutput):
+    """Figure 3 from its table (benchval.analysis.outputs.FIGURE_INPUTS)."""
+    return figure_lofo(tables["lofo_scores"], study, metrics, output, settings.ci_level)
+
+
+def number(value: float) -> str:
+    return "n/a" if pd.isna(value) else f"{value:.2f}"
+
+
+def figure_lofo(
+    table: pd.DataFrame, study: StudyTable, metrics: list[str], output: FigureOutput, level: float
+) -> list[Path]:
+    """Figure 3: change in leave-one-family-out R^2 when CS composites are added to controls."""
+    figure_width = max(6.0, 1.1 * table["downstream"].nunique() + 2)
+    fig, axes = plt.subplots(len(metrics), 1, figsize=(figure_width, 3.4 * len(metrics)), squeeze=False)
+    sets = list(PREDICTOR_SET_LABELS)
+    width = 0.8 / len(sets)
+    for ax, metric in zip(axes[:, 0], metrics):
+        subset = table[(table["metric"] == metric) & table["predictor_set"].isin(sets)]
+        tasks = [t for t in study.tasks.index if t in set(subset["downstream"])]
+        if not tasks:
+            empty_panel(ax, metric_label(metric), "no downstream task with this metric")
+            continue
+        for k, name in enumerate(sets):
+            rows = subset[subset["predictor_set"] == name].set_index("downstream").reindex(tasks)
+            x = np.arange(len(tasks)) + (k - (len(sets) - 1) / 2) * width
+            heights = rows["delta_r2"].to_numpy(float)
+            shown = np.isfinite(heights)
+            ax.bar(x[shown], heights[shown], width, color=f"C{k}", label=PREDICTOR_SET_LABELS[name])
+            if "delta_r2_ci_low" in rows:  # bootstrap interval over models (lofo.bootstrap_delta_r2)
+                low, high = rows["delta_r2_ci_low"].to_numpy(float), rows["delta_r2_ci_high"].to_numpy(float)
+                bars = shown & np.isfinite(low) & np.isfinite(high)
+                ax.errorbar(
+                    x[bars],
+                    heights[bars],
+                    yerr=[heights[bars] - low[bars], high[bars] - heights[bars]],
+                    fmt="none",
+                    ecolor="black",
+                    elinewidth=0.8,
+                    capsize=2,
+                )
+            for xi in x[~np.isfinite(heights)]:
+                ax.text(xi, 0, "n/a", ha="center", va="bottom", fontsize=6, rotation=90, color="grey")
+        ax.axhline(0, color="black", linewidth=0.8)
+        baseline = table[(table["metric"] == metric) & (table["predictor_set"] == "controls")].set_index("downstream")[
+            "r2"
+        ]
+        ax.set_xticks(
+            range(len(tasks)),
+            [f"{study.label(t)}\n(controls R² = {number(baseline.get(t, np.nan))})" for t in tasks],
+            rotation=30,
+            ha="right",
+            fontsize=8,
+        )
+        ax.set_xlim(-0.6, len(tasks) - 0.4)
+        ax.set_ylabel("Δ out-of-family R²\n(vs log size + control)")
+        ax.set_title(metric_label(metric), fontsize=10)
+        handles = [Patch(color=f"C{k}", label=PREDICTOR_SET_LABELS[name]) for k, name in enumerate(sets)]
+        ax.legend(handles=handles, fontsize=7, loc="best")
+    fig.suptitle(
+        f"Figure 3 ({output.study_name}): gain in leave-one-family-out R² from commonsense composites", fontsize=11
+    )
+    caption = (
+        f"Positive = better prediction of models from unseen families; whiskers: {level:.0%} bootstrap "
+        "interval over models (predictions held fixed); 'n/a' = undefined (reason in tables/lofo_scores.csv)"
+    )
+    # wrapped to the figure's width (about 16 characters per inch at 8 pt): one long line made
+    # bbox_inches="tight" widen the figure far beyond its panels
+    fig.text(0.01, -0.01, textwrap.fill(caption, int(16 * figure_width)), fontsize=8, va="top")
+    fig.tight_layout()
+    return output.save(fig, "fig3_lofo_delta_r2")

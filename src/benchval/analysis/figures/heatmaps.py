@@ -1,0 +1,73 @@
+"""The heatmaps of Figures 1 and 2: Spearman rho per task pair, significance stars, the reliability dagger."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from benchval.analysis.figures.drawing import plt
+
+
+def heatmap(ax, values: np.ndarray, stars: np.ndarray, rows: list[str], columns: list[str], title: str, capped=None):
+    """``capped``: cells whose reliability ceiling is below the bar (marked with a dagger)."""
+    masked = np.ma.masked_invalid(values)
+    cmap = plt.get_cmap("RdBu_r").with_extremes(bad="#d9d9d9")
+    image = ax.imshow(masked, cmap=cmap, vmin=-1, vmax=1, aspect="auto")
+    capped = np.zeros_like(stars) if capped is None else capped
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            marks = ("*" if stars[i, j] else "") + ("†" if capped[i, j] else "")
+            text = "n/a" if not np.isfinite(values[i, j]) else f"{values[i, j]:.2f}{marks}"
+            colour = "white" if np.isfinite(values[i, j]) and abs(values[i, j]) > 0.6 else "black"
+            ax.text(j, i, text, ha="center", va="center", fontsize=7, color=colour)
+    ax.set_xticks(range(len(columns)), columns, rotation=45, ha="right", fontsize=8)
+    ax.set_yticks(range(len(rows)), rows, fontsize=8)
+    ax.set_title(title, fontsize=10)
+    return image
+
+
+def matrix(long: pd.DataFrame, rows: list[str], columns: list[str], a: str, b: str, symmetric: bool):
+    """(rho, significance stars, reliability ceiling below the bar) as row x column matrices."""
+    values = np.full((len(rows), len(columns)), np.nan)
+    stars = np.zeros_like(values, dtype=bool)
+    capped = np.zeros_like(values, dtype=bool)
+    row_pos, col_pos = {t: i for i, t in enumerate(rows)}, {t: j for j, t in enumerate(columns)}
+    for record in long.itertuples(index=False):
+        cells = [(getattr(record, a), getattr(record, b))]
+        if symmetric:
+            cells.append((getattr(record, b), getattr(record, a)))
+        for r, c in cells:
+            if r in row_pos and c in col_pos:
+                values[row_pos[r], col_pos[c]] = record.rho
+                stars[row_pos[r], col_pos[c]] = bool(record.reject) if pd.notna(record.reject) else False
+                below = getattr(record, "ceiling_below_bar", None)  # from the FDR step (benchval.analysis.reliability)
+                capped[row_pos[r], col_pos[c]] = bool(below) if below is not None and pd.notna(below) else False
+    if symmetric:
+        for t in rows:
+            if t in col_pos:
+                values[row_pos[t], col_pos[t]] = 1.0
+    return values, stars, capped
+
+
+#: footnote of the dagger in Figures 1 and 2
+CEILING_NOTE = "; † reliability ceiling below robustness.reliability.ceiling_bar (tables/task_reliability.csv)"
+
+
+def model_range(table: pd.DataFrame) -> str:
+    low, high = int(table["n_models"].min()), int(table["n_models"].max())
+    return f"n = {high} models" if low == high else f"n = {low}-{high} models per pair"
+
+
+def heatmap_figure(metrics: list[str], panel_width: float, draw_panel, title: str, footnote: str) -> plt.Figure:
+    """One heatmap panel per metric side by side (``draw_panel(ax, metric)`` returns its image, or
+    None for an empty panel), one colour bar for all, ``title`` above and ``footnote`` below."""
+    fig, axes = plt.subplots(
+        1, len(metrics), figsize=(panel_width * len(metrics) + 1, 6.0), squeeze=False, layout="constrained"
+    )
+    images = [draw_panel(ax, metric) for ax, metric in zip(axes[0], metrics)]
+    drawn = [image for image in images if image is not None]
+    if drawn:
+        fig.colorbar(drawn[-1], ax=axes[0].tolist(), shrink=0.8, label="Spearman ρ across models")
+    fig.suptitle(title, fontsize=11)
+    fig.supxlabel(footnote, fontsize=8)
+    return fig

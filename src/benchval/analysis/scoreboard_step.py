@@ -1,0 +1,65 @@
+"""The scoreboard rule's job (workflow/rules/scoreboard.smk): read the stored items, scores and metrics of
+every (model, task) of a scored study, write the scoreboard table and figure (benchval.analysis.scoreboard).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pandas as pd
+
+from benchval.analysis.figures.drawing import FigureOutput
+from benchval.analysis.scoreboard import ModelInfo, ScoreboardSettings, model_task_rows, scoreboard_table
+from benchval.analysis.scoreboard_figure import figure_scoreboard
+from benchval.scoring.store import read_scores
+from benchval.tasks.items import read_items, read_task_meta
+
+log = logging.getLogger(__name__)
+
+
+def run_scoreboard_step(
+    study: str, inputs: dict[str, list[str]], params: dict, table_csv: str, figure_dir: str | Path
+) -> pd.DataFrame:
+    """The scoreboard of ``study``: ``inputs`` (task_items, metas, scores, metrics) and the rule's
+    ``params`` (tasks, pairs, models, labels, normalisation, bootstrap, figure_formats, figure_dpi, notice)."""
+    bootstrap = params["bootstrap"]
+    settings = ScoreboardSettings(
+        seed=bootstrap["seed"],
+        n_bootstrap=bootstrap["n_bootstrap"],
+        ci_level=bootstrap["ci_level"],
+        normalisation=params["normalisation"],
+    )
+    tasks = params["tasks"]
+    items = {task: read_items(path) for task, path in zip(tasks, inputs["task_items"])}
+    metas = {task: read_task_meta(path) for task, path in zip(tasks, inputs["metas"])}
+    rows = []
+    for (model, task), scores_path, metrics_path in zip(params["pairs"], inputs["scores"], inputs["metrics"]):
+        spec = params["models"][model]
+        info = ModelInfo(model, spec["family"], float(spec["size_b"]))
+        task_info = {"name": task, "label": params["labels"][task], "role": metas[task]["role"]}
+        rows += model_task_rows(
+            info,
+            task_info,
+            items[task],
+            read_scores(scores_path),
+            metas[task],
+            pd.read_csv(metrics_path),
+            settings,
+            source=f"{metrics_path} / {scores_path}",
+        )
+    table = scoreboard_table(rows)
+    Path(table_csv).parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(table_csv, index=False)
+    output = FigureOutput(Path(figure_dir), params["figure_formats"], params["figure_dpi"], study, params["notice"])
+    figure_scoreboard(table, output, settings.ci_level)
+    log.info(
+        "scoreboard of %s: %d rows (%d models x %d tasks), settings %s",
+        study,
+        len(table),
+        table["model"].nunique(),
+        table["task"].nunique(),
+        json.dumps(vars(settings)),
+    )
+    return table
