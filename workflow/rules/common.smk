@@ -1,5 +1,7 @@
 # Config loading and the wildcard constraints. Paths, name patterns and the studies' models, tasks
 # and pairs live in benchval.layout, which every rule file imports itself (docs/workflow.md, "Layout").
+from snakemake.utils import validate
+
 from benchval.config import check_command_line, check_references, check_sections_are_mappings
 from benchval.layout import alternatives, workflow_layout
 from benchval.strict_yaml import check_no_duplicate_keys

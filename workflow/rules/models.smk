@@ -9,6 +9,7 @@ from benchval.cluster import rule_resources as _rule_resources
 from benchval.layout import MODELS_DIR, model_manifest, workflow_layout
 from benchval.models.lock import sync_entry_stamps as _sync_entry_stamps
 from benchval.models.registry import LAYOUT_KEYS as _LAYOUT_KEYS
+from benchval.models.registry import entry_without as _entry_without
 from benchval.workflow_support import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -18,7 +19,7 @@ workflow_layout(config)  # fills the schema defaults (model_lock) when this file
 def _model_entry(wildcards):
     """The model's config entry: a params value, so editing it reruns the preparation (not the
     scoring job layout, `scoring_jobs`, which changes no prepared file)."""
-    return canonical({k: v for k, v in config["models"][wildcards.model].items() if k not in _LAYOUT_KEYS})
+    return canonical(_entry_without(config["models"][wildcards.model], _LAYOUT_KEYS))
 
 
 def _local_model_files(wildcards):

@@ -23,6 +23,7 @@ rule task_sizes:
         "logs/task_sizes/task_sizes.log",
     benchmark:
         "logs/benchmarks/task_sizes/task_sizes.tsv"
+    localrule: True
     params:
         tasks=canonical({task: config["tasks"][task] for task in LAYOUT.scored_tasks()}),
         deviations=canonical(
@@ -52,6 +53,7 @@ rule publish:
         "logs/publish/publish.log",
     benchmark:
         "logs/benchmarks/publish/publish.tsv"
+    localrule: True
     params:
         code=script_code("publish.py"),
     script:

@@ -12,11 +12,11 @@ from benchval.evaluation.evaluate import (
     lmeval_samples,
     write_outputs,
 )
-from benchval.joblog import log_to_file
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])
+job = start_job(snakemake)
 manifest = json.loads(open(snakemake.input.model).read())
-model = snakemake.params.model
+model, normalisation = job.params["model"], job.params["normalisation"]
 jobs = zip(
     snakemake.input.task_items,
     snakemake.input.metas,
@@ -29,10 +29,8 @@ for items_path, meta_path, scores_path, calibrated_path, metrics_csv, results_js
     items = pd.read_parquet(items_path)
     scores = pd.read_parquet(scores_path)
     meta = json.loads(open(meta_path).read())
-    rows, predictions = evaluate_task(
-        items, pd.read_parquet(calibrated_path), meta, model, snakemake.params.normalisation
-    )
+    rows, predictions = evaluate_task(items, pd.read_parquet(calibrated_path), meta, model, normalisation)
     samples = lmeval_samples(items, scores, predictions) if not meta.get("unavailable") else []
-    results = lmeval_results(rows, meta, model, manifest, predictions, snakemake.params.lmeval_stderr)
+    results = lmeval_results(rows, meta, model, manifest, predictions, job.params["lmeval_stderr"])
     write_outputs(metrics_csv, Path(results_json).parent, rows, results, samples)
     logging.info("%s on %s:\n%s", model, meta["task"], rows.to_string(index=False))

@@ -1,15 +1,16 @@
 """Snakemake script: an imported study's score_table.csv and tasks.csv (benchval.analysis.importers)."""
 
 from benchval.analysis.importers import import_study
-from benchval.integrity import verify_job_inputs
-from benchval.joblog import log_to_file
+from benchval.integrity import verify_raw_files
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])
-verify_job_inputs(snakemake)  # the raw files against their declared sha256
+job = start_job(snakemake)
+raw = job.params["raw_files"]
+verify_raw_files(list(snakemake.input), raw["root"], raw["datasets"])  # against their declared sha256
 import_study(
-    snakemake.wildcards.study,
-    snakemake.params.study,
-    snakemake.params.mirror,
+    job.wildcards["study"],
+    job.params["study"],
+    job.params["mirror"],
     snakemake.output.table,
     snakemake.output.tasks,
 )

@@ -11,19 +11,20 @@ from benchval.evaluation.score_table import (
     task_table_from_metas,
     validate_score_table,
 )
-from benchval.joblog import log_to_file
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])
+job = start_job(snakemake)
+models, labels, criteria_files = job.params["models"], job.params["labels"], job.params["criteria_files"]
 metrics = pd.concat([pd.read_csv(path) for path in snakemake.input.metrics], ignore_index=True)
 metas = [json.loads(open(path).read()) for path in snakemake.input.metas]
-table = score_table_from_metrics(metrics, snakemake.params.models)
+table = score_table_from_metrics(metrics, models)
 tasks = task_table_from_metas(metas)
 # Labels come from the config, not the task meta: editing one reruns no task or model job.
-tasks["label"] = tasks["task"].map(snakemake.params.labels).fillna(tasks["label"])
-if snakemake.params.criteria_files:
-    rows_csv, tasks_csv = snakemake.params.criteria_files
+tasks["label"] = tasks["task"].map(labels).fillna(tasks["label"])
+if criteria_files:
+    rows_csv, tasks_csv = criteria_files
     criterion_rows, criterion_tasks = commonwhy_criterion_tables(
-        pd.read_csv(rows_csv), pd.read_csv(tasks_csv, keep_default_na=False), list(snakemake.params.models)
+        pd.read_csv(rows_csv), pd.read_csv(tasks_csv, keep_default_na=False), list(models)
     )
     table = pd.concat([table, criterion_rows], ignore_index=True)
     tasks = pd.concat([tasks, criterion_tasks], ignore_index=True)
