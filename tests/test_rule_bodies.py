@@ -191,3 +191,37 @@ def test_no_two_rule_bodies_share_six_lines():
     """Every rule file and the Snakefile."""
     shared = shared_blocks(bodies_of(RULE_FILES))
     assert not shared, report(shared)
+
+
+def _misplaced_logs(bodies: list[RuleBody]) -> list[str]:
+    """Rules with a literal name whose log or benchmark file is not under logs/<rule>/ or
+    logs/benchmarks/<rule>/ (docs/workflow.md, "Conventions"). Rules named in a loop are left out:
+    the model-job families are checked in tests/scoring/test_model_job_rules.py."""
+    misplaced = []
+    for body in bodies:
+        if not re.fullmatch(r"\w+", body.name):
+            continue
+        for directive, folder in (("log:", f"logs/{body.name}/"), ("benchmark:", f"logs/benchmarks/{body.name}/")):
+            if directive in body.lines:
+                path = body.lines[body.lines.index(directive) + 1]
+                if not path.startswith(f'"{folder}'):
+                    misplaced.append(f"{body}: {directive} {path} (not under {folder})")
+    return misplaced
+
+
+def test_every_log_is_under_logs_rule():
+    misplaced = _misplaced_logs(bodies_of(RULE_FILES))
+    assert not misplaced, "\n".join(misplaced)
+
+
+def test_a_log_beside_its_rules_folder_is_rejected():
+    text = """
+rule atlas_pairs:
+    log:
+        "logs/atlas_pairs.log",
+    benchmark:
+        "logs/benchmarks/atlas_pairs/x.tsv"
+"""
+    assert _misplaced_logs(rule_bodies(text, "m")) == [
+        'rule atlas_pairs (m:2): log: "logs/atlas_pairs.log", (not under logs/atlas_pairs/)'
+    ]
