@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval.config import merged_config
-from benchval.layout import ROBUSTNESS_TABLES, fill, workflow_layout
-from benchval.paths import REPO_ROOT, default_mirror
+from benchval.plumbing.config import merged_config
+from benchval.plumbing.layout import ROBUSTNESS_TABLES, fill, workflow_layout
+from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.testing.snakemake_run import snakemake_command
 
 

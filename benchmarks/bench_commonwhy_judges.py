@@ -40,7 +40,7 @@ import yaml
 
 from benchval.commonwhy.eval import run
 from benchval.commonwhy.eval.settings import resolve
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 MODELS_MD = ("smollm2-135m", "gemma3-270m", "qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b")  # ../shared/MODELS.md
 DECISIONS = ("calibrated", "logprob")  # calibrated first: logprob reuses its margins

@@ -25,7 +25,7 @@ from collections import defaultdict
 from datetime import datetime
 from pathlib import Path
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 from benchval.testing.snakemake_run import snakemake_command
 
 TARGET_MINUTES = 15

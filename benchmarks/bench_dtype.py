@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 from benchval.evaluation.metrics import predict  # noqa: E402
-from benchval.scoring.base import make_scorer  # noqa: E402
+from benchval.scoring.scorer_factory import make_scorer  # noqa: E402
 from benchval.scoring.requests import build_requests  # noqa: E402
 from benchval.models.loader import load_model  # noqa: E402
 from benchval.testing.architectures import MODE_TASKS, real_items  # noqa: E402

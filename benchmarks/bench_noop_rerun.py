@@ -5,7 +5,7 @@ given as argument, ``--repeat`` times, and prints each wall time, the fastest an
 whether Snakemake said "Nothing to be done". A rerun that plans jobs is reported with its job table
 (then it was no no-op: the run directory is not finished for this code and config). Target: 5 s.
 It reads the run's files and writes only Snakemake's own bookkeeping (.snakemake/) and, when a
-published file is missing, rebuilds it (benchval.published): run it on a copy if that matters.
+published file is missing, rebuilds it (benchval.plumbing.published_folders): run it on a copy if that matters.
 
     .venv/bin/python benchmarks/bench_noop_rerun.py RUN_DIR [--repeat 3] [--cores 8] [--configfile FILE]
 
@@ -25,7 +25,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 from benchval.testing.snakemake_run import offline_env, snakemake_command
 
 TARGET_SECONDS = 5.0

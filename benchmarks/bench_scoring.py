@@ -45,8 +45,9 @@ import numpy as np
 import pandas as pd
 import torch
 
-from benchval.paths import REPO_ROOT, default_mirror
-from benchval.scoring.base import make_scorer, unique_token_count
+from benchval.plumbing.folders import REPO_ROOT, default_mirror
+from benchval.scoring.scorer_factory import make_scorer
+from benchval.scoring.base import unique_token_count
 from benchval.scoring.requests import build_requests
 from benchval.models.loader import load_model
 from benchval.models.placement import Placement, input_device

@@ -7,7 +7,7 @@ import yaml
 from snakemake.utils import update_config, validate
 from xdist.scheduler import LoadFileScheduling
 
-from benchval.paths import REPO_ROOT, default_mirror
+from benchval.plumbing.folders import REPO_ROOT, default_mirror
 
 SLURM_TESTS = "tests/slurm/"
 
@@ -32,7 +32,7 @@ def mirror() -> Path:
     """The shared raw-data mirror; tests that need it skip with this reason when it is absent."""
     found = default_mirror()
     if found is None:
-        pytest.skip("raw-data mirror ../shared/data/raw is absent (benchval.paths.default_mirror())")
+        pytest.skip("raw-data mirror ../shared/data/raw is absent (benchval.plumbing.folders.default_mirror())")
     return found
 
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from sklearn.metrics import accuracy_score, f1_score
 
-from benchval.chance import chance_accuracy, chance_macro_f1, macro_f1_of_guesses, poisson_binomial_pmf
-from benchval.item_bootstrap import bootstrap_metric, item_rng, resample_counts
+from benchval.analysis.chance import chance_accuracy, chance_macro_f1, macro_f1_of_guesses, poisson_binomial_pmf
+from benchval.evaluation.item_bootstrap import bootstrap_metric, item_rng, resample_counts
 
 
 def macro_f1_rows(labels, guesses):

@@ -12,7 +12,7 @@ import sys
 import pandas as pd
 import pytest
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 SCRIPT = REPO_ROOT / "benchmarks" / "compare_runs.py"
 

@@ -1,4 +1,4 @@
-"""Start-up checks on the merged configuration (benchval.config, called by workflow/rules/common.smk).
+"""Start-up checks on the merged configuration (benchval.plumbing.config, called by workflow/rules/common.smk).
 
 Each case of issue 15 "Config": the check by itself, and for the command-line cases the real
 workflow's start-up through `snakemake -n`.
@@ -17,14 +17,10 @@ from snakemake.utils import validate
 
 from snakemake.cli import parse_config
 
-from benchval.config import (
-    ConfigError,
-    check_command_line,
-    check_references,
-    check_sections_are_mappings,
-    resolve_mirror,
-)
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.config_error import ConfigError
+from benchval.plumbing.config import check_command_line, check_references, check_sections_are_mappings
+from benchval.plumbing.folders import resolve_mirror
+from benchval.plumbing.folders import REPO_ROOT
 
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 SCHEMA = str(REPO_ROOT / "workflow" / "schemas" / "config.schema.yaml")

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from benchval.config import ConfigError, check_references
-from benchval.paths import REPO_ROOT
-from benchval.strict_yaml import DuplicateKeyError, check_no_duplicate_keys, load_yaml
+from benchval.plumbing.config_error import ConfigError
+from benchval.plumbing.config import check_references
+from benchval.plumbing.folders import REPO_ROOT
+from benchval.plumbing.strict_yaml import DuplicateKeyError, check_no_duplicate_keys, load_yaml
 
 SCHEMA = str(REPO_ROOT / "workflow" / "schemas" / "config.schema.yaml")
 

@@ -1,4 +1,4 @@
-"""benchval.cost: GPU-hours from unique tokens and the documented formula, checked by hand; every
+"""benchval.plumbing.gpu_hours: GPU-hours from unique tokens and the documented formula, checked by hand; every
 input printed with its source; the docs' cost output regenerated (docs/cluster.md)."""
 
 from __future__ import annotations
@@ -10,9 +10,16 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from benchval import cost
-from benchval.config import merged_config
-from benchval.cost import MeasuredFileError, Throughput, read_measured, study_cost, task_items, unique_tokens
+from benchval.plumbing import gpu_hours as cost
+from benchval.plumbing.config import merged_config
+from benchval.plumbing.gpu_hours import (
+    MeasuredFileError,
+    Throughput,
+    read_measured,
+    study_cost,
+    task_items,
+    unique_tokens,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 PAPER = REPO / "config" / "paper.yaml"

@@ -1,15 +1,15 @@
-"""benchval.layout (paths and sets from one config) and benchval.config's schema-default filling."""
+"""benchval.plumbing.layout (paths and sets from one config) and benchval.plumbing.config's schema-default filling."""
 
 import yaml
 
-from benchval.config import (
+from benchval.plumbing.config import (
     SCHEMA_DIR,
     _fill,
     allowed_values,
     fill_defaults,
     section_defaults,
 )
-from benchval.layout import SCORES, Layout, fill, model_manifest, workflow_layout
+from benchval.plumbing.layout import SCORES, Layout, fill, model_manifest, workflow_layout
 
 
 def _schema(name):
@@ -78,7 +78,7 @@ def test_layout_sets_follow_the_studies():
     layout = Layout(config)
     assert layout.scored_studies == ["s1", "s2"] and layout.imported_studies == ["imp"]
     assert layout.scored_pairs() == [("a", "t1"), ("a", "t2"), ("b", "t1"), ("b", "t2")]
-    assert layout.models_with_layout("per_model") == ["b"]
+    assert layout.models_with_scoring_jobs("per_model") == ["b"]
     assert layout.tasks_scored_with("b") == ["t1", "t2"]
 
 

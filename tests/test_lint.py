@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 BIN = Path(sys.executable).parent
 SNAKE_FILES = ["Snakefile", "workflow/rules", "tests/report/toy/Snakefile", "tests/slurm/toy/Snakefile"]

@@ -93,7 +93,7 @@ def test_chance_accuracy():
 def test_the_calibration_step_writes_the_scores_the_prediction_takes_the_argmax_of(tmp_path):
     import json
 
-    from benchval.calibrate import calibrate_files
+    from benchval.evaluation.calibrate import calibrate_files
 
     frame = scores_frame(
         [

@@ -5,7 +5,7 @@ import tomllib
 
 import yaml
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 
 def test_environment_yml_pins_match_pyproject():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 
 def test_readme_default_run_time_is_the_benchmark_output():

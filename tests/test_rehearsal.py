@@ -9,7 +9,7 @@ import pytest
 import yaml
 from snakemake.utils import update_config, validate
 
-from benchval.paths import REPO_ROOT, default_mirror
+from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.testing.rehearsal import NOTICE, build_models, paper_config, rehearsal_config
 from benchval.testing.snakemake_run import finished_rules, run_snakemake, snakemake_command
 

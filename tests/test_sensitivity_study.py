@@ -13,12 +13,12 @@ import yaml
 from scipy import stats
 
 from benchval.analysis.run import run_analysis
-from benchval.data import dataset_files
+from benchval.plumbing.raw_files import dataset_files
 from benchval.evaluation.evaluate import evaluate_task
-from benchval.paths import REPO_ROOT, default_mirror
+from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.evaluation.score_table import score_table_from_metrics, task_table_from_metas
-from benchval.calibrate import calibrated_option_scores
-from benchval.scoring.run import TaskFiles, score_tasks
+from benchval.evaluation.calibrate import calibrated_option_scores
+from benchval.scoring.task_scoring import TaskFiles, score_tasks
 from benchval.tasks.commonsense import PIQA_RUP_COLUMNS
 from benchval.tasks.prepare import prepare_task
 from benchval.tasks.variants import add_task_variants

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 from benchval.testing.snakemake_run import (
     NOTHING_TO_DO,
     finished_rules,

@@ -1,10 +1,10 @@
-"""How model jobs share the --cores budget and the machine's real cores (benchval.threads)."""
+"""How model jobs share the --cores budget and the machine's real cores (benchval.plumbing.job_threads)."""
 
 from types import SimpleNamespace
 
 import pytest
 
-from benchval.threads import job_torch_threads, model_job_threads, torch_threads
+from benchval.plumbing.job_threads import job_torch_threads, model_job_threads, torch_threads
 
 
 @pytest.mark.parametrize(

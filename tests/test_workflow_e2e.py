@@ -20,11 +20,11 @@ import pandas as pd
 import pytest
 import yaml
 
-from benchval.analysis.importers import StudyImportError
-from benchval.config import merged_config
+from benchval.analysis.study_import import StudyImportError
+from benchval.plumbing.config import merged_config
 from benchval.lmeval.importer import lm_eval_study
 from benchval.lmeval.own_output import own_output_study
-from benchval.paths import REPO_ROOT, default_mirror
+from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.scoring.store import read_scores
 from benchval.testing.snakemake_run import (
     finished_rules,

@@ -22,7 +22,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 SCHEMA_DIR = REPO_ROOT / "workflow" / "schemas"
 
@@ -52,7 +52,7 @@ def resolve_mirror(mirror: str | None) -> Path | None:
 def raw_root(mirror: Path | None) -> Path:
     """Where raw files are read: the mirror, or (``mirror: null``) the download cache that rule
     fetch_raw_file fills from the files declared in config/catalogue/*.yaml."""
-    from benchval.data import DOWNLOAD_DIR
+    from benchval.plumbing.folders import DOWNLOAD_DIR
 
     return mirror if mirror is not None else DOWNLOAD_DIR
 
@@ -287,7 +287,7 @@ def fill_defaults(config: dict) -> dict:
     """Fill ``config`` in place with every default of workflow/schemas/ (nested ones too) and return it.
 
     Snakemake's validate() fills top-level defaults only (it does not follow ``$ref`` into the
-    section files); benchval.layout.workflow_layout calls this once per config (common.smk: right
+    section files); benchval.plumbing.layout.workflow_layout calls this once per config (common.smk: right
     after validate()), so that rules and scripts read every setting from the config and no code
     restates a default.
     """

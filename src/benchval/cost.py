@@ -1,7 +1,7 @@
 """GPU-hours a config's scoring will take, per model and in total, before anything is submitted.
 
-    python -m benchval.cost --configfile config/paper.yaml --gpu rtx-pro-6000
-    python -m benchval.cost --configfile config/paper.yaml --measured gpu_check.json
+    python -m benchval.plumbing.gpu_hours --configfile config/paper.yaml --gpu rtx-pro-6000
+    python -m benchval.plumbing.gpu_hours --configfile config/paper.yaml --measured gpu_check.json
 
 Tokens: the study's tasks' items, always built by each task's adapter from the raw-data mirror with
 the config's own exclusions and sampling (``sample:``), as prepare_task builds them -- never read from
@@ -16,7 +16,7 @@ Time per model (a formula; each input printed with where it comes from):
     compute_s = 2 x params x unique_tokens / (peak_tflops x 1e12 x mfu)
     load_s    = jobs x weights_GB / load_GBps        (jobs: n_tasks per_task, 1 per_model; one load each)
     start_s   = jobs x job_start_s                   (Python, torch, CUDA start-up while the GPUs wait)
-    GPU-hours = (compute_s + load_s + start_s) x GPUs / 3600   (GPUs: benchval.cluster, as the jobs ask)
+    GPU-hours = (compute_s + load_s + start_s) x GPUs / 3600   (GPUs: benchval.plumbing.cluster_resources, as the jobs ask)
 
 A model split over several GPUs runs its layers one GPU after the other (accelerate's device map),
 so its extra GPUs add memory, not speed, and are billed for the whole job. ``peak x mfu`` is either
@@ -38,9 +38,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval.cluster import ClusterSettings, entry_resources, weights_gb
-from benchval.config import merged_config
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.cluster_resources import ClusterSettings, entry_resources, weights_gb
+from benchval.plumbing.config import merged_config
+from benchval.plumbing.folders import REPO_ROOT
 
 log = logging.getLogger(__name__)
 CHARS_PER_TOKEN = 4.0  # English text in a byte-level BPE vocabulary: about 4 characters a token
@@ -156,7 +156,7 @@ def resolve_throughput(args: argparse.Namespace) -> Throughput:
 def task_items(task: str, config: dict) -> tuple[pd.DataFrame, str | None]:
     """The task's items as prepare_task builds them from the mirror (exclusions, sampling), and why
     none could be built (None when they were)."""
-    from benchval.config import resolve_mirror
+    from benchval.plumbing.folders import resolve_mirror
     from benchval.tasks.base import AdapterInput, FilterReport, TaskUnavailable, get_adapter
     from benchval.tasks.prepare import exclude_by_hand, read_exclusion_list, sample_size, subsample
 
@@ -334,7 +334,9 @@ def main(argv: list[str] | None = None) -> None:
         gpu_mem, gpu_mem_source = GPU_PRESETS[args.gpu].memory_gb, f"preset {args.gpu}"
     if gpu_mem is None:
         configured = (config.get("cluster") or {}).get("gpu_mem_gb")
-        gpu_mem_source = "config cluster.gpu_mem_gb" if configured else "assumed (benchval.cluster's default)"
+        gpu_mem_source = (
+            "config cluster.gpu_mem_gb" if configured else "assumed (benchval.plumbing.cluster_resources's default)"
+        )
     table = study_cost(config, args.study, throughput, args.tokenizer, gpu_mem_gb=gpu_mem)
     sampling = json.dumps(config.get("sample"), sort_keys=True)
     tokens_source = (

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from benchval.layout import DOWNLOADS_DIR
+from benchval.plumbing.folders import DOWNLOADS_DIR
 
 DOWNLOAD_DIR = Path(DOWNLOADS_DIR)
 

@@ -2,7 +2,7 @@
 
 A rule that reads raw files (the mirror, or the download cache with ``mirror: null``) calls
 :func:`verify_job_inputs` first: every input under the raw root is checked against its declared
-sha256, and the job fails with :class:`~benchval.data.ChecksumMismatch` (file, both hashes, where the
+sha256, and the job fails with :class:`~benchval.plumbing.raw_files.ChecksumMismatch` (file, both hashes, where the
 checksum is declared) before anything is read. The declared checksum is
 
 * the catalogue's (``config/catalogue/*.yaml``, ``datasets.<name>.files.<key>.sha256``) when a
@@ -30,8 +30,8 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path
 
-from benchval.data import ChecksumMismatch, dataset_files, sha256_of
-from benchval.layout import RESOURCES
+from benchval.plumbing.raw_files import ChecksumMismatch, dataset_files, sha256_of
+from benchval.plumbing.folders import RESOURCES
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +150,7 @@ def _input_paths(inputs) -> list[str]:
 
 def verify_job_inputs(job) -> dict[str, int]:
     """Verify the raw files among a Snakemake job's inputs (``snakemake`` in a rule's script)."""
-    from benchval.config import raw_root, resolve_mirror
+    from benchval.plumbing.folders import raw_root, resolve_mirror
 
     root = raw_root(resolve_mirror(job.config.get("mirror")))
     counts = verify_raw_files(_input_paths(job.input), root, job.config.get("datasets", {}))

@@ -3,7 +3,7 @@
 Every rule file (workflow/rules/*.smk), the Snakefile and the test Snakefiles take their paths, name
 patterns and study sets from here, so that no rule file reads another's globals:
 
-    from benchval.layout import workflow_layout
+    from benchval.plumbing.layout import workflow_layout
     LAYOUT = workflow_layout(config)
 
 Paths are relative to the working directory (Snakemake's ``--directory``). A pattern keeps its
@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Mapping
 
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
-from benchval.config import fill_defaults, raw_root, resolve_mirror
-from benchval.threads import model_job_threads
+from benchval.plumbing.config import fill_defaults
+from benchval.plumbing.folders import raw_root, resolve_mirror
+from benchval.plumbing.job_threads import model_job_threads
 
 # ---- folders and file names ------------------------------------------------------------------
 RESULTS = "results"
@@ -175,13 +176,13 @@ class Layout:
         """How ``study``'s tasks are named in tables and figures (a task's ``label``, else its name)."""
         return {t: self.config["tasks"][t].get("label") or t for t in self.study_tasks(study)}
 
-    def scoring_layout(self, model: str) -> str:
+    def scoring_jobs(self, model: str) -> str:
         """How ``model``'s scoring (and its calibration and evaluation) is cut into jobs: per_task |
         per_model. A model entry's ``scoring_jobs`` (models.schema.yaml) overrides ``scoring.jobs``."""
         return self.config["models"][model].get("scoring_jobs", self.config["scoring"]["jobs"])
 
-    def models_with_layout(self, layout: str) -> list[str]:
-        return [m for m in self.scored_models() if self.scoring_layout(m) == layout]
+    def models_with_scoring_jobs(self, layout: str) -> list[str]:
+        return [m for m in self.scored_models() if self.scoring_jobs(m) == layout]
 
     # ---- model jobs ----------------------------------------------------------------------------
     @property
@@ -189,7 +190,7 @@ class Layout:
         return self.config["local"]["model_jobs_at_once"]
 
     def model_job_threads(self, workflow) -> int:
-        """Threads a job that runs a language model takes of the ``--cores`` budget (benchval.threads):
+        """Threads a job that runs a language model takes of the ``--cores`` budget (benchval.plumbing.job_threads):
         at most ``local.model_jobs_at_once`` such jobs run side by side locally. On a cluster without
         ``--cores`` it is 1: profiles/slurm sets these rules' threads."""
         from snakemake.exceptions import WorkflowError
@@ -208,12 +209,12 @@ class Layout:
 
     def model_job_rules(self) -> list[ModelJobRule]:
         """The rules of each model-job family (score, calibrate, evaluate), as the scoring layout
-        cuts them (:meth:`scoring_layout`): rule <family> (suffix ""), one job per (model, task), where
+        cuts them (:meth:`scoring_jobs`): rule <family> (suffix ""), one job per (model, task), where
         a scored model is per_task or ``scoring.jobs`` is; and <family>_model_<model> (non-word
         characters as ``_``), one job per model over all its tasks, for each per_model model. Beside
         per-model rules the per-task rule matches only the other scored models (no two rules may
         write one file)."""
-        per_model = self.models_with_layout("per_model")
+        per_model = self.models_with_scoring_jobs("per_model")
         scored = self.scored_models()
         rules = []
         if len(per_model) < len(scored) or self.config["scoring"]["jobs"] == "per_task":
@@ -327,7 +328,7 @@ _LAYOUTS: dict[int, tuple[Mapping, Layout]] = {}
 
 def workflow_layout(config: dict) -> Layout:
     """The layout of this Snakemake ``config`` (one per config object): on the first call its schema
-    defaults are filled (benchval.config.fill_defaults), so a rule file used on its own (tests) sees the
+    defaults are filled (benchval.plumbing.config.fill_defaults), so a rule file used on its own (tests) sees the
     same settings as in the whole workflow."""
     key = id(config)
     if key not in _LAYOUTS or _LAYOUTS[key][0] is not config:

@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from benchval.layout import RESULTS
+from benchval.plumbing.folders import RESULTS
 
 log = logging.getLogger(__name__)
 

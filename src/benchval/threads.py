@@ -48,7 +48,7 @@ def limit_torch_threads(threads: int, model_jobs_at_once: int = 1) -> int:
 def job_torch_threads(job) -> int:
     """Torch threads for the running Snakemake job ``job`` (a script's ``snakemake`` object).
 
-    Reads ``local.model_jobs_at_once`` from the job's config (benchval.layout.workflow_layout fills it);
+    Reads ``local.model_jobs_at_once`` from the job's config (benchval.plumbing.layout.workflow_layout fills it);
     a config without it (a rule file used alone) shares nothing.
     """
     at_once = (job.config.get("local") or {}).get("model_jobs_at_once", 1)

@@ -5,9 +5,10 @@ import pandas as pd
 import pytest
 import yaml
 
-from benchval.analysis.importers import StudyImportError, expand_path, import_study
+from benchval.analysis.study_import import StudyImportError, expand_path
+from benchval.analysis.importers import import_study
 from benchval.analysis.table import load_study
-from benchval.paths import REPO_ROOT, default_mirror
+from benchval.plumbing.folders import REPO_ROOT, default_mirror
 
 CSV_STUDY = {
     "source": "csv",

@@ -10,7 +10,7 @@ from benchval.analysis.outputs import figure_paths, table_paths
 from benchval.analysis.run import run_analysis
 from benchval.analysis.settings import settings_from_config
 from benchval.analysis.synthetic import write_synthetic_study
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 SMALL = {"n_bootstrap": 200, "seed": 11}
 QUICK_FIGURES = {**SMALL, "figures": {"formats": ["png"], "dpi": 50}}

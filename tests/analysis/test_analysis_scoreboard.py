@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from benchval.analysis.scoreboard import ModelInfo, ScoreboardSettings, model_task_rows
-from benchval.chance import chance_macro_f1
+from benchval.analysis.chance import chance_macro_f1
 
 ITEMS = pd.DataFrame(
     {"id": list("abcdef"), "options": [[" x", " y"]] * 4 + [[" x", " y", " z"]] * 2, "label": [0, 1, 1, 0, 2, 1]}

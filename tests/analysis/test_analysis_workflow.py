@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from benchval.data import sha256_of
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.raw_files import sha256_of
+from benchval.plumbing.folders import REPO_ROOT
 
 SNAKEFILE = """
 configfile: "config.yaml"
@@ -33,7 +33,7 @@ def test_import_and_analyse_rules(tmp_path):
         raw[column] = 1 / (1 + np.exp(-(ability + rng.normal(size=n))))
     (tmp_path / "mirror").mkdir()
     raw.to_csv(tmp_path / "mirror/toy.csv", index=False)
-    # a mirror declares its files' checksums (benchval.integrity checks them where the rule reads them)
+    # a mirror declares its files' checksums (benchval.plumbing.raw_file_checks checks them where the rule reads them)
     (tmp_path / "mirror/SHA256SUMS").write_text(f"{sha256_of(tmp_path / 'mirror/toy.csv')}  toy.csv\n")
     config = {
         "mirror": str(tmp_path / "mirror"),

@@ -6,7 +6,8 @@ import logging
 
 import pytest
 
-from benchval.analysis.importers import StudyImportError, import_csv, parse_size_b
+from benchval.analysis.study_import import StudyImportError
+from benchval.analysis.importers import import_csv, parse_size_b
 
 STUDY = {
     "source": "csv",

@@ -5,7 +5,7 @@ import re
 
 import pandas as pd
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 DOCS = REPO_ROOT / "docs" / "analysis.md"
 

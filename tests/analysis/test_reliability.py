@@ -13,7 +13,7 @@ from benchval.analysis.reliability import (
     split_half,
     task_row,
 )
-from benchval.item_bootstrap import item_rng
+from benchval.evaluation.item_bootstrap import item_rng
 
 SETTINGS = {"seed": 7, "n_bootstrap": 4000, "min_models": 3, "n_splits": 50}
 

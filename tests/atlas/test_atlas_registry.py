@@ -5,7 +5,7 @@ import pytest
 
 from benchval.atlas.names import normalise
 from benchval.atlas.registry import RegistryError, build_registry, load_overrides, load_rules, parse_size
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 RULES = load_rules(REPO_ROOT / "config" / "atlas" / "registry_rules.yaml")
 OVERRIDES = load_overrides(REPO_ROOT / "config" / "atlas" / "model_overrides.csv")

@@ -12,7 +12,7 @@ import pytest
 
 from benchval.commonwhy.kg import LocalSource
 from benchval.commonwhy.namespaces import prefix_header
-from benchval.paths import default_mirror
+from benchval.plumbing.folders import default_mirror
 
 # Alice: Latvian citizen (qualifier: start time 2021) born 17 May 2003 (day precision) -> matches the rule.
 # Bob:   Latvian citizen born 1950 -> too old.   Carol: born 2005 but German -> wrong country.

@@ -13,11 +13,11 @@ import jsonschema
 import pytest
 import yaml
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 from test_rdf_convert import _mini_litwd1k
 
-from benchval.data import sha256_of
+from benchval.plumbing.raw_files import sha256_of
 
 SCHEMA = yaml.safe_load((REPO_ROOT / "workflow/schemas/commonwhy.schema.yaml").read_text())
 BLOCK = yaml.safe_load((REPO_ROOT / "config/config.yaml").read_text())["commonwhy"]
@@ -59,7 +59,7 @@ def _snakemake(workdir: Path, *args: str) -> str:
 def test_changed_litwd1k_source_rebuilds_the_store(tmp_path):
     folder = tmp_path / "mirror" / "wikidata_litwd1k"
     _mini_litwd1k(folder)
-    # the mirror declares its files' checksums, as the shared one does (benchval.integrity)
+    # the mirror declares its files' checksums, as the shared one does (benchval.plumbing.raw_file_checks)
     sums = [f"{sha256_of(p)}  ./{p.relative_to(folder)}" for p in sorted(folder.rglob("*")) if p.is_file()]
     (folder / "SHA256SUMS").write_text("\n".join(sums) + "\n")
     (tmp_path / "config.yaml").write_text(yaml.safe_dump({"mirror": str(tmp_path / "mirror"), "commonwhy": BLOCK}))

@@ -36,7 +36,7 @@ def test_published_rules_ground_on_litwd1k(mirror, litwd1k):
 
 
 def test_user_rule_with_two_anchors_grounds_on_litwd1k(mirror, litwd1k):
-    from benchval.paths import REPO_ROOT
+    from benchval.plumbing.folders import REPO_ROOT
 
     raw = mirror / "commonwhy"
     rules = load_rules(

@@ -8,7 +8,7 @@ import pytest
 
 from benchval.commonwhy.eval.baselines import KBBinder, KGR, NO_ANSWER, property_labels
 from benchval.generation.prompts import PromptTemplate
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 from kg_fixture import tiny_source
 

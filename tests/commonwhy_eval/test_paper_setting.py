@@ -10,7 +10,7 @@ from benchval.commonwhy.eval.questions import sample_composition, sample_questio
 from benchval.commonwhy.eval.run import answer_messages
 from benchval.commonwhy.eval.settings import resolve
 from benchval.generation.prompts import plain_text
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 SYSTEM = "Answer the question concisely and factually."
 

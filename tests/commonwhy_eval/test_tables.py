@@ -245,7 +245,7 @@ def test_bertscore_note_names_the_papers_setting_only_when_it_is_used():
 def test_paper_commonwhy_config_resolves_with_the_papers_bertscore():
     import yaml
 
-    from benchval.paths import REPO_ROOT
+    from benchval.plumbing.folders import REPO_ROOT
 
     section = yaml.safe_load((REPO_ROOT / "config/paper_commonwhy.yaml").read_text())["commonwhy_eval"]
     bs = resolve(section)["metrics"]["bertscore"]

@@ -1,4 +1,4 @@
-"""Raw files are checked against their declared sha256 where a rule reads them (benchval.integrity),
+"""Raw files are checked against their declared sha256 where a rule reads them (benchval.plumbing.raw_file_checks),
 on copies of the mirror in tmp_path: never the shared mirror itself."""
 
 import json
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from benchval.data import ChecksumMismatch, sha256_of
-from benchval.integrity import UndeclaredRawFile, verify_raw_files
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.raw_files import ChecksumMismatch, sha256_of
+from benchval.plumbing.raw_file_checks import UndeclaredRawFile, verify_raw_files
+from benchval.plumbing.folders import REPO_ROOT
 
 OBSSCALING = "obsscaling/base_llm_benchmark_eval.csv"
 
@@ -82,7 +82,9 @@ def test_a_rerun_does_not_hash_again_until_the_file_changes(mirror_copy, dataset
     table, stamps = mirror_copy / OBSSCALING, tmp_path / "stamps"
     verify_raw_files([table], mirror_copy, datasets, stamps)
     hashed = []
-    monkeypatch.setattr("benchval.integrity.sha256_of", lambda path: hashed.append(path) or sha256_of(path))
+    monkeypatch.setattr(
+        "benchval.plumbing.raw_file_checks.sha256_of", lambda path: hashed.append(path) or sha256_of(path)
+    )
     assert verify_raw_files([table], mirror_copy, datasets, stamps) == {"hashed": 0, "stamp_matched": 1, "not_raw": 0}
     assert hashed == []
     _edit_one_value(table)  # same size, new mtime

@@ -19,12 +19,13 @@ import pytest
 import yaml
 from sklearn.metrics import f1_score
 
-from benchval.analysis.importers import StudyImportError, import_study
+from benchval.analysis.study_import import StudyImportError
+from benchval.analysis.importers import import_study
 from benchval.lmeval.importer import lm_eval_study
 from benchval.lmeval.layout import discover_runs
 from benchval.lmeval.provenance import read_provenance
 from benchval.lmeval.recompute import continuation_tokens
-from benchval.paths import REPO_ROOT, default_mirror
+from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.testing.snakemake_run import job_counts, offline_env, run_snakemake, snakemake_command
 from benchval.testing.tiny import build_tiny_model
 

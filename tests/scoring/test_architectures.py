@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 import torch
 
-from benchval.paths import default_mirror
-from benchval.scoring.base import make_scorer
+from benchval.plumbing.folders import default_mirror
+from benchval.scoring.scorer_factory import make_scorer
 from benchval.scoring.reference import ReferenceScorer
 from benchval.scoring.requests import build_requests
 from benchval.testing.architectures import (

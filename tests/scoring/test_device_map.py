@@ -16,7 +16,7 @@ from benchval.generation.prompts import user
 from benchval.models import placement as placement_module
 from benchval.models.loader import load_model
 from benchval.models.placement import Placement, input_device, is_dispatched
-from benchval.scoring.base import make_scorer
+from benchval.scoring.scorer_factory import make_scorer
 from benchval.scoring.requests import build_requests
 from benchval.testing.tiny import save_model, tiny_llama
 
@@ -114,7 +114,7 @@ def test_a_model_entry_caps_every_visible_gpu(monkeypatch):
 
 
 def test_cuda_asked_where_there_is_none_is_a_clear_error(monkeypatch):
-    from benchval.models.loader import ModelLoadError
+    from benchval.models.placement import ModelLoadError
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     with pytest.raises(ModelLoadError, match="device 'cuda' requested but CUDA is not available here"):

@@ -4,7 +4,7 @@ import json
 
 import pandas as pd
 
-from benchval.scoring.run import score_task
+from benchval.scoring.task_scoring import score_task
 from benchval.scoring.store import COLUMNS, read_scores
 
 

@@ -6,7 +6,7 @@ import pytest
 import torch
 from scoring_fixtures import make_items
 
-from benchval.scoring.base import make_scorer
+from benchval.scoring.scorer_factory import make_scorer
 from benchval.scoring.requests import build_requests
 
 MODELS = ["llama_nobos", "llama_bos", "gemma_sliding"]

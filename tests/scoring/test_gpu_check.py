@@ -1,5 +1,5 @@
 """benchmarks/gpu_check.py's CPU smoke form: every check runs (or says why not), its JSON is what
-benchval.cost --measured reads, and cost refuses it because it was not measured on a GPU."""
+benchval.plumbing.gpu_hours --measured reads, and cost refuses it because it was not measured on a GPU."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchval.cost import MeasuredFileError, read_measured
+from benchval.plumbing.gpu_hours import MeasuredFileError, read_measured
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -44,7 +44,7 @@ def test_gpu_check_smoke_on_the_cpu(tmp_path, capsys):
 
 def test_matmul_flops_by_hand():
     """2 x non-embedding parameters per fed token + 2 x output layer per predicted position."""
-    from benchval.scoring.base import make_scorer
+    from benchval.scoring.scorer_factory import make_scorer
     from benchval.scoring.requests import build_requests
     from benchval.testing.architectures import real_items
     from benchval.testing.tiny import tiny_tokenizer

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from benchval.paths import default_mirror
+from benchval.plumbing.folders import default_mirror
 from benchval.testing.snakemake_run import job_counts, run_snakemake, snakemake_command
 from benchval.testing.tiny import TINY_MODELS, TINY_TASKS, tiny_workflow_config
 

@@ -6,7 +6,7 @@ import pytest
 from sklearn.metrics import f1_score
 
 from benchval.evaluation.evaluate import lmeval_results
-from benchval.item_bootstrap import item_rng
+from benchval.evaluation.item_bootstrap import item_rng
 from benchval.evaluation.lmeval_format import lmeval_stderr, stderr_key
 
 

@@ -1,10 +1,10 @@
-"""benchval.layout.Layout.model_job_rules: how the scoring layout cuts score, calibrate and evaluate
+"""benchval.plumbing.layout.Layout.model_job_rules: how the scoring layout cuts score, calibrate and evaluate
 into rules (the dry runs of tests/scoring/test_job_layout.py check the same through Snakemake)."""
 
 import re
 
-from benchval.layout import SCORES, Layout
-from benchval.models.registry import LAYOUT_KEYS, PLANNING_KEYS, entry_without
+from benchval.plumbing.layout import SCORES, Layout
+from benchval.models.registry import EXECUTION_KEYS, PLANNING_KEYS, entry_without
 
 
 def _layout(jobs, **overrides):
@@ -42,5 +42,5 @@ def test_no_per_task_rule_when_every_scored_model_is_per_model():
 
 def test_one_helper_strips_either_key_list():
     entry = {"family": "f", "scoring_jobs": "per_model", "job_size_b": 1, "cpu_offload_gb": 2}
-    assert entry_without(entry, LAYOUT_KEYS) == {"family": "f"}  # the scoring rules' rerun trigger
+    assert entry_without(entry, EXECUTION_KEYS) == {"family": "f"}  # the scoring rules' rerun trigger
     assert entry_without(entry, PLANNING_KEYS) == {"family": "f", "cpu_offload_gb": 2}  # what the job reads

@@ -7,8 +7,8 @@ data mirror is absent.
 import numpy as np
 import pytest
 
-from benchval.paths import REPO_ROOT, default_mirror
-from benchval.scoring.base import make_scorer
+from benchval.plumbing.folders import REPO_ROOT, default_mirror
+from benchval.scoring.scorer_factory import make_scorer
 from benchval.scoring.requests import build_requests
 from benchval.models.loader import load_model
 

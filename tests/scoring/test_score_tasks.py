@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 from scoring_fixtures import make_items
 
-from benchval.cluster import model_resources
-from benchval.scoring import run as run_module
+from benchval.plumbing.cluster_resources import model_resources
+from benchval.scoring import task_scoring as run_module
 from benchval.scoring.store import read_scores, read_scores_meta
 
 SCORING = {"engine": "fast", "normalisation": "per_token", "batch_tokens": 512, "shard_items": 2, "progress": False}

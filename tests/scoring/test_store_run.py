@@ -11,9 +11,9 @@ import yaml
 from scoring_fixtures import make_items
 
 from benchval.models.loader import load_model
-from benchval.paths import REPO_ROOT
-from benchval.scoring import run as run_module
-from benchval.scoring.base import make_scorer
+from benchval.plumbing.folders import REPO_ROOT
+from benchval.scoring import task_scoring as run_module
+from benchval.scoring.scorer_factory import make_scorer
 from benchval.evaluation.lmeval_format import lmeval_sample_rows, write_lmeval_samples
 from benchval.scoring.requests import build_requests
 from benchval.scoring.store import ScoresFileError, read_scores, read_scores_meta, write_scores

@@ -1,10 +1,16 @@
-"""benchval.cluster: resources from the model size, checked against hand-computed values."""
+"""benchval.plumbing.cluster_resources: resources from the model size, checked against hand-computed values."""
 
 from types import SimpleNamespace
 
 import pytest
 
-from benchval.cluster import ClusterSettings, gpus_needed, model_resources, rule_resources, weights_gb
+from benchval.plumbing.cluster_resources import (
+    ClusterSettings,
+    gpus_needed,
+    model_resources,
+    rule_resources,
+    weights_gb,
+)
 
 
 def test_weights_and_gpu_count_by_hand():

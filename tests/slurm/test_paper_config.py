@@ -11,8 +11,8 @@ import yaml
 from snakemake.utils import validate
 
 from benchval.analysis.synthetic import PAPER_FAMILY_SIZES
-from benchval.cluster import ClusterSettings, entry_resources
-from benchval.config import check_references, merged_config
+from benchval.plumbing.cluster_resources import ClusterSettings, entry_resources
+from benchval.plumbing.config import check_references, merged_config
 from benchval.testing.snakemake_run import job_counts, run_snakemake, snakemake_command
 
 REPO = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 from benchval.tasks.base import AdapterInput, FilterReport, get_adapter
 
 CATALOGUE = REPO_ROOT / "config" / "catalogue" / "commonsense.yaml"

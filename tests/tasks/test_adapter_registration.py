@@ -42,8 +42,8 @@ def test_every_adapter_module_is_found():
 def test_every_adapter_module_is_a_code_dependency_of_prepare_task():
     """Discovery by pkgutil is invisible to ast: workflow_support is told (IMPORTS_EVERY_MODULE_OF),
     so editing any adapter module reruns prepare_task."""
-    from benchval.paths import REPO_ROOT
-    from benchval.workflow_support import module_dependencies
+    from benchval.plumbing.folders import REPO_ROOT
+    from benchval.plumbing.reruns import module_dependencies
 
     files = {
         path.relative_to(REPO_ROOT / "src").as_posix()

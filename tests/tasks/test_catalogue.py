@@ -6,7 +6,7 @@ import jsonschema
 import pytest
 import yaml
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 from benchval.tasks.base import known_adapters
 
 SCHEMAS = REPO_ROOT / "workflow" / "schemas"

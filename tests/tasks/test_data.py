@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from benchval import data
-from benchval.data import ChecksumMismatch, DataFile, DataFileNotFound
+from benchval.plumbing import raw_files as data
+from benchval.plumbing.raw_files import ChecksumMismatch, DataFile, DataFileNotFound
 
 
 def sha(payload: bytes) -> str:

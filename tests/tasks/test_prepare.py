@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from benchval.data import ChecksumMismatch
+from benchval.plumbing.raw_files import ChecksumMismatch
 from benchval.tasks.base import Item, TaskDataError, TaskUnavailable, register
 from benchval.tasks.items import read_filter_report, read_items, read_task_meta
 from benchval.tasks.prepare import prepare_task, read_exclusion_list

@@ -14,7 +14,7 @@ from functools import partial
 import pytest
 import yaml
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 from benchval.tasks.items import read_items, read_task_meta
 
 PIQA_ROWS = [{"goal": f"How do I do thing {i}?", "sol1": f"way {i}", "sol2": f"other way {i}"} for i in range(6)]

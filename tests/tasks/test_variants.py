@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 import yaml
 
-from benchval.config import ConfigError
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.config_error import ConfigError
+from benchval.plumbing.folders import REPO_ROOT
 from benchval.tasks.commonsense import PIQA_RUP_COLUMNS
 from benchval.tasks.variants import add_task_variants, split_variant_name, variant_name
 

@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 import benchval.tasks.downstream  # noqa: F401  (registers the adapters)
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 CATALOGUE = REPO_ROOT / "config" / "catalogue" / "downstream.yaml"
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import benchval.tasks.downstream  # noqa: F401  (registers the adapters)
-from benchval.data import dataset_files
+from benchval.plumbing.raw_files import dataset_files
 from benchval.tasks.base import AdapterInput, FilterReport, get_adapter
 
 SEED = 20261130

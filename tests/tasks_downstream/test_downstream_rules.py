@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from benchval.data import dataset_files, sha256_of
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.raw_files import dataset_files, sha256_of
+from benchval.plumbing.folders import REPO_ROOT
 from benchval.tasks import prepare
 from benchval.tasks.base import known_adapters
 from benchval.tasks.downstream.common import answer_statements, shuffle_options

@@ -21,11 +21,19 @@ from benchval.analysis.outputs import (
     TABLE_NAMES,
     TESTED_TABLES,
 )
-from benchval.layout import SCORE_TABLE, STUDY_DIR, STUDY_TABLE, STUDY_TASKS, UNADJUSTED_TABLE, alternatives, fill
-from benchval.layout import TASK_RELIABILITY_TABLE
-from benchval.layout import workflow_layout
+from benchval.plumbing.layout import (
+    SCORE_TABLE,
+    STUDY_DIR,
+    STUDY_TABLE,
+    STUDY_TASKS,
+    UNADJUSTED_TABLE,
+    alternatives,
+    fill,
+)
+from benchval.plumbing.layout import TASK_RELIABILITY_TABLE
+from benchval.plumbing.layout import workflow_layout
 from benchval.lmeval import samples_studies
-from benchval.workflow_support import canonical, script_code_for, workdir_relative
+from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
@@ -45,7 +53,7 @@ def _step_file(name):
 
 def _import_source(wildcards):
     """The imported study's source file or directory (mirror expanded), relative to the working directory."""
-    from benchval.analysis.importers import expand_path
+    from benchval.analysis.study_import import expand_path
 
     return workdir_relative(expand_path(LAYOUT.studies[wildcards.study]["path"], LAYOUT.mirror))
 
@@ -73,7 +81,7 @@ rule import_score_table:
     params:
         study=lambda w: canonical(LAYOUT.studies[w.study]),
         mirror=workdir_relative(LAYOUT.mirror),
-        # what the raw-file check reads (benchval.integrity); it takes `input`, so Snakemake leaves it
+        # what the raw-file check reads (benchval.plumbing.raw_file_checks); it takes `input`, so Snakemake leaves it
         # out of the rerun trigger, as when the script read the config itself
         raw_files=lambda w, input: {"root": str(LAYOUT.raw_root), "datasets": config["datasets"]},
         code=script_code("import_score_table.py"),

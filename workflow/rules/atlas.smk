@@ -9,8 +9,8 @@
 import sys
 
 from benchval.atlas.steps.sources import SOURCE_TABLES
-from benchval.layout import workflow_layout
-from benchval.workflow_support import canonical, script_code_for, workdir_relative
+from benchval.plumbing.layout import workflow_layout
+from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 ATLAS = "results/atlas"

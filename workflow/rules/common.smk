@@ -1,10 +1,10 @@
 # Config loading and the wildcard constraints. Paths, name patterns and the studies' models, tasks
-# and pairs live in benchval.layout, which every rule file imports itself (docs/workflow.md, "Layout").
+# and pairs live in benchval.plumbing.layout, which every rule file imports itself (docs/workflow.md, "Layout").
 from snakemake.utils import validate
 
-from benchval.config import check_command_line, check_references, check_sections_are_mappings
-from benchval.layout import alternatives, workflow_layout
-from benchval.strict_yaml import check_no_duplicate_keys
+from benchval.plumbing.config import check_command_line, check_references, check_sections_are_mappings
+from benchval.plumbing.layout import alternatives, workflow_layout
+from benchval.plumbing.strict_yaml import check_no_duplicate_keys
 from benchval.tasks.variants import add_task_variants
 
 check_command_line(workflow.config_settings.config)

@@ -3,8 +3,8 @@
 # workflow/schemas/commonwhy.schema.yaml); docs/commonwhy.md explains every output.
 
 from benchval.commonwhy.rdf_convert import INPUT_FILES as CW_LITWD1K_FILES
-from benchval.layout import COMMONWHY_DIR, workflow_layout
-from benchval.workflow_support import canonical, script_code_for, workdir_relative
+from benchval.plumbing.layout import COMMONWHY_DIR, workflow_layout
+from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)

@@ -8,18 +8,18 @@
 
 from pathlib import Path
 
-from benchval.cluster import rule_resources as _cwe_rule_resources
+from benchval.plumbing.cluster_resources import rule_resources as _cwe_rule_resources
 from benchval.commonwhy.eval.settings import answering_endpoints as _cwe_answering_endpoints
 from benchval.commonwhy.eval.settings import check_names as _cwe_check_names
 from benchval.commonwhy.eval.table2 import bertscore_note as _cwe_bertscore_note
-from benchval.layout import COMMONWHY_DIR, COMMONWHY_EVAL_DIR, JUDGE_CHECK_DIR, JUDGE_CHECK_PAGE, WHEELS_DIR
-from benchval.layout import alternatives, model_manifest, workflow_layout
-from benchval.workflow_support import canonical, script_code_for, workdir_relative
+from benchval.plumbing.layout import COMMONWHY_DIR, COMMONWHY_EVAL_DIR, JUDGE_CHECK_DIR, JUDGE_CHECK_PAGE, WHEELS_DIR
+from benchval.plumbing.layout import alternatives, model_manifest, workflow_layout
+from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
 
-# local.model_jobs_at_once model jobs side by side locally (benchval.layout.Layout.model_job_threads).
+# local.model_jobs_at_once model jobs side by side locally (benchval.plumbing.layout.Layout.model_job_threads).
 _MODEL_THREADS = LAYOUT.model_job_threads(workflow)
 
 CWE = LAYOUT.commonwhy_eval
@@ -49,7 +49,7 @@ def _cwe_kg_inputs():
 
 def commonwhy_eval_outputs():
     """Final files of the CommonWhy evaluation for the default target
-    (benchval.layout.Layout.commonwhy_in_default_target)."""
+    (benchval.plumbing.layout.Layout.commonwhy_in_default_target)."""
     if not LAYOUT.commonwhy_in_default_target():
         return []
     return [

@@ -1,9 +1,9 @@
 # lm_eval studies recomputed from lm-eval's samples files (benchval.lmeval, docs/configuration.md
 # "lm-eval studies"): beside the score table (rule import_score_table), the item-bootstrap 95% interval
 # of every score, results/studies/{study}/tables/item_intervals.csv. Seconds of pandas: a local rule.
-from benchval.layout import STUDY_TABLE, alternatives, fill, workflow_layout
+from benchval.plumbing.layout import STUDY_TABLE, alternatives, fill, workflow_layout
 from benchval.lmeval import samples_studies
-from benchval.workflow_support import canonical, script_code_for, workdir_relative
+from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
@@ -11,7 +11,7 @@ LMEVAL_ITEM_INTERVALS = fill(STUDY_TABLE, name="item_intervals")
 
 
 def _lmeval_source(wildcards):
-    from benchval.analysis.importers import expand_path
+    from benchval.analysis.study_import import expand_path
 
     return workdir_relative(expand_path(LAYOUT.studies[wildcards.study]["path"], LAYOUT.mirror))
 

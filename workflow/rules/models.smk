@@ -5,12 +5,13 @@
 
 from pathlib import Path
 
-from benchval.cluster import rule_resources as _rule_resources
-from benchval.layout import MODELS_DIR, model_manifest, workflow_layout
+from benchval.plumbing.cluster_resources import rule_resources as _rule_resources
+from benchval.plumbing.folders import MODELS_DIR
+from benchval.plumbing.layout import model_manifest, workflow_layout
 from benchval.models.lock import sync_entry_stamps as _sync_entry_stamps
-from benchval.models.registry import LAYOUT_KEYS as _LAYOUT_KEYS
+from benchval.models.registry import EXECUTION_KEYS as _EXECUTION_KEYS
 from benchval.models.registry import entry_without as _entry_without
-from benchval.workflow_support import canonical, script_code_for
+from benchval.plumbing.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 workflow_layout(config)  # fills the schema defaults (model_lock) when this file is used on its own
@@ -19,7 +20,7 @@ workflow_layout(config)  # fills the schema defaults (model_lock) when this file
 def _model_entry(wildcards):
     """The model's config entry: a params value, so editing it reruns the preparation (not the
     scoring job layout, `scoring_jobs`, which changes no prepared file)."""
-    return canonical(_entry_without(config["models"][wildcards.model], _LAYOUT_KEYS))
+    return canonical(_entry_without(config["models"][wildcards.model], _EXECUTION_KEYS))
 
 
 def _local_model_files(wildcards):

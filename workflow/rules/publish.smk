@@ -2,11 +2,11 @@
 # study's analysis wrote under results/studies/{study}/, plus the task sizes of every scored task.
 # They are directory outputs checked against a manifest of their files: deleting a published file
 # makes the check file newer when this file is read, so `publish` (and only it) runs again
-# (benchval.published).
-from benchval.layout import PUBLISHED_FIGURES, PUBLISHED_TABLES, TASK_FILTERS, TASK_META, TASK_SIZES
-from benchval.layout import workflow_layout
-from benchval.published import PUBLISHED_CHECK, PUBLISHED_MANIFEST, mark_if_incomplete
-from benchval.workflow_support import canonical, script_code_for
+# (benchval.plumbing.published_folders).
+from benchval.plumbing.layout import PUBLISHED_FIGURES, PUBLISHED_TABLES, TASK_FILTERS, TASK_META, TASK_SIZES
+from benchval.plumbing.layout import workflow_layout
+from benchval.plumbing.published_folders import PUBLISHED_CHECK, PUBLISHED_MANIFEST, mark_if_incomplete
+from benchval.plumbing.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)

@@ -4,7 +4,7 @@
 # the config used under results/report/, each flagged with report() and a caption from
 # workflow/report/*.rst.
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
-from benchval.layout import (
+from benchval.plumbing.layout import (
     REPORT_DIR,
     REPORT_STUDY_FIGURE,
     REPORT_STUDY_TABLE,
@@ -17,7 +17,7 @@ from benchval.layout import (
     model_manifest,
     workflow_layout,
 )
-from benchval.workflow_support import canonical, script_code_for
+from benchval.plumbing.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)

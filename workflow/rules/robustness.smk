@@ -2,7 +2,7 @@
 # robustness"): section `robustness:` of the config (workflow/schemas/robustness.schema.yaml). Each rule
 # runs for every study the config declares; scored studies also read their stored item-level scores
 # (no model reruns), imported ones the item counts their task entries declare (`n_items`).
-from benchval.layout import (
+from benchval.plumbing.layout import (
     SCORE_TABLE,
     SCORES,
     STUDY_TASKS,
@@ -15,7 +15,7 @@ from benchval.layout import (
     fill,
     workflow_layout,
 )
-from benchval.workflow_support import canonical, script_code_for, workdir_relative
+from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
@@ -57,7 +57,7 @@ def _lmeval_samples_study(study):
 
 def _lmeval_samples_folder(wildcards):
     """The samples study's lm-eval output folder, an input so that new runs rerun its reliability."""
-    from benchval.analysis.importers import expand_path
+    from benchval.analysis.study_import import expand_path
 
     if _lmeval_samples_study(wildcards.study) is None:
         return []

@@ -3,7 +3,7 @@
 # scores and metrics files that scoring and evaluation already wrote: no model reruns.
 # (The partial-Spearman sensitivity table became a dimension of the specification grid:
 # workflow/rules/robustness.smk.)
-from benchval.layout import (
+from benchval.plumbing.layout import (
     METRICS,
     REPORT_STUDY_FIGURE,
     REPORT_STUDY_TABLE,
@@ -16,7 +16,7 @@ from benchval.layout import (
     fill,
     workflow_layout,
 )
-from benchval.workflow_support import canonical, script_code_for
+from benchval.plumbing.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)

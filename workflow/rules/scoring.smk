@@ -8,15 +8,15 @@
 #              shards of every other task and rescores only that task.
 # A model entry's `scoring_jobs` overrides `scoring.jobs` for that model (config/paper.yaml: the
 # 66-72B models per_model, loaded once; the others per_task). One declaration serves both:
-# benchval.layout.Layout.model_job_rules, as in evaluate.smk.
+# benchval.plumbing.layout.Layout.model_job_rules, as in evaluate.smk.
 # Finished shards stay in results/scores/{model}/{task}.shards/ so that an interrupted job resumes.
 
-from benchval.cluster import rule_resources as _rule_resources
-from benchval.layout import SCORE_SHARDS, SCORES, TASK_ITEMS, TASK_META, model_manifest, workflow_layout
-from benchval.models.registry import LAYOUT_KEYS as _LAYOUT_KEYS
+from benchval.plumbing.cluster_resources import rule_resources as _rule_resources
+from benchval.plumbing.layout import SCORE_SHARDS, SCORES, TASK_ITEMS, TASK_META, model_manifest, workflow_layout
+from benchval.models.registry import EXECUTION_KEYS as _EXECUTION_KEYS
 from benchval.models.registry import PLANNING_KEYS as _PLANNING_KEYS
 from benchval.models.registry import entry_without as _entry_without
-from benchval.workflow_support import canonical, script_code_for
+from benchval.plumbing.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
@@ -32,13 +32,13 @@ _SCORING_PARAMS = canonical(
     }
 )
 
-# local.model_jobs_at_once model jobs side by side locally (benchval.layout.Layout.model_job_threads).
+# local.model_jobs_at_once model jobs side by side locally (benchval.plumbing.layout.Layout.model_job_threads).
 _MODEL_THREADS = LAYOUT.model_job_threads(workflow)
 
 
 def _score_trigger(wildcards):
-    """The model entry less LAYOUT_KEYS: what changes a score, so an edit of it reruns the scoring."""
-    return canonical(_entry_without(config["models"][wildcards.model], _LAYOUT_KEYS))
+    """The model entry less EXECUTION_KEYS: what changes a score, so an edit of it reruns the scoring."""
+    return canonical(_entry_without(config["models"][wildcards.model], _EXECUTION_KEYS))
 
 
 def _score_entry(wildcards, input):

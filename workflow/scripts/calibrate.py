@@ -1,8 +1,8 @@
-"""Snakemake script: calibrated option scores of one model on one or more tasks (benchval.calibrate)."""
+"""Snakemake script: calibrated option scores of one model on one or more tasks (benchval.evaluation.calibrate)."""
 
 import logging
 
-from benchval.calibrate import calibrate_files
+from benchval.evaluation.calibrate import calibrate_files
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

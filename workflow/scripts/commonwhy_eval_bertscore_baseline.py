@@ -1,7 +1,7 @@
 """Rule commonwhy_eval_bertscore_baseline: BERTScore's rescaling baseline for the configured encoder."""
 
 from benchval.commonwhy.eval import run
-from benchval.integrity import verify_job_inputs
+from benchval.plumbing.raw_file_checks import verify_job_inputs
 
 sm = snakemake  # noqa: F821
 run.start_job(sm)

@@ -1,7 +1,7 @@
 """Snakemake script for rule kg_store (thin: calls benchval.commonwhy.entrypoints)."""
 
 from benchval.commonwhy.entrypoints import build_store
-from benchval.integrity import verify_job_inputs
+from benchval.plumbing.raw_file_checks import verify_job_inputs
 from benchval.joblog import log_to_file
 
 log_to_file(snakemake.log[0])  # noqa: F821

@@ -3,7 +3,7 @@
 import logging
 from pathlib import Path
 
-from benchval.data import DataFile, fetch_to
+from benchval.plumbing.raw_files import DataFile, fetch_to
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

@@ -1,7 +1,7 @@
 """Snakemake script: an imported study's score_table.csv and tasks.csv (benchval.analysis.importers)."""
 
 from benchval.analysis.importers import import_study
-from benchval.integrity import verify_raw_files
+from benchval.plumbing.raw_file_checks import verify_raw_files
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

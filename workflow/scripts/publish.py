@@ -1,11 +1,11 @@
 """Snakemake script: copy each study's figures and tables into results/figures|tables/{study}/,
-and list what was published (benchval.published: a deleted published file is rebuilt)."""
+and list what was published (benchval.plumbing.published_folders: a deleted published file is rebuilt)."""
 
 import shutil
 from pathlib import Path
 
 from benchval.joblog import log_to_file
-from benchval.published import copy_published, write_published_manifest
+from benchval.plumbing.published_folders import copy_published, write_published_manifest
 
 log_to_file(snakemake.log[0])
 written = copy_published(snakemake.input.figures, snakemake.output.figures)

@@ -3,7 +3,7 @@
 import logging
 
 from benchval.joblog import log_to_file
-from benchval.layout import model_manifest
+from benchval.plumbing.layout import model_manifest
 from benchval.report.pages import models_frame, write_table_page
 
 log_to_file(snakemake.log[0])

@@ -4,7 +4,7 @@
 from pathlib import Path
 
 from benchval.plumbing.job import start_job
-from benchval.scoring.run import TaskFiles, score_tasks
+from benchval.scoring.task_scoring import TaskFiles, score_tasks
 
 job = start_job(snakemake, torch=True)
 score_tasks(

@@ -55,7 +55,7 @@ class StudyImportError(ValueError):
 def expand_path(template: str, mirror: str | Path | None) -> Path:
     """Replace ``{mirror}`` in ``template`` by the mirror, or with ``mirror: null`` by the download cache
     resources/data (rule fetch_raw_file downloads a file declared in config/catalogue/*.yaml there)."""
-    from benchval.config import raw_root
+    from benchval.plumbing.folders import raw_root
 
     if "{mirror}" in template:
         template = template.replace("{mirror}", str(raw_root(Path(mirror) if mirror is not None else None)))

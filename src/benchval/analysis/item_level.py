@@ -13,7 +13,7 @@ import pandas as pd
 from benchval.analysis.reliability import ItemResults
 from benchval.analysis.table import StudyTable
 from benchval.evaluation.metrics import compute_metrics, predict
-from benchval.item_bootstrap import bootstrap_metric, item_rng
+from benchval.evaluation.item_bootstrap import bootstrap_metric, item_rng
 
 #: the scoring mode handed to predict when calibration is off (anything but "calibrated")
 UNCALIBRATED = "uncalibrated"

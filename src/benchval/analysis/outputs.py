@@ -104,7 +104,7 @@ def figure_paths(out_dir: str | Path, formats=None) -> list[Path]:
     """``out_dir/figures/<stem>.<fmt>`` for every figure and format (default: the schema's
     ``analysis.figures.formats``)."""
     if formats is None:
-        from benchval.config import section_defaults
+        from benchval.plumbing.config import section_defaults
 
         formats = section_defaults("analysis")["figures"]["formats"]
     return [Path(out_dir) / "figures" / f"{stem}.{fmt}" for stem in FIGURE_STEMS for fmt in formats]

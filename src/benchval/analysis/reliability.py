@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchval.item_bootstrap import METRIC_FUNCTIONS, bootstrap_metric, item_rng
+from benchval.evaluation.item_bootstrap import METRIC_FUNCTIONS, bootstrap_metric, item_rng
 
 COLUMNS = [
     "metric",

@@ -7,9 +7,9 @@ with the study's normalisation (:func:`benchval.evaluation.metrics.predict`) and
 value (else a clear error: the inputs are out of step). Then:
 
 * CI: percentile interval at ``ci_level`` over ``n_bootstrap`` item resamples
-  (:mod:`benchval.item_bootstrap`), seeded by ``seed`` and the task name, so every model of a task
+  (:mod:`benchval.evaluation.item_bootstrap`), seeded by ``seed`` and the task name, so every model of a task
   is resampled with the same items (paired across models).
-* chance: a uniform random guesser over each item's options (:mod:`benchval.chance`): accuracy =
+* chance: a uniform random guesser over each item's options (:mod:`benchval.analysis.chance`): accuracy =
   mean of 1 / n_options, macro-F1 = its exact expected macro-F1 (with an error bound where some
   option index is never a label; simulated, seeded by ``seed`` and the task, with 3 standard
   errors as the bound where that bound is loose).
@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 
 from benchval.evaluation import metrics as metric_functions
-from benchval.chance import chance_accuracy, chance_macro_f1, chance_macro_f1_method
-from benchval.item_bootstrap import bootstrap_metric, item_rng
+from benchval.analysis.chance import chance_accuracy, chance_macro_f1, chance_macro_f1_method
+from benchval.evaluation.item_bootstrap import bootstrap_metric, item_rng
 
 SCOREBOARD_COLUMNS = [
     "model",
@@ -69,7 +69,7 @@ def chance_level(
     metric: str, labels: np.ndarray, n_options: np.ndarray, rng: np.random.Generator
 ) -> tuple[float, float]:
     """(chance level, bound on its error) of ``metric`` for uniform guessing (``rng``: for a simulated
-    macro-F1 where the closed form's bound is loose, see :mod:`benchval.chance`)."""
+    macro-F1 where the closed form's bound is loose, see :mod:`benchval.analysis.chance`)."""
     if metric == "accuracy":
         return chance_accuracy(n_options), 0.0
     return chance_macro_f1(labels, n_options, rng)

@@ -10,8 +10,8 @@ from functools import cache
 import yaml
 from snakemake.utils import validate
 
-from benchval.config import section_defaults
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.config import section_defaults
+from benchval.plumbing.folders import REPO_ROOT
 
 SCHEMA = REPO_ROOT / "workflow" / "schemas" / "analysis.schema.yaml"
 
@@ -65,7 +65,7 @@ def settings_from_config(section: dict | None) -> AnalysisSettings:
     unknown = sorted(set(section) - known)
     if unknown:
         raise ValueError(f"analysis config: unknown key(s) {unknown}; allowed: {sorted(known)}")
-    section = section_defaults("analysis", section)  # the one default filler (benchval.config)
+    section = section_defaults("analysis", section)  # the one default filler (benchval.plumbing.config)
     validate(section, str(SCHEMA))
     composite, fdr, figures = section["control_composite"], section["fdr"], section["figures"]
     # without fdr.families, each test kind is its own family (per metric)

@@ -15,7 +15,7 @@ from benchval.evaluation.lmeval_format import (
     lmeval_stderr,
     stderr_key,
 )
-from benchval.item_bootstrap import item_rng
+from benchval.evaluation.item_bootstrap import item_rng
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ def evaluate_task(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Metrics rows (see METRICS_COLUMNS) and the per-item predictions of one model on one task.
 
-    ``option_scores``: the calibrated option scores of rule ``calibrate`` (benchval.calibrate).
+    ``option_scores``: the calibrated option scores of rule ``calibrate`` (benchval.evaluation.calibrate).
     """
     task, wanted = meta["task"], list(meta["metrics"])
     if meta.get("unavailable"):

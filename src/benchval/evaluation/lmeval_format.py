@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from benchval.item_bootstrap import bootstrap_metric
+from benchval.evaluation.item_bootstrap import bootstrap_metric
 
 #: lm-eval's value for a standard error it does not compute
 STDERR_NOT_AVAILABLE = "N/A"

@@ -21,7 +21,7 @@ def normalised_logprob(scores: pd.DataFrame, normalisation: str) -> pd.Series:
         return scores["logprob_sum"].astype(float)
     length_column = {"per_token": "n_tokens", "per_char": "n_chars", "per_byte": "n_bytes"}.get(normalisation)
     if length_column is None:
-        from benchval.config import allowed_values
+        from benchval.plumbing.config import allowed_values
 
         raise ValueError(
             f"unknown normalisation {normalisation!r}; choose one of "

@@ -6,7 +6,7 @@ import string
 from pathlib import Path
 from typing import TypedDict
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 
 class Message(TypedDict):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchval.analysis.importers import StudyImportError
+from benchval.analysis.study_import import StudyImportError
 
 
 class LmEvalImportError(StudyImportError):

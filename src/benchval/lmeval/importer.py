@@ -29,9 +29,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval.analysis.importers import expand_path, task_table
+from benchval.analysis.study_import import expand_path, task_table
 from benchval.analysis.table import SCORE_COLUMNS
-from benchval.item_bootstrap import item_rng
+from benchval.evaluation.item_bootstrap import item_rng
 from benchval.lmeval import DEFAULT_SAMPLE_METRICS, recompute
 from benchval.lmeval.errors import LmEvalImportError
 from benchval.lmeval.layout import RunFiles, discover_runs

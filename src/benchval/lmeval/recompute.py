@@ -13,7 +13,7 @@
   of option 1 (``sklearn.metrics.f1_score`` default), recomputed by :func:`lmeval_f1` only to check
   a run against its own figures.
 * **Item-bootstrap intervals**: percentile intervals over item resamples
-  (:func:`benchval.item_bootstrap.bootstrap_metric`), seeded per task so that models share them.
+  (:func:`benchval.evaluation.item_bootstrap.bootstrap_metric`), seeded per task so that models share them.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import pandas as pd
 from sklearn.metrics import f1_score
 
 from benchval.evaluation.metrics import compute_metrics, option_scores, predict_from_option_scores
-from benchval.item_bootstrap import bootstrap_metric
+from benchval.evaluation.item_bootstrap import bootstrap_metric
 from benchval.lmeval.errors import LmEvalImportError
 
 NORMALISATIONS = ("sum", "per_char", "per_byte", "per_token")

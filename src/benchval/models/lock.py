@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from benchval.strict_yaml import DuplicateKeyError, load_yaml
+from benchval.plumbing.strict_yaml import DuplicateKeyError, load_yaml
 
 LOCK_VERSION = 1
 COMMIT = re.compile(r"^[0-9a-f]{40}$")

@@ -100,7 +100,7 @@ def visible_gpu_memory_gb() -> list[float]:
 def gpu_weight_caps(cards_gb: Sequence[float], per_gpu_gb: float | None = None) -> dict[int, int]:
     """{GPU index: bytes of weights it may hold}: 90% of each card, at most `per_gpu_gb`."""
     if not cards_gb:
-        from benchval.models.loader import ModelLoadError
+        from benchval.models.placement import ModelLoadError
 
         raise ModelLoadError("device 'cuda' requested but no GPU is visible (CUDA_VISIBLE_DEVICES)")
     limit = math.inf if per_gpu_gb is None else per_gpu_gb
@@ -117,7 +117,7 @@ def meta_model(model_config, dtype: str):
     from accelerate import init_empty_weights
     from transformers import AutoModelForCausalLM
 
-    from benchval.models.loader import resolve_dtype
+    from benchval.models.placement import resolve_dtype
 
     with init_empty_weights():
         return AutoModelForCausalLM.from_config(model_config, dtype=resolve_dtype(dtype))
@@ -197,7 +197,7 @@ def resolve_device(device: str) -> str:
     if device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
     if device.startswith("cuda") and not torch.cuda.is_available():
-        from benchval.models.loader import ModelLoadError
+        from benchval.models.placement import ModelLoadError
 
         raise ModelLoadError(f"device {device!r} requested but CUDA is not available here")
     if device != "cpu" and not device.startswith("cuda"):

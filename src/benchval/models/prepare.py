@@ -26,7 +26,7 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 import benchval
 from benchval.models import gguf, hf, lock, wheels
 from benchval.models.checks import paris_check, require_paris_margin
-from benchval.models.loader import resolve_dtype
+from benchval.models.placement import resolve_dtype
 from benchval.models.manifest import (
     MANIFEST_VERSION,
     tokenizer_facts,

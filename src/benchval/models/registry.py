@@ -15,7 +15,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 SCHEMA_PATH = REPO_ROOT / "workflow" / "schemas" / "models.schema.yaml"
 SOURCE_TYPES = {"hf": "hf_source", "gguf_wheels": "gguf_wheels_source", "local": "local_source"}
@@ -31,11 +31,11 @@ REAL_WEIGHT_SOURCES = ("gguf_wheels", "hf")
 #   scoring job, so the scoring rules pass them beside their rerun trigger, not in it.
 PLANNING_KEYS = ("scoring_jobs", "job_size_b")
 PLACEMENT_KEYS = ("max_memory_per_gpu_gb", "cpu_offload_gb")
-LAYOUT_KEYS = PLANNING_KEYS + PLACEMENT_KEYS  # left out of the params of prepare_model and the scoring rules
+EXECUTION_KEYS = PLANNING_KEYS + PLACEMENT_KEYS  # left out of the params of prepare_model and the scoring rules
 
 
 def entry_without(entry: Mapping[str, Any], keys: Sequence[str]) -> dict[str, Any]:
-    """The model entry ``entry`` less ``keys`` (LAYOUT_KEYS or PLANNING_KEYS): what a rule passes on."""
+    """The model entry ``entry`` less ``keys`` (EXECUTION_KEYS or PLANNING_KEYS): what a rule passes on."""
     return {key: value for key, value in entry.items() if key not in keys}
 
 

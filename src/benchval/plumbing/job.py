@@ -8,7 +8,7 @@ no module below the workflow layer ever sees Snakemake's objects:
 * a failure ends the log with the exception and its traceback (Snakemake's error message names the
   log), and still reaches the console;
 * ``torch=True`` (model jobs) sets torch's threads to the job's share of the real cores
-  (:func:`benchval.threads.torch_threads`);
+  (:func:`benchval.plumbing.job_threads.torch_threads`);
 * the returned :class:`Job` holds the params, wildcards and threads as plain dicts, lists, strings and
   numbers, ready to pass on.
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchval.threads import torch_threads
+from benchval.plumbing.job_threads import torch_threads
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 

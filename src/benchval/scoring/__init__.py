@@ -6,5 +6,5 @@
 - :mod:`benchval.scoring.reference`: naive exact scorer, one pair per forward (the test oracle).
 - :mod:`benchval.scoring.engine`: fast scorer (shared contexts packed in one row, token-budget batches).
 - :mod:`benchval.scoring.store`: the scores parquet (writer/reader) and resumable shards.
-- :mod:`benchval.scoring.run`: :func:`score_task`, used by the ``score`` rule.
+- :mod:`benchval.scoring.task_scoring`: :func:`score_task`, used by the ``score`` rule.
 """

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import torch
 
-from benchval.models.loader import resolve_dtype
+from benchval.models.placement import resolve_dtype
 from benchval.models.placement import input_device, place
 from benchval.scoring.requests import REQUEST_COLUMNS
 from benchval.scoring.tokens import EncodedRequest, RequestEncoder

@@ -22,7 +22,7 @@ ids, unless the window covers every row of the batch (e.g. Gemma 2's 4,096 posit
 full mask serves them too. Masks are built on the model's device from the rows' segment, anchor and
 position ids; only the causal base, which does not depend on the packing, is cached. Models of a
 type not checked exact (:data:`EXACT_MODEL_TYPES`) are not served here:
-:func:`benchval.scoring.base.make_scorer` gives them the reference engine with a warning. Requests whose joint
+:func:`benchval.scoring.scorer_factory.make_scorer` gives them the reference engine with a warning. Requests whose joint
 tokenisation does not start with the
 context's tokens (see :mod:`benchval.scoring.tokens`) are computed in full as a group of their own
 (no sharing), and counted. On CUDA out-of-memory the budget halves and the batch is retried.

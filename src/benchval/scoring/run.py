@@ -23,10 +23,10 @@ import pandas as pd
 from benchval.models.loader import load_model
 from benchval.models.manifest import folder_weights_sha256
 from benchval.models.placement import Placement
-from benchval.threads import limit_torch_threads
+from benchval.plumbing.job_threads import limit_torch_threads
 
-from benchval.config import section_defaults
-from benchval.scoring.base import make_scorer
+from benchval.plumbing.config import section_defaults
+from benchval.scoring.scorer_factory import make_scorer
 from benchval.scoring.requests import build_requests
 from benchval.scoring.store import COLUMNS as STORE_COLUMNS
 from benchval.scoring.store import ShardStore, requests_fingerprint, write_scores

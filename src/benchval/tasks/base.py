@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
-from benchval.config import allowed_values
+from benchval.plumbing.config import allowed_values
 
 # the allowed values of a task's scoring_mode, role and axes are tasks.schema.yaml's
 SCORING_MODES = tuple(allowed_values("tasks", "scoring_mode"))
@@ -259,7 +259,7 @@ class AdapterInput:
 Adapter = Callable[[AdapterInput, FilterReport], Iterable[Item]]
 _ADAPTERS: dict[str, Adapter] = {}
 #: the adapter modules, and packages every module of which is one (searched with pkgutil);
-#: benchval.workflow_support counts them as code dependencies of whatever imports this module
+#: benchval.plumbing.reruns counts them as code dependencies of whatever imports this module
 IMPORTS_EVERY_MODULE_OF = ("benchval.tasks.commonsense", "benchval.tasks.downstream")
 
 

@@ -11,7 +11,7 @@ import logging
 from pathlib import Path
 from typing import Mapping
 
-from benchval.data import ChecksumMismatch, sha256_of
+from benchval.plumbing.raw_files import ChecksumMismatch, sha256_of
 from benchval.tasks.base import (
     AdapterInput,
     FilterReport,
@@ -84,7 +84,7 @@ def sample_size(sample_config: Mapping[str, object] | None, task: str) -> int | 
 
 def source_files(files: Mapping[str, Path], checksums: Mapping[str, str] | None) -> dict:
     """Path and sha256 of every raw file read; a file whose hash differs from ``checksums[key]``
-    (the declared sha256) raises :class:`~benchval.data.ChecksumMismatch`, and an empty file raises
+    (the declared sha256) raises :class:`~benchval.plumbing.raw_files.ChecksumMismatch`, and an empty file raises
     :class:`~benchval.tasks.base.TaskDataError` (even when its declared checksum is that of an empty
     file: a task built from it would have no items and NaN metrics)."""
     recorded = {}

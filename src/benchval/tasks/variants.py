@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 from typing import Mapping
 
-from benchval.config import ConfigError
+from benchval.plumbing.config_error import ConfigError
 
 SEPARATOR = "__"
 VARIANT_ROLE = "cs_variant"

@@ -30,7 +30,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from benchval.paths import REPO_ROOT, default_mirror
+from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.testing.tiny import common_config, tiny_tokenizer
 
 ARCHITECTURES = ("gpt_neox", "opt", "qwen2", "llama", "gemma2", "mistral")

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 NOTHING_TO_DO = "Nothing to be done (all requested files are present and up to date)."
 OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}

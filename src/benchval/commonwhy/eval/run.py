@@ -17,8 +17,8 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.joblog import log_to_file
-from benchval.layout import MODELS_DIR
-from benchval.threads import job_torch_threads, limit_torch_threads
+from benchval.plumbing.folders import MODELS_DIR
+from benchval.plumbing.job_threads import job_torch_threads, limit_torch_threads
 
 from benchval.commonwhy.eval import bertscore_baseline, criterion, table2
 from benchval.commonwhy.eval.baselines import KGR, KBBinder, KBBinderAuthors
@@ -764,6 +764,6 @@ def set_threads(threads: int) -> None:
 
 def start_job(job) -> None:
     """The start of a CommonWhy evaluation script: logging to the job's log file, and torch's threads
-    for the running Snakemake job ``job`` (benchval.threads.job_torch_threads)."""
+    for the running Snakemake job ``job`` (benchval.plumbing.job_threads.job_torch_threads)."""
     log_to_file(job.log[0])
     set_threads(job_torch_threads(job))

@@ -10,7 +10,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT
 
 SCHEMA_PATH = REPO_ROOT / "workflow" / "schemas" / "commonwhy_eval.schema.yaml"
 

@@ -18,8 +18,8 @@ from benchval.commonwhy.kg.source import (
     Term,
     Triple,
 )
-from benchval.config import section_defaults
-from benchval.paths import REPO_ROOT
+from benchval.plumbing.config import section_defaults
+from benchval.plumbing.folders import REPO_ROOT
 
 SCHEMA_PATH = REPO_ROOT / "workflow" / "schemas" / "commonwhy.schema.yaml"
 
