@@ -101,6 +101,7 @@ def plans(finished_run, background, tmp_path_factory):
         "fdr": lambda c: c["analysis"]["fdr"].update(alpha=0.1),
         "label": _relabel,
         "reordered": _reverse_keys,
+        "placement": _offload_weights,
     }
     futures = {}
     for name, edit in edits.items():
@@ -282,6 +283,21 @@ def test_editing_a_task_label_reruns_no_model_job(plans):
         rule == "score" or rule.startswith(("score_model_", "prepare", "calibrate", "evaluate")) for rule in jobs
     ), jobs
     assert "score_table" in jobs, jobs
+
+
+def _offload_weights(config):
+    """A placement key (registry.PLACEMENT_KEYS) on every model: the scoring jobs read it, as a
+    derived param beside their rerun trigger."""
+    for entry in config["models"].values():
+        entry["cpu_offload_gb"] = 2
+
+
+def test_editing_a_placement_key_reruns_no_model_job(plans):
+    jobs = plans["placement"].result()
+    print("planned after editing cpu_offload_gb:", jobs)
+    assert not any(
+        rule == "score" or rule.startswith(("score_model_", "prepare", "calibrate", "evaluate")) for rule in jobs
+    ), jobs
 
 
 def _reverse_keys(config):

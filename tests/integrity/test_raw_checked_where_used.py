@@ -1,10 +1,12 @@
 """Raw files are checked against their declared sha256 where a rule reads them (benchval.plumbing.raw_file_checks),
 on copies of the mirror in tmp_path: never the shared mirror itself."""
 
-import runpy
+import json
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -91,21 +93,42 @@ def test_a_rerun_does_not_hash_again_until_the_file_changes(mirror_copy, dataset
     assert hashed == [table]
 
 
-def test_the_import_rule_stops_on_an_edited_score_table(mirror_copy, tmp_path, monkeypatch):
-    """The rule's own script, as Snakemake runs it: an edited ObsScaling value never reaches the table."""
+RUN_IMPORT_SCRIPT = """
+import json, runpy, sys
+from types import SimpleNamespace
+
+job = json.loads(open(sys.argv[1]).read())
+snakemake = SimpleNamespace(**{**job, "output": SimpleNamespace(**job["output"])})
+runpy.run_path(sys.argv[2], init_globals={"snakemake": snakemake})
+"""
+
+
+def test_the_import_rule_stops_on_an_edited_score_table(mirror_copy, tmp_path):
+    """The rule's own script, as Snakemake runs it (a process of its own, started with start_job): an
+    edited ObsScaling value never reaches the table."""
     _edit_one_value(mirror_copy / OBSSCALING)
     config = yaml.safe_load((REPO_ROOT / "config/config.yaml").read_text())
     catalogue = yaml.safe_load((REPO_ROOT / "config/catalogue/raw_sources.yaml").read_text())
-    monkeypatch.chdir(tmp_path)
-    job = SimpleNamespace(
-        input=[str(mirror_copy / OBSSCALING)],
-        output=SimpleNamespace(table=str(tmp_path / "score_table.csv"), tasks=str(tmp_path / "tasks.csv")),
-        log=[str(tmp_path / "import.log")],
-        threads=1,
-        wildcards=SimpleNamespace(study="obsscaling"),
-        params=SimpleNamespace(study=config["studies"]["obsscaling"], mirror=str(mirror_copy)),
-        config={"mirror": str(mirror_copy), "datasets": catalogue["datasets"]},
+    job = {
+        "input": [str(mirror_copy / OBSSCALING)],
+        "output": {"table": str(tmp_path / "score_table.csv"), "tasks": str(tmp_path / "tasks.csv")},
+        "log": [str(tmp_path / "import.log")],
+        "wildcards": {"study": "obsscaling"},
+        "params": {
+            "study": config["studies"]["obsscaling"],
+            "mirror": str(mirror_copy),
+            "raw_files": {"root": str(mirror_copy), "datasets": catalogue["datasets"]},
+        },
+        "threads": 1,
+        "config": {},
+    }
+    (tmp_path / "job.json").write_text(json.dumps(job))
+    (tmp_path / "run.py").write_text(RUN_IMPORT_SCRIPT)
+    script = REPO_ROOT / "workflow/scripts/import_score_table.py"
+    done = subprocess.run(
+        [sys.executable, "run.py", "job.json", str(script)], cwd=tmp_path, capture_output=True, text=True
     )
-    with pytest.raises(ChecksumMismatch, match="base_llm_benchmark_eval.csv"):
-        runpy.run_path(str(REPO_ROOT / "workflow/scripts/import_score_table.py"), init_globals={"snakemake": job})
+    assert done.returncode == 1
+    log = (tmp_path / "import.log").read_text()
+    assert re.search(r"ChecksumMismatch: .*base_llm_benchmark_eval\.csv", log), log[-2000:]
     assert not (tmp_path / "score_table.csv").exists()

@@ -77,9 +77,13 @@ rule import_score_table:
         "logs/benchmarks/import_score_table/{study}.tsv"
     wildcard_constraints:
         study=alternatives(LAYOUT.imported_studies),
+    localrule: True
     params:
         study=lambda w: canonical(LAYOUT.studies[w.study]),
         mirror=workdir_relative(LAYOUT.mirror),
+        # what the raw-file check reads (benchval.plumbing.raw_file_checks); it takes `input`, so Snakemake leaves it
+        # out of the rerun trigger, as when the script read the config itself
+        raw_files=lambda w, input: {"root": str(LAYOUT.raw_root), "datasets": config["datasets"]},
         code=script_code("import_score_table.py"),
     script:
         "../scripts/import_score_table.py"

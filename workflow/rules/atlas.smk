@@ -76,9 +76,9 @@ rule atlas_sources:
     output:
         **{name: f"{ATLAS}/{path}" for name, path in SOURCE_TABLES.items()},
     log:
-        "logs/atlas_sources.log",
+        "logs/atlas_sources/atlas_sources.log",
     benchmark:
-        "logs/benchmarks/atlas_sources.tsv"
+        "logs/benchmarks/atlas_sources/atlas_sources.tsv"
     localrule: True
     params:
         atlas=_atlas(
@@ -125,9 +125,9 @@ rule atlas_pairs:
         pairs=f"{ATLAS}/pairs.csv",
         excluded=f"{ATLAS}/pairs_excluded.csv",
     log:
-        "logs/atlas_pairs.log",
+        "logs/atlas_pairs/atlas_pairs.log",
     benchmark:
-        "logs/benchmarks/atlas_pairs.tsv"
+        "logs/benchmarks/atlas_pairs/atlas_pairs.tsv"
     localrule: True
     params:
         atlas=_atlas("aggregate_columns", "same_measure", "min_models", "n_bootstrap"),
@@ -146,9 +146,9 @@ rule atlas_human_preference:
         table=f"{ATLAS}/human_preference.csv",
         excluded=f"{ATLAS}/human_preference_excluded.csv",
     log:
-        "logs/atlas_human_preference.log",
+        "logs/atlas_human_preference/atlas_human_preference.log",
     benchmark:
-        "logs/benchmarks/atlas_human_preference.tsv"
+        "logs/benchmarks/atlas_human_preference/atlas_human_preference.tsv"
     localrule: True
     params:
         atlas=_atlas("aggregate_columns", "same_measure", "min_models", "n_bootstrap", "human_preference"),
@@ -166,9 +166,9 @@ rule atlas_agreement:
     output:
         table=f"{ATLAS}/agreement_validity.csv",
     log:
-        "logs/atlas_agreement.log",
+        "logs/atlas_agreement/atlas_agreement.log",
     benchmark:
-        "logs/benchmarks/atlas_agreement.tsv"
+        "logs/benchmarks/atlas_agreement/atlas_agreement.tsv"
     localrule: True
     params:
         atlas=_atlas("min_models", "n_bootstrap", "max_rank_shift", "human_preference"),
@@ -197,7 +197,7 @@ rule atlas_heatmap:
             for ext in config["analysis"]["figures"]["formats"]
         ],
     log:
-        "logs/atlas_heatmap.log",
+        "logs/atlas_heatmap/atlas_heatmap.log",
     localrule: True
     params:
         atlas=_atlas("human_preference", "heatmap_min_criteria"),
@@ -217,7 +217,7 @@ rule atlas_crosscheck:
     output:
         table=f"{ATLAS}/open_llm_crosscheck.csv",
     log:
-        "logs/atlas_crosscheck.log",
+        "logs/atlas_crosscheck/atlas_crosscheck.log",
     localrule: True
     params:
         atlas=_atlas("obsscaling", "crosscheck", "min_models"),
@@ -273,7 +273,7 @@ rule atlas_report:
             labels={"page": "atlas report"},
         ),
     log:
-        "logs/atlas_report.log",
+        "logs/atlas_report/atlas_report.log",
     localrule: True
     params:
         atlas=_atlas("human_preference", "report_study_criterion"),

@@ -1,5 +1,7 @@
 # Config loading and the wildcard constraints. Paths, name patterns and the studies' models, tasks
 # and pairs live in benchval.plumbing.layout, which every rule file imports itself (docs/workflow.md, "Layout").
+from snakemake.utils import validate
+
 from benchval.plumbing.config import check_command_line, check_references, check_sections_are_mappings
 from benchval.plumbing.layout import alternatives, workflow_layout
 from benchval.plumbing.strict_yaml import check_no_duplicate_keys

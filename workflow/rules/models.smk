@@ -10,6 +10,7 @@ from benchval.plumbing.folders import MODELS_DIR
 from benchval.plumbing.layout import model_manifest, workflow_layout
 from benchval.models.lock import sync_entry_stamps as _sync_entry_stamps
 from benchval.models.registry import EXECUTION_KEYS as _EXECUTION_KEYS
+from benchval.models.registry import entry_without as _entry_without
 from benchval.plumbing.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -19,7 +20,7 @@ workflow_layout(config)  # fills the schema defaults (model_lock) when this file
 def _model_entry(wildcards):
     """The model's config entry: a params value, so editing it reruns the preparation (not the
     scoring job layout, `scoring_jobs`, which changes no prepared file)."""
-    return canonical({k: v for k, v in config["models"][wildcards.model].items() if k not in _EXECUTION_KEYS})
+    return canonical(_entry_without(config["models"][wildcards.model], _EXECUTION_KEYS))
 
 
 def _local_model_files(wildcards):

@@ -30,6 +30,7 @@ rule task_sizes:
         "logs/task_sizes/task_sizes.log",
     benchmark:
         "logs/benchmarks/task_sizes/task_sizes.tsv"
+    localrule: True
     params:
         tasks=_task_sizes_catalogue(),
         deviations=canonical(
@@ -59,6 +60,7 @@ rule publish:
         "logs/publish/publish.log",
     benchmark:
         "logs/benchmarks/publish/publish.tsv"
+    localrule: True
     params:
         code=script_code("publish.py"),
     script:

@@ -7,15 +7,15 @@
 #              a cluster). After a change to one task the model's job reruns, reuses the finished
 #              shards of every other task and rescores only that task.
 # A model entry's `scoring_jobs` overrides `scoring.jobs` for that model (config/paper.yaml: the
-# 66-72B models per_model, loaded once; the others per_task).
+# 66-72B models per_model, loaded once; the others per_task). One declaration serves both:
+# benchval.plumbing.layout.Layout.model_job_rules, as in evaluate.smk.
 # Finished shards stay in results/scores/{model}/{task}.shards/ so that an interrupted job resumes.
 
-import re as _score_re
-
 from benchval.plumbing.cluster_resources import rule_resources as _rule_resources
-from benchval.plumbing.layout import SCORE_SHARDS, SCORES, TASK_ITEMS, TASK_META, alternatives, fill, model_manifest
-from benchval.plumbing.layout import workflow_layout
+from benchval.plumbing.layout import SCORE_SHARDS, SCORES, TASK_ITEMS, TASK_META, model_manifest, workflow_layout
 from benchval.models.registry import EXECUTION_KEYS as _EXECUTION_KEYS
+from benchval.models.registry import PLANNING_KEYS as _PLANNING_KEYS
+from benchval.models.registry import entry_without as _entry_without
 from benchval.plumbing.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -36,74 +36,44 @@ _SCORING_PARAMS = canonical(
 _MODEL_THREADS = LAYOUT.model_job_threads(workflow)
 
 
-def _model_params(model):
-    """The model entry as a params value, less its job layout (which changes no score)."""
-    return {k: v for k, v in config["models"][model].items() if k not in _EXECUTION_KEYS}
+def _score_trigger(wildcards):
+    """The model entry less EXECUTION_KEYS: what changes a score, so an edit of it reruns the scoring."""
+    return canonical(_entry_without(config["models"][wildcards.model], _EXECUTION_KEYS))
 
 
-_SCORED_MODELS = LAYOUT.scored_models()
-_PER_MODEL_JOBS = LAYOUT.models_with_scoring_jobs("per_model")
-# Rule `score` serves every other model; with per-model jobs beside it, only those (no two rules
-# may write the same file).
-_PER_TASK_CONSTRAINT = (
-    {"model": alternatives([m for m in _SCORED_MODELS if m not in _PER_MODEL_JOBS])} if _PER_MODEL_JOBS else {}
-)
+def _score_entry(wildcards, input):
+    """The model entry the job reads: the trigger's keys and the placement keys (where the layers go),
+    which change no score. Taking `input` makes it a derived param, which Snakemake leaves out of its
+    rerun trigger (tests/test_workflow_e2e.py: editing cpu_offload_gb plans nothing)."""
+    return canonical(_entry_without(config["models"][wildcards.model], _PLANNING_KEYS))
 
 
-if len(_PER_MODEL_JOBS) < len(_SCORED_MODELS) or config["scoring"]["jobs"] == "per_task":
+for _rule in LAYOUT.model_job_rules():
 
-    rule score:
+    rule:
+        name:
+            "score" + _rule.suffix
         input:
-            table=TASK_ITEMS,  # ("items" is reserved by Snakemake)
-            meta=TASK_META,  # scoring_mode
+            tables=_rule.files(TASK_ITEMS),  # ("items" is reserved by Snakemake)
+            metas=_rule.files(TASK_META),  # scoring_mode
             model=model_manifest(),
         output:
-            SCORES,
+            scores=_rule.files(SCORES),
         log:
-            "logs/score/{model}/{task}.log",
+            _rule.log("score"),
         benchmark:
-            "logs/benchmarks/score/{model}/{task}.tsv"
+            _rule.benchmark("score")
         wildcard_constraints:
-            **_PER_TASK_CONSTRAINT,
+            **_rule.wildcard_constraints,
         priority: lambda wildcards: LAYOUT.model_job_priority(wildcards.model)
         threads: _MODEL_THREADS
         resources:
-            **_rule_resources(config, "score"),
+            **_rule_resources(config, "score", n_tasks=_rule.n_tasks),
         params:
             scoring=_SCORING_PARAMS,
-            model=lambda wildcards: canonical(_model_params(wildcards.model)),
-            shard_dir=lambda wildcards: fill(SCORE_SHARDS, model=wildcards.model, task=wildcards.task),
+            model=_score_trigger,
+            entry=_score_entry,
+            shard_dirs=_rule.files(SCORE_SHARDS),
             code=script_code("score.py"),
         script:
             "../scripts/score.py"
-
-
-if _PER_MODEL_JOBS:
-    for _model in _PER_MODEL_JOBS:
-        _tasks = LAYOUT.tasks_scored_with(_model)
-
-        rule:
-            name:
-                "score_model_" + _score_re.sub(r"\W", "_", _model)
-            input:
-                tables=expand(TASK_ITEMS, task=_tasks),
-                metas=expand(TASK_META, task=_tasks),
-                model=model_manifest(_model),
-            output:
-                expand(SCORES, model=_model, task=_tasks),
-            log:
-                f"logs/score/{_model}.log",
-            benchmark:
-                f"logs/benchmarks/score/{_model}.tsv"
-            priority: LAYOUT.model_job_priority(_model)
-            threads: _MODEL_THREADS
-            resources:
-                **_rule_resources(config, "score", model=_model, n_tasks=len(_tasks)),
-            params:
-                scoring=_SCORING_PARAMS,
-                model=canonical(_model_params(_model)),
-                model_name=_model,
-                shard_dirs=expand(SCORE_SHARDS, model=_model, task=_tasks),
-                code=script_code("score_model.py"),
-            script:
-                "../scripts/score_model.py"

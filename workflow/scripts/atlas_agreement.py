@@ -1,8 +1,8 @@
 """Snakemake script: agreement beside validity (benchval.atlas.steps.agreement)."""
 
 from benchval.atlas.steps.agreement import write_agreement
-from benchval.joblog import log_to_file
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])
-p, i = snakemake.params, snakemake.input
-write_agreement(p.atlas, p.seed, p.ci_level, i.cells, i.predictors, snakemake.output.table)
+job = start_job(snakemake)
+p, i = job.params, snakemake.input
+write_agreement(p["atlas"], p["seed"], p["ci_level"], i.cells, i.predictors, snakemake.output.table)

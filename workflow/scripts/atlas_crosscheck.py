@@ -1,8 +1,10 @@
 """Snakemake script: open_llm against ObsScaling's own runs (benchval.atlas.steps.crosscheck)."""
 
 from benchval.atlas.steps.crosscheck import write_crosscheck
-from benchval.joblog import log_to_file
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])
-p, i = snakemake.params, snakemake.input
-write_crosscheck(p.atlas, p.mirror, i.cells, i.names, p.study, p.atlas["min_models"], snakemake.output.table)
+job = start_job(snakemake)
+p, i = job.params, snakemake.input
+write_crosscheck(
+    p["atlas"], p["mirror"], i.cells, i.names, p["study"], p["atlas"]["min_models"], snakemake.output.table
+)

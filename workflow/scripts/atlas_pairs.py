@@ -1,8 +1,10 @@
 """Snakemake script: the atlas proper (benchval.atlas.steps.pairs)."""
 
 from benchval.atlas.steps.pairs import write_pairs
-from benchval.joblog import log_to_file
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])
-p = snakemake.params
-write_pairs(p.atlas, p.seed, p.ci_level, snakemake.input.cells, snakemake.output.pairs, snakemake.output.excluded)
+job = start_job(snakemake)
+p = job.params
+write_pairs(
+    p["atlas"], p["seed"], p["ci_level"], snakemake.input.cells, snakemake.output.pairs, snakemake.output.excluded
+)

@@ -1,7 +1,7 @@
 """Snakemake script: the atlas report page (benchval.atlas.steps.report)."""
 
 from benchval.atlas.steps.report import write_report
-from benchval.joblog import log_to_file
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])
-write_report(snakemake.params.atlas, dict(snakemake.input.items()), snakemake.output.page, snakemake.output.html)
+job = start_job(snakemake)
+write_report(job.params["atlas"], dict(snakemake.input.items()), snakemake.output.page, snakemake.output.html)

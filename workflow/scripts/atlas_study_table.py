@@ -1,13 +1,13 @@
 """Snakemake script: an atlas study's input table (benchval.atlas.steps.study_table)."""
 
 from benchval.atlas.steps.study_table import write_study_table
-from benchval.joblog import log_to_file
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])
+job = start_job(snakemake)
 write_study_table(
-    snakemake.wildcards.study,
-    snakemake.params.study,
-    snakemake.params.leaderboards,
+    job.wildcards["study"],
+    job.params["study"],
+    job.params["leaderboards"],
     snakemake.input.cells,
     snakemake.input.models,
     snakemake.output.table,

@@ -3,9 +3,10 @@
 import logging
 
 from benchval.evaluation.calibrate import calibrate_files
-from benchval.joblog import log_to_file
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])
+job = start_job(snakemake)
+normalisation = job.params["normalisation"]
 for scores, meta, output in zip(snakemake.input.scores, snakemake.input.metas, snakemake.output.calibrated):
-    rows = calibrate_files(scores, meta, snakemake.params.normalisation, output)
-    logging.info("%s -> %s: %d option scores (%s)", scores, output, rows, snakemake.params.normalisation)
+    rows = calibrate_files(scores, meta, normalisation, output)
+    logging.info("%s -> %s: %d option scores (%s)", scores, output, rows, normalisation)

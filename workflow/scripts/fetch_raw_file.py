@@ -4,11 +4,11 @@ import logging
 from pathlib import Path
 
 from benchval.plumbing.raw_files import DataFile, fetch_to
-from benchval.joblog import log_to_file
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])
-data_file = DataFile(**snakemake.params.entry)
-mirror = Path(snakemake.params.mirror) if snakemake.params.mirror else None
+job = start_job(snakemake)
+data_file = DataFile(**job.params["entry"])
+mirror = Path(job.params["mirror"]) if job.params["mirror"] else None
 logging.info("fetching %s from %s", data_file.path, data_file.url)
 fetch_to(data_file, snakemake.output[0], mirror)
 logging.info("wrote %s (sha256 %s)", snakemake.output[0], data_file.sha256)

@@ -1,11 +1,16 @@
 """Snakemake script: an imported study's score_table.csv and tasks.csv (benchval.analysis.importers)."""
 
 from benchval.analysis.importers import import_study
-from benchval.plumbing.raw_file_checks import verify_job_inputs
+from benchval.plumbing.raw_file_checks import verify_raw_files
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)
-verify_job_inputs(snakemake)  # the raw files against their declared sha256
+raw = job.params["raw_files"]
+verify_raw_files(list(snakemake.input), raw["root"], raw["datasets"])  # against their declared sha256
 import_study(
-    job.wildcards["study"], job.params["study"], job.params["mirror"], snakemake.output.table, snakemake.output.tasks
+    job.wildcards["study"],
+    job.params["study"],
+    job.params["mirror"],
+    snakemake.output.table,
+    snakemake.output.tasks,
 )

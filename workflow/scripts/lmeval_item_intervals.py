@@ -1,13 +1,13 @@
 """Snakemake script: item-bootstrap intervals of an lm_eval study with samples (benchval.lmeval.importer)."""
 
-from benchval.joblog import log_to_file
 from benchval.lmeval.importer import write_item_intervals
+from benchval.plumbing.job import start_job
 
-log_to_file(snakemake.log[0])
+job = start_job(snakemake)
 write_item_intervals(
-    snakemake.wildcards.study,
-    snakemake.params.study,
-    snakemake.params.mirror,
+    job.wildcards["study"],
+    job.params["study"],
+    job.params["mirror"],
     snakemake.output.intervals,
-    snakemake.params.seed,
+    job.params["seed"],
 )

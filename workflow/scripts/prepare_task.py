@@ -1,16 +1,16 @@
 """Snakemake script: build one task's items table (benchval.tasks.prepare.prepare_task)."""
 
-from benchval.tasks.prepare import configure_logging, prepare_task
+from benchval.plumbing.job import start_job
+from benchval.tasks.prepare import prepare_task
 
-configure_logging(snakemake.log[0])
-files = dict(snakemake.input.items())
+job = start_job(snakemake, warnings_to_console=True)  # e.g. the SKIP of an unavailable task
 prepare_task(
-    snakemake.wildcards.task,
-    snakemake.params.task_config,
-    files,
-    snakemake.params.sample,
-    snakemake.params.seed,
-    exclusion=snakemake.params.exclusion,
+    job.wildcards["task"],
+    job.params["task_config"],
+    dict(snakemake.input.items()),
+    job.params["sample"],
+    job.params["seed"],
+    exclusion=job.params["exclusion"],
     output=snakemake.output.table,
-    checksums=snakemake.params.checksums,
+    checksums=job.params["checksums"],
 )

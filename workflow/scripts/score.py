@@ -1,19 +1,16 @@
-"""Snakemake script of rule score: one (model, task) -> results/scores/{model}/{task}.parquet."""
+"""Snakemake script of rules score and score_model_<model>: one model on one task or on all its tasks
+(loaded once) -> results/scores/{model}/{task}.parquet."""
 
 from pathlib import Path
 
-from benchval.joblog import job_log
-from benchval.scoring.task_scoring import score_task
-from benchval.plumbing.job_threads import job_torch_threads
+from benchval.plumbing.job import start_job
+from benchval.scoring.task_scoring import TaskFiles, score_tasks
 
-with job_log(snakemake.log[0], f"scoring {snakemake.wildcards.model} on {snakemake.wildcards.task}"):
-    score_task(
-        snakemake.input.table,
-        Path(snakemake.input.model).parent,
-        snakemake.output[0],
-        dict(snakemake.params.scoring),
-        dict(snakemake.config["models"][snakemake.wildcards.model]),  # params.model less EXECUTION_KEYS: the trigger
-        snakemake.params.shard_dir,
-        model_name=snakemake.wildcards.model,
-        threads=job_torch_threads(snakemake),
-    )
+job = start_job(snakemake, torch=True)
+score_tasks(
+    [TaskFiles(*files) for files in zip(snakemake.input.tables, snakemake.output.scores, job.params["shard_dirs"])],
+    Path(snakemake.input.model).parent,
+    job.params["scoring"],
+    job.params["entry"],  # params.model, the trigger, is this less the placement keys
+    model_name=job.wildcards["model"],
+)

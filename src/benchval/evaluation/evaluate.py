@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import pandas as pd
@@ -15,6 +16,8 @@ from benchval.evaluation.lmeval_format import (
     stderr_key,
 )
 from benchval.evaluation.item_bootstrap import item_rng
+
+log = logging.getLogger(__name__)
 
 METRICS_COLUMNS = ["model", "task", "metric", "value", "n_items", "normalisation", "note"]
 # lm-evaluation-harness keys for our metrics, so that its tooling can read our results JSON. Note that
@@ -103,3 +106,25 @@ def write_outputs(out_csv: Path, lmeval_dir: Path, metrics_rows, results: dict, 
     with open(lmeval_dir / "samples.jsonl", "w") as handle:
         for record in samples:
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+
+
+def evaluate_files(
+    model: str,
+    manifest_path: str | Path,
+    tasks: list[tuple[str, str, str, str, str, str]],
+    normalisation: str,
+    stderr_settings: dict,
+) -> None:
+    """Rules evaluate and evaluate_model_<model>: for each task's (items, meta, scores, calibrated
+    scores, metrics csv, lm-eval results json), the metrics and the lm-eval-style results and samples
+    (written beside the results json)."""
+    manifest = json.loads(Path(manifest_path).read_text())
+    for items_path, meta_path, scores_path, calibrated_path, metrics_csv, results_json in tasks:
+        items = pd.read_parquet(items_path)
+        scores = pd.read_parquet(scores_path)
+        meta = json.loads(Path(meta_path).read_text())
+        rows, predictions = evaluate_task(items, pd.read_parquet(calibrated_path), meta, model, normalisation)
+        samples = lmeval_samples(items, scores, predictions) if not meta.get("unavailable") else []
+        results = lmeval_results(rows, meta, model, manifest, predictions, stderr_settings)
+        write_outputs(metrics_csv, Path(results_json).parent, rows, results, samples)
+        log.info("%s on %s:\n%s", model, meta["task"], rows.to_string(index=False))

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import logging
+from pathlib import Path
+
 import pandas as pd
+
+log = logging.getLogger(__name__)
 
 SCORE_TABLE_COLUMNS = ["model", "family", "size_b", "task", "metric", "value"]
 TASK_TABLE_COLUMNS = ["task", "role", "pairs_with", "axes", "label", "unavailable"]
@@ -77,3 +83,34 @@ def commonwhy_criterion_tables(
                 }
             )
     return selected[SCORE_TABLE_COLUMNS].reset_index(drop=True), pd.DataFrame(task_rows, columns=TASK_TABLE_COLUMNS)
+
+
+def write_score_table(
+    metrics_paths: list[str],
+    meta_paths: list[str],
+    models: dict,
+    labels: dict[str, str],
+    criteria_files: list[str],
+    table_csv: str,
+    tasks_csv: str,
+) -> None:
+    """Rule score_table: the tidy score table and the task table of one scored study, from its
+    metrics and task metas; ``labels`` (from the config, not the task meta: editing one reruns no
+    task or model job) name the tasks; ``criteria_files`` (rows csv, tasks csv), when given, add
+    CommonWhy's criteria."""
+    metrics = pd.concat([pd.read_csv(path) for path in metrics_paths], ignore_index=True)
+    metas = [json.loads(Path(path).read_text()) for path in meta_paths]
+    table = score_table_from_metrics(metrics, models)
+    tasks = task_table_from_metas(metas)
+    tasks["label"] = tasks["task"].map(labels).fillna(tasks["label"])
+    if criteria_files:
+        rows_csv, criteria_tasks_csv = criteria_files
+        criterion_rows, criterion_tasks = commonwhy_criterion_tables(
+            pd.read_csv(rows_csv), pd.read_csv(criteria_tasks_csv, keep_default_na=False), list(models)
+        )
+        table = pd.concat([table, criterion_rows], ignore_index=True)
+        tasks = pd.concat([tasks, criterion_tasks], ignore_index=True)
+        log.info("added CommonWhy criteria: %s", sorted(criterion_tasks.task))
+    validate_score_table(table, "score_table").to_csv(table_csv, index=False)
+    tasks.to_csv(tasks_csv, index=False)
+    log.info("%d rows; tasks without values: %s", len(table), sorted(set(metrics.task) - set(table.task)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import jsonschema
@@ -22,13 +23,20 @@ SOURCE_TYPES = {"hf": "hf_source", "gguf_wheels": "gguf_wheels_source", "local":
 # (benchval.models.checks) on them unless the entry says `sanity_check: false`. A local folder may
 # hold random test weights: checked only with `sanity_check: true`.
 REAL_WEIGHT_SOURCES = ("gguf_wheels", "hf")
-# Keys of a model entry that say how its scoring is cut into jobs, where its layers go and what they ask the
-# scheduler for, and change no prepared file and no score: left out of the params of prepare_model and
-# the scoring rules.
-EXECUTION_KEYS = ("scoring_jobs", "max_memory_per_gpu_gb", "cpu_offload_gb", "job_size_b")
-# Of those, the keys only the planning of the workflow reads (scoring jobs, cluster resources): no job
-# script needs them, so rules that pass whole model entries to a job leave them out.
+# Keys of a model entry that change no prepared file and no score, in two kinds (so the one helper
+# below takes either list):
+# * PLANNING_KEYS: read only by the planning of the workflow (job layout, cluster resources): no job
+#   script needs them, so every rule leaves them out of what it passes to a job;
+# * the placement keys (where a model's layers go): model jobs read them, but a change must rerun no
+#   scoring job, so the scoring rules pass them beside their rerun trigger, not in it.
 PLANNING_KEYS = ("scoring_jobs", "job_size_b")
+PLACEMENT_KEYS = ("max_memory_per_gpu_gb", "cpu_offload_gb")
+EXECUTION_KEYS = PLANNING_KEYS + PLACEMENT_KEYS  # left out of the params of prepare_model and the scoring rules
+
+
+def entry_without(entry: Mapping[str, Any], keys: Sequence[str]) -> dict[str, Any]:
+    """The model entry ``entry`` less ``keys`` (EXECUTION_KEYS or PLANNING_KEYS): what a rule passes on."""
+    return {key: value for key, value in entry.items() if key not in keys}
 
 
 class ModelConfigError(ValueError):

@@ -19,6 +19,7 @@ Paths are relative to the working directory (Snakemake's ``--directory``). A pat
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Mapping
@@ -84,6 +85,40 @@ def model_manifest(model: str = "{model}") -> str:
 def alternatives(names) -> str:
     """A regex matching exactly these names (never matching anything when there are none)."""
     return "|".join(re.escape(name) for name in names) or "(?!x)x"
+
+
+@dataclass(frozen=True)
+class ModelJobRule:
+    """One rule of a model-job family (:meth:`Layout.model_job_rules`), named family + ``suffix``.
+    ``models``: the regex its ``{model}`` wildcard is held to (None: the configured models);
+    ``tasks``: the tasks of its one model (None: a ``{task}`` wildcard, one job per (model, task))."""
+
+    suffix: str
+    models: str | None
+    tasks: tuple[str, ...] | None
+
+    def files(self, pattern: str) -> list[str]:
+        """The files of one job: ``pattern`` once, or once per task with ``{model}`` kept."""
+        return [pattern] if self.tasks is None else [fill(pattern, task=task) for task in self.tasks]
+
+    @property
+    def n_tasks(self) -> int:
+        return 1 if self.tasks is None else len(self.tasks)
+
+    @property
+    def wildcard_constraints(self) -> dict[str, str]:
+        return {} if self.models is None else {"model": self.models}
+
+    def log(self, family: str) -> str:
+        """logs/<rule>/<wildcards>.log, as every rule's (docs/workflow.md)."""
+        return f"logs/{family}{self.suffix}/{self._wildcards}.log"
+
+    def benchmark(self, family: str) -> str:
+        return f"logs/benchmarks/{family}{self.suffix}/{self._wildcards}.tsv"
+
+    @property
+    def _wildcards(self) -> str:
+        return "{model}/{task}" if self.tasks is None else "{model}"
 
 
 class Layout:
@@ -171,12 +206,27 @@ class Layout:
     def models_for_jobs(self) -> dict:
         """Every model entry less the keys only planning reads (registry.PLANNING_KEYS): the params of
         rules whose scripts take whole entries, so that editing e.g. ``job_size_b`` reruns none of them."""
-        from benchval.models.registry import PLANNING_KEYS
+        from benchval.models.registry import PLANNING_KEYS, entry_without
 
-        return {
-            name: {k: v for k, v in entry.items() if k not in PLANNING_KEYS}
-            for name, entry in self.config["models"].items()
-        }
+        return {name: entry_without(entry, PLANNING_KEYS) for name, entry in self.config["models"].items()}
+
+    def model_job_rules(self) -> list[ModelJobRule]:
+        """The rules of each model-job family (score, calibrate, evaluate), as the scoring layout
+        cuts them (:meth:`scoring_jobs`): rule <family> (suffix ""), one job per (model, task), where
+        a scored model is per_task or ``scoring.jobs`` is; and <family>_model_<model> (non-word
+        characters as ``_``), one job per model over all its tasks, for each per_model model. Beside
+        per-model rules the per-task rule matches only the other scored models (no two rules may
+        write one file)."""
+        per_model = self.models_with_scoring_jobs("per_model")
+        scored = self.scored_models()
+        rules = []
+        if len(per_model) < len(scored) or self.config["scoring"]["jobs"] == "per_task":
+            others = alternatives([m for m in scored if m not in per_model]) if per_model else None
+            rules.append(ModelJobRule("", others, None))
+        for model in per_model:
+            suffix = "_model_" + re.sub(r"\W", "_", model)
+            rules.append(ModelJobRule(suffix, alternatives([model]), tuple(self.tasks_scored_with(model))))
+        return rules
 
     def model_job_priority(self, model: str) -> float:
         """Scheduling priority of a model's scoring job: above CommonWhy's model jobs (0), below model

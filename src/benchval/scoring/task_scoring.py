@@ -1,6 +1,7 @@
 """Score one task with one model: items parquet + prepared model -> scores parquet (resumable).
 
-:func:`score_task` is what the ``score`` rule calls. Items are split into shards of
+:func:`score_tasks` is what the scoring rules (``score``, ``score_model_<model>``) call; it scores each
+task with :func:`score_task`. Items are split into shards of
 ``scoring.shard_items`` items (prior requests of calibrated tasks form their own shards); each shard
 is written under ``shard_dir`` as soon as it is done, and a rerun reuses every shard whose cache key
 (weights sha256, tokenizer, prompt template, engine + version, dtype) and requests are unchanged.
@@ -253,7 +254,7 @@ def score_tasks(
     model_name: str | None = None,
     threads: int | None = None,
 ) -> dict[str, dict]:
-    """Score several tasks with one model, loaded once (rule ``score_model``); {out_parquet: summary}.
+    """Score several tasks with one model, loaded once (rules score, score_model_<model>); {out_parquet: summary}.
 
     Each task goes through :func:`score_task`, so its output, shards and resume are exactly those of
     a per-task job. The model is loaded only when some task has requests to score.

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Mapping
 
 from benchval.plumbing.raw_files import ChecksumMismatch, sha256_of
-from benchval.joblog import log_to_file
 from benchval.tasks.base import (
     AdapterInput,
     FilterReport,
@@ -26,15 +25,6 @@ from benchval.tasks.items import check_items, write_items
 from benchval.tasks.seeding import task_rng
 
 log = logging.getLogger(__name__)
-
-
-def configure_logging(log_file: Path | str) -> None:
-    """INFO and above to the rule's log file; benchval warnings (e.g. SKIP of an unavailable task) also to stderr."""
-    log_to_file(log_file)
-    console = logging.StreamHandler()
-    console.setLevel(logging.WARNING)
-    console.setFormatter(logging.Formatter("benchval %(levelname)s: %(message)s"))
-    logging.getLogger("benchval").addHandler(console)
 
 
 def read_exclusion_list(path: Path | str) -> set[str]:
