@@ -6,6 +6,7 @@ import sys
 import textwrap
 
 from benchval.plumbing.job import plain
+from benchval.plumbing.job_threads import torch_threads
 
 JOB_SCRIPT = """
 import logging, warnings
@@ -13,9 +14,9 @@ from types import SimpleNamespace
 from benchval.plumbing.job import start_job
 
 snakemake = SimpleNamespace(log=[{log!r}], params={{"settings": {{"a": 1}}}}, wildcards={{"model": "m1"}},
-                            threads=3, config={{"local": {{"model_jobs_at_once": 1}}}})
+                            threads=3, config={{"local": {{"model_jobs_at_once": 2}}}})
 job = start_job(snakemake, warnings_to_console=True)
-logging.getLogger("benchval.test").info("started %s", job.wildcards["model"])
+logging.getLogger("benchval.test").info("started %s with %d torch threads", job.wildcards["model"], job.torch_threads)
 print("progress 50%")
 warnings.warn("a library warning")
 logging.getLogger("benchval.test").warning("task skipped")
@@ -33,7 +34,7 @@ def test_logging_prints_warnings_and_the_failure_go_to_the_log(tmp_path):
     assert done.returncode == 1
     text = log.read_text()
     lines = text.rstrip("\n").split("\n")
-    assert "INFO benchval.test: started m1" in lines[0]
+    assert f"INFO benchval.test: started m1 with {torch_threads(3, 2)} torch threads" in lines[0]
     assert "progress 50%" in text and "a library warning" in text
     assert lines[-1] == "ValueError: cell B3 is not a number"
     assert any(line.startswith("Traceback (most recent call last):") for line in lines)

@@ -12,19 +12,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 MIN_SHARED = 6
 RULE_FILES = [REPO / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]
-PART_D_RULE_FILES = ("common", "models", "tasks", "scoring", "evaluate", "lmeval", "atlas")
-# The rule files of this branch's part (issue 22, part d): the rest belong to the other parts,
-# whose own changes remove their repeats (see test_no_two_rule_bodies_share_six_lines).
-PART_D_FILES = [
-    REPO / "Snakefile",
-    *(REPO / "workflow" / "rules" / f"{name}.smk" for name in PART_D_RULE_FILES),
-]
-
 RULE_START = re.compile(r"^(?P<indent> *)(?:rule|checkpoint) ?(?P<name>\w*):[ \t]*(?:#.*)?$")
 NAME_LINE = re.compile(r"^\s*name:\s*$")
 
@@ -175,18 +166,6 @@ def test_every_rule_file_is_split_into_rule_bodies():
     assert all(body.lines for body in bodies), [str(b) for b in bodies if not b.lines]
 
 
-def test_no_two_rule_bodies_of_part_d_share_six_lines():
-    """The Snakefile and the rule files of issue 22's part d (scoring, evaluation, tasks, models,
-    lm-eval, atlas): expected to pass on this branch by itself."""
-    shared = shared_blocks(bodies_of(PART_D_FILES))
-    assert not shared, report(shared)
-
-
-@pytest.mark.xfail(
-    reason="KNOWN STATE on branch h22-d only: repeats in rule files of the other parts of issue 22 "
-    "(see the assertion message); the lead removes this mark once the parts are merged",
-    strict=True,
-)
 def test_no_two_rule_bodies_share_six_lines():
     """Every rule file and the Snakefile."""
     shared = shared_blocks(bodies_of(RULE_FILES))

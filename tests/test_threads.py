@@ -1,10 +1,8 @@
 """How model jobs share the --cores budget and the machine's real cores (benchval.plumbing.job_threads)."""
 
-from types import SimpleNamespace
-
 import pytest
 
-from benchval.plumbing.job_threads import job_torch_threads, model_job_threads, torch_threads
+from benchval.plumbing.job_threads import model_job_threads, torch_threads
 
 
 @pytest.mark.parametrize(
@@ -35,10 +33,3 @@ def test_torch_threads_are_the_jobs_share_of_the_real_cores():
     # a cluster job asking for fewer threads than its node has keeps its threads
     assert torch_threads(8, 2, machine_cores=64) == 8
     assert torch_threads(1, 4, machine_cores=2) == 1
-
-
-def test_job_torch_threads_reads_the_config_of_the_job():
-    job = SimpleNamespace(threads=4, config={"local": {"model_jobs_at_once": 2}})
-    assert job_torch_threads(job) == torch_threads(4, 2)
-    alone = SimpleNamespace(threads=4, config={})
-    assert job_torch_threads(alone) == torch_threads(4, 1)

@@ -117,7 +117,7 @@ def test_the_import_rule_stops_on_an_edited_score_table(mirror_copy, tmp_path):
         "params": {
             "study": config["studies"]["obsscaling"],
             "mirror": str(mirror_copy),
-            "raw_files": {"root": str(mirror_copy), "datasets": catalogue["datasets"]},
+            "raw_files": {"raw_root": str(mirror_copy), "datasets": catalogue["datasets"]},
         },
         "threads": 1,
         "config": {},

@@ -81,9 +81,7 @@ rule import_score_table:
     params:
         study=lambda w: canonical(LAYOUT.studies[w.study]),
         mirror=workdir_relative(LAYOUT.mirror),
-        # what the raw-file check reads (benchval.plumbing.raw_file_checks); it takes `input`, so Snakemake leaves it
-        # out of the rerun trigger, as when the script read the config itself
-        raw_files=lambda w, input: {"root": str(LAYOUT.raw_root), "datasets": config["datasets"]},
+        raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
         code=script_code("import_score_table.py"),
     script:
         "../scripts/import_score_table.py"

@@ -61,6 +61,7 @@ rule commonwhy_published:
         "logs/benchmarks/commonwhy_published/commonwhy.tsv"
     params:
         raw_dir=CW_RAW,
+        raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
         code=script_code("commonwhy_published.py"),
     script:
         "../scripts/commonwhy_published.py"
@@ -79,6 +80,7 @@ rule kg_store:
     params:
         litwd1k_dir=CW_LITWD1K,
         infer_time_precision=LAYOUT.kg["infer_time_precision"],
+        raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
         code=script_code("commonwhy_kg_store.py"),
     script:
         "../scripts/commonwhy_kg_store.py"
@@ -99,6 +101,7 @@ rule commonwhy_ground:
         raw_dir=CW_RAW,
         # the keys ground reads (annotations are inputs): editing another reruns nothing
         commonwhy=canonical({key: CW_CONFIG[key] for key in CW_GROUND_KEYS}),
+        raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
         code=script_code("commonwhy_ground.py"),
     script:
         "../scripts/commonwhy_ground.py"

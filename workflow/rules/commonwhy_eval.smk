@@ -115,14 +115,6 @@ def _cwe_for_systems(pattern):
     return expand(pattern, system=CWE_SYSTEMS)
 
 
-def _cwe_log(rule, name):
-    return f"logs/{rule}/{name}.log"
-
-
-def _cwe_benchmark(rule, name):
-    return f"logs/benchmarks/{rule}/{name}.tsv"
-
-
 def commonwhy_eval_outputs():
     """Final files of the CommonWhy evaluation for the default target
     (benchval.plumbing.layout.Layout.commonwhy_in_default_target)."""
@@ -143,9 +135,9 @@ rule commonwhy_eval_encoder:
     output:
         CWE_ENCODER_FILE,
     log:
-        _cwe_log("commonwhy_eval_encoder", "encoder"),
+        "logs/commonwhy_eval_encoder/encoder.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_encoder", "encoder")
+        "logs/benchmarks/commonwhy_eval_encoder/encoder.tsv"
     params:
         settings=_cwe_settings("encoder"),
         wheel_dir=WHEELS_DIR,
@@ -164,14 +156,15 @@ rule commonwhy_eval_bertscore_baseline:
         baseline=CWE_BERTSCORE_BASELINE,
         report=CWE_BERTSCORE_BASELINE_REPORT,
     log:
-        _cwe_log("commonwhy_eval_bertscore_baseline", "baseline"),
+        "logs/commonwhy_eval_bertscore_baseline/baseline.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_bertscore_baseline", "baseline")
+        "logs/benchmarks/commonwhy_eval_bertscore_baseline/baseline.tsv"
     threads: _MODEL_THREADS
     params:
         settings=_cwe_settings("bertscore_baseline"),
         encoder_dir=CWE_ENCODER,
         seed=config.get("seed", 0),
+        raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
         code=script_code("commonwhy_eval_bertscore_baseline.py"),
     script:
         "../scripts/commonwhy_eval_bertscore_baseline.py"
@@ -185,9 +178,9 @@ rule commonwhy_eval_sample:
         questions=CWE_QUESTIONS,
         report=CWE_QUESTIONS_REPORT,
     log:
-        _cwe_log("commonwhy_eval_sample", "sample"),
+        "logs/commonwhy_eval_sample/sample.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_sample", "sample")
+        "logs/benchmarks/commonwhy_eval_sample/sample.tsv"
     params:
         settings=_cwe_settings("sample"),
         seed=config["seed"],
@@ -204,9 +197,9 @@ rule commonwhy_eval_answer:
         answers=CWE_ANSWERS,
         timing=CWE_ANSWERS_TIMING,
     log:
-        _cwe_log("commonwhy_eval_answer", "{system}"),
+        "logs/commonwhy_eval_answer/{system}.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_answer", "{system}")
+        "logs/benchmarks/commonwhy_eval_answer/{system}.tsv"
     wildcard_constraints:
         system=alternatives(CWE_DIRECT),
     threads: _MODEL_THREADS
@@ -227,9 +220,9 @@ rule commonwhy_eval_kbbinder:
         answers=fill(CWE_ANSWERS, system=f"kbbinder-{CWE_BACKBONE}"),
         timing=fill(CWE_ANSWERS_TIMING, system=f"kbbinder-{CWE_BACKBONE}"),
     log:
-        _cwe_log("commonwhy_eval_kbbinder", "kbbinder"),
+        "logs/commonwhy_eval_kbbinder/kbbinder.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_kbbinder", "kbbinder")
+        "logs/benchmarks/commonwhy_eval_kbbinder/kbbinder.tsv"
     threads: _MODEL_THREADS
     resources:
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
@@ -254,9 +247,9 @@ rule commonwhy_eval_kgr:
         answers=fill(CWE_ANSWERS, system=f"kgr-{CWE_BACKBONE}"),
         timing=fill(CWE_ANSWERS_TIMING, system=f"kgr-{CWE_BACKBONE}"),
     log:
-        _cwe_log("commonwhy_eval_kgr", "kgr"),
+        "logs/commonwhy_eval_kgr/kgr.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_kgr", "kgr")
+        "logs/benchmarks/commonwhy_eval_kgr/kgr.tsv"
     threads: _MODEL_THREADS
     resources:
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
@@ -279,9 +272,9 @@ rule commonwhy_eval_score:
     output:
         _cwe_for_systems(CWE_METRICS),
     log:
-        _cwe_log("commonwhy_eval_score", "score"),
+        "logs/commonwhy_eval_score/score.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_score", "score")
+        "logs/benchmarks/commonwhy_eval_score/score.tsv"
     threads: _MODEL_THREADS
     params:
         settings=_cwe_settings("score"),
@@ -301,9 +294,9 @@ rule commonwhy_eval_check_questions:
         questions=CWE_CHECK_QUESTIONS,
         report=CWE_CHECK_QUESTIONS_REPORT,
     log:
-        _cwe_log("commonwhy_eval_check_questions", "check_questions"),
+        "logs/commonwhy_eval_check_questions/check_questions.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_check_questions", "check_questions")
+        "logs/benchmarks/commonwhy_eval_check_questions/check_questions.tsv"
     params:
         settings=_cwe_settings("check_questions"),
         seed=config["seed"],
@@ -321,9 +314,9 @@ rule commonwhy_eval_check_answer:
         answers=CWE_CHECK_ANSWERS,
         timing=CWE_CHECK_ANSWERS_TIMING,
     log:
-        _cwe_log("commonwhy_eval_check_answer", "{system}"),
+        "logs/commonwhy_eval_check_answer/{system}.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_check_answer", "{system}")
+        "logs/benchmarks/commonwhy_eval_check_answer/{system}.tsv"
     wildcard_constraints:
         system=alternatives(CWE["models"]),
     threads: _MODEL_THREADS
@@ -347,9 +340,9 @@ rule commonwhy_eval_check_set:
         pairs=CWE_CHECK_SET,
         report=CWE_CHECK_SET_REPORT,
     log:
-        _cwe_log("commonwhy_eval_check_set", "check_set"),
+        "logs/commonwhy_eval_check_set/check_set.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_check_set", "check_set")
+        "logs/benchmarks/commonwhy_eval_check_set/check_set.tsv"
     params:
         settings=_cwe_settings("check_set"),
         kg=canonical(CWE_KG),
@@ -368,9 +361,9 @@ rule commonwhy_eval_judge_canaries:
         scores=CWE_CANARY_SCORES,
         validity=CWE_CANARY_VALIDITY,
     log:
-        _cwe_log("commonwhy_eval_judge_canaries", "canaries"),
+        "logs/commonwhy_eval_judge_canaries/canaries.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_judge_canaries", "canaries")
+        "logs/benchmarks/commonwhy_eval_judge_canaries/canaries.tsv"
     params:
         settings=_cwe_settings("judge_canaries"),
         seed=config["seed"],
@@ -391,9 +384,9 @@ rule commonwhy_eval_judge_check:
         scores=CWE_JUDGE_SCORES,
         validity=CWE_JUDGE_VALIDITY,
     log:
-        _cwe_log("commonwhy_eval_judge_check", "{judge}"),
+        "logs/commonwhy_eval_judge_check/{judge}.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_judge_check", "{judge}")
+        "logs/benchmarks/commonwhy_eval_judge_check/{judge}.tsv"
     wildcard_constraints:
         judge=alternatives([*config["models"], *CWE["endpoints"]]),
     threads: _MODEL_THREADS
@@ -423,9 +416,9 @@ rule commonwhy_eval_judge_check_report:
         table=CWE_JUDGE_CHECK_TABLE,
         page=report(JUDGE_CHECK_PAGE, caption="../report/commonwhy_judge_check.rst", category="CommonWhy"),
     log:
-        _cwe_log("commonwhy_eval_judge_check_report", "report"),
+        "logs/commonwhy_eval_judge_check_report/report.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_judge_check_report", "report")
+        "logs/benchmarks/commonwhy_eval_judge_check_report/report.tsv"
     params:
         code=script_code("commonwhy_eval_judge_check_report.py"),
     script:
@@ -442,9 +435,9 @@ rule commonwhy_eval_judge:
     output:
         judged=_cwe_for_systems(CWE_JUDGED),
     log:
-        _cwe_log("commonwhy_eval_judge", "judge"),
+        "logs/commonwhy_eval_judge/judge.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_judge", "judge")
+        "logs/benchmarks/commonwhy_eval_judge/judge.tsv"
     threads: _MODEL_THREADS
     resources:
         **_cwe_rule_resources(config, "generate", model=CWE_JUDGE),
@@ -469,9 +462,9 @@ rule commonwhy_eval_factscore:
         systems=_cwe_for_systems(CWE_FACTSCORE),
         references=CWE_FACTSCORE_REFERENCES,
     log:
-        _cwe_log("commonwhy_eval_factscore", "factscore"),
+        "logs/commonwhy_eval_factscore/factscore.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_factscore", "factscore")
+        "logs/benchmarks/commonwhy_eval_factscore/factscore.tsv"
     threads: _MODEL_THREADS
     params:
         settings=_cwe_settings("factscore"),
@@ -518,9 +511,9 @@ rule commonwhy_eval_table2:
         tables=expand(CWE_TABLE2, source=CWE_SOURCES),
         figure=CWE_TABLE2_FIGURE,
     log:
-        _cwe_log("commonwhy_eval_table2", "table2"),
+        "logs/commonwhy_eval_table2/table2.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_table2", "table2")
+        "logs/benchmarks/commonwhy_eval_table2/table2.tsv"
     params:
         systems=CWE_SYSTEMS,
         sources=CWE_SOURCES,
@@ -538,9 +531,9 @@ rule commonwhy_eval_criterion:
         rows=CWE_CRITERION_ROWS,
         tasks=CWE_CRITERION_TASKS,
     log:
-        _cwe_log("commonwhy_eval_criterion", "criterion"),
+        "logs/commonwhy_eval_criterion/criterion.log",
     benchmark:
-        _cwe_benchmark("commonwhy_eval_criterion", "criterion")
+        "logs/benchmarks/commonwhy_eval_criterion/criterion.tsv"
     params:
         settings=_cwe_settings("criterion"),
         # the family and size of every configured model: the rows of those found in results.csv

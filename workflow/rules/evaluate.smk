@@ -85,6 +85,11 @@ for _rule in LAYOUT.model_job_rules():
             "../scripts/evaluate.py"
 
 
+# the keys of a model entry the score table reads (benchval.evaluation.score_table.score_table_from_metrics):
+# editing another key of a model reruns no score table and no analysis
+_SCORE_TABLE_MODEL_KEYS = ("family", "size_b")
+
+
 rule score_table:
     input:
         metrics=lambda w: expand(METRICS, model=LAYOUT.study_models(w.study), task=LAYOUT.study_tasks(w.study)),
@@ -101,7 +106,9 @@ rule score_table:
         study=alternatives(LAYOUT.scored_studies),
     localrule: True
     params:
-        models=lambda w: canonical({m: config["models"][m] for m in LAYOUT.study_models(w.study)}),
+        models=lambda w: canonical(
+            {m: {k: config["models"][m][k] for k in _SCORE_TABLE_MODEL_KEYS} for m in LAYOUT.study_models(w.study)}
+        ),
         labels=lambda w: canonical(LAYOUT.task_labels(w.study)),
         criteria_files=lambda w: LAYOUT.commonwhy_criterion_inputs(w.study),
         code=script_code("score_table.py"),

@@ -1,12 +1,14 @@
 """Rule commonwhy_eval_bertscore_baseline: BERTScore's rescaling baseline for the configured encoder."""
 
 from benchval.commonwhy.eval.stages.bertscore_baseline import stage_bertscore_baseline
-from benchval.plumbing.raw_file_checks import verify_job_inputs
+from benchval.plumbing.raw_file_checks import verify_raw_files
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
 job = start_job(sm, torch=True)
-verify_job_inputs(sm)  # the baseline corpus (a raw mirror file) against its declared sha256
+verify_raw_files(
+    list(sm.input), **job.params["raw_files"]
+)  # the baseline corpus (a raw mirror file) against its declared sha256
 stage_bertscore_baseline(
     job.params["settings"],
     job.params["encoder_dir"],

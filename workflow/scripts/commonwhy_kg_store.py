@@ -1,12 +1,12 @@
 """Rule kg_store: the LitWD1K store (thin: calls benchval.commonwhy.entrypoints)."""
 
 from benchval.commonwhy.entrypoints import build_store
-from benchval.plumbing.raw_file_checks import verify_job_inputs
+from benchval.plumbing.raw_file_checks import verify_raw_files
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
 job = start_job(sm)
-verify_job_inputs(sm)  # the raw files against their declared sha256
+verify_raw_files(list(sm.input), **job.params["raw_files"])  # the raw files against their declared sha256
 build_store(
     job.params["litwd1k_dir"],
     sm.output.store,

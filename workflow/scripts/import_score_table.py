@@ -5,8 +5,7 @@ from benchval.plumbing.raw_file_checks import verify_raw_files
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)
-raw = job.params["raw_files"]
-verify_raw_files(list(snakemake.input), raw["root"], raw["datasets"])  # against their declared sha256
+verify_raw_files(list(snakemake.input), **job.params["raw_files"])  # against their declared sha256
 import_study(
     job.wildcards["study"],
     job.params["study"],

@@ -43,13 +43,3 @@ def limit_torch_threads(threads: int, model_jobs_at_once: int = 1) -> int:
     usable = torch_threads(threads, model_jobs_at_once)
     torch.set_num_threads(usable)
     return usable
-
-
-def job_torch_threads(job) -> int:
-    """Torch threads for the running Snakemake job ``job`` (a script's ``snakemake`` object).
-
-    Reads ``local.model_jobs_at_once`` from the job's config (benchval.plumbing.layout.workflow_layout fills it);
-    a config without it (a rule file used alone) shares nothing.
-    """
-    at_once = (job.config.get("local") or {}).get("model_jobs_at_once", 1)
-    return torch_threads(job.threads, at_once)

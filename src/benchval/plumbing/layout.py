@@ -138,6 +138,13 @@ class Layout:
         """Where raw files are read: the mirror, or the download folder rule fetch_raw_file fills."""
         return raw_root(self.mirror)
 
+    def raw_file_check(self, wildcards, input) -> dict:  # noqa: A002  (Snakemake passes `input` by this name)
+        """What a job's raw-file check reads (benchval.plumbing.raw_file_checks.verify_raw_files): the raw-data
+        root and the catalogue's datasets. As a rule's param (``raw_files=LAYOUT.raw_file_check``) it takes
+        ``input``, so Snakemake leaves it out of the rerun trigger: a checksum declaration checks a result,
+        it changes none (the input files themselves are the trigger)."""
+        return {"raw_root": str(self.raw_root), "datasets": self.config.get("datasets", {})}
+
     # ---- studies, models, tasks --------------------------------------------------------------
     @property
     def studies(self) -> Mapping:

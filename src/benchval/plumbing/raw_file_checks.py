@@ -1,7 +1,8 @@
 """Raw files checked where they are used, not only where they enter.
 
 A rule that reads raw files (the mirror, or the download cache with ``mirror: null``) calls
-:func:`verify_job_inputs` first: every input under the raw root is checked against its declared
+:func:`verify_raw_files` on its inputs first (with the rule's ``raw_files`` param,
+:meth:`benchval.plumbing.layout.Layout.raw_file_check`): every input under the raw root is checked against its declared
 sha256, and the job fails with :class:`~benchval.plumbing.raw_files.ChecksumMismatch` (file, both hashes, where the
 checksum is declared) before anything is read. The declared checksum is
 
@@ -128,31 +129,23 @@ def verify_raw_files(
     datasets: Mapping[str, Mapping],
     stamp_dir: Path | str = VERIFIED_DIR,
 ) -> dict[str, int]:
-    """Verify every raw file among ``paths`` (files or folders; others are skipped); counts returned."""
+    """Verify every raw file among ``paths`` (files or folders, or lists of them: a job's inputs; others are
+    skipped); counts returned, and logged."""
     raw_root = Path(raw_root).resolve()
     counts = {"hashed": 0, "stamp_matched": 0, "not_raw": 0}
-    for given in map(lambda p: Path(p).resolve(), paths):
+    for given in (Path(p).resolve() for p in _flat(paths)):
         if raw_root not in given.parents:  # not a raw file (a folder outside too: not walked)
             counts["not_raw"] += 1
             continue
         for path in _files_under(given):
             expected, where = declared_sha256(path, raw_root, datasets)
             counts["hashed" if verify_file(path, expected, where, Path(stamp_dir)) else "stamp_matched"] += 1
+    log.info("raw inputs checked against their declared sha256 (%s): %s", raw_root, counts)
     return counts
 
 
-def _input_paths(inputs) -> list[str]:
-    paths = []
-    for item in inputs:
-        paths.extend([item] if isinstance(item, (str, Path)) else list(item))
-    return [str(p) for p in paths]
-
-
-def verify_job_inputs(job) -> dict[str, int]:
-    """Verify the raw files among a Snakemake job's inputs (``snakemake`` in a rule's script)."""
-    from benchval.plumbing.folders import raw_root, resolve_mirror
-
-    root = raw_root(resolve_mirror(job.config.get("mirror")))
-    counts = verify_raw_files(_input_paths(job.input), root, job.config.get("datasets", {}))
-    log.info("raw inputs checked against their declared sha256 (%s): %s", root, counts)
-    return counts
+def _flat(paths: Iterable) -> list[str]:
+    flat = []
+    for item in paths:
+        flat.extend([item] if isinstance(item, (str, Path)) else list(item))
+    return [str(p) for p in flat]
