@@ -2,18 +2,8 @@
 editing another figure's module does not redraw this one."""
 
 from benchval.analysis.figures import fig3_lofo_delta_r2
-from benchval.analysis.figures.figure_step import run_figure_step
+from benchval.analysis.figures.figure_step import run_figure_job
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)
-tables = {name: path for name, path in snakemake.input.items() if name not in ("table", "tasks")}
-run_figure_step(
-    fig3_lofo_delta_r2,
-    snakemake.input.table,
-    snakemake.input.tasks,
-    tables,
-    job.params["analysis"],
-    job.params["out_dir"],
-    job.wildcards["study"],
-    job.params["notice"],
-)
+run_figure_job(fig3_lofo_delta_r2, dict(snakemake.input.items()), job.params, job.wildcards["study"])

@@ -72,3 +72,19 @@ def run_figure_step(
     return draw(
         figure, read_tables(table_csvs), study, metrics, settings, Path(out_dir) / "figures", study_name, notice
     )
+
+
+def run_figure_job(figure: ModuleType, inputs: dict[str, str], params: dict, study_name: str) -> list[Path]:
+    """A figure rule's job (workflow/scripts/analysis_figure_<stem>.py): its named inputs (``table``,
+    ``tasks`` and the figure's tables) and params (``analysis``, ``out_dir``, ``notice``) as plain values."""
+    tables = {name: path for name, path in inputs.items() if name not in ("table", "tasks")}
+    return run_figure_step(
+        figure,
+        inputs["table"],
+        inputs["tasks"],
+        tables,
+        params["analysis"],
+        params["out_dir"],
+        study_name,
+        params["notice"],
+    )
