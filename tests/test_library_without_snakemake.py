@@ -3,6 +3,7 @@ and pass plain values on (docs/workflow.md)."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -38,8 +39,6 @@ def test_a_module_that_reads_the_job_is_caught(tmp_path):
 def first_statement_problems(scripts: list[Path]) -> list[str]:
     """Scripts whose first statement after the docstring, the imports and ``sm = snakemake`` is not a call of
     ``start_job`` (``job = start_job(snakemake)``)."""
-    import ast
-
     problems = []
     for path in scripts:
         body = [node for node in ast.parse(path.read_text(encoding="utf-8")).body if not _is_preamble(node)]
@@ -50,8 +49,6 @@ def first_statement_problems(scripts: list[Path]) -> list[str]:
 
 
 def _is_preamble(node) -> bool:
-    import ast
-
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return True
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):  # the docstring
