@@ -211,11 +211,13 @@ class Layout:
             return 1
 
     def models_for_jobs(self) -> dict:
-        """Every model entry less the keys only planning reads (registry.PLANNING_KEYS): the params of
-        rules whose scripts take whole entries, so that editing e.g. ``job_size_b`` reruns none of them."""
-        from benchval.models.registry import PLANNING_KEYS, entry_without
+        """Every model entry less the keys that change no result (registry.EXECUTION_KEYS: how its jobs are cut,
+        sized and placed): the params of the CommonWhy rules, whose generators read only device and dtype, so
+        that editing e.g. ``job_size_b`` or ``cpu_offload_gb`` reruns none of them. (The scoring rules, whose jobs
+        do read the placement keys, pass them beside their trigger: scoring.smk.)"""
+        from benchval.models.registry import EXECUTION_KEYS, entry_without
 
-        return {name: entry_without(entry, PLANNING_KEYS) for name, entry in self.config["models"].items()}
+        return {name: entry_without(entry, EXECUTION_KEYS) for name, entry in self.config["models"].items()}
 
     def model_job_rules(self) -> list[ModelJobRule]:
         """The rules of each model-job family (score, calibrate, evaluate), as the scoring layout
