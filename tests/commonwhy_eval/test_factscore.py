@@ -307,3 +307,11 @@ def test_claim_reading_builds_the_llm_only_when_asked(tmp_path):
     assert splitter is split_claims_by_rule and isinstance(spans, LLMEntityExtractor) and loaded == [True]
     splitter, spans = claim_reading({"claims": "llm", "entities": "rule", **prompts}, llm)
     assert isinstance(splitter, LLMClaimSplitter) and spans is candidate_spans
+
+
+def test_an_entity_prompt_without_the_claim_placeholder_is_rejected():
+    from benchval.commonwhy.eval.kg_claims import LLMEntityExtractor
+    from benchval.generation.prompts import PromptTemplate
+
+    with pytest.raises(ValueError, match=r"entities\.txt: entity prompt lacks \$claim"):
+        LLMEntityExtractor(Reply("- x"), PromptTemplate("List the entities of: $answer", source="entities.txt"))
