@@ -1,4 +1,8 @@
-"""The OpenAI-compatible client against real HTTP servers on localhost."""
+"""The OpenAI-compatible client against real HTTP servers on localhost.
+
+The faults of issue 34 (item 3) use the fault-injecting loopback server of tests/commonwhy/faulty_endpoint.py;
+every test is bounded in time (the server stops itself after its lifetime_s).
+"""
 
 from __future__ import annotations
 
@@ -8,13 +12,37 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
 from benchval.generation.endpoint import EndpointError, EndpointGenerator, EndpointSettings, EndpointTimeout
 from benchval.generation.prompts import user
+from benchval.generation.runner import generate_resumable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "commonwhy"))
+from faulty_endpoint import FaultyEndpoint  # noqa: E402
 
 PROMPTS = [user("why could he not attend the race ?"), user("why is paris the capital ?")]
+#: what the fault-injecting server sends for a good answer
+CHAT = {
+    "choices": [{"index": 0, "message": {"role": "assistant", "content": " Because yes. "}, "finish_reason": "stop"}],
+    "usage": {"prompt_tokens": 11, "completion_tokens": 3, "total_tokens": 14},
+}
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    """Each test in its own working directory: the default answer cache (resources/endpoint_cache) lands there."""
+    monkeypatch.chdir(tmp_path)
+
+
+def _base(server: FaultyEndpoint) -> str:
+    return f"http://127.0.0.1:{server.port}/v1"
+
+
+def _sent(server: FaultyEndpoint) -> list[dict]:
+    return [json.loads(body) for body in server.bodies]
 
 
 @pytest.fixture(scope="module")
@@ -144,3 +172,17 @@ def test_timeout_after_retries(scripted_server):
 def test_unreachable_server_is_a_clear_error():
     with pytest.raises(EndpointError, match="cannot connect"):
         _client("http://127.0.0.1:9/v1", max_retries=0).complete(PROMPTS[0], 4)
+
+
+# ---- issue 34, item 3: endpoints a user can pay for ---------------------------------------------------------
+
+
+def test_a_model_change_sends_new_requests(tmp_path):
+    # the answers were cached under the system's name: gpt-4o -> gpt-4o-mini sent 0 requests, returned gpt-4o's
+    checkpoint = tmp_path / "answers" / "api.checkpoint.jsonl"
+    with FaultyEndpoint(answer=CHAT) as server:
+        for model in ("gpt-4o", "gpt-4o-mini"):
+            client = EndpointGenerator(EndpointSettings(base_url=_base(server), model=model, api_key_env=None), "api")
+            generate_resumable(client, ["q1", "q2"], PROMPTS, checkpoint, max_new_tokens=8)
+        asked = [body["model"] for body in _sent(server)]
+    assert asked == ["gpt-4o", "gpt-4o", "gpt-4o-mini", "gpt-4o-mini"]
