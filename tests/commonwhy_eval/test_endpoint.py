@@ -186,3 +186,42 @@ def test_a_model_change_sends_new_requests(tmp_path):
             generate_resumable(client, ["q1", "q2"], PROMPTS, checkpoint, max_new_tokens=8)
         asked = [body["model"] for body in _sent(server)]
     assert asked == ["gpt-4o", "gpt-4o", "gpt-4o-mini", "gpt-4o-mini"]
+
+
+RUN_FIVE = """
+import sys
+from benchval.generation.endpoint import EndpointGenerator, EndpointSettings
+from benchval.generation.prompts import user
+from benchval.generation.runner import generate_resumable
+
+client = EndpointGenerator(EndpointSettings(base_url=sys.argv[1], model="m", api_key_env=None, timeout_s=30), "api")
+ids = [f"q{i}" for i in range(5)]
+generate_resumable(client, ids, [user(f"question number {i}") for i in range(5)], sys.argv[2], 8, batch_size=8)
+"""
+
+
+def _wait_for(condition, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"condition not met within {seconds} s")
+        time.sleep(0.02)
+
+
+def test_a_run_killed_after_k_answers_resumes_with_the_k_answers_kept(tmp_path):
+    # nothing was saved until the end of a batch: a run killed after 3 paid answers asked for all 5 again
+    checkpoint = tmp_path / "answers" / "api.checkpoint.jsonl"
+    with FaultyEndpoint(["ok", "ok", "ok"], then="hang", answer=CHAT, lifetime_s=20) as server:
+        run = subprocess.Popen([sys.executable, "-c", RUN_FIVE, _base(server), str(checkpoint)], cwd=tmp_path)
+        try:
+            _wait_for(lambda: len(server.bodies) == 4, 15)  # 3 answered, the 4th hangs
+        finally:
+            run.kill()  # SIGKILL: no clean-up of any kind
+            run.wait(timeout=10)
+    with FaultyEndpoint(answer=CHAT) as server:
+        client = EndpointGenerator(EndpointSettings(base_url=_base(server), model="m", api_key_env=None), "api")
+        prompts = [user(f"question number {i}") for i in range(5)]
+        table = generate_resumable(client, [f"q{i}" for i in range(5)], prompts, checkpoint, 8, batch_size=8)
+        asked = [body["messages"][0]["content"] for body in _sent(server)]
+    assert asked == ["question number 3", "question number 4"]
+    assert list(table["answer"]) == ["Because yes."] * 5
