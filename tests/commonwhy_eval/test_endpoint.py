@@ -225,3 +225,22 @@ def test_a_run_killed_after_k_answers_resumes_with_the_k_answers_kept(tmp_path):
         asked = [body["messages"][0]["content"] for body in _sent(server)]
     assert asked == ["question number 3", "question number 4"]
     assert list(table["answer"]) == ["Because yes."] * 5
+
+
+def _client_for(server: FaultyEndpoint, **settings) -> EndpointGenerator:
+    return EndpointGenerator(
+        EndpointSettings(base_url=_base(server), model="m", api_key_env=None, backoff_s=0.01, **settings)
+    )
+
+
+@pytest.mark.parametrize("form", ["seconds", "http-date"])
+def test_retry_after_is_honoured(form):
+    # `Retry-After: 3` was ignored: the client retried after its own back-off (0.05 s)
+    from email.utils import formatdate
+
+    header = "2" if form == "seconds" else formatdate(time.time() + 3, usegmt=True)  # a whole-second date
+    with FaultyEndpoint(["429"], answer=CHAT, retry_after=header) as server:
+        assert _client_for(server, max_retries=1).complete(PROMPTS[0], 4) == "Because yes."
+        waited = server.times[1] - server.times[0]
+    assert waited >= 1.9, f"retried after {waited:.2f} s despite Retry-After: {header}"
+    assert waited < 4.5
