@@ -244,3 +244,14 @@ def test_retry_after_is_honoured(form):
         waited = server.times[1] - server.times[0]
     assert waited >= 1.9, f"retried after {waited:.2f} s despite Retry-After: {header}"
     assert waited < 4.5
+
+
+def test_one_deadline_covers_the_whole_body():
+    # timeout_s: 1 against a server that drips one byte every 0.05 s took the whole body's time (12.3 s)
+    with FaultyEndpoint(["drip"], then="drip", answer=CHAT, drip_s=0.05, lifetime_s=12) as server:
+        client = _client_for(server, timeout_s=1, max_retries=0)
+        started = time.monotonic()
+        with pytest.raises(EndpointTimeout, match=r"POST http://127\.0\.0\.1:\d+/v1/chat/completions: .*within 1"):
+            client.complete(PROMPTS[0], 4)
+        took = time.monotonic() - started
+    assert took < 1.8, f"a 1 s deadline took {took:.1f} s"
