@@ -255,3 +255,18 @@ def test_one_deadline_covers_the_whole_body():
             client.complete(PROMPTS[0], 4)
         took = time.monotonic() - started
     assert took < 1.8, f"a 1 s deadline took {took:.1f} s"
+
+
+@pytest.mark.parametrize("drop", ["disconnect", "reset"])
+def test_a_dropped_connection_after_sending_is_retried(drop):
+    # a dropped connection after the request was sent raised a raw exception, with no retry
+    with FaultyEndpoint([drop], answer=CHAT) as server:
+        assert _client_for(server, max_retries=1).complete(PROMPTS[0], 4) == "Because yes."
+        assert len(server.bodies) == 2
+
+
+def test_a_connection_dropped_every_time_is_reported_with_the_url():
+    with FaultyEndpoint(then="disconnect", answer=CHAT) as server:
+        with pytest.raises(EndpointError, match=r"POST http://127\.0\.0\.1:\d+/v1/chat/completions: .*3 attempts"):
+            _client_for(server, max_retries=2).complete(PROMPTS[0], 4)
+        assert len(server.bodies) == 3
