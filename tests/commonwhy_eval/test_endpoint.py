@@ -270,3 +270,18 @@ def test_a_connection_dropped_every_time_is_reported_with_the_url():
         with pytest.raises(EndpointError, match=r"POST http://127\.0\.0\.1:\d+/v1/chat/completions: .*3 attempts"):
             _client_for(server, max_retries=2).complete(PROMPTS[0], 4)
         assert len(server.bodies) == 3
+
+
+def test_an_html_body_in_a_200_is_retried():
+    # an HTML page in a 200 answer gave a raw JSON error without the URL
+    with FaultyEndpoint(["garbage"], answer=CHAT) as server:
+        assert _client_for(server, max_retries=1).complete(PROMPTS[0], 4) == "Because yes."
+        assert len(server.bodies) == 2
+
+
+@pytest.mark.parametrize("fault", ["garbage", "not_object", "truncated"])
+def test_a_bad_body_is_reported_with_the_url_and_status(fault):
+    with FaultyEndpoint(then=fault, answer=CHAT) as server:
+        with pytest.raises(EndpointError, match=r"POST http://127\.0\.0\.1:\d+/v1/chat/completions: HTTP 200"):
+            _client_for(server, max_retries=1).complete(PROMPTS[0], 4)
+        assert len(server.bodies) == 2
