@@ -285,3 +285,26 @@ def test_a_bad_body_is_reported_with_the_url_and_status(fault):
         with pytest.raises(EndpointError, match=r"POST http://127\.0\.0\.1:\d+/v1/chat/completions: HTTP 200"):
             _client_for(server, max_retries=1).complete(PROMPTS[0], 4)
         assert len(server.bodies) == 2
+
+
+def test_a_dry_run_prints_the_calls_and_their_cost_and_sends_nothing(tmp_path, monkeypatch, capsys):
+    from benchval.generation.endpoint import EndpointDryRun
+
+    price = {"input_per_mtok": 2.5, "output_per_mtok": 10.0}
+    ids, prompts = [f"q{i}" for i in range(5)], [user("x" * (40 + i)) for i in range(5)]
+    checkpoint = tmp_path / "answers" / "api.checkpoint.jsonl"
+    with FaultyEndpoint(answer=CHAT) as server:
+        client = EndpointGenerator(
+            EndpointSettings(base_url=_base(server), model="m", api_key_env=None, price=price), "api"
+        )
+        generate_resumable(client, ids[:2], prompts[:2], checkpoint, 8)  # two answers paid for already
+        monkeypatch.setenv("BENCHVAL_ENDPOINT_DRY_RUN", "1")
+        with pytest.raises(EndpointDryRun):
+            generate_resumable(client, ids, prompts, checkpoint, 8)
+        assert len(server.bodies) == 2  # the dry run sent nothing
+    # by hand: 3 calls of ceil(chars / 4) + 4 tokens per message in, at most max_tokens (8) out each
+    tokens_in = sum(-(-(40 + i) // 4) + 4 for i in (2, 3, 4))
+    cost = (tokens_in * 2.5 + 3 * 8 * 10.0) / 1e6
+    printed = capsys.readouterr().out
+    assert "3 calls to send" in printed and f"{tokens_in} input tokens" in printed
+    assert f"${cost:.6f}" in printed, printed
