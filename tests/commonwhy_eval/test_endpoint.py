@@ -218,7 +218,8 @@ def test_a_run_killed_after_k_answers_resumes_with_the_k_answers_kept(tmp_path):
         finally:
             run.kill()  # SIGKILL: no clean-up of any kind
             run.wait(timeout=10)
-    with FaultyEndpoint(answer=CHAT) as server:
+        server.then = "ok"  # the same endpoint, answering again
+        server.bodies.clear()
         client = EndpointGenerator(EndpointSettings(base_url=_base(server), model="m", api_key_env=None), "api")
         prompts = [user(f"question number {i}") for i in range(5)]
         table = generate_resumable(client, [f"q{i}" for i in range(5)], prompts, checkpoint, 8, batch_size=8)
