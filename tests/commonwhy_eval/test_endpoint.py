@@ -309,3 +309,157 @@ def test_a_dry_run_prints_the_calls_and_their_cost_and_sends_nothing(tmp_path, m
     printed = capsys.readouterr().out
     assert "3 calls to send" in printed and f"{tokens_in} input tokens" in printed
     assert f"${cost:.6f}" in printed, printed
+
+
+# ---- the cache: keyed on everything that determines an answer, never stale ---------------------------------
+
+BASE = {"model": "m", "seed": None, "max_new_tokens": 8, "prompt": "why is paris the capital ?", "path": "/v1"}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"model": "m2"}, {"seed": 7}, {"max_new_tokens": 9}, {"prompt": "why is paris the capital ?!"}, {"path": "/v2"}],
+    ids=["model", "seed", "max_tokens", "prompt", "base_url"],
+)
+def test_any_change_that_can_change_the_answer_sends_a_new_request(change):
+    # the cheapest wrong cache, keyed on the prompt alone (or the system's name), fails every case but one
+    with FaultyEndpoint(answer=CHAT) as server:
+
+        def ask(model, seed, max_new_tokens, prompt, path):
+            settings = EndpointSettings(
+                base_url=f"http://127.0.0.1:{server.port}{path}", model=model, seed=seed, api_key_env=None
+            )
+            EndpointGenerator(settings, "api").generate([user(prompt)], max_new_tokens)
+
+        ask(**BASE)
+        ask(**BASE)  # the same request: from the cache
+        assert len(server.bodies) == 1
+        ask(**(BASE | change))
+        assert len(server.bodies) == 2
+
+
+def test_a_stored_answer_is_returned_only_for_its_own_request(tmp_path):
+    import sqlite3
+
+    with FaultyEndpoint(answer=CHAT) as server:
+        client = _client_for(server)
+        client.complete(PROMPTS[0], 4)
+        with sqlite3.connect(client.cache.path) as db:  # the row's request no longer matches its key
+            db.execute("UPDATE answers SET request = replace(request, 'race', 'rice')")
+        _client_for(server).complete(PROMPTS[0], 4)
+        assert len(server.bodies) == 2
+
+
+def test_judge_calls_go_through_the_same_cache(tmp_path):
+    from benchval.commonwhy.eval.judge import Judge
+    from benchval.commonwhy.eval.kg_claims import LLMClaimSplitter
+    from benchval.generation.prompts import PromptTemplate
+
+    judge_prompt = PromptTemplate("Q: $question R: $reference A: $answer. Same cause?")
+    triples = [("why?", "because a", "because b"), ("why not?", "because c", "because d")]
+    yes = {"choices": [{"message": {"content": "Yes."}}], "usage": {"prompt_tokens": 5, "completion_tokens": 1}}
+    with FaultyEndpoint(answer=yes) as server:
+        first = Judge(_client_for(server), judge_prompt, decision="generate").decide(triples)
+        again = Judge(_client_for(server), judge_prompt, decision="generate").decide(triples)
+        assert len(server.bodies) == 2 and first == again and all(v["yes"] for v in again)
+        splitter = PromptTemplate("Split into claims: $answer")
+        LLMClaimSplitter(_client_for(server), splitter)("he was born in 1900. he died in 1950.")
+        LLMClaimSplitter(_client_for(server), splitter)("he was born in 1900. he died in 1950.")
+        assert len(server.bodies) == 3
+
+
+# ---- concurrency, rate limits, usage and cost ------------------------------------------------------------
+
+
+def test_concurrent_requests_keep_their_order(scripted_server):
+    Scripted.script = [(200, 0.6)] * 4
+    prompts = [user(f"question {i}") for i in range(4)]
+    client = _client(scripted_server, concurrency=4)
+    started = time.perf_counter()
+    assert client.generate(prompts, 4) == ["Because yes."] * 4
+    took = time.perf_counter() - started
+    # one at a time would take 4 x 0.6 s
+    assert took < 1.8, f"4 requests of 0.6 s with concurrency 4 took {took:.1f} s"
+    assert sorted(seen["body"]["messages"][0]["content"] for seen in Scripted.seen) == [
+        p[0]["content"] for p in prompts
+    ]
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.now += seconds
+
+
+def test_requests_per_minute_is_a_sliding_window():
+    from benchval.generation.rate_limit import RateLimiter
+
+    clock = FakeClock()
+    limiter = RateLimiter(requests_per_minute=2, clock=clock, sleep=clock.sleep)
+    starts = []
+    for _ in range(5):
+        limiter.acquire(1)
+        starts.append(clock.now)
+        clock.now += 1.0  # each request takes a second
+    assert starts == [0.0, 1.0, 60.0, 61.0, 120.0]
+
+
+def test_tokens_per_minute_waits_for_the_window_and_counts_reported_tokens():
+    from benchval.generation.rate_limit import RateLimiter
+
+    clock = FakeClock()
+    limiter = RateLimiter(tokens_per_minute=100, clock=clock, sleep=clock.sleep)
+    first = limiter.acquire(40)
+    limiter.settle(first, 10)  # the server reported 10 tokens, not the 40 estimated
+    limiter.acquire(40)
+    limiter.acquire(40)  # 10 + 40 + 40 = 90: fits
+    assert clock.now == 0.0
+    limiter.acquire(40)  # 130 > 100: waits until the first (10) and second (40) have left the window
+    assert clock.now == 60.0
+    with pytest.raises(ValueError, match="more than tokens_per_minute"):
+        limiter.acquire(101)
+
+
+def test_usage_and_cost_are_counted_per_run_and_written_out(tmp_path):
+    price = {"input_per_mtok": 2.5, "output_per_mtok": 10.0}
+    with FaultyEndpoint(answer=CHAT) as server:
+        client = _client_for(server, price=price)
+        client.generate([user(f"q{i}") for i in range(3)], 4)
+        summary = client.usage_summary()
+        assert summary["requests_sent"] == 3 and summary["answers_from_cache"] == 0
+        assert (summary["prompt_tokens"], summary["completion_tokens"]) == (33, 9)  # 3 x (11, 3) from the server
+        assert summary["cost_usd"] == pytest.approx((33 * 2.5 + 9 * 10.0) / 1e6)
+        rerun = _client_for(server, price=price)
+        rerun.generate([user(f"q{i}") for i in range(3)], 4)
+        assert rerun.usage_summary()["answers_from_cache"] == 3 and rerun.usage_summary()["cost_usd"] == 0.0
+    ledger = [json.loads(line) for line in (tmp_path / "resources/endpoint_cache/usage.jsonl").read_text().splitlines()]
+    assert [line["requests_sent"] for line in ledger] == [3, 0] and ledger[0]["run"] != ledger[1]["run"]
+
+
+def test_tokens_the_server_does_not_report_are_missing_not_zero():
+    no_usage = {"choices": [{"message": {"content": "Because."}}]}
+    with FaultyEndpoint(answer=no_usage) as server:
+        client = _client_for(server, price={"input_per_mtok": 1, "output_per_mtok": 1})
+        client.generate([user("q")], 4)
+    summary = client.usage_summary()
+    assert summary["prompt_tokens"] is None and summary["cost_usd"] is None
+    assert summary["missing_reason"] == "1 answers reported no token usage"
+
+
+def test_a_retry_after_beyond_the_limit_fails_naming_the_wait():
+    with FaultyEndpoint(["429"], answer=CHAT, retry_after="3600") as server:
+        with pytest.raises(EndpointError, match="retry after 3600 s"):
+            _client_for(server, max_retries=1).complete(PROMPTS[0], 4)
+
+
+def test_the_project_server_reports_usage(model_server):
+    client = EndpointGenerator(EndpointSettings(base_url=model_server, model="tiny-local", api_key_env=None))
+    client.generate(PROMPTS, max_new_tokens=5)
+    summary = client.usage_summary()
+    assert summary["requests_sent"] == 2 and summary["prompt_tokens"] > 0 and summary["missing_reason"]
+    assert 0 < summary["completion_tokens"] <= 10

@@ -14,7 +14,8 @@ variable named in the config (never from the config itself).
   (seconds or an HTTP-date); other 4xx fail at once. Every error names the URL, the status and the detail.
 - **Limits** (:mod:`.rate_limit`): ``concurrency`` requests at once, ``requests_per_minute`` and
   ``tokens_per_minute``.
-- **Usage and cost** (:mod:`.usage`): tokens counted per run from the answers, priced with ``price``.
+- **Usage and cost** (:mod:`.usage`): tokens counted per run from the answers, priced with ``price``, logged
+  and appended to ``{cache_dir}/usage.jsonl`` after every ``generate`` call.
 - **Dry run**: with ``BENCHVAL_ENDPOINT_DRY_RUN=1`` in the environment, :meth:`EndpointGenerator.announce`
   prints the calls still to send and their estimated cost, then raises :class:`EndpointDryRun`: nothing is sent.
 """
@@ -28,15 +29,17 @@ import os
 import socket
 import time
 import urllib.parse
+import uuid
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
+from pathlib import Path
 
 from benchval.generation.answer_cache import AnswerCache, request_text
 from benchval.generation.prompts import Messages, cut_answer
 from benchval.generation.rate_limit import RateLimiter
-from benchval.generation.usage import Usage, estimate, estimate_prompt_tokens
+from benchval.generation.usage import Usage, append_usage, estimate, estimate_prompt_tokens
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +126,7 @@ class EndpointGenerator:
         self.cache = AnswerCache(settings.cache_dir) if settings.cache_dir else None
         self.limiter = RateLimiter(settings.requests_per_minute, settings.tokens_per_minute)
         self.usage = Usage(price=settings.price)
+        self.run_id = uuid.uuid4().hex[:12]
         #: what the answers depend on besides the prompt and length (a resumable run's settings)
         self.identity = {"endpoint": self.url, "model": settings.model, "seed": settings.seed}
 
@@ -270,11 +274,24 @@ class EndpointGenerator:
         else:
             with ThreadPoolExecutor(max_workers=workers, thread_name_prefix=f"endpoint-{self.name}") as pool:
                 texts = list(pool.map(lambda messages: self.complete(messages, max_new_tokens), prompts))
+        self._record_usage()
         return [cut_answer(t) for t in texts] if first_line else texts
 
     def usage_summary(self) -> dict:
         """This run's requests, cached answers, tokens and cost (:class:`benchval.generation.usage.Usage`)."""
-        return {"system": self.name, "model": self.settings.model, "endpoint": self.url, **self.usage.summary()}
+        return {
+            "run": self.run_id,
+            "system": self.name,
+            "model": self.settings.model,
+            "endpoint": self.url,
+            **self.usage.summary(),
+        }
+
+    def _record_usage(self) -> None:
+        summary = self.usage_summary()
+        log.info("endpoint usage so far this run: %s", summary)
+        if self.settings.cache_dir:
+            append_usage(Path(self.settings.cache_dir) / "usage.jsonl", summary)
 
 
 class _DeadlinePassed(Exception):

@@ -1,5 +1,9 @@
 """Token usage and cost of an endpoint's calls: counted per run, estimated before a run, priced from config.
 
+Each run's usage is appended, as it grows, to ``usage.jsonl`` beside the answer cache (:func:`append_usage`):
+one line per finished ``generate`` call, cumulative for the run (``run``: a random id per client), so the
+last line of a run is its total.
+
 A price is ``{input_per_mtok, output_per_mtok}`` in US dollars per million tokens (the endpoint's
 ``price`` in config). Counted usage comes from the ``usage`` object of each answer; an answer without one
 leaves the tokens and the cost missing, with the reason, never 0. An estimate before sending counts
@@ -9,10 +13,13 @@ tokenizer, plus the message's framing) and ``max_tokens`` out, so its cost is an
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from benchval.generation.prompts import Messages
 
@@ -106,6 +113,16 @@ class Usage:
             "answers_from_cache": self.answers_from_cache,
             "prompt_tokens": self.prompt_tokens if tokens_known else None,
             "completion_tokens": self.completion_tokens if tokens_known else None,
-            "cost_usd": None if cost is None else round(cost, 6),
+            "cost_usd": None if cost is None else round(cost, 10),
             "missing_reason": "; ".join(reasons) or None,
         }
+
+
+def append_usage(path: str | Path, record: Mapping) -> None:
+    """Append one usage line to `path` (JSON lines, flushed to disk)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
