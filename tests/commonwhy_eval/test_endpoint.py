@@ -463,3 +463,69 @@ def test_the_project_server_reports_usage(model_server):
     summary = client.usage_summary()
     assert summary["requests_sent"] == 2 and summary["prompt_tokens"] > 0 and summary["missing_reason"]
     assert 0 < summary["completion_tokens"] <= 10
+
+
+@pytest.mark.parametrize("stage", ["answer", "judge", "judge_check", "factscore", "kgr", "kbbinder"])
+def test_the_endpoint_keys_reach_the_client_of_every_stage_that_calls_it(stage):
+    from benchval.commonwhy.eval.settings import resolve
+    from benchval.commonwhy.eval.stage_keys import stage_section, stage_settings
+    from benchval.commonwhy.eval.stages.systems import make_generator
+
+    entry = {
+        "base_url": "http://127.0.0.1:9/v1",
+        "model": "m",
+        "api_key_env": None,
+        "cache_dir": "answers_paid_for",
+        "concurrency": 3,
+        "requests_per_minute": 60,
+        "tokens_per_minute": 1000,
+        "price": {"input_per_mtok": 2.5, "output_per_mtok": 10.0},
+    }
+    settings = stage_settings(stage_section(resolve({"endpoints": {"api": entry}}), stage), stage)
+    client = make_generator("api", settings, {})
+    assert client.settings.concurrency == 3 and client.settings.price == entry["price"]
+    assert (client.limiter.requests_per_minute, client.limiter.tokens_per_minute) == (60, 1000)
+    assert client.cache.path == Path("answers_paid_for/chat_completions.sqlite")
+
+
+def test_the_answer_stage_on_the_project_server_writes_usage_and_dry_runs(model_server, tmp_path, monkeypatch):
+    import pandas as pd
+
+    from benchval.commonwhy.eval.settings import resolve
+    from benchval.commonwhy.eval.stage_keys import stage_section
+    from benchval.commonwhy.eval.stages.answer import stage_answer
+    from benchval.generation.endpoint import EndpointDryRun
+
+    questions = tmp_path / "questions.parquet"
+    texts = ["why could he not attend the race ?", "why is paris the capital ?", "why was she born in berlin ?"]
+    pd.DataFrame(
+        {
+            "id": ["a", "b", "c"],
+            "source": "published",
+            "split": "head",
+            "question": texts,
+            "references": [["because yes"]] * 3,
+            "rule": "r",
+            "reasoning_category": "c",
+            "popularity": 1.0,
+            "anchor_qids": [["Q1"]] * 3,
+        }
+    ).to_parquet(questions)
+    endpoint = {"base_url": model_server, "model": "tiny-local", "api_key_env": None}
+    price = {"input_per_mtok": 1.0, "output_per_mtok": 2.0}
+
+    def run(max_new_tokens):
+        section = resolve({"endpoints": {"api": endpoint | {"price": price}}, "generation": {"max_new_tokens": 6}})
+        section["generation"]["max_new_tokens"] = max_new_tokens
+        stage_answer(
+            str(questions), "api", stage_section(section, "answer"), {}, "answers.parquet", "ck.jsonl", "timing.json"
+        )
+        return json.loads(Path("timing.json").read_text())["endpoint_usage"]
+
+    usage = run(6)
+    assert usage["requests_sent"] == 3 and usage["prompt_tokens"] > 0 and usage["cost_usd"] > 0
+    assert len(pd.read_parquet("answers.parquet")) == 3
+    monkeypatch.setenv("BENCHVAL_ENDPOINT_DRY_RUN", "1")
+    with pytest.raises(EndpointDryRun, match="3 calls to send"):  # a new length: new requests, none sent
+        run(7)
+    assert len(Path("resources/endpoint_cache/usage.jsonl").read_text().splitlines()) == 1
