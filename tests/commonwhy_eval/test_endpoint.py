@@ -529,3 +529,17 @@ def test_the_answer_stage_on_the_project_server_writes_usage_and_dry_runs(model_
     with pytest.raises(EndpointDryRun, match="3 calls to send"):  # a new length: new requests, none sent
         run(7)
     assert len(Path("resources/endpoint_cache/usage.jsonl").read_text().splitlines()) == 1
+
+
+def test_the_proxy_of_the_environment_is_used(monkeypatch):
+    # urllib (the previous client) honoured HTTP_PROXY; the http.client one must too
+    with FaultyEndpoint(answer=CHAT) as proxy:
+        for name in ("HTTP_PROXY", "http_proxy"):
+            monkeypatch.setenv(name, f"http://127.0.0.1:{proxy.port}")
+        monkeypatch.delenv("NO_PROXY", raising=False)
+        monkeypatch.delenv("no_proxy", raising=False)
+        client = EndpointGenerator(
+            EndpointSettings(base_url="http://api.example.invalid/v1", model="m", api_key_env=None)
+        )
+        assert client.complete(PROMPTS[0], 4) == "Because yes."
+        assert proxy.targets == ["http://api.example.invalid/v1/chat/completions"]

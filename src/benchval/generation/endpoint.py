@@ -29,6 +29,7 @@ import os
 import socket
 import time
 import urllib.parse
+import urllib.request
 import uuid
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -144,16 +145,27 @@ class EndpointGenerator:
             body["seed"] = self.settings.seed
         return body
 
-    def _connection(self, timeout: float) -> http.client.HTTPConnection:
-        if self._parts.scheme == "https":
-            return http.client.HTTPSConnection(self._parts.hostname, self._parts.port, timeout=timeout)
-        return http.client.HTTPConnection(self._parts.hostname, self._parts.port, timeout=timeout)
+    def _connection(self, timeout: float) -> tuple[http.client.HTTPConnection, str]:
+        """The connection and request target: direct, or through the proxy of the environment (HTTP(S)_PROXY,
+        NO_PROXY, as urllib reads them): an https URL tunnels through it (CONNECT), an http URL is asked of it."""
+        host, port, scheme = self._parts.hostname, self._parts.port, self._parts.scheme
+        target = self._parts.path + (f"?{self._parts.query}" if self._parts.query else "")
+        proxy = urllib.request.getproxies().get(scheme)
+        if proxy and not urllib.request.proxy_bypass(host):
+            via = urllib.parse.urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+            if scheme == "https":
+                connection = http.client.HTTPSConnection(via.hostname, via.port or 80, timeout=timeout)
+                connection.set_tunnel(host, port or 443)
+                return connection, target
+            return http.client.HTTPConnection(via.hostname, via.port or 80, timeout=timeout), self.url
+        if scheme == "https":
+            return http.client.HTTPSConnection(host, port, timeout=timeout), target
+        return http.client.HTTPConnection(host, port, timeout=timeout), target
 
     def _post_once(self, data: bytes) -> tuple[int, Mapping, bytes]:
         """(status, headers, body) of one POST; connecting, sending and reading all end by the deadline."""
         deadline = time.monotonic() + self.settings.timeout_s
-        target = self._parts.path + (f"?{self._parts.query}" if self._parts.query else "")
-        connection = self._connection(_time_left(deadline))
+        connection, target = self._connection(_time_left(deadline))
         try:
             connection.request("POST", target, body=data, headers=self._headers)
             sock = connection.sock  # http.client hands it to the response and forgets it
