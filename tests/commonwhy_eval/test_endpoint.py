@@ -543,3 +543,24 @@ def test_the_proxy_of_the_environment_is_used(monkeypatch):
         )
         assert client.complete(PROMPTS[0], 4) == "Because yes."
         assert proxy.targets == ["http://api.example.invalid/v1/chat/completions"]
+
+
+def test_a_judge_check_stopped_by_a_failure_keeps_the_verdicts_paid_for():
+    # one dropped connection at request 150 aborted the judge check and lost the 149 answers before it
+    from benchval.commonwhy.eval.judge import Judge
+    from benchval.generation.prompts import PromptTemplate
+
+    template = PromptTemplate("Q: $question R: $reference A: $answer. Same cause?")
+    triples = [(f"why {i}?", "because a", "because b") for i in range(5)]
+    yes = {"choices": [{"message": {"content": "Yes."}}], "usage": {"prompt_tokens": 5, "completion_tokens": 1}}
+    with FaultyEndpoint(["ok", "ok", "ok"], then="disconnect", answer=yes) as server:
+        with pytest.raises(EndpointError, match="connection failed after sending"):
+            Judge(_client_for(server, max_retries=1), template, decision="generate").decide(triples)
+        assert len(server.bodies) == 5  # 3 answered, the 4th sent twice
+        server.then = "ok"
+        server.bodies.clear()
+        verdicts = Judge(_client_for(server, max_retries=1), template, decision="generate").decide(triples)
+        assert [json.loads(b)["messages"][0]["content"] for b in server.bodies] == [
+            template.fill(question=q, reference=r, answer=a) for q, r, a in triples[3:]
+        ]
+    assert all(v["yes"] for v in verdicts)
