@@ -12,6 +12,10 @@ Behaviours: ``ok`` (a valid SPARQL JSON answer), ``hang`` (reads the request, ne
 ``403`` (client errors), ``error_beside_results`` (empty results with an error beside them), ``no_head``
 (empty results without the head a SPARQL answer has), ``truncated`` (fewer bytes than Content-Length),
 ``huge`` (a valid answer of about 2 MB) and ``deep`` (JSON nested 100 000 levels deep).
+
+For an OpenAI-compatible client (tests/commonwhy_eval/test_endpoint.py) give ``answer``: the JSON object
+that ``ok``, ``drip`` and ``truncated`` send instead of a SPARQL answer; ``bodies`` keeps each request's
+raw body and ``times`` when each arrived; ``retry_after`` is the Retry-After header of a 429.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import json
 import socket
 import struct
 import threading
+import time
 import urllib.parse
 
 OK_SELECT = {"head": {"vars": ["x"]}, "results": {"bindings": [{"x": {"type": "literal", "value": "fine"}}]}}
@@ -31,11 +36,14 @@ BEHAVIOURS = (
 
 
 class FaultyEndpoint:
-    def __init__(self, script=(), then="ok", *, drip_s=0.2, lifetime_s=20.0):
+    def __init__(self, script=(), then="ok", *, drip_s=0.2, lifetime_s=20.0, answer=None, retry_after="0"):
         for behaviour in [*script, then]:
             if behaviour not in BEHAVIOURS:
                 raise ValueError(f"unknown behaviour {behaviour!r}; known: {BEHAVIOURS}")
         self.script, self.then, self.drip_s, self.lifetime_s = list(script), then, drip_s, lifetime_s
+        self.answer, self.retry_after = answer, retry_after
+        self.bodies: list[bytes] = []
+        self.times: list[float] = []  # time.monotonic() when each request had been read
         self.queries: list[str] = []
         self.targets: list[str] = []  # request targets (path, or absolute URL when used as a proxy)
         self._stopped = threading.Event()
@@ -83,8 +91,10 @@ class FaultyEndpoint:
             request = _read_request(connection)
             if request is None:
                 return
-            target, query = request
+            target, query, body = request
             self.targets.append(target)
+            self.bodies.append(body)
+            self.times.append(time.monotonic())
             behaviour = self._next(query)
             getattr(self, "_" + behaviour if not behaviour[0].isdigit() else "_status")(connection, query, behaviour)
         except OSError:
@@ -92,14 +102,19 @@ class FaultyEndpoint:
         finally:
             connection.close()
 
+    def _good(self, query: str) -> str:
+        if self.answer is not None:
+            return json.dumps(self.answer)
+        return json.dumps(OK_ASK if "ASK" in query else OK_SELECT)
+
     def _ok(self, connection, query, _behaviour) -> None:
-        _send(connection, 200, json.dumps(OK_ASK if "ASK" in query else OK_SELECT))
+        _send(connection, 200, self._good(query))
 
     def _hang(self, connection, _query, _behaviour) -> None:
         self._stopped.wait(self.lifetime_s)
 
     def _drip(self, connection, query, _behaviour) -> None:
-        body = json.dumps(OK_ASK if "ASK" in query else OK_SELECT).encode("utf-8")
+        body = self._good(query).encode("utf-8")
         connection.sendall(_head(200, len(body)))
         for byte in body:
             if self._stopped.wait(self.drip_s):
@@ -113,7 +128,8 @@ class FaultyEndpoint:
         connection.shutdown(socket.SHUT_RDWR)
 
     def _status(self, connection, _query, behaviour) -> None:
-        _send(connection, int(behaviour), f"status {behaviour} on purpose", "text/plain")
+        extra = f"Retry-After: {self.retry_after}\r\n" if behaviour == "429" else ""
+        _send(connection, int(behaviour), f"status {behaviour} on purpose", "text/plain", extra)
 
     def _garbage(self, connection, _query, _behaviour) -> None:
         _send(connection, 200, "<html><body>Service temporarily unavailable</body></html>", "text/html")
@@ -132,7 +148,7 @@ class FaultyEndpoint:
         _send(connection, 200, json.dumps({"results": {"bindings": []}}))
 
     def _truncated(self, connection, query, _behaviour) -> None:
-        body = json.dumps(OK_ASK if "ASK" in query else OK_SELECT).encode("utf-8")
+        body = self._good(query).encode("utf-8")
         connection.sendall(_head(200, len(body)) + body[: len(body) // 2])
 
     def _huge(self, connection, _query, _behaviour) -> None:
@@ -143,8 +159,8 @@ class FaultyEndpoint:
         _send(connection, 200, "[" * 100_000 + "]" * 100_000)
 
 
-def _read_request(connection: socket.socket) -> tuple[str, str] | None:
-    """(request target, SPARQL query) of one POST, or None when the client closed first."""
+def _read_request(connection: socket.socket) -> tuple[str, str, bytes] | None:
+    """(request target, SPARQL query, raw body) of one POST, or None when the client closed first."""
     data = b""
     while b"\r\n\r\n" not in data:
         chunk = connection.recv(65536)
@@ -163,11 +179,10 @@ def _read_request(connection: socket.socket) -> tuple[str, str] | None:
         if not chunk:
             break
         body += chunk
-    return target, urllib.parse.parse_qs(body.decode("utf-8")).get("query", [""])[0]
+    return target, urllib.parse.parse_qs(body.decode("utf-8")).get("query", [""])[0], body
 
 
-def _head(status: int, length: int, content_type: str = "application/sparql-results+json") -> bytes:
-    extra = "Retry-After: 0\r\n" if status == 429 else ""
+def _head(status: int, length: int, content_type: str = "application/sparql-results+json", extra: str = "") -> bytes:
     return (
         f"HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n{extra}"
         "Connection: close\r\n\r\n"
@@ -175,7 +190,11 @@ def _head(status: int, length: int, content_type: str = "application/sparql-resu
 
 
 def _send(
-    connection: socket.socket, status: int, body: str, content_type: str = "application/sparql-results+json"
+    connection: socket.socket,
+    status: int,
+    body: str,
+    content_type: str = "application/sparql-results+json",
+    extra_headers: str = "",
 ) -> None:
     data = body.encode("utf-8")
-    connection.sendall(_head(status, len(data), content_type) + data)
+    connection.sendall(_head(status, len(data), content_type, extra_headers) + data)

@@ -3,6 +3,12 @@
 Finished batches are appended (and flushed) to a JSON-lines checkpoint whose first line records
 the settings. A re-run with the same settings skips the ids already there; with other settings
 it starts over (and says so). The caller writes the final table once every id is done.
+
+The settings include the generator's ``identity`` when it has one (an endpoint's URL, model and seed), so
+that a changed model never returns the previous model's answers. An endpoint also caches every answer as
+it arrives (benchval.generation.answer_cache): a run stopped inside a batch loses no paid call. Before the
+first batch, a generator with ``announce`` is told what is left to do (an endpoint logs the calls and their
+estimated cost, and in a dry run stops there).
 """
 
 from __future__ import annotations
@@ -69,7 +75,13 @@ def generate_resumable(
         raise ValueError("ids are not unique")
     checkpoint = Path(checkpoint)
     checkpoint.parent.mkdir(parents=True, exist_ok=True)
-    settings = {"generator": generator.name, "max_new_tokens": int(max_new_tokens), **(settings or {})}
+    identity = getattr(generator, "identity", None)
+    settings = {
+        "generator": generator.name,
+        **({"identity": identity} if identity is not None else {}),
+        "max_new_tokens": int(max_new_tokens),
+        **(settings or {}),
+    }
     done = _read_checkpoint(checkpoint, settings)
     if not done:
         checkpoint.write_text(json.dumps({"settings": settings}) + "\n", encoding="utf-8")
@@ -77,6 +89,8 @@ def generate_resumable(
     log.info(
         "%s: %d items, %d already in %s, %d to generate", desc, len(ids), len(ids) - len(todo), checkpoint, len(todo)
     )
+    if todo and hasattr(generator, "announce"):
+        generator.announce([prompts[i] for i in todo], max_new_tokens)
     with tqdm(total=len(todo), desc=desc, unit="q", mininterval=2) as progress:
         for start in range(0, len(todo), batch_size):
             chunk = todo[start : start + batch_size]

@@ -1,7 +1,8 @@
 """A small OpenAI-compatible HTTP server around a local model (stdlib http.server, one request at a time).
 
-Serves `POST /v1/chat/completions` (greedy; `max_tokens` honoured; `temperature` must be 0 or absent)
-and `GET /v1/models`. Meant for tests and for running the endpoint code path against a local model:
+Serves `POST /v1/chat/completions` (greedy; `max_tokens` honoured; `temperature` must be 0 or absent;
+`usage` counted with the model's tokenizer) and `GET /v1/models`. Meant for tests and for running the
+endpoint code path against a local model:
 
     python -m benchval.generation.server --model-dir resources/models/smollm2-135m --port 8000
 """
@@ -17,6 +18,16 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 log = logging.getLogger(__name__)
+
+
+def usage_of(generator, messages, text: str) -> dict:
+    """The answer's ``usage`` (tokens in and out, by the model's tokenizer), or {} for a generator without one."""
+    tokenizer = getattr(generator, "tokenizer", None)
+    if tokenizer is None or not hasattr(generator, "render"):
+        return {}
+    prompt = len(tokenizer(generator.render(messages), add_special_tokens=not generator.chat)["input_ids"])
+    completion = len(tokenizer(text, add_special_tokens=False)["input_ids"])
+    return {"usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}}
 
 
 def make_handler(generator, model_name: str):
@@ -67,6 +78,7 @@ def make_handler(generator, model_name: str):
                     "choices": [
                         {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
                     ],
+                    **usage_of(generator, messages, text),
                 },
             )
 

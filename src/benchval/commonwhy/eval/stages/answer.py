@@ -72,4 +72,6 @@ def stage_answer(
         max_new_tokens=gen["max_new_tokens"],
         chat_template=getattr(generator, "chat", None),
         system_message=rendering,
+        # an endpoint's requests, cached answers, tokens and cost in this run (benchval.generation.usage)
+        endpoint_usage=generator.usage_summary() if hasattr(generator, "usage_summary") else None,
     )
