@@ -73,6 +73,7 @@ rule atlas_sources:
         obsscaling=_mirror_path(config["atlas"]["obsscaling"]["path"]),
         rules=_repo_path(config["atlas"]["rules"]),
         overrides=_repo_path(config["atlas"]["overrides"]),
+        display_names=_repo_path(config["atlas"]["display_names"]),
     output:
         **{name: f"{ATLAS}/{path}" for name, path in SOURCE_TABLES.items()},
     log:
@@ -87,6 +88,7 @@ rule atlas_sources:
             "obsscaling",
             "rules",
             "overrides",
+            "display_names",
             "missing_tokens",
             "duplicates",
             "size_tolerance",
@@ -121,6 +123,7 @@ rule atlas_study_table:
 rule atlas_pairs:
     input:
         cells=f"{ATLAS}/cells.csv",
+        models=f"{ATLAS}/registry/models.csv",
     output:
         pairs=f"{ATLAS}/pairs.csv",
         excluded=f"{ATLAS}/pairs_excluded.csv",
@@ -130,7 +133,15 @@ rule atlas_pairs:
         "logs/benchmarks/atlas_pairs/atlas_pairs.tsv"
     localrule: True
     params:
-        atlas=_atlas("aggregate_columns", "same_measure", "min_models", "n_bootstrap"),
+        atlas=_atlas(
+            "aggregate_columns",
+            "same_measure",
+            "measure_groups",
+            "general_factor",
+            "min_models",
+            "min_clusters",
+            "n_bootstrap",
+        ),
         seed=config["seed"],
         ci_level=config["analysis"]["ci_level"],
         code=script_code("atlas_pairs.py"),
@@ -151,7 +162,17 @@ rule atlas_human_preference:
         "logs/benchmarks/atlas_human_preference/atlas_human_preference.tsv"
     localrule: True
     params:
-        atlas=_atlas("aggregate_columns", "same_measure", "min_models", "n_bootstrap", "human_preference"),
+        atlas=_atlas(
+            "aggregate_columns",
+            "same_measure",
+            "measure_groups",
+            "general_factor",
+            "min_models",
+            "min_clusters",
+            "min_headline_n",
+            "n_bootstrap",
+            "human_preference",
+        ),
         seed=config["seed"],
         ci_level=config["analysis"]["ci_level"],
         code=script_code("atlas_human_preference.py"),
