@@ -74,7 +74,7 @@ def test_agreement_validity_table_ranks_and_moves():
     wide = random_wide(n=30, columns=("crit", "a", "b", "c"), missing=0.0)
     wide["c"] = -wide["crit"] + np.random.default_rng(1).normal(size=30) * 0.1  # disagrees with the rest
     table = agreement_validity(
-        wide, "crit", ["a", "b", "c"], {"n_bootstrap": 200, "ci_level": 0.95, "seed": 1, "max_rank_shift": 1}
+        wide, "crit", ["a", "b", "c"], {"n_bootstrap": 200, "ci_level": 0.95, "seed": 1}
     )
     row = table.set_index("benchmark")
     reference = win_rates(wide[["a", "b"]]).mean(axis=1)  # c's reference: the other benchmarks' mean win rate
@@ -82,7 +82,9 @@ def test_agreement_validity_table_ranks_and_moves():
     assert row.at["a", "validity"] == pytest.approx(stats.spearmanr(wide["a"], wide["crit"]).statistic)
     assert row.at["c", "validity_rank"] == 3
     assert (table["agreement_rank_ci_low"] <= table["agreement_rank"]).all()
-    assert table["moved"].tolist() == (table["rank_shift"].abs() > 1).tolist()
+    moved = (table["rank_shift_ci_low"] > 0) | (table["rank_shift_ci_high"] < 0)
+    assert table["moved"].tolist() == moved.tolist()
+    assert (table["rank_shift_ci_low"] <= table["rank_shift"]).all()
 
 
 def test_predictor_table_partial_on_log_size_matches_partial_spearman():

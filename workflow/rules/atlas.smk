@@ -100,6 +100,28 @@ rule atlas_sources:
         "../scripts/atlas_sources.py"
 
 
+rule atlas_identity:
+    input:
+        names=f"{ATLAS}/registry/names.csv",
+        models=f"{ATLAS}/registry/models.csv",
+        cells=f"{ATLAS}/cells.csv",
+        labels=_repo_path(config["atlas"]["identity"]["sample"]),
+    output:
+        summary=f"{ATLAS}/registry/identity_check.csv",
+        detail=f"{ATLAS}/registry/identity_detail.csv",
+        overlaps=f"{ATLAS}/registry/overlaps.csv",
+    log:
+        "logs/atlas_identity/atlas_identity.log",
+    localrule: True
+    params:
+        atlas=_atlas("identity", "size_tolerance", "n_bootstrap"),
+        seed=config["seed"],
+        ci_level=config["analysis"]["ci_level"],
+        code=script_code("atlas_identity.py"),
+    script:
+        "../scripts/atlas_identity.py"
+
+
 rule atlas_study_table:
     input:
         cells=f"{ATLAS}/cells.csv",
@@ -192,7 +214,14 @@ rule atlas_agreement:
         "logs/benchmarks/atlas_agreement/atlas_agreement.tsv"
     localrule: True
     params:
-        atlas=_atlas("min_models", "n_bootstrap", "max_rank_shift", "human_preference"),
+        atlas=_atlas(
+            "min_models",
+            "n_bootstrap",
+            "human_preference",
+            "agreement_reference",
+            "same_measure",
+            "measure_groups",
+        ),
         seed=config["seed"],
         ci_level=config["analysis"]["ci_level"],
         code=script_code("atlas_agreement.py"),
@@ -227,6 +256,25 @@ rule atlas_heatmap:
         code=script_code("atlas_heatmap.py"),
     script:
         "../scripts/atlas_heatmap.py"
+
+
+rule atlas_factor_structure:
+    input:
+        cells=f"{ATLAS}/cells.csv",
+    output:
+        scree=f"{ATLAS}/factor_structure/scree.csv",
+        loadings=f"{ATLAS}/factor_structure/loadings.csv",
+        g_check=f"{ATLAS}/factor_structure/g_method_check.csv",
+        figures=[f"{ATLAS}/figures/factor_structure.{ext}" for ext in config["analysis"]["figures"]["formats"]],
+    log:
+        "logs/atlas_factor_structure/atlas_factor_structure.log",
+    localrule: True
+    params:
+        atlas=_atlas("factor_structure", "aggregate_columns", "general_factor", "min_models"),
+        dpi=config["analysis"]["figures"]["dpi"],
+        code=script_code("atlas_factor_structure.py"),
+    script:
+        "../scripts/atlas_factor_structure.py"
 
 
 rule atlas_crosscheck:

@@ -11,7 +11,7 @@ covariates). A value that cannot be computed is missing and the ``note`` says wh
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -20,7 +20,6 @@ from scipy import stats
 from benchval.analysis.undefined import UndefinedStatistic
 from benchval.atlas.clustered import cluster_weights, percentile_interval, weighted_partial
 from benchval.atlas.general_factor import FactorSettings, GeneralFactor
-from benchval.atlas.groups import siblings
 
 #: statistic -> which covariates (log size, g) it removes
 STATISTICS = {"": (), "beyond_size": ("size",), "beyond_g": ("g",), "beyond_g_size": ("g", "size")}
@@ -114,11 +113,15 @@ class Population:
     clusters: pd.Series
     factor: GeneralFactor
     groups: dict
+    _g: dict = field(default_factory=dict)
 
-    def g_without(self, *columns: str) -> pd.Series:
-        """g of every model with ``columns`` and their siblings left out."""
-        left_out = set().union(*(siblings(c, self.groups) for c in columns))
-        return self.factor.scores(left_out)
+    def g_without(self, *columns: str) -> np.ndarray:
+        """g of every model (in the order of the index) with ``columns`` and their siblings left out."""
+        key = frozenset(self.groups[c] for c in columns)
+        if key not in self._g:
+            left_out = {c for c, group in self.groups.items() if group in key}
+            self._g[key] = self.factor.scores(left_out).to_numpy(float)
+        return self._g[key]
 
 
 def population(wide: pd.DataFrame, models: pd.DataFrame | None, groups: dict, factor: FactorSettings) -> Population:
@@ -133,6 +136,6 @@ def population(wide: pd.DataFrame, models: pd.DataFrame | None, groups: dict, fa
 
 def pair_statistics(population: Population, a: str, b: str, x, y, rows, settings: dict, rng) -> dict:
     """:func:`incremental_validity` of columns a and b on their shared models ``rows`` (boolean, per model)."""
-    g = population.g_without(a, b).to_numpy(float)[rows]
+    g = population.g_without(a, b)[rows]
     covariates = {"size": population.log_size.to_numpy(float)[rows], "g": g}
     return incremental_validity(x[rows], y[rows], covariates, population.clusters.to_numpy()[rows], settings, rng)

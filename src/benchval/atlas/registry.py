@@ -152,8 +152,9 @@ def join_aliases(canonical: dict, rule: dict, publishers: frozenset) -> None:
       (bare names join it) or, with several HF ids, the bare names join the one HF id of a publisher
       (``publishers``: the organisations that release their own models); HF ids of two organisations are
       never joined by a rule (the override table does that, with its evidence);
-    * an undated bare name joins the one dated snapshot of its alias (``claude-3-opus`` ->
-      ``claude-3-opus-0229``), and stays apart when there are several (``gpt-4`` beside ``-0314``, ``-0613``).
+    * an undated name joins the one dated snapshot of its alias (``claude-3-haiku`` and
+      ``anthropic/claude-3-haiku`` -> the one ``-0307`` snapshot), and stays apart when there are several
+      (``gpt-4`` beside ``-0314``, ``-0613``); an HF id another name already joined is not moved.
     """
     by_alias: dict[str, set] = {}
     for target in set(canonical.values()):
@@ -171,20 +172,34 @@ def join_aliases(canonical: dict, rule: dict, publishers: frozenset) -> None:
         parts = alias(key)
         if parts.date:
             stems.setdefault(parts.stem, set()).add(key)
+
+    def target_of(alias_key: str) -> str | None:
+        targets = by_alias[alias_key]
+        return chosen[alias_key][0] if alias_key in chosen else (next(iter(targets)) if len(targets) == 1 else None)
+
+    def orgs(alias_key: str) -> set:
+        return {t.split("/", 1)[0] for t in by_alias[alias_key] if "/" in t}
+
+    snapshot, ambiguous = {}, {}
+    for alias_key in by_alias:
+        parts = alias(alias_key)
+        if parts.date or parts.stem not in stems:
+            continue
+        dated = sorted(stems[parts.stem])
+        if len(dated) == 1 and target_of(dated[0]) and (not orgs(dated[0]) or orgs(alias_key) <= orgs(dated[0])):
+            snapshot[alias_key] = target_of(dated[0])
+        elif len(dated) > 1:
+            ambiguous[alias_key] = dated
     for key, target in list(canonical.items()):
         name = alias(target)
-        if "/" not in target and name.key in chosen and chosen[name.key][0] != target:
+        if name.key in snapshot:
+            canonical[key] = snapshot[name.key]
+            rule[key] = f"undated name joins the one dated snapshot {snapshot[name.key]!r}"
+        elif "/" not in target and name.key in chosen and chosen[name.key][0] != target:
             canonical[key] = chosen[name.key][0]
             rule[key] = f"alias {name.key!r} joins {chosen[name.key][0]!r}"
-        elif "/" not in target and not name.date and name.stem in stems:
-            dated = sorted(stems[name.stem])
-            single = len(dated) == 1 and (dated[0] in chosen or len(by_alias[dated[0]]) == 1)
-            if single:
-                snapshot = chosen[dated[0]][0] if dated[0] in chosen else next(iter(by_alias[dated[0]]))
-                canonical[key] = snapshot
-                rule[key] = f"undated name joins the one dated snapshot {snapshot!r}"
-            else:
-                rule[key] = f"ambiguous: undated name with several dated snapshots {dated}; kept apart"
+        elif name.key in ambiguous and "/" not in target:
+            rule[key] = f"ambiguous: undated name with several dated snapshots {ambiguous[name.key]}; kept apart"
 
 
 def parse_size(name: str) -> dict:

@@ -27,18 +27,6 @@ def context(atlas: dict, leaderboard: dict) -> dict:
     }
 
 
-def factor_settings(atlas: dict):
-    """benchval.atlas.general_factor.FactorSettings from ``atlas.general_factor`` (and ``atlas.min_models``)."""
-    from benchval.atlas.general_factor import FactorSettings
-
-    options = atlas.get("general_factor") or {}
-    return FactorSettings(
-        min_models=int(atlas["min_models"]),
-        min_columns=int(options.get("min_columns", 3)),
-        uniqueness_floor=float(options.get("uniqueness_floor", 0.05)),
-    )
-
-
 def settings(atlas: dict, seed: int, ci_level: float) -> dict:
     return {
         "min_models": int(atlas["min_models"]),

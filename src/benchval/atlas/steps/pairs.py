@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from benchval.atlas.steps.common import context, factor_settings, registry_models, wide_scores, write_table
+from benchval.atlas.steps.factor import factor_settings
+from benchval.atlas.steps.common import context, registry_models, wide_scores, write_table
 
 log = logging.getLogger(__name__)
 
