@@ -73,9 +73,7 @@ def test_win_rate_hand_case():
 def test_agreement_validity_table_ranks_and_moves():
     wide = random_wide(n=30, columns=("crit", "a", "b", "c"), missing=0.0)
     wide["c"] = -wide["crit"] + np.random.default_rng(1).normal(size=30) * 0.1  # disagrees with the rest
-    table = agreement_validity(
-        wide, "crit", ["a", "b", "c"], {"n_bootstrap": 200, "ci_level": 0.95, "seed": 1}
-    )
+    table = agreement_validity(wide, "crit", ["a", "b", "c"], {"n_bootstrap": 200, "ci_level": 0.95, "seed": 1})
     row = table.set_index("benchmark")
     reference = win_rates(wide[["a", "b"]]).mean(axis=1)  # c's reference: the other benchmarks' mean win rate
     assert row.at["c", "agreement"] == pytest.approx(stats.kendalltau(wide["c"], reference).statistic)

@@ -63,6 +63,7 @@ def atlas_outputs():
         *(f"{ATLAS}/intervals/{study}.csv" for study in studies),
         *([f"{ATLAS}/open_llm_crosscheck.csv", f"{ATLAS}/report.md"] if "open_llm" in studies else []),
         *(f"{ATLAS}/figures/atlas_heatmap.{ext}" for ext in config["analysis"]["figures"]["formats"]),
+        *(f"{ATLAS}/figures/factor_structure.{ext}" for ext in config["analysis"]["figures"]["formats"]),
     ]
 
 
@@ -327,6 +328,13 @@ _REPORT_INPUTS = {
     "crosscheck": f"{ATLAS}/open_llm_crosscheck.csv",
     "human_preference": f"{ATLAS}/human_preference.csv",
     "agreement": f"{ATLAS}/agreement_validity.csv",
+    "pairs": f"{ATLAS}/pairs.csv",
+    "scree": f"{ATLAS}/factor_structure/scree.csv",
+    "loadings": f"{ATLAS}/factor_structure/loadings.csv",
+    "g_check": f"{ATLAS}/factor_structure/g_method_check.csv",
+    "identity": f"{ATLAS}/registry/identity_check.csv",
+    "overlaps": f"{ATLAS}/registry/overlaps.csv",
+    "study_models": f"{ATLAS}/study_models/open_llm.csv",
 }
 
 
@@ -345,7 +353,9 @@ rule atlas_report:
         "logs/atlas_report/atlas_report.log",
     localrule: True
     params:
-        atlas=_atlas("human_preference", "report_study_criterion"),
+        atlas=_atlas("human_preference", "report", "min_headline_n"),
+        study=canonical(config["studies"].get("open_llm", {})),
+        alpha=config["analysis"]["fdr"]["alpha"],
         code=script_code("atlas_report.py"),
     script:
         "../scripts/atlas_report.py"

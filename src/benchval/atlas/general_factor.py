@@ -8,7 +8,7 @@ Method (stated, because most cells of the models x columns matrix are missing):
 2. Correlations: Spearman between every two columns on the models both score (pairwise complete), an entry
    only where at least ``min_models`` models are shared; the others stay missing.
 3. One-factor model fit to the observed off-diagonal entries only (MINRES: loadings l minimise
-   sum over observed j != k of (r_jk - l_j l_k)^2, by alternating least squares), oriented so that the
+   sum over observed j != k of (r_jk - l_j l_k)^2, by damped alternating least squares), oriented so that the
    loadings sum to a positive number; uniqueness 1 - l_j^2 (floored at ``uniqueness_floor``).
 4. Score: Bartlett's weighted least squares on the columns the model has,
    g = sum_j (l_j / psi_j) z_j / sum_j (l_j^2 / psi_j); missing (never 0) when the model has fewer than
@@ -51,7 +51,7 @@ def pairwise_spearman(wide: pd.DataFrame, min_models: int) -> pd.DataFrame:
 
 
 def one_factor_loadings(
-    correlations: np.ndarray, iterations: int = 500, tolerance: float = 1e-6, start: np.ndarray | None = None
+    correlations: np.ndarray, iterations: int = 500, tolerance: float = 1e-9, start: np.ndarray | None = None
 ) -> np.ndarray:
     """MINRES loadings of a one-factor model fit to the observed off-diagonal entries (NaN = unobserved);
     NaN for a column with no observed partner."""
@@ -66,7 +66,8 @@ def one_factor_loadings(
         denominator = mask @ (loadings**2)
         with np.errstate(invalid="ignore", divide="ignore"):
             updated = np.clip((values @ loadings) / denominator, -0.999, 0.999)
-        updated = np.where(denominator > 0, updated, 0.0)
+        # damped: the undamped update maps a scaled solution c*l to l/c and oscillates between the two
+        updated = 0.5 * (loadings + np.where(denominator > 0, updated, 0.0))
         if np.max(np.abs(updated - loadings)) < tolerance:
             loadings = updated
             break

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchval.atlas.steps.common import context, settings, wide_scores, write_table
+from benchval.atlas.steps.common import settings, wide_scores, write_table
 
 
 def write_agreement(atlas: dict, seed: int, ci_level: float, cells_csv, predictors_csv, table_csv) -> None:
@@ -17,7 +17,8 @@ def write_agreement(atlas: dict, seed: int, ci_level: float, cells_csv, predicto
     criterion = atlas["human_preference"]["agreement_criterion"]
     predictors = pd.read_csv(predictors_csv)
     benchmarks = predictors.loc[predictors["criterion"] == criterion, "predictor"].tolist()
-    groups = column_groups(leaderboard, atlas["same_measure"], context(atlas, leaderboard)["collections"])
+    collections = (atlas.get("measure_groups") or {}).get("collections", [])
+    groups = column_groups(leaderboard, atlas["same_measure"], collections)
     reference = atlas.get("agreement_reference") or []
     table = agreement_validity(wide, criterion, benchmarks, settings(atlas, seed, ci_level), reference, groups)
     write_table(table, table_csv)
