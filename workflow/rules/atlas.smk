@@ -29,6 +29,18 @@ def _atlas(*keys):
     return canonical({key: config["atlas"][key] for key in keys if key in config["atlas"]})
 
 
+# the `atlas:` keys the incremental-validity statistics read (rules atlas_pairs, atlas_human_preference)
+INCREMENTAL_KEYS = (
+    "aggregate_columns",
+    "same_measure",
+    "measure_groups",
+    "general_factor",
+    "min_models",
+    "min_clusters",
+    "n_bootstrap",
+)
+
+
 def _mirror_path(template):
     """A mirror path from the working directory (the mirror resolved as every rule resolves it)."""
     from benchval.atlas.sources import expand
@@ -156,15 +168,7 @@ rule atlas_pairs:
         "logs/benchmarks/atlas_pairs/atlas_pairs.tsv"
     localrule: True
     params:
-        atlas=_atlas(
-            "aggregate_columns",
-            "same_measure",
-            "measure_groups",
-            "general_factor",
-            "min_models",
-            "min_clusters",
-            "n_bootstrap",
-        ),
+        atlas=_atlas(*INCREMENTAL_KEYS),
         seed=config["seed"],
         ci_level=config["analysis"]["ci_level"],
         code=script_code("atlas_pairs.py"),
@@ -185,17 +189,7 @@ rule atlas_human_preference:
         "logs/benchmarks/atlas_human_preference/atlas_human_preference.tsv"
     localrule: True
     params:
-        atlas=_atlas(
-            "aggregate_columns",
-            "same_measure",
-            "measure_groups",
-            "general_factor",
-            "min_models",
-            "min_clusters",
-            "min_headline_n",
-            "n_bootstrap",
-            "human_preference",
-        ),
+        atlas=_atlas(*INCREMENTAL_KEYS, "min_headline_n", "human_preference"),
         seed=config["seed"],
         ci_level=config["analysis"]["ci_level"],
         code=script_code("atlas_human_preference.py"),
