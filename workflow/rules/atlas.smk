@@ -37,6 +37,7 @@ INCREMENTAL_KEYS = (
     "general_factor",
     "min_models",
     "min_clusters",
+    "min_headline_n",
     "n_bootstrap",
 )
 
@@ -189,7 +190,7 @@ rule atlas_human_preference:
         "logs/benchmarks/atlas_human_preference/atlas_human_preference.tsv"
     localrule: True
     params:
-        atlas=_atlas(*INCREMENTAL_KEYS, "min_headline_n", "human_preference"),
+        atlas=_atlas(*INCREMENTAL_KEYS, "human_preference"),
         seed=config["seed"],
         ci_level=config["analysis"]["ci_level"],
         code=script_code("atlas_human_preference.py"),

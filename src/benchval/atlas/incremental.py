@@ -3,6 +3,9 @@ beside the partial Spearman beyond log size, beyond general capability g (benchv
 computed without the pair's columns and their siblings) and beyond g and log size, each on its own models,
 with a family-clustered bootstrap interval (benchval.atlas.clustered) and its n; and the raw rho on exactly
 the models the partial beyond g uses, so that a drop from raw to partial is not a change of population.
+A partial's interval is computed only on at least ``min_interval_n`` models (atlas.min_headline_n: no claim
+is made on fewer, and the bootstraps of thousands of small pairs are most of the atlas's time); below, it is
+missing and the note says so.
 
 Every statistic here is rank-based with ranked covariates (a partial Spearman in pingouin's sense), p from
 Student's t with n - 2 - k degrees of freedom (benchval.analysis.partial.partial_spearman on the ranked
@@ -84,6 +87,10 @@ def incremental_validity(
         except UndefinedStatistic as undefined:
             record[c["rho"]] = record[c["p"]] = record[c["low"]] = record[c["high"]] = np.nan
             notes.append(f"{c['rho']} undefined: {undefined}")
+            continue
+        if name and record[c["n"]] < settings.get("min_interval_n", 0):
+            record[c["low"]] = record[c["high"]] = np.nan
+            notes.append(f"{c['rho']}: {record[c['n']]} models, below atlas.min_headline_n: no interval computed")
             continue
         if record[c["clusters"]] < settings["min_clusters"]:
             record[c["low"]] = record[c["high"]] = np.nan

@@ -111,6 +111,7 @@ def atlas_pairs(
     collections=(),
     factor: FactorSettings | None = None,
     min_clusters: int = 3,
+    min_interval_n: int = 0,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(pairs table, excluded pairs with their rule). Per pair: raw Spearman and the partials beyond log
     size, g, and g and log size, with family-clustered bootstrap intervals (benchval.atlas.incremental;
@@ -122,7 +123,13 @@ def atlas_pairs(
     present = np.isfinite(values)
     groups = column_groups(leaderboard, same, collections)
     people = population(wide, models, groups, factor or FactorSettings(min_models=min_models))
-    options = {"min_models": min_models, "n_bootstrap": n_boot, "ci_level": level, "min_clusters": min_clusters}
+    options = {
+        "min_models": min_models,
+        "n_bootstrap": n_boot,
+        "ci_level": level,
+        "min_clusters": min_clusters,
+        "min_interval_n": min_interval_n,
+    }
     records, excluded = [], []
     for i, a in enumerate(columns):
         for j in range(i + 1, len(columns)):

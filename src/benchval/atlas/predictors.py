@@ -49,7 +49,11 @@ def predictor_table(wide: pd.DataFrame, models: pd.DataFrame, criteria: list[str
     records, excluded = [], []
     groups = column_groups(context["leaderboard"], context["same_measure"], context.get("collections", ()))
     people = population(wide, models, groups, settings.get("factor") or FactorSettings(settings["min_models"]))
-    options = {**settings, "min_clusters": settings.get("min_clusters", 3)}
+    options = {
+        **settings,
+        "min_clusters": settings.get("min_clusters", 3),
+        "min_interval_n": settings.get("min_headline_n", 0),
+    }
     for criterion in criteria:
         if criterion not in wide.columns:
             raise KeyError(f"atlas.human_preference.criteria: {criterion!r} is no atlas column")

@@ -108,6 +108,25 @@ def predictor_sections(ranked_all: pd.DataFrame, criterion: str, settings: dict)
     ]
 
 
+def study_columns(study: pd.DataFrame) -> dict:
+    """The study population's partials beyond the study's own g (intervals/open_llm.csv)."""
+    if study.empty or "rho_beyond_g" not in study:
+        return {}
+    s = study.iloc[0]
+    return {
+        "study: beyond log size": interval(
+            s, "rho_beyond_size", "rho_beyond_size_ci_low", "rho_beyond_size_ci_high", "n_beyond_size"
+        ),
+        "study: beyond study g": interval(
+            s, "rho_beyond_g", "rho_beyond_g_ci_low", "rho_beyond_g_ci_high", "n_beyond_g"
+        ),
+        "study: beyond study g and log size": interval(
+            s, "rho_beyond_g_size", "rho_beyond_g_size_ci_low", "rho_beyond_g_size_ci_high", "n_beyond_g_size"
+        ),
+        "claim (study g)": verdict(s, 0),
+    }
+
+
 def study_section(read: dict, settings: dict) -> list:
     pairs, intervals, models = read["pairs"], read["intervals"], read["study_models"]
     columns = settings["study_columns"]  # task -> column
@@ -145,7 +164,8 @@ def study_section(read: dict, settings: dict) -> list:
                         "rho_beyond_g_size_ci_high",
                         "n_beyond_g_size",
                     ),
-                    "claim": verdict(r, settings["min_headline_n"]),
+                    "claim (atlas g)": verdict(r, settings["min_headline_n"]),
+                    **study_columns(study),
                 }
             )
     steps = models.set_index("step")["n_models"]
@@ -155,8 +175,11 @@ def study_section(read: dict, settings: dict) -> list:
         "## open_llm: commonsense benchmarks and MMLU against MuSR and BBH (pairs.csv, intervals/open_llm.csv)",
         f"Study population: the {int(steps.iloc[1])} models in both Open LLM v1 and v2 with a family, of "
         f"{int(steps.iloc[0])} in both ({n_left} left out without a family: study_models/open_llm.csv). "
-        "All shared models: every model the two columns share. g here is computed without the pair's two "
-        "leaderboards (their one-measure-one-vote groups), so it comes from the models' other leaderboards.",
+        "All shared models: every model the two columns share. Atlas g is computed without the pair's two "
+        "leaderboards (their one-measure-one-vote groups), so it comes from the models' other leaderboards; "
+        "study g is the first principal component of the study's other columns (the pair's two left out), on "
+        "the study population. The two answer different questions: beyond capability measured elsewhere, and "
+        "beyond what the same leaderboard's other tasks share.",
         pd.DataFrame(rows),
     ]
 

@@ -28,6 +28,7 @@ def write_pairs(atlas: dict, seed: int, ci_level: float, cells_csv, models_csv, 
         collections=context(atlas, leaderboard)["collections"],
         factor=factor_settings(atlas),
         min_clusters=int(atlas.get("min_clusters", 3)),
+        min_interval_n=int(atlas.get("min_headline_n", atlas["min_models"])),
     )
     write_table(pairs, pairs_csv)
     write_table(excluded, excluded_csv)
