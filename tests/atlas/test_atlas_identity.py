@@ -160,3 +160,17 @@ def test_the_kept_sample_is_the_seeded_draw_and_every_row_has_evidence():
     assert len(labels) >= 300 and labels["evidence"].str.strip().ne("").all()
     names = pd.DataFrame({"source": ["s"] * 5, "raw_name": list("abcde")})
     assert draw_sample(names, 3, 1).equals(draw_sample(names, 3, 1))
+
+
+def test_helm_prefix_is_no_organisation_and_it_means_instruct():
+    registry = registry_of(
+        ("helm.csv", "huggingface/llama-65b"),
+        ("v1.csv", "huggyllama/llama-65b"),
+        ("arena.csv", "llama-3.2-3b-it"),
+        ("v2.csv", "meta-llama/Llama-3.2-3B-Instruct"),
+        ("v2.csv", "google/gemma-7b"),
+        ("arena.csv", "gemma-7b-it"),
+    )
+    assert model_of(registry, "helm.csv", "huggingface/llama-65b") == "huggyllama/llama-65b"
+    assert model_of(registry, "arena.csv", "llama-3.2-3b-it") == "meta-llama/llama-3.2-3b-instruct"
+    assert model_of(registry, "arena.csv", "gemma-7b-it") != model_of(registry, "v2.csv", "google/gemma-7b")

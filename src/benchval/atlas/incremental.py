@@ -59,7 +59,8 @@ def _estimate(x, y, covariates, min_models: int) -> tuple[float, float]:
     if not np.isfinite(r):
         raise UndefinedStatistic("a ranked score without variance (after the covariates)")
     df = n - 2 - k
-    t = r * np.sqrt(df / max(1.0 - r * r, np.finfo(float).tiny))
+    with np.errstate(over="ignore"):
+        t = r * np.sqrt(df / max(1.0 - r * r, np.finfo(float).tiny))
     return r, float(2.0 * stats.t.sf(abs(t), df))
 
 

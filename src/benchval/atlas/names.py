@@ -84,7 +84,8 @@ def alias(key: str) -> Alias:
     3. a trailing 4-digit token is the snapshot date (``mmdd`` or Mistral's ``yymm``), kept apart in ``date``;
     4. a token ending in a letter joins a following token starting with a digit (``llama-3-8b`` ->
        ``llama3-8b``, ``gpt-4o`` -> ``gpt4o``); tuning tokens (``instruct``, ``chat``, ``base``) stay, so a base
-       and an instruct model never share an alias.
+       and an instruct model never share an alias; the token ``it`` is ``instruct`` (Gemma's and the arenas'
+       suffix for the instruction-tuned model: ``llama-3.2-3b-it`` = ``Llama-3.2-3B-Instruct``).
     """
     name = key.split("/", 1)[1] if "/" in key else key
     name = re.sub(r"^meta-", "", name)
@@ -94,7 +95,7 @@ def alias(key: str) -> Alias:
     date = dated["date"] if dated and not re.search(r"\dx$|v$", name[: dated.start()]) else ""
     if date:
         name = name[: dated.start()]
-    tokens = [t for t in name.split("-") if t]
+    tokens = ["instruct" if t == "it" else t for t in name.split("-") if t]
     joined: list[str] = []
     for token in tokens:
         if joined and joined[-1][-1].isalpha() and token[0].isdigit():

@@ -60,6 +60,7 @@ class Rules:
     instruct: re.Pattern
     base: re.Pattern
     publishers: frozenset = frozenset()
+    pseudo_orgs: frozenset = frozenset()
 
 
 def load_rules(path: str | Path) -> Rules:
@@ -81,6 +82,7 @@ def load_rules(path: str | Path) -> Rules:
         closed=compile_(data["closed"], "closed"),
         instruct=compile_(data["instruct"], "instruct"),
         base=compile_(data["base"], "base"),
+        pseudo_orgs=frozenset(str(o).lower() for o in (data.get("pseudo_orgs") or [])),
         publishers=frozenset(str(o).lower() for o in (data.get("publishers") or []))
         | set(data.get("org_families") or {}),
     )
@@ -145,13 +147,14 @@ def display_keys(frame: pd.DataFrame, display: pd.DataFrame) -> tuple[pd.Series,
     return keys, rules
 
 
-def join_aliases(canonical: dict, rule: dict, publishers: frozenset) -> None:
+def join_aliases(canonical: dict, rule: dict, publishers: frozenset, pseudo_orgs: frozenset = frozenset()) -> None:
     """The alias rule (benchval.atlas.names.alias), in place on key -> canonical id:
 
     * keys whose canonical ids share an alias are one model when at most one of those ids is an HF id
       (bare names join it) or, with several HF ids, the bare names join the one HF id of a publisher
       (``publishers``: the organisations that release their own models); HF ids of two organisations are
-      never joined by a rule (the override table does that, with its evidence);
+      never joined by a rule (the override table does that, with its evidence); a key whose "organisation" is
+      a leaderboard's own prefix (``pseudo_orgs``: HELM's ``huggingface/llama-65b``) counts as a bare name;
     * an undated name joins the one dated snapshot of its alias (``claude-3-haiku`` and
       ``anthropic/claude-3-haiku`` -> the one ``-0307`` snapshot), and stays apart when there are several
       (``gpt-4`` beside ``-0314``, ``-0613``); an HF id another name already joined is not moved.
@@ -159,9 +162,13 @@ def join_aliases(canonical: dict, rule: dict, publishers: frozenset) -> None:
     by_alias: dict[str, set] = {}
     for target in set(canonical.values()):
         by_alias.setdefault(alias(target).key, set()).add(target)
+
+    def is_hf(target: str) -> bool:
+        return "/" in target and target.split("/", 1)[0] not in pseudo_orgs
+
     chosen = {}
     for key, targets in by_alias.items():
-        hf = sorted(t for t in targets if "/" in t)
+        hf = sorted(t for t in targets if is_hf(t))
         publisher = [t for t in hf if t.split("/", 1)[0] in publishers]
         if len(hf) == 1 or (len(hf) > 1 and len(publisher) == 1):
             chosen[key] = (hf[0] if len(hf) == 1 else publisher[0], "alias")
@@ -195,10 +202,10 @@ def join_aliases(canonical: dict, rule: dict, publishers: frozenset) -> None:
         if name.key in snapshot:
             canonical[key] = snapshot[name.key]
             rule[key] = f"undated name joins the one dated snapshot {snapshot[name.key]!r}"
-        elif "/" not in target and name.key in chosen and chosen[name.key][0] != target:
+        elif not is_hf(target) and name.key in chosen and chosen[name.key][0] != target:
             canonical[key] = chosen[name.key][0]
             rule[key] = f"alias {name.key!r} joins {chosen[name.key][0]!r}"
-        elif name.key in ambiguous and "/" not in target:
+        elif name.key in ambiguous and not is_hf(target):
             rule[key] = f"ambiguous: undated name with several dated snapshots {ambiguous[name.key]}; kept apart"
 
 
@@ -373,7 +380,7 @@ def build_registry(
                 canonical[key], rule[key] = owners[0], f"bare name joins the one HF id {owners[0]!r} with that name"
             else:
                 rule[key] = f"ambiguous: bare name matches several HF ids {owners}; kept apart"
-    join_aliases(canonical, rule, rules.publishers)
+    join_aliases(canonical, rule, rules.publishers, rules.pseudo_orgs)
     frame["canonical_id"] = frame["key"].map(canonical)
     frame["rule"] = frame["key"].map(rule)
     records = []
