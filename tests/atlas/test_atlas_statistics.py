@@ -171,3 +171,12 @@ def test_fast_resampled_ranks_and_rho_equal_scipy_and_the_analysis_bootstrap():
     assert bootstrap_rho(x, y, indices) == pytest.approx(expected, abs=1e-12, nan_ok=True)
     constant = np.zeros((1, 25), dtype=int)  # every draw the same model: rho undefined
     assert np.isnan(bootstrap_rho(x, y, constant)).all()
+
+
+def test_agreement_never_ranks_an_undefined_value_below_a_defined_one():
+    wide = random_wide(n=30, columns=("crit", "a", "b", "c"), missing=0.0)
+    wide["c"] = 1.0  # constant: tau and rho undefined
+    table = agreement_validity(wide, "crit", ["a", "b", "c"], {"n_bootstrap": 50, "ci_level": 0.95, "seed": 1})
+    row = table.set_index("benchmark")
+    assert np.isnan(row.at["c", "validity_rank"]) and np.isnan(row.at["c", "agreement_rank"])
+    assert sorted(row["validity_rank"].dropna()) == [1.0, 2.0]

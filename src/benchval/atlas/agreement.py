@@ -113,7 +113,7 @@ def agreement_validity(
     sampled_ranks = {}
     for kind in ("agreement", "validity"):
         values = np.asarray(point[kind], float)
-        ranks = _ranks(values)
+        ranks = np.where(np.isfinite(values), _ranks(values), np.nan)  # an undefined value is not ranked
         sampled = _ranks(np.column_stack(draws[kind]))  # n_boot x benchmarks
         sampled_ranks[kind] = sampled
         table[kind] = values
