@@ -189,8 +189,10 @@ def factor_section(read: dict) -> list:
     first = scree.iloc[0]
     return [
         "## Factor structure of the open_llm block (factor_structure/; figures/factor_structure.png)",
-        f"{int(first['n_models'])} models x {int(first['n_columns'])} columns (rankits, principal-axis factoring "
-        f"by statsmodels): the first factor explains {first['variance_explained']:.0%} of the variance, the "
+        f"{int(first['n_models'])} models x {int(first['n_columns'])} columns: the models scoring every column, of "
+        f"{int(first.get('n_models_with_any_column', first['n_models']))} with a score in any of them (the others "
+        "lack one; a complete block is what a factor analysis needs). Rankits, principal-axis factoring "
+        f"by statsmodels: the first factor explains {first['variance_explained']:.0%} of the variance, the "
         f"second {scree.iloc[1]['variance_explained']:.0%}. Uniqueness is what no common factor explains.",
         scree.head(4)[["factor", "eigenvalue", "variance_explained", "cumulative"]],
         loadings,

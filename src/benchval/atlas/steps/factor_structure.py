@@ -15,6 +15,7 @@ def write_factor_structure(atlas: dict, dpi: int, cells_csv, outputs: dict, figu
     options = atlas["factor_structure"]
     block = dense_block(wide, leaderboard, options["leaderboards"], atlas["aggregate_columns"])
     scree, loadings = factor_tables(block, int(options["n_factors"]))
+    scree["n_models_with_any_column"] = int(wide[list(block.columns)].notna().any(axis=1).sum())
     write_table(scree, outputs["scree"])
     write_table(loadings, outputs["loadings"])
     check = complete_case_check(wide, list(block.columns), factor_settings(atlas))
