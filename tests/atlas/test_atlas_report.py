@@ -31,7 +31,9 @@ def pair_row(**values):
 
 
 def test_verdicts_follow_the_intervals_and_the_minimum_n():
-    assert verdict(pd.Series(pair_row()), 20).startswith("explained by general capability")
+    assert verdict(pd.Series(pair_row()), 20).startswith("explained by general capability")  # 0.30 < 0.55
+    wide = pair_row(rho_beyond_g_ci_high=0.7)  # the interval holds 0 and the raw 0.55: too wide to tell
+    assert verdict(pd.Series(wide), 20).startswith("not shown beyond general capability")
     assert verdict(pd.Series(pair_row(rho_beyond_g_ci_low=0.1)), 20) == "predicts beyond general capability"
     assert verdict(pd.Series(pair_row(n_beyond_g=12)), 20).startswith("no claim: rho beyond g on 12 models")
     assert verdict(pd.Series(pair_row(ci_low=-0.1)), 20) == "no association distinguishable from 0"

@@ -39,7 +39,9 @@ def verdict(row, min_n: int) -> str:
     if row["rho_beyond_g_ci_high"] < 0:
         return "predicts inversely beyond general capability"
     if pd.notna(row["ci_low"]) and row["ci_low"] > 0:
-        return "explained by general capability (raw interval above 0, beyond-g interval includes 0)"
+        if row["rho_beyond_g_ci_high"] < row["rho_same_population"]:
+            return "explained by general capability (beyond-g interval includes 0, below the raw rho on its models)"
+        return "not shown beyond general capability (beyond-g interval includes 0 and the raw rho on its models)"
     return "no association distinguishable from 0"
 
 
@@ -92,12 +94,15 @@ def predictor_sections(ranked_all: pd.DataFrame, criterion: str, settings: dict)
     claims = pd.Series([verdict(r, min_n) for _, r in ranked.iterrows()], dtype=str)
     beyond = int(claims.str.startswith("predicts beyond").sum())
     explained = int(claims.str.startswith("explained").sum())
+    not_shown = int(claims.str.startswith("not shown").sum())
     return [
         f"## Incremental validity: what predicts {criterion} beyond general capability (human_preference.csv)",
         f"{len(table)} predictors share at least atlas.min_models models with {criterion}. Ranked: {len(ranked)} "
         f"groups of sibling predictors (one rank per group), by rho beyond g on at least {min_n} models. Of them, "
-        f"{beyond} predict beyond general capability (clustered interval of rho beyond g above 0) and {explained} "
-        "are explained by general capability (raw interval above 0, beyond-g interval includes 0).",
+        f"{beyond} predict beyond general capability (clustered interval of rho beyond g above 0), {explained} "
+        "are explained by general capability (raw interval above 0; the beyond-g interval includes 0 and lies "
+        f"below the raw rho on the same models) and {not_shown} are not shown beyond it (the beyond-g interval "
+        "includes 0 but is too wide to exclude the raw rho).",
         "Populations: raw rho on every shared model; raw_same_models on exactly the models of the partial beyond g "
         "(a model needs a g: at least atlas.general_factor.min_columns loaded columns outside the pair's groups); "
         "beyond g and size also needs a known size (open-weights models). Intervals: family-clustered bootstrap.",
