@@ -174,3 +174,11 @@ def test_helm_prefix_is_no_organisation_and_it_means_instruct():
     assert model_of(registry, "helm.csv", "huggingface/llama-65b") == "huggyllama/llama-65b"
     assert model_of(registry, "arena.csv", "llama-3.2-3b-it") == "meta-llama/llama-3.2-3b-instruct"
     assert model_of(registry, "arena.csv", "gemma-7b-it") != model_of(registry, "v2.csv", "google/gemma-7b")
+
+
+def test_writers_palmyra_is_neither_palm_nor_closed():
+    """Found by the identity sample: the PaLM pattern matched Writer's open Palmyra models."""
+    registry = registry_of(("v1.csv", "Writer/palmyra-20b-chat"), ("helm.csv", "PaLM-2 (Bison)"))
+    palmyra = registry.models.loc["writer/palmyra-20b-chat"]
+    assert palmyra["family"] != "palm" and palmyra["open_weights"]
+    assert registry.models.loc[normalise("PaLM-2 (Bison)"), "family"] == "palm"
