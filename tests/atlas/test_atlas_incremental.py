@@ -148,3 +148,24 @@ def test_the_study_g_covariate_leaves_out_the_pairs_columns():
     changed = wide.assign(x=rng.normal(size=30), y=rng.normal(size=30))
     assert general_factor(changed, ["x", "y"]).to_numpy() == pytest.approx(g.to_numpy())
     assert not np.allclose(general_factor(wide.assign(o1=rng.normal(size=30)), ["x", "y"]), g)
+
+
+def test_factor_tables_recover_a_simulated_general_factor_and_draw(tmp_path):
+    from benchval.atlas.factor_structure import dense_block, draw_factor_figure, factor_tables
+
+    rng = np.random.default_rng(8)
+    g = rng.normal(size=400)
+    strengths = [0.9, 0.8, 0.7, 0.5, 0.3]
+    wide = pd.DataFrame({f"c{i}": s * g + np.sqrt(1 - s * s) * rng.normal(size=400) for i, s in enumerate(strengths)})
+    wide["agg"] = wide.mean(axis=1)
+    leaderboard = dict.fromkeys(wide.columns, "lb")
+    block = dense_block(wide, leaderboard, ["lb"], {"lb": ["agg"]})
+    assert list(block.columns) == [f"c{i}" for i in range(5)]  # the aggregate is left out
+    scree, loadings = factor_tables(block, 1)
+    assert scree["eigenvalue"].is_monotonic_decreasing and scree["cumulative"].iloc[-1] == pytest.approx(1.0)
+    found = loadings.set_index("column")["loading_1"]
+    assert found.to_numpy() == pytest.approx(strengths, abs=0.08)  # rankits of normal data: close to the truth
+    expected = (1 - loadings["loading_1"] ** 2).to_numpy()  # one factor: uniqueness is what it leaves
+    assert loadings["uniqueness"].to_numpy() == pytest.approx(expected, abs=1e-6)
+    draw_factor_figure(scree, loadings, [str(tmp_path / "f.png")], 50)
+    assert (tmp_path / "f.png").stat().st_size > 0

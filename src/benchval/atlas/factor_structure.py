@@ -31,7 +31,8 @@ def dense_block(wide: pd.DataFrame, leaderboard: dict, leaderboards: list[str], 
 
 
 def factor_tables(block: pd.DataFrame, n_factors: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(scree: one row per eigenvalue; loadings: one row per column with loadings, communality, uniqueness)."""
+    """(scree: one row per eigenvalue; loadings: one row per column with loadings, communality, uniqueness - the
+    variance no common factor explains - and beyond_factor_1 = 1 - loading_1^2, what the general factor leaves)."""
     from statsmodels.multivariate.factor import Factor
 
     z = rankits(block)
@@ -53,11 +54,13 @@ def factor_tables(block: pd.DataFrame, n_factors: int) -> tuple[pd.DataFrame, pd
         loadings["loading_1"] *= -1
     loadings["communality"] = fit.communality
     loadings["uniqueness"] = fit.uniqueness
+    loadings["beyond_factor_1"] = 1.0 - loadings["loading_1"] ** 2  # the variance the general factor leaves
     return scree, loadings.rename_axis("column").reset_index().sort_values("loading_1", ascending=False)
 
 
 def draw_factor_figure(scree: pd.DataFrame, loadings: pd.DataFrame, paths: list[str], dpi: int) -> None:
     """Scree (variance explained per factor) beside each column's first loading and uniqueness."""
+    n_factors = sum(c.startswith("loading_") for c in loadings.columns)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -69,8 +72,9 @@ def draw_factor_figure(scree: pd.DataFrame, loadings: pd.DataFrame, paths: list[
     left.set_ylabel("share of variance")
     left.set_title(f"Scree: {int(scree['n_models'].iloc[0])} models x {int(scree['n_columns'].iloc[0])} columns")
     positions = np.arange(len(loadings))
-    right.barh(positions - 0.2, loadings["loading_1"], height=0.4, label="loading on factor 1")
-    right.barh(positions + 0.2, loadings["uniqueness"], height=0.4, label="uniqueness")
+    right.barh(positions - 0.27, loadings["loading_1"], height=0.27, label="loading on factor 1")
+    right.barh(positions, loadings["beyond_factor_1"], height=0.27, label="1 - loading^2 (beyond factor 1)")
+    right.barh(positions + 0.27, loadings["uniqueness"], height=0.27, label=f"uniqueness ({n_factors} factors)")
     right.set_yticks(positions, loadings["column"], fontsize=8)
     right.invert_yaxis()
     right.set_xlim(-0.2, 1.05)
