@@ -1,65 +1,184 @@
-"""The atlas report page is written from the outputs: every table on it comes from the CSV it names."""
+"""The atlas report page is written from the outputs: every table on it comes from the CSV it names, and every
+sentence about a benchmark from its intervals and n."""
 
+import numpy as np
 import pandas as pd
 
-from benchval.atlas.report import report_html, report_page
+from benchval.atlas.report import report_html, report_page, verdict
 
 
-def test_report_page_reads_its_numbers_from_the_outputs(tmp_path):
+def pair_row(**values):
+    row = {
+        "rho": 0.6,
+        "ci_low": 0.3,
+        "ci_high": 0.8,
+        "n_models": 40,
+        "rho_beyond_g": 0.05,
+        "rho_beyond_g_ci_low": -0.2,
+        "rho_beyond_g_ci_high": 0.3,
+        "n_beyond_g": 30,
+        "rho_same_population": 0.55,
+        "rho_beyond_size": 0.5,
+        "rho_beyond_size_ci_low": 0.2,
+        "rho_beyond_size_ci_high": 0.7,
+        "n_beyond_size": 35,
+        "rho_beyond_g_size": 0.02,
+        "rho_beyond_g_size_ci_low": -0.3,
+        "rho_beyond_g_size_ci_high": 0.3,
+        "n_beyond_g_size": 25,
+    }
+    return {**row, **values}
+
+
+def test_verdicts_follow_the_intervals_and_the_minimum_n():
+    assert verdict(pd.Series(pair_row()), 20).startswith("explained by general capability")  # 0.30 < 0.55
+    wide = pair_row(rho_beyond_g_ci_high=0.7)  # the interval holds 0 and the raw 0.55: too wide to tell
+    assert verdict(pd.Series(wide), 20).startswith("not shown beyond general capability")
+    assert verdict(pd.Series(pair_row(rho_beyond_g_ci_low=0.1)), 20) == "predicts beyond general capability"
+    assert verdict(pd.Series(pair_row(n_beyond_g=12)), 20).startswith("no claim: rho beyond g on 12 models")
+    assert verdict(pd.Series(pair_row(ci_low=-0.1)), 20) == "no association distinguishable from 0"
+    assert verdict(pd.Series(pair_row(rho_beyond_g=np.nan)), 20).startswith("no claim")
+
+
+def test_report_page_leads_with_incremental_validity_and_reads_its_numbers_from_the_outputs(tmp_path):
+    predictors = pd.DataFrame(
+        [
+            {
+                "criterion": "arena_elo",
+                "predictor": "MT-bench",
+                "group_a": "mtbench",
+                "rank": 1.0,
+                "rank_note": "",
+                **pair_row(rho_beyond_g=0.41, rho_beyond_g_ci_low=0.12, rho_beyond_g_ci_high=0.66),
+                "q_beyond_g": 0.01,
+            },
+            {
+                "criterion": "arena_elo",
+                "predictor": "HFV1_MMLU",
+                "group_a": "hf_open_llm_v1",
+                "rank": 2.0,
+                "rank_note": "",
+                **pair_row(),
+                "q_beyond_g": 0.6,
+            },
+            {
+                "criterion": "arena_elo",
+                "predictor": "OC_x",
+                "group_a": "oc",
+                "rank": np.nan,
+                "rank_note": "rho_beyond_g on 12 models (a headline needs 20)",
+                **pair_row(n_beyond_g=12),
+                "q_beyond_g": np.nan,
+            },
+        ]
+    )
+    pairs = pd.DataFrame(
+        [
+            {
+                "column_a": "HFV1_HellaSwag",
+                "column_b": "HFV2_MUSR",
+                "group_a": "v1",
+                "group_b": "v2",
+                "lead_of_group_pair": True,
+                "p_fdr": 0.001,
+                **pair_row(rho=0.5212345),
+                "q_beyond_g": 0.4,
+            },
+        ]
+    )
     frames = {
         "counts": pd.DataFrame({"count": ["models"], "value": [2760], "what": ["canonical ids"]}),
-        "obs_agreement": pd.DataFrame({"field": ["family"], "n_models": [148], "n_agree": [147], "rate": [147 / 148]}),
-        "obs_disagreements": pd.DataFrame(
-            {
-                "model": ["m"],
-                "field": ["size_b"],
-                "obsscaling": [7.3],
-                "registry": [7.0],
-                "registry_rule": ["t"],
-                "why": ["w"],
-            }
-        ),
+        "obs_agreement": pd.DataFrame({"field": ["family"], "n_models": [148], "rate": [147 / 148]}),
+        "obs_disagreements": pd.DataFrame({"model": ["m"]}),
         "merges": pd.DataFrame({"canonical_id": ["a", "b"]}),
         "unresolved": pd.DataFrame({"canonical_id": ["c"]}),
         "intervals": pd.DataFrame(
             {
-                "benchmark": ["hellaswag", "mmlu"],
-                "downstream": ["musr", "bbh"],
-                "rho": [0.5212345, 0.9],
-                "ci_low": [0.37, 0.8],
-                "ci_high": [0.66, 0.95],
-                "n_models": [101, 101],
+                "benchmark": ["hellaswag"],
+                "downstream": ["musr"],
+                "rho": [0.48],
+                "ci_low": [0.3],
+                "ci_high": [0.6],
+                "n_models": [101],
             }
         ),
-        "crosscheck": pd.DataFrame({"predictor": ["x"], "rho_leaderboard": [0.4], "rho_obsscaling": [0.41]}),
-        "human_preference": pd.DataFrame(
-            {
-                "criterion": ["arena_elo", "other"],
-                "rank": [1, 1],
-                "predictor": ["MT-bench", "zzz"],
-                "n_models": [16, 5],
-                "rho": [0.83, 0.1],
-                "ci_low": [0.56, 0.0],
-                "ci_high": [0.93, 0.2],
-                "p_fdr": [0.001, 0.5],
-                "n_models_sized": [16, 5],
-                "rho_partial_log_size": [0.72, 0.1],
-                "p_partial_fdr": [0.02, 0.5],
-            }
-        ),
+        "crosscheck": pd.DataFrame({"predictor": ["x"], "rho_leaderboard": [0.4]}),
+        "human_preference": predictors,
         "agreement": pd.DataFrame(
-            {"criterion": ["arena_elo"], "benchmark": ["MT-bench"], "rank_shift": [-86.0], "moved": [True]}
+            {
+                "criterion": ["arena_elo"],
+                "benchmark": ["MT-bench"],
+                "rank_shift": [-86.0],
+                "moved": [False],
+                "reference": ["a;b"],
+            }
+        ),
+        "pairs": pairs,
+        "scree": pd.DataFrame(
+            {
+                "factor": [1, 2],
+                "eigenvalue": [8.5, 0.8],
+                "variance_explained": [0.71, 0.07],
+                "cumulative": [0.71, 0.78],
+                "n_models": [117, 117],
+                "n_columns": [12, 12],
+            }
+        ),
+        "loadings": pd.DataFrame({"column": ["HFV2_MUSR"], "loading_1": [0.57], "uniqueness": [0.65]}),
+        "g_check": pd.DataFrame(
+            {
+                "spearman_g_vs_complete_case_pc1": [0.9965],
+                "max_abs_rank_difference": [8.0],
+                "median_abs_rank_difference": [2.0],
+                "n_models": [117],
+            }
+        ),
+        "identity": pd.DataFrame(
+            {
+                "measure": ["merge_precision"],
+                "value": [1.0],
+                "ci_low": [1.0],
+                "ci_high": [1.0],
+                "numerator": [231],
+                "denominator": [231],
+                "n_names": [300],
+                "what": ["w"],
+            }
+        ),
+        "overlaps": pd.DataFrame(
+            {"leaderboard_a": ["chatbot_arena"], "leaderboard_b": ["hf_open_llm_v2"], "shared_models": [36]}
+        ),
+        "study_models": pd.DataFrame(
+            {"step": ["in both", "with a family", "sized"], "n_models": [117, 101, 90], "left_out": ["", "a; b", ""]}
         ),
     }
     inputs = {}
     for name, frame in frames.items():
         inputs[name] = tmp_path / f"{name}.csv"
         frame.to_csv(inputs[name], index=False)
-    page = report_page(inputs, "arena_elo", "musr")
-    assert "| hellaswag | musr | 0.521 | 0.37 | 0.66 | 101 |" in page
-    assert "mmlu | bbh" not in page  # only the configured criterion
-    assert "| 1 | MT-bench | 16 | 0.83 |" in page and "zzz" not in page
-    assert "2 models absorbed more than one raw name" in page and "unresolved fields: 1" in page
-    assert "more than the configured number of places: MT-bench." in page
-    html = report_html(inputs, "arena_elo", "musr")
-    assert "<h2>Counts (counts.csv)</h2>" in html and "<td>MT-bench</td>" in html and "<script" not in html
+    settings = {
+        "criterion": "arena_elo",
+        "min_headline_n": 20,
+        "top": 15,
+        "alpha": 0.05,
+        "study_predictors": ["hellaswag"],
+        "study_criteria": ["musr"],
+        "study_columns": {"hellaswag": "HFV1_HellaSwag", "musr": "HFV2_MUSR"},
+    }
+    page = report_page(inputs, settings)
+    sections = [line for line in page.splitlines() if line.startswith("## ")]
+    assert sections[0].startswith("## Incremental validity")
+    assert "| 1 | MT-bench | mtbench | 0.60 [0.30, 0.80] n=40 | 0.55 n=30 | 0.41 [0.12, 0.66] n=30 |" in page
+    assert "predicts beyond general capability" in page and "explained by general capability" in page
+    assert "not distinguishable from MT-bench" not in page.split("| 1 | MT-bench")[1].split("\n")[0]
+    assert (
+        "Not ranked (1)" in page
+        and "OC_x" not in page.split("Not ranked")[0].split("## open_llm")[0].split("| 2 |")[-1]
+    )
+    assert "0.52 [0.30, 0.80] n=40" in page and "0.48 [0.30, 0.60] n=101" in page  # all shared vs study
+    assert "101 models in both Open LLM v1 and v2 with a family, of 117 in both (2 left out" in page
+    assert "first factor explains 71%" in page and "Spearman 0.997" in page
+    assert "1.000 [1.000, 1.000]" in page and "| chatbot_arena | hf_open_llm_v2 | 36 |" in page
+    assert "excludes 0: none (0 of 1)" in page
+    html = report_html(inputs, settings)
+    assert "<h2>Counts (counts.csv)</h2>" in html and "<script" not in html

@@ -37,7 +37,15 @@ def test_atlas_pairs_match_scipy_and_statsmodels_bh_and_exclude_aggregates():
         assert row.rho == pytest.approx(reference.statistic, abs=1e-12)
         assert row.p == pytest.approx(reference.pvalue, rel=1e-9)
         assert row.n_models == len(both) and row.ci_low <= row.rho <= row.ci_high
-    assert pairs["p_fdr"].to_numpy() == pytest.approx(multipletests(pairs["p"], method="fdr_bh")[1], rel=1e-12)
+    # one measure, one vote: BH over the group pairs' Simes p, then the larger of that and BH within the group pair
+    labels = [" ~ ".join(sorted(g)) for g in zip(pairs["group_a"], pairs["group_b"])]
+    frame = pairs.assign(label=labels)
+    simes = frame.groupby("label")["p"].apply(lambda p: min(1, (len(p) * np.sort(p) / np.arange(1, len(p) + 1)).min()))
+    group_q = pd.Series(multipletests(simes, method="fdr_bh")[1], index=simes.index)
+    for label, part in frame.groupby("label"):
+        within = multipletests(part["p"], method="fdr_bh")[1]
+        assert part["p_fdr"].to_numpy() == pytest.approx(np.maximum(within, group_q[label]), rel=1e-12)
+    assert frame.groupby("label")["lead_of_group_pair"].sum().eq(1).all()
 
 
 def test_a_pair_below_min_models_is_not_in_the_atlas():
@@ -65,30 +73,36 @@ def test_win_rate_hand_case():
 def test_agreement_validity_table_ranks_and_moves():
     wide = random_wide(n=30, columns=("crit", "a", "b", "c"), missing=0.0)
     wide["c"] = -wide["crit"] + np.random.default_rng(1).normal(size=30) * 0.1  # disagrees with the rest
-    table = agreement_validity(
-        wide, "crit", ["a", "b", "c"], {"n_bootstrap": 200, "ci_level": 0.95, "seed": 1, "max_rank_shift": 1}
-    )
+    table = agreement_validity(wide, "crit", ["a", "b", "c"], {"n_bootstrap": 200, "ci_level": 0.95, "seed": 1})
     row = table.set_index("benchmark")
     reference = win_rates(wide[["a", "b"]]).mean(axis=1)  # c's reference: the other benchmarks' mean win rate
     assert row.at["c", "agreement"] == pytest.approx(stats.kendalltau(wide["c"], reference).statistic)
     assert row.at["a", "validity"] == pytest.approx(stats.spearmanr(wide["a"], wide["crit"]).statistic)
     assert row.at["c", "validity_rank"] == 3
     assert (table["agreement_rank_ci_low"] <= table["agreement_rank"]).all()
-    assert table["moved"].tolist() == (table["rank_shift"].abs() > 1).tolist()
+    moved = (table["rank_shift_ci_low"] > 0) | (table["rank_shift_ci_high"] < 0)
+    assert table["moved"].tolist() == moved.tolist()
+    assert (table["rank_shift_ci_low"] <= table["rank_shift"]).all()
 
 
 def test_predictor_table_partial_on_log_size_matches_partial_spearman():
-    wide = random_wide(n=30, columns=("elo", "p1", "p2"), missing=0.1)
+    wide = random_wide(n=30, columns=("elo", "p1", "p2", "o1", "o2", "o3"), missing=0.1)
     sizes = pd.Series(np.exp(np.random.default_rng(4).normal(size=30)), index=wide.index)
     sizes.iloc[:8] = np.nan  # closed models: no size
-    context = {"leaderboard": {"elo": "arena", "p1": "x", "p2": "y"}, "aggregates": {}, "same_measure": {"p2": "elo"}}
-    settings = {"min_models": 10, "n_bootstrap": 100, "ci_level": 0.95, "seed": 2}
-    table, excluded = predictor_table(wide, sizes, ["elo"], context, settings)
-    assert table["predictor"].tolist() == ["p1"] and excluded["predictor"].tolist() == ["p2"]
+    models = pd.DataFrame({"size_b": sizes, "family": [f"f{i % 6}" for i in range(30)]})
+    leaderboard = {"elo": "arena", "p1": "x", "p2": "y", "o1": "o1", "o2": "o2", "o3": "o3"}
+    context = {"leaderboard": leaderboard, "aggregates": {}, "same_measure": {"p2": "elo"}}
+    settings = {"min_models": 10, "n_bootstrap": 100, "ci_level": 0.95, "seed": 2, "min_headline_n": 10}
+    table, excluded = predictor_table(wide, models, ["elo"], context, settings)
+    assert set(table["predictor"]) == {"p1", "o1", "o2", "o3"} and excluded["predictor"].tolist() == ["p2"]
+    row = table.set_index("predictor").loc["p1"]
     rows = wide[["p1", "elo"]].notna().all(axis=1) & sizes.notna()
-    r, p, _ = partial_spearman(wide.loc[rows, "p1"], wide.loc[rows, "elo"], np.log(sizes[rows]))
-    assert table.at[0, "rho_partial_log_size"] == pytest.approx(r) and table.at[0, "n_models_sized"] == rows.sum()
-    assert table.at[0, "rank"] == 1
+    r, p, _ = partial_spearman(wide.loc[rows, "p1"], wide.loc[rows, "elo"], stats.rankdata(np.log(sizes[rows])))
+    assert row["rho_beyond_size"] == pytest.approx(r) and row["n_beyond_size"] == rows.sum()
+    assert row["p_beyond_size"] == pytest.approx(p)
+    ranked = table.dropna(subset=["rank"])
+    assert ranked["rank"].tolist() == list(range(1, len(ranked) + 1))
+    assert (ranked["rho_beyond_g"].diff().dropna() <= 0).all()
 
 
 def test_obs_agreement_lists_every_disagreement_and_the_coarser_lineage():
@@ -157,3 +171,12 @@ def test_fast_resampled_ranks_and_rho_equal_scipy_and_the_analysis_bootstrap():
     assert bootstrap_rho(x, y, indices) == pytest.approx(expected, abs=1e-12, nan_ok=True)
     constant = np.zeros((1, 25), dtype=int)  # every draw the same model: rho undefined
     assert np.isnan(bootstrap_rho(x, y, constant)).all()
+
+
+def test_agreement_never_ranks_an_undefined_value_below_a_defined_one():
+    wide = random_wide(n=30, columns=("crit", "a", "b", "c"), missing=0.0)
+    wide["c"] = 1.0  # constant: tau and rho undefined
+    table = agreement_validity(wide, "crit", ["a", "b", "c"], {"n_bootstrap": 50, "ci_level": 0.95, "seed": 1})
+    row = table.set_index("benchmark")
+    assert np.isnan(row.at["c", "validity_rank"]) and np.isnan(row.at["c", "agreement_rank"])
+    assert sorted(row["validity_rank"].dropna()) == [1.0, 2.0]

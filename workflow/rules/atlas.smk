@@ -29,6 +29,19 @@ def _atlas(*keys):
     return canonical({key: config["atlas"][key] for key in keys if key in config["atlas"]})
 
 
+# the `atlas:` keys the incremental-validity statistics read (rules atlas_pairs, atlas_human_preference)
+INCREMENTAL_KEYS = (
+    "aggregate_columns",
+    "same_measure",
+    "measure_groups",
+    "general_factor",
+    "min_models",
+    "min_clusters",
+    "min_headline_n",
+    "n_bootstrap",
+)
+
+
 def _mirror_path(template):
     """A mirror path from the working directory (the mirror resolved as every rule resolves it)."""
     from benchval.atlas.sources import expand
@@ -63,6 +76,7 @@ def atlas_outputs():
         *(f"{ATLAS}/intervals/{study}.csv" for study in studies),
         *([f"{ATLAS}/open_llm_crosscheck.csv", f"{ATLAS}/report.md"] if "open_llm" in studies else []),
         *(f"{ATLAS}/figures/atlas_heatmap.{ext}" for ext in config["analysis"]["figures"]["formats"]),
+        *(f"{ATLAS}/figures/factor_structure.{ext}" for ext in config["analysis"]["figures"]["formats"]),
     ]
 
 
@@ -73,6 +87,7 @@ rule atlas_sources:
         obsscaling=_mirror_path(config["atlas"]["obsscaling"]["path"]),
         rules=_repo_path(config["atlas"]["rules"]),
         overrides=_repo_path(config["atlas"]["overrides"]),
+        display_names=_repo_path(config["atlas"]["display_names"]),
     output:
         **{name: f"{ATLAS}/{path}" for name, path in SOURCE_TABLES.items()},
     log:
@@ -87,6 +102,7 @@ rule atlas_sources:
             "obsscaling",
             "rules",
             "overrides",
+            "display_names",
             "missing_tokens",
             "duplicates",
             "size_tolerance",
@@ -96,6 +112,28 @@ rule atlas_sources:
         code=script_code("atlas_sources.py"),
     script:
         "../scripts/atlas_sources.py"
+
+
+rule atlas_identity:
+    input:
+        names=f"{ATLAS}/registry/names.csv",
+        models=f"{ATLAS}/registry/models.csv",
+        cells=f"{ATLAS}/cells.csv",
+        labels=_repo_path(config["atlas"]["identity"]["sample"]),
+    output:
+        summary=f"{ATLAS}/registry/identity_check.csv",
+        detail=f"{ATLAS}/registry/identity_detail.csv",
+        overlaps=f"{ATLAS}/registry/overlaps.csv",
+    log:
+        "logs/atlas_identity/atlas_identity.log",
+    localrule: True
+    params:
+        atlas=_atlas("identity", "size_tolerance", "n_bootstrap"),
+        seed=config["seed"],
+        ci_level=config["analysis"]["ci_level"],
+        code=script_code("atlas_identity.py"),
+    script:
+        "../scripts/atlas_identity.py"
 
 
 rule atlas_study_table:
@@ -121,6 +159,7 @@ rule atlas_study_table:
 rule atlas_pairs:
     input:
         cells=f"{ATLAS}/cells.csv",
+        models=f"{ATLAS}/registry/models.csv",
     output:
         pairs=f"{ATLAS}/pairs.csv",
         excluded=f"{ATLAS}/pairs_excluded.csv",
@@ -130,7 +169,7 @@ rule atlas_pairs:
         "logs/benchmarks/atlas_pairs/atlas_pairs.tsv"
     localrule: True
     params:
-        atlas=_atlas("aggregate_columns", "same_measure", "min_models", "n_bootstrap"),
+        atlas=_atlas(*INCREMENTAL_KEYS),
         seed=config["seed"],
         ci_level=config["analysis"]["ci_level"],
         code=script_code("atlas_pairs.py"),
@@ -151,7 +190,7 @@ rule atlas_human_preference:
         "logs/benchmarks/atlas_human_preference/atlas_human_preference.tsv"
     localrule: True
     params:
-        atlas=_atlas("aggregate_columns", "same_measure", "min_models", "n_bootstrap", "human_preference"),
+        atlas=_atlas(*INCREMENTAL_KEYS, "human_preference"),
         seed=config["seed"],
         ci_level=config["analysis"]["ci_level"],
         code=script_code("atlas_human_preference.py"),
@@ -171,7 +210,14 @@ rule atlas_agreement:
         "logs/benchmarks/atlas_agreement/atlas_agreement.tsv"
     localrule: True
     params:
-        atlas=_atlas("min_models", "n_bootstrap", "max_rank_shift", "human_preference"),
+        atlas=_atlas(
+            "min_models",
+            "n_bootstrap",
+            "human_preference",
+            "agreement_reference",
+            "same_measure",
+            "measure_groups",
+        ),
         seed=config["seed"],
         ci_level=config["analysis"]["ci_level"],
         code=script_code("atlas_agreement.py"),
@@ -206,6 +252,25 @@ rule atlas_heatmap:
         code=script_code("atlas_heatmap.py"),
     script:
         "../scripts/atlas_heatmap.py"
+
+
+rule atlas_factor_structure:
+    input:
+        cells=f"{ATLAS}/cells.csv",
+    output:
+        scree=f"{ATLAS}/factor_structure/scree.csv",
+        loadings=f"{ATLAS}/factor_structure/loadings.csv",
+        g_check=f"{ATLAS}/factor_structure/g_method_check.csv",
+        figures=[f"{ATLAS}/figures/factor_structure.{ext}" for ext in config["analysis"]["figures"]["formats"]],
+    log:
+        "logs/atlas_factor_structure/atlas_factor_structure.log",
+    localrule: True
+    params:
+        atlas=_atlas("factor_structure", "aggregate_columns", "general_factor", "min_models"),
+        dpi=config["analysis"]["figures"]["dpi"],
+        code=script_code("atlas_factor_structure.py"),
+    script:
+        "../scripts/atlas_factor_structure.py"
 
 
 rule atlas_crosscheck:
@@ -258,6 +323,13 @@ _REPORT_INPUTS = {
     "crosscheck": f"{ATLAS}/open_llm_crosscheck.csv",
     "human_preference": f"{ATLAS}/human_preference.csv",
     "agreement": f"{ATLAS}/agreement_validity.csv",
+    "pairs": f"{ATLAS}/pairs.csv",
+    "scree": f"{ATLAS}/factor_structure/scree.csv",
+    "loadings": f"{ATLAS}/factor_structure/loadings.csv",
+    "g_check": f"{ATLAS}/factor_structure/g_method_check.csv",
+    "identity": f"{ATLAS}/registry/identity_check.csv",
+    "overlaps": f"{ATLAS}/registry/overlaps.csv",
+    "study_models": f"{ATLAS}/study_models/open_llm.csv",
 }
 
 
@@ -276,7 +348,9 @@ rule atlas_report:
         "logs/atlas_report/atlas_report.log",
     localrule: True
     params:
-        atlas=_atlas("human_preference", "report_study_criterion"),
+        atlas=_atlas("human_preference", "report", "min_headline_n"),
+        study=canonical(config["studies"].get("open_llm", {})),
+        alpha=config["analysis"]["fdr"]["alpha"],
         code=script_code("atlas_report.py"),
     script:
         "../scripts/atlas_report.py"

@@ -4,4 +4,7 @@ from benchval.atlas.steps.report import write_report
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)
-write_report(job.params["atlas"], dict(snakemake.input.items()), snakemake.output.page, snakemake.output.html)
+p = job.params
+write_report(
+    p["atlas"], p["study"], p["alpha"], dict(snakemake.input.items()), snakemake.output.page, snakemake.output.html
+)

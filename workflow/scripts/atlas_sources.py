@@ -5,5 +5,10 @@ from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)
 # the rules and overrides files as the rule found them (paths of the repository, not of the working directory)
-atlas = {**job.params["atlas"], "rules": snakemake.input.rules, "overrides": snakemake.input.overrides}
+atlas = {
+    **job.params["atlas"],
+    "rules": snakemake.input.rules,
+    "overrides": snakemake.input.overrides,
+    "display_names": snakemake.input.display_names,
+}
 write_sources(atlas, job.params["mirror"], dict(snakemake.output.items()))

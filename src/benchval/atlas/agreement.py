@@ -9,14 +9,18 @@ fraction of the other models it beats strictly, averaged over the scenarios the 
 * models: those with a score on the criterion (e.g. Arena Elo), so both rankings rest on one model set;
 * benchmarks: the criterion's predictors (benchval.atlas.predictors);
 * agreement of benchmark b: Kendall tau-b (scipy's ``kendalltau`` default) of b with the mean win rate
-  over the other benchmarks (b left out, so that it is not compared with itself; the criterion is never
-  in the reference), on the models having both;
+  over the reference columns, on the models having both. The reference defaults to BenchBench's holistic
+  aggregates (``atlas.agreement_reference``: its ``examples/scenarios_for_aggregate.txt`` - HELM Lite, Open
+  LLM v2, OpenCompass Academic, LMSys Arena, HELM Classic, AlpacaEval 2 LC, LiveBench, WildBench Elo LC -
+  as atlas columns); an empty list means every other benchmark. The reference never holds b itself, b's
+  one-measure-one-vote siblings (benchval.atlas.groups: an aggregate is never compared with its own
+  parts), or the criterion;
 * validity of b: Spearman rho of b with the criterion on the models having both.
 
 Ranks: 1 = highest. Their bootstrap intervals resample, per benchmark and per draw, the models of that
 benchmark's pair (independently across benchmarks, the reference kept fixed) and rank all benchmarks in
-each draw. A benchmark whose validity rank is more than ``atlas.max_rank_shift`` places away from its
-agreement rank is listed.
+each draw. A benchmark *moved* only where the percentile interval of its rank difference (validity rank minus
+agreement rank, per draw) excludes 0: a point difference inside overlapping intervals is not a move.
 """
 
 from __future__ import annotations
@@ -56,24 +60,47 @@ def _ranks(values: np.ndarray) -> np.ndarray:
     return stats.rankdata(-filled, axis=-1, method="average")
 
 
-def agreement_validity(wide: pd.DataFrame, criterion: str, benchmarks: list[str], settings: dict) -> pd.DataFrame:
-    """One row per benchmark: agreement and validity with their ranks and rank intervals."""
+def reference_columns(benchmark: str, reference: list, criterion: str, groups: dict) -> list:
+    """The reference of ``benchmark``: ``reference`` less the benchmark, its siblings and the criterion."""
+    own = groups.get(benchmark, benchmark)
+    return [c for c in reference if c != benchmark and c != criterion and groups.get(c, c) != own]
+
+
+def agreement_validity(
+    wide: pd.DataFrame,
+    criterion: str,
+    benchmarks: list[str],
+    settings: dict,
+    reference: list | None = None,
+    groups: dict | None = None,
+) -> pd.DataFrame:
+    """One row per benchmark: agreement and validity with their ranks, rank intervals and the bootstrap test
+    of the rank difference. ``reference``: the aggregate's columns (None or empty: every benchmark);
+    ``groups``: column -> one-measure-one-vote group (None: every column its own)."""
+    reference = list(reference or benchmarks)
+    groups = groups or {}
+    absent = sorted(set(reference) - set(wide.columns))
+    if absent:
+        raise KeyError(f"atlas.agreement_reference: {absent} are no atlas columns")
     models = wide.index[wide[criterion].notna()]
-    scores = wide.loc[models, benchmarks]
+    columns = list(dict.fromkeys([*benchmarks, *reference]))
+    scores = wide.loc[models, columns]
     wins = win_rates(scores)
     y = wide.loc[models, criterion].to_numpy(float)
     n_boot, level = settings["n_bootstrap"], settings["ci_level"]
     point = {"agreement": [], "validity": []}
     draws = {"agreement": [], "validity": []}
-    counts = []
+    counts, used = [], []
     for benchmark in benchmarks:
-        reference = wins.drop(columns=benchmark).mean(axis=1, skipna=True).to_numpy(float)
+        own_reference = reference_columns(benchmark, reference, criterion, groups)
+        used.append(";".join(own_reference))
+        reference_score = wins[own_reference].mean(axis=1, skipna=True).to_numpy(float)
         x = scores[benchmark].to_numpy(float)
-        with_reference = np.isfinite(x) & np.isfinite(reference)
-        tau = stats.kendalltau(x[with_reference], reference[with_reference]).statistic
+        with_reference = np.isfinite(x) & np.isfinite(reference_score)
+        tau = stats.kendalltau(x[with_reference], reference_score[with_reference]).statistic
         point["agreement"].append(tau)
         rng = rng_for(settings["seed"], "agreement", criterion, benchmark)
-        draws["agreement"].append(_bootstrap_tau(x[with_reference], reference[with_reference], n_boot, rng))
+        draws["agreement"].append(_bootstrap_tau(x[with_reference], reference_score[with_reference], n_boot, rng))
         with_criterion = np.isfinite(x) & np.isfinite(y)
         point["validity"].append(stats.spearmanr(x[with_criterion], y[with_criterion]).statistic)
         rng = rng_for(settings["seed"], "validity", criterion, benchmark)
@@ -83,14 +110,20 @@ def agreement_validity(wide: pd.DataFrame, criterion: str, benchmarks: list[str]
     tail = (1 - level) / 2
     table = pd.DataFrame({"criterion": criterion, "benchmark": benchmarks})
     table["n_models_agreement"], table["n_models_validity"] = zip(*counts)
+    sampled_ranks = {}
     for kind in ("agreement", "validity"):
         values = np.asarray(point[kind], float)
-        ranks = _ranks(values)
+        ranks = np.where(np.isfinite(values), _ranks(values), np.nan)  # an undefined value is not ranked
         sampled = _ranks(np.column_stack(draws[kind]))  # n_boot x benchmarks
+        sampled_ranks[kind] = sampled
         table[kind] = values
         table[f"{kind}_rank"] = ranks
         table[f"{kind}_rank_ci_low"] = np.quantile(sampled, tail, axis=0)
         table[f"{kind}_rank_ci_high"] = np.quantile(sampled, 1 - tail, axis=0)
+    shift = sampled_ranks["validity"] - sampled_ranks["agreement"]
     table["rank_shift"] = table["validity_rank"] - table["agreement_rank"]
-    table["moved"] = table["rank_shift"].abs() > settings["max_rank_shift"]
+    table["rank_shift_ci_low"] = np.quantile(shift, tail, axis=0)
+    table["rank_shift_ci_high"] = np.quantile(shift, 1 - tail, axis=0)
+    table["moved"] = (table["rank_shift_ci_low"] > 0) | (table["rank_shift_ci_high"] < 0)
+    table["reference"] = used
     return table.sort_values("validity_rank").reset_index(drop=True)

@@ -58,3 +58,48 @@ def parse(raw: str) -> ParsedName:
 def normalise(raw: str) -> str:
     """The normalised key of a raw model name: ``org/name`` for an HF id, else ``name``."""
     return parse(raw).key
+
+
+# --- aliases: the stronger rule by which two registry keys are one model (benchval.atlas.registry) ---
+_MONTH_YEAR = re.compile(r"(?<![\d.])(?P<m>[01]\d)-20(?P<y>\d{2})(?![\d.])")
+_TRAILING_DATE = re.compile(r"-(?P<date>\d{4})$")
+
+
+@dataclass(frozen=True)
+class Alias:
+    stem: str  # the name part by the alias rule, without a trailing snapshot date
+    date: str  # the trailing 4-digit snapshot token ("0229", "2407"), "" when undated
+
+    @property
+    def key(self) -> str:
+        return f"{self.stem}-{self.date}" if self.date else self.stem
+
+
+def alias(key: str) -> Alias:
+    """The alias of a normalised key (:func:`normalise`), on its name part only (the organisation goes):
+
+    1. a leading ``meta-`` and a trailing ``-hf`` go (``meta-llama/Meta-Llama-3-8B-Instruct``,
+       ``Llama-2-7b-hf``);
+    2. a month and year ``08-2024`` becomes ``0824`` (``command-r-08-2024`` = ``command-r-0824``);
+    3. a trailing 4-digit token is the snapshot date (``mmdd`` or Mistral's ``yymm``), kept apart in ``date``;
+    4. a token ending in a letter joins a following token starting with a digit (``llama-3-8b`` ->
+       ``llama3-8b``, ``gpt-4o`` -> ``gpt4o``); tuning tokens (``instruct``, ``chat``, ``base``) stay, so a base
+       and an instruct model never share an alias; the token ``it`` is ``instruct`` (Gemma's and the arenas'
+       suffix for the instruction-tuned model: ``llama-3.2-3b-it`` = ``Llama-3.2-3B-Instruct``).
+    """
+    name = key.split("/", 1)[1] if "/" in key else key
+    name = re.sub(r"^meta-", "", name)
+    name = re.sub(r"-hf$", "", name)
+    name = _MONTH_YEAR.sub(lambda m: f"{m['m']}{m['y']}", name)
+    dated = _TRAILING_DATE.search(name)
+    date = dated["date"] if dated and not re.search(r"\dx$|v$", name[: dated.start()]) else ""
+    if date:
+        name = name[: dated.start()]
+    tokens = ["instruct" if t == "it" else t for t in name.split("-") if t]
+    joined: list[str] = []
+    for token in tokens:
+        if joined and joined[-1][-1].isalpha() and token[0].isdigit():
+            joined[-1] += token
+        else:
+            joined.append(token)
+    return Alias(stem="-".join(joined), date=date)

@@ -18,20 +18,26 @@ from scipy import stats
 
 from benchval.analysis.bootstrap import resample_indices, rng_for, summarise
 from benchval.analysis.correlation import spearman
-from benchval.analysis.fdr import benjamini_hochberg
+from benchval.atlas.general_factor import FactorSettings
+from benchval.atlas.groups import column_groups, group_pair_labels, hierarchical_q
+from benchval.atlas.incremental import incremental_columns, pair_statistics, population
 
 PAIR_COLUMNS = [
     "column_a",
     "column_b",
     "leaderboard_a",
     "leaderboard_b",
+    "group_a",
+    "group_b",
     "n_models",
     "rho",
     "ci_low",
     "ci_high",
     "p",
     "p_fdr",
-    "n_boot_valid",
+    "lead_of_group_pair",
+    *[c for c in incremental_columns() if c not in ("rho", "ci_low", "ci_high", "n_models", "p")],
+    "q_beyond_g",
 ]
 
 
@@ -101,12 +107,29 @@ def atlas_pairs(
     level: float,
     seed: int,
     same: dict | None = None,
+    models: pd.DataFrame | None = None,
+    collections=(),
+    factor: FactorSettings | None = None,
+    min_clusters: int = 3,
+    min_interval_n: int = 0,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(pairs table with FDR across the atlas, excluded pairs with their rule)."""
+    """(pairs table, excluded pairs with their rule). Per pair: raw Spearman and the partials beyond log
+    size, g, and g and log size, with family-clustered bootstrap intervals (benchval.atlas.incremental;
+    ``models``: registry rows with family and size_b); p_fdr and q_beyond_g by the hierarchical
+    one-measure-one-vote correction (benchval.atlas.groups)."""
     counts = shared_counts(wide).to_numpy()
     columns = list(wide.columns)
     values = wide.to_numpy(float)
     present = np.isfinite(values)
+    groups = column_groups(leaderboard, same, collections)
+    people = population(wide, models, groups, factor or FactorSettings(min_models=min_models))
+    options = {
+        "min_models": min_models,
+        "n_bootstrap": n_boot,
+        "ci_level": level,
+        "min_clusters": min_clusters,
+        "min_interval_n": min_interval_n,
+    }
     records, excluded = [], []
     for i, a in enumerate(columns):
         for j in range(i + 1, len(columns)):
@@ -135,11 +158,29 @@ def atlas_pairs(
                 continue
             rows = present[:, i] & present[:, j]
             rng = rng_for(seed, "atlas", a, b)
-            result = rho_with_interval(values[rows, i], values[rows, j], min_models, n_boot, level, rng)
-            names = {"column_a": a, "column_b": b, "leaderboard_a": leaderboard[a], "leaderboard_b": leaderboard[b]}
+            result = pair_statistics(people, a, b, values[:, i], values[:, j], rows, options, rng)
+            names = {
+                "column_a": a,
+                "column_b": b,
+                "leaderboard_a": leaderboard[a],
+                "leaderboard_b": leaderboard[b],
+                "group_a": groups[a],
+                "group_b": groups[b],
+            }
             records.append({**names, **result})
-    pairs = pd.DataFrame.from_records(records, columns=[c for c in PAIR_COLUMNS if c != "p_fdr"])
-    defined = pairs["p"].notna()
-    pairs["p_fdr"] = np.nan
-    pairs.loc[defined, "p_fdr"] = benjamini_hochberg(pairs.loc[defined, "p"].to_numpy())
-    return pairs[PAIR_COLUMNS], pd.DataFrame(excluded, columns=["column_a", "column_b", "n_models", "rule"])
+    pairs = pd.DataFrame.from_records(records, columns=[c for c in PAIR_COLUMNS if c not in CORRECTED])
+    return with_corrections(pairs)[PAIR_COLUMNS], pd.DataFrame(
+        excluded, columns=["column_a", "column_b", "n_models", "rule"]
+    )
+
+
+CORRECTED = ("p_fdr", "q_beyond_g", "lead_of_group_pair")
+
+
+def with_corrections(pairs: pd.DataFrame) -> pd.DataFrame:
+    """p_fdr (raw rho) and q_beyond_g by the hierarchical correction over group pairs; the lead of each
+    group pair (smallest raw p)."""
+    labels = group_pair_labels(pairs["group_a"], pairs["group_b"])
+    pairs["p_fdr"], pairs["lead_of_group_pair"] = hierarchical_q(pairs["p"], labels)
+    pairs["q_beyond_g"], _ = hierarchical_q(pairs["p_beyond_g"], labels)
+    return pairs

@@ -1,13 +1,22 @@
-"""Which benchmark best predicts a criterion beyond size (the human_preference study; docs/atlas.md).
+"""Which benchmark best predicts a criterion beyond general capability (the human_preference study;
+docs/atlas.md).
 
 For each criterion (``atlas.human_preference.criteria``, e.g. Chatbot Arena Elo) every other atlas column
 sharing at least ``atlas.min_models`` models with it is a predictor, each on its own shared models
-(pairwise: one complete matrix would collapse to a handful of models). Per pair: Spearman rho (scipy) with
-its bootstrap CI and n; and the partial Spearman on log size (benchval.analysis.partial.partial_spearman,
-Z = [1, log size]) on the shared models whose size the registry knows (open-weights models; closed ones
-have none), with its own n. Benjamini-Hochberg runs over all of the study's rho p-values and, separately,
-over its partial p-values. A predictor that is the criterion's own leaderboard aggregate or another snapshot
-of the same measure (``atlas.same_measure``) is left out and listed.
+(pairwise: one complete matrix would collapse to a handful of models). Per pair, the statistics of
+benchval.atlas.incremental: raw Spearman rho, and the partial Spearman beyond log size, beyond g and beyond g
+and log size, each on its own models with its n and a family-clustered bootstrap interval, and the raw rho on
+exactly the models of the partial beyond g (``rho_same_population``: closed models have no size, and a model
+needs a g, so the partials run on fewer models than the raw rho).
+
+Multiple testing: the hierarchical one-measure-one-vote correction (benchval.atlas.groups) over the study's
+raw p-values (``p_fdr``) and over its beyond-g p-values (``q_beyond_g``).
+
+Ranking (``rank``, per criterion, 1 = best): by ``rho_beyond_g``, one rank per group of sibling predictors
+(its member with the highest value; the others are listed with the lead's name), and only where the value is
+defined on at least ``min_headline_n`` models: an undefined value or one on too few models is never ranked
+below a defined one; it is unranked and ``rank_note`` says why. A predictor that is the criterion's own
+leaderboard aggregate or another snapshot of the same measure (``atlas.same_measure``) is left out and listed.
 """
 
 from __future__ import annotations
@@ -16,33 +25,35 @@ import numpy as np
 import pandas as pd
 
 from benchval.analysis.bootstrap import rng_for
-from benchval.analysis.fdr import benjamini_hochberg
-from benchval.analysis.partial import partial_spearman
-from benchval.analysis.undefined import UndefinedStatistic
-from benchval.atlas.pairs import aggregate_pair, rho_with_interval, same_measure
+from benchval.atlas.general_factor import FactorSettings
+from benchval.atlas.groups import column_groups, group_pair_labels, hierarchical_q
+from benchval.atlas.incremental import incremental_columns, pair_statistics, population
+from benchval.atlas.pairs import aggregate_pair, same_measure
 
 COLUMNS = [
     "criterion",
     "predictor",
+    "group_a",
+    "group_b",
     "rank",
-    "n_models",
-    "rho",
-    "ci_low",
-    "ci_high",
-    "p",
+    "rank_note",
+    *incremental_columns(),
     "p_fdr",
-    "n_models_sized",
-    "rho_partial_log_size",
-    "p_partial",
-    "p_partial_fdr",
-    "note",
+    "q_beyond_g",
 ]
 
 
-def predictor_table(wide: pd.DataFrame, sizes: pd.Series, criteria: list[str], context: dict, settings: dict):
-    """(ranked predictors of every criterion, predictors left out with their rule)."""
+def predictor_table(wide: pd.DataFrame, models: pd.DataFrame, criteria: list[str], context: dict, settings: dict):
+    """(ranked predictors of every criterion, predictors left out with their rule). ``models``: registry rows
+    (family, size_b) by canonical id; ``group_a`` is the predictor's group, ``group_b`` the criterion's."""
     records, excluded = [], []
-    log_size = np.log(sizes.reindex(wide.index).to_numpy(float))
+    groups = column_groups(context["leaderboard"], context["same_measure"], context.get("collections", ()))
+    people = population(wide, models, groups, settings.get("factor") or FactorSettings(settings["min_models"]))
+    options = {
+        **settings,
+        "min_clusters": settings.get("min_clusters", 3),
+        "min_interval_n": settings.get("min_headline_n", 0),
+    }
     for criterion in criteria:
         if criterion not in wide.columns:
             raise KeyError(f"atlas.human_preference.criteria: {criterion!r} is no atlas column")
@@ -62,26 +73,37 @@ def predictor_table(wide: pd.DataFrame, sizes: pd.Series, criteria: list[str], c
                 )
                 continue
             rng = rng_for(settings["seed"], "human_preference", criterion, predictor)
-            values = rho_with_interval(
-                x_all[rows], y_all[rows], settings["min_models"], settings["n_bootstrap"], settings["ci_level"], rng
-            )
-            sized = rows & np.isfinite(log_size)
-            record = {"criterion": criterion, "predictor": predictor, **values, "n_models_sized": int(sized.sum())}
-            try:
-                if sized.sum() < settings["min_models"]:
-                    raise UndefinedStatistic(f"only {int(sized.sum())} shared model(s) with a known size")
-                r, p, _ = partial_spearman(x_all[sized], y_all[sized], log_size[sized])
-                record.update(rho_partial_log_size=r, p_partial=p, note="partial on log size: open models with a size")
-            except UndefinedStatistic as undefined:
-                record.update(rho_partial_log_size=np.nan, p_partial=np.nan, note=f"partial undefined: {undefined}")
-            records.append(record)
+            values = pair_statistics(people, predictor, criterion, x_all, y_all, rows, options, rng)
+            names = {"group_a": groups[predictor], "group_b": groups[criterion]}
+            records.append({"criterion": criterion, "predictor": predictor, **names, **values})
     table = pd.DataFrame.from_records(records)
-    for p_column in ("p", "p_partial"):
-        defined = table[p_column].notna()
-        table[f"{p_column}_fdr"] = np.nan
-        table.loc[defined, f"{p_column}_fdr"] = benjamini_hochberg(table.loc[defined, p_column].to_numpy())
-    table = table.sort_values(
-        ["criterion", "rho_partial_log_size", "rho"], ascending=[True, False, False], na_position="last"
+    labels = group_pair_labels(table["group_a"], table["group_b"])
+    table["p_fdr"], _ = hierarchical_q(table["p"], labels)
+    table["q_beyond_g"], _ = hierarchical_q(table["p_beyond_g"], labels)
+    table = pd.concat(
+        [ranked(part, settings.get("min_headline_n", settings["min_models"])) for _, part in table.groupby("criterion")]
     )
-    table["rank"] = table.groupby("criterion").cumcount() + 1
     return table[COLUMNS].reset_index(drop=True), pd.DataFrame(excluded, columns=["criterion", "predictor", "rule"])
+
+
+def ranked(table: pd.DataFrame, min_n: int, by: str = "rho_beyond_g", n_column: str = "n_beyond_g") -> pd.DataFrame:
+    """One criterion's predictors, ranked by ``by`` once per group (module docstring); unranked rows last,
+    each with its reason."""
+    table = table.sort_values([by, "rho"], ascending=False, na_position="last").copy()
+    eligible = table[by].notna() & (table[n_column] >= min_n)
+    leads = table[eligible].drop_duplicates("group_a")
+    table["rank"] = np.nan
+    table.loc[leads.index, "rank"] = np.arange(1, len(leads) + 1)
+    lead_of = leads.set_index("group_a")["predictor"]
+    notes = []
+    for index, row in table.iterrows():
+        if pd.notna(table.at[index, "rank"]):
+            notes.append("")
+        elif pd.isna(row[by]):
+            notes.append(f"{by} undefined: {row['note'] or 'no value'}")
+        elif row[n_column] < min_n:
+            notes.append(f"{by} on {int(row[n_column])} models (a headline needs {min_n})")
+        else:
+            notes.append(f"sibling of {lead_of[row['group_a']]} (group {row['group_a']}, ranked once)")
+    table["rank_note"] = notes
+    return table.sort_values(["rank", by], ascending=[True, False], na_position="last")

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from benchval.atlas.names import parse
+from benchval.atlas.names import alias, normalise, parse
 
 OVERRIDE_COLUMNS = (  # raw_key: a normalised key (benchval.atlas.names.normalise)
     "raw_key",
@@ -59,6 +59,8 @@ class Rules:
     closed: re.Pattern
     instruct: re.Pattern
     base: re.Pattern
+    publishers: frozenset = frozenset()
+    pseudo_orgs: frozenset = frozenset()
 
 
 def load_rules(path: str | Path) -> Rules:
@@ -80,6 +82,9 @@ def load_rules(path: str | Path) -> Rules:
         closed=compile_(data["closed"], "closed"),
         instruct=compile_(data["instruct"], "instruct"),
         base=compile_(data["base"], "base"),
+        pseudo_orgs=frozenset(str(o).lower() for o in (data.get("pseudo_orgs") or [])),
+        publishers=frozenset(str(o).lower() for o in (data.get("publishers") or []))
+        | set(data.get("org_families") or {}),
     )
 
 
@@ -98,6 +103,110 @@ def load_overrides(path: str | Path) -> pd.DataFrame:
             f"{path}: line {duplicated.idxmax() + 2}: raw_key {table.at[duplicated.idxmax(), 'raw_key']!r} twice"
         )
     return table.set_index("raw_key")
+
+
+DISPLAY_COLUMNS = ("source", "raw_name", "canonical_id", "evidence")
+
+
+def load_display_names(path: str | Path | None) -> pd.DataFrame:
+    """The reviewed mapping of display-name files (``source``: a leaderboard file-name prefix): every row
+    needs its canonical HF id (or API name) and its evidence; a (source, raw name) twice fails."""
+    if path is None:
+        return pd.DataFrame(columns=DISPLAY_COLUMNS)
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in DISPLAY_COLUMNS if c not in table.columns]
+    if missing:
+        raise RegistryError(f"{path}: missing column(s) {missing}")
+    for index, row in table.iterrows():
+        empty = [c for c in DISPLAY_COLUMNS if not row[c].strip()]
+        if empty:
+            raise RegistryError(f"{path}: line {index + 2}: empty {empty}")
+    twice = table.duplicated(["source", "raw_name"])
+    if twice.any():
+        raise RegistryError(f"{path}: line {twice.idxmax() + 2}: ({table.at[twice.idxmax(), 'raw_name']!r}) twice")
+    return table
+
+
+def display_keys(frame: pd.DataFrame, display: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
+    """(key, rule) per occurrence of a declared display-name file (NaN elsewhere); a raw name of such a file
+    that the mapping lacks fails, naming the file and the name, so a new row cannot slip in unreviewed."""
+    keys = pd.Series(np.nan, index=frame.index, dtype=object)
+    rules = pd.Series(np.nan, index=frame.index, dtype=object)
+    for source, rows in display.groupby("source"):
+        mapping = rows.set_index("raw_name")
+        in_file = frame["source"].map(lambda label, prefix=source: Path(label).name.startswith(prefix))
+        for index in frame.index[in_file]:
+            raw = frame.at[index, "raw_name"]
+            if raw not in mapping.index:
+                raise RegistryError(
+                    f"{frame.at[index, 'source']}: line {frame.at[index, 'line']}: display name {raw!r} is not in "
+                    f"the reviewed mapping (atlas.display_names, source {source!r})"
+                )
+            keys[index] = normalise(mapping.at[raw, "canonical_id"])
+            rules[index] = f"display name ({source}): {mapping.at[raw, 'evidence']}"
+    return keys, rules
+
+
+def join_aliases(canonical: dict, rule: dict, publishers: frozenset, pseudo_orgs: frozenset = frozenset()) -> None:
+    """The alias rule (benchval.atlas.names.alias), in place on key -> canonical id:
+
+    * keys whose canonical ids share an alias are one model when at most one of those ids is an HF id
+      (bare names join it) or, with several HF ids, the bare names join the one HF id of a publisher
+      (``publishers``: the organisations that release their own models); HF ids of two organisations are
+      never joined by a rule (the override table does that, with its evidence); a key whose "organisation" is
+      a leaderboard's own prefix (``pseudo_orgs``: HELM's ``huggingface/llama-65b``) counts as a bare name;
+    * an undated name joins the one dated snapshot of its alias (``claude-3-haiku`` and
+      ``anthropic/claude-3-haiku`` -> the one ``-0307`` snapshot), and stays apart when there are several
+      (``gpt-4`` beside ``-0314``, ``-0613``); an HF id another name already joined is not moved.
+    """
+    by_alias: dict[str, set] = {}
+    for target in set(canonical.values()):
+        by_alias.setdefault(alias(target).key, set()).add(target)
+
+    def is_hf(target: str) -> bool:
+        return "/" in target and target.split("/", 1)[0] not in pseudo_orgs
+
+    chosen = {}
+    for key, targets in by_alias.items():
+        hf = sorted(t for t in targets if is_hf(t))
+        publisher = [t for t in hf if t.split("/", 1)[0] in publishers]
+        if len(hf) == 1 or (len(hf) > 1 and len(publisher) == 1):
+            chosen[key] = (hf[0] if len(hf) == 1 else publisher[0], "alias")
+        elif not hf and len(targets) > 1:
+            chosen[key] = (sorted(targets)[0], "alias")
+    stems: dict[str, set] = {}
+    for key in by_alias:
+        parts = alias(key)
+        if parts.date:
+            stems.setdefault(parts.stem, set()).add(key)
+
+    def target_of(alias_key: str) -> str | None:
+        targets = by_alias[alias_key]
+        return chosen[alias_key][0] if alias_key in chosen else (next(iter(targets)) if len(targets) == 1 else None)
+
+    def orgs(alias_key: str) -> set:
+        return {t.split("/", 1)[0] for t in by_alias[alias_key] if "/" in t}
+
+    snapshot, ambiguous = {}, {}
+    for alias_key in by_alias:
+        parts = alias(alias_key)
+        if parts.date or parts.stem not in stems:
+            continue
+        dated = sorted(stems[parts.stem])
+        if len(dated) == 1 and target_of(dated[0]) and (not orgs(dated[0]) or orgs(alias_key) <= orgs(dated[0])):
+            snapshot[alias_key] = target_of(dated[0])
+        elif len(dated) > 1:
+            ambiguous[alias_key] = dated
+    for key, target in list(canonical.items()):
+        name = alias(target)
+        if name.key in snapshot:
+            canonical[key] = snapshot[name.key]
+            rule[key] = f"undated name joins the one dated snapshot {snapshot[name.key]!r}"
+        elif not is_hf(target) and name.key in chosen and chosen[name.key][0] != target:
+            canonical[key] = chosen[name.key][0]
+            rule[key] = f"alias {name.key!r} joins {chosen[name.key][0]!r}"
+        elif name.key in ambiguous and not is_hf(target):
+            rule[key] = f"ambiguous: undated name with several dated snapshots {ambiguous[name.key]}; kept apart"
 
 
 def parse_size(name: str) -> dict:
@@ -241,19 +350,25 @@ class Registry:
         return pd.DataFrame(rows, columns=["canonical_id", "field", "reason"])
 
 
-def build_registry(occurrences: pd.DataFrame, rules: Rules, overrides: pd.DataFrame) -> Registry:
-    """The registry of every raw name in ``occurrences`` (columns source, line, raw_name)."""
+def build_registry(
+    occurrences: pd.DataFrame, rules: Rules, overrides: pd.DataFrame, display: pd.DataFrame | None = None
+) -> Registry:
+    """The registry of every raw name in ``occurrences`` (columns source, line, raw_name); ``display``: the
+    reviewed mapping of display-name files (:func:`load_display_names`)."""
     frame = occurrences[["source", "line", "raw_name"]].copy()
     frame["raw_name"] = frame["raw_name"].astype(str)
     why = frame["raw_name"].map(lambda raw: next((w for p, w in rules.excluded if p.search(raw.lower())), None))
     excluded = frame[why.notna()].assign(why=why[why.notna()]).reset_index(drop=True)
     frame = frame[why.isna()].reset_index(drop=True)
     frame["key"] = frame["raw_name"].map(lambda raw: parse(raw).key)
+    mapped, mapped_rule = display_keys(frame, display if display is not None else load_display_names(None))
+    frame["key"] = mapped.where(mapped.notna(), frame["key"])
+    display_rule = dict(zip(frame["key"][mapped.notna()], mapped_rule[mapped.notna()]))
     canonical, rule = {}, {}
     for key in frame["key"].unique():
         target = overrides.at[key, "canonical_id"].strip() if key in overrides.index else ""
         canonical[key] = target or key
-        rule[key] = f"override: {overrides.at[key, 'evidence']}" if target else "normalised name"
+        rule[key] = f"override: {overrides.at[key, 'evidence']}" if target else display_rule.get(key, "normalised name")
     by_name_part: dict[str, set] = {}
     for key in set(canonical.values()):
         if "/" in key:
@@ -265,6 +380,7 @@ def build_registry(occurrences: pd.DataFrame, rules: Rules, overrides: pd.DataFr
                 canonical[key], rule[key] = owners[0], f"bare name joins the one HF id {owners[0]!r} with that name"
             else:
                 rule[key] = f"ambiguous: bare name matches several HF ids {owners}; kept apart"
+    join_aliases(canonical, rule, rules.publishers, rules.pseudo_orgs)
     frame["canonical_id"] = frame["key"].map(canonical)
     frame["rule"] = frame["key"].map(rule)
     records = []

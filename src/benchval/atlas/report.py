@@ -1,4 +1,6 @@
-"""The atlas's report page (results/atlas/report.md; docs/atlas.md): every number read from an output."""
+"""The atlas's report page (results/atlas/report.md; docs/atlas.md): every number read from an output, every
+sentence about a benchmark generated from its intervals and n (:func:`verdict`), leading with incremental
+validity (what a benchmark predicts beyond general capability)."""
 
 from __future__ import annotations
 
@@ -18,70 +20,270 @@ def _table(frame: pd.DataFrame, digits: int = 3) -> str:
     return "\n".join(lines)
 
 
-def report_sections(inputs: dict, criterion: str, study_criterion: str) -> list:
-    """The page's parts, in order: headings and text (str) and tables (DataFrame), from the atlas outputs."""
-    read = {name: pd.read_csv(path) for name, path in inputs.items()}
-    counts = read["counts"]
-    intervals = read["intervals"]
-    musr = intervals[intervals["downstream"] == study_criterion][
-        ["benchmark", "downstream", "rho", "ci_low", "ci_high", "n_models"]
-    ]
-    ranked = read["human_preference"]
-    ranked = ranked[ranked["criterion"] == criterion][
+def interval(row, rho: str, low: str, high: str, n: str) -> str:
+    """``0.52 [0.35, 0.64] n=117``, or why there is none."""
+    if pd.isna(row[rho]):
+        return f"undefined (n={int(row[n])})" if pd.notna(row[n]) else "undefined"
+    ci = f" [{row[low]:.2f}, {row[high]:.2f}]" if pd.notna(row[low]) else " [no interval]"
+    return f"{row[rho]:.2f}{ci} n={int(row[n])}"
+
+
+def verdict(row, min_n: int) -> str:
+    """The claim the intervals allow about a pair (raw rho and rho beyond g, each with its interval and n)."""
+    if pd.isna(row["rho_beyond_g"]) or row["n_beyond_g"] < min_n:
+        return f"no claim: rho beyond g on {int(row['n_beyond_g'])} models (a claim needs {min_n})"
+    if pd.isna(row["rho_beyond_g_ci_low"]):
+        return "no claim: no clustered interval beyond g (too few families)"
+    if row["rho_beyond_g_ci_low"] > 0:
+        return "predicts beyond general capability"
+    if row["rho_beyond_g_ci_high"] < 0:
+        return "predicts inversely beyond general capability"
+    if pd.notna(row["ci_low"]) and row["ci_low"] > 0:
+        if row["rho_beyond_g_ci_high"] < row["rho_same_population"]:
+            return "explained by general capability (beyond-g interval includes 0, below the raw rho on its models)"
+        return "not shown beyond general capability (beyond-g interval includes 0 and the raw rho on its models)"
+    return "no association distinguishable from 0"
+
+
+def distinguishable_from(row, reference) -> str:
+    """Whether a predictor's beyond-g interval lies apart from the reference predictor's."""
+    if reference is None or row["predictor"] == reference["predictor"] or pd.isna(row["rho_beyond_g_ci_high"]):
+        return ""
+    if row["rho_beyond_g_ci_high"] < reference["rho_beyond_g_ci_low"]:
+        return f"below {reference['predictor']}"
+    return f"not distinguishable from {reference['predictor']}"
+
+
+def predictor_sections(ranked_all: pd.DataFrame, criterion: str, settings: dict) -> list:
+    table = ranked_all[ranked_all["criterion"] == criterion]
+    min_n, top = settings["min_headline_n"], settings["top"]
+    ranked = table[table["rank"].notna()].sort_values("rank")
+    reference = ranked.iloc[0] if len(ranked) else None
+    shown = ranked.head(top).assign(
+        raw=lambda f: [interval(r, "rho", "ci_low", "ci_high", "n_models") for _, r in f.iterrows()],
+        raw_same_models=lambda f: [
+            f"{r['rho_same_population']:.2f} n={int(r['n_beyond_g'])}" if pd.notna(r["rho_same_population"]) else ""
+            for _, r in f.iterrows()
+        ],
+        beyond_g=lambda f: [
+            interval(r, "rho_beyond_g", "rho_beyond_g_ci_low", "rho_beyond_g_ci_high", "n_beyond_g")
+            for _, r in f.iterrows()
+        ],
+        beyond_g_and_size=lambda f: [
+            interval(r, "rho_beyond_g_size", "rho_beyond_g_size_ci_low", "rho_beyond_g_size_ci_high", "n_beyond_g_size")
+            for _, r in f.iterrows()
+        ],
+        claim=lambda f: [verdict(r, min_n) for _, r in f.iterrows()],
+        versus_top=lambda f: [distinguishable_from(r, reference) for _, r in f.iterrows()],
+    )[
         [
             "rank",
             "predictor",
-            "n_models",
-            "rho",
-            "ci_low",
-            "ci_high",
-            "p_fdr",
-            "n_models_sized",
-            "rho_partial_log_size",
-            "p_partial_fdr",
+            "group_a",
+            "raw",
+            "raw_same_models",
+            "beyond_g",
+            "beyond_g_and_size",
+            "q_beyond_g",
+            "claim",
+            "versus_top",
         ]
     ]
+    unranked = table[table["rank"].isna()]
+    reasons = unranked["rank_note"].str.split(":").str[0].str.replace(r"on \d+ models.*", "too few models", regex=True)
+    claims = pd.Series([verdict(r, min_n) for _, r in ranked.iterrows()], dtype=str)
+    beyond = int(claims.str.startswith("predicts beyond").sum())
+    explained = int(claims.str.startswith("explained").sum())
+    not_shown = int(claims.str.startswith("not shown").sum())
+    return [
+        f"## Incremental validity: what predicts {criterion} beyond general capability (human_preference.csv)",
+        f"{len(table)} predictors share at least atlas.min_models models with {criterion}. Ranked: {len(ranked)} "
+        f"groups of sibling predictors (one rank per group), by rho beyond g on at least {min_n} models. Of them, "
+        f"{beyond} predict beyond general capability (clustered interval of rho beyond g above 0), {explained} "
+        "are explained by general capability (raw interval above 0; the beyond-g interval includes 0 and lies "
+        f"below the raw rho on the same models) and {not_shown} are not shown beyond it (the beyond-g interval "
+        "includes 0 but is too wide to exclude the raw rho).",
+        "Populations: raw rho on every shared model; raw_same_models on exactly the models of the partial beyond g "
+        "(a model needs a g: at least atlas.general_factor.min_columns loaded columns outside the pair's groups); "
+        "beyond g and size also needs a known size (open-weights models). Intervals: family-clustered bootstrap.",
+        shown,
+        f"Not ranked ({len(unranked)}), listed apart with the reason: "
+        + "; ".join(f"{count} {reason.strip()}" for reason, count in reasons.value_counts().items())
+        + ". Every one is in human_preference.csv with its rank_note.",
+    ]
+
+
+def study_columns(study: pd.DataFrame) -> dict:
+    """The study population's partials beyond the study's own g (intervals/open_llm.csv)."""
+    if study.empty or "rho_beyond_g" not in study:
+        return {}
+    s = study.iloc[0]
+    return {
+        "study: beyond log size": interval(
+            s, "rho_beyond_size", "rho_beyond_size_ci_low", "rho_beyond_size_ci_high", "n_beyond_size"
+        ),
+        "study: beyond study g": interval(
+            s, "rho_beyond_g", "rho_beyond_g_ci_low", "rho_beyond_g_ci_high", "n_beyond_g"
+        ),
+        "study: beyond study g and log size": interval(
+            s, "rho_beyond_g_size", "rho_beyond_g_size_ci_low", "rho_beyond_g_size_ci_high", "n_beyond_g_size"
+        ),
+        "claim (study g)": verdict(s, 0),
+    }
+
+
+def study_section(read: dict, settings: dict) -> list:
+    pairs, intervals, models = read["pairs"], read["intervals"], read["study_models"]
+    columns = settings["study_columns"]  # task -> column
+    rows = []
+    for task in settings["study_predictors"]:
+        for target in settings["study_criteria"]:
+            a, b = columns[task], columns[target]
+            hit = pairs[
+                ((pairs["column_a"] == a) & (pairs["column_b"] == b))
+                | ((pairs["column_a"] == b) & (pairs["column_b"] == a))
+            ]
+            study = intervals[(intervals["benchmark"] == task) & (intervals["downstream"] == target)]
+            if hit.empty:
+                continue
+            r = hit.iloc[0]
+            rows.append(
+                {
+                    "benchmark": task,
+                    "criterion": target,
+                    "raw, all shared models": interval(r, "rho", "ci_low", "ci_high", "n_models"),
+                    "raw, study population": interval(study.iloc[0], "rho", "ci_low", "ci_high", "n_models")
+                    if len(study)
+                    else "not in the study",
+                    "beyond log size": interval(
+                        r, "rho_beyond_size", "rho_beyond_size_ci_low", "rho_beyond_size_ci_high", "n_beyond_size"
+                    ),
+                    "beyond g": interval(
+                        r, "rho_beyond_g", "rho_beyond_g_ci_low", "rho_beyond_g_ci_high", "n_beyond_g"
+                    ),
+                    "raw, same models as beyond g": f"{r['rho_same_population']:.2f}",
+                    "beyond g and log size": interval(
+                        r,
+                        "rho_beyond_g_size",
+                        "rho_beyond_g_size_ci_low",
+                        "rho_beyond_g_size_ci_high",
+                        "n_beyond_g_size",
+                    ),
+                    "claim (atlas g)": verdict(r, settings["min_headline_n"]),
+                    **study_columns(study),
+                }
+            )
+    steps = models.set_index("step")["n_models"]
+    left_out = models.iloc[1]["left_out"] if len(models) > 1 else ""
+    n_left = len(str(left_out).split("; ")) if isinstance(left_out, str) and left_out else 0
+    return [
+        "## open_llm: commonsense benchmarks and MMLU against MuSR and BBH (pairs.csv, intervals/open_llm.csv)",
+        f"Study population: the {int(steps.iloc[1])} models in both Open LLM v1 and v2 with a family, of "
+        f"{int(steps.iloc[0])} in both ({n_left} left out without a family: study_models/open_llm.csv). "
+        "All shared models: every model the two columns share. Atlas g is computed without the pair's two "
+        "leaderboards (their one-measure-one-vote groups), so it comes from the models' other leaderboards; "
+        "study g is the first principal component of the study's other columns (the pair's two left out), on "
+        "the study population. The two answer different questions: beyond capability measured elsewhere, and "
+        "beyond what the same leaderboard's other tasks share.",
+        pd.DataFrame(rows),
+    ]
+
+
+def factor_section(read: dict) -> list:
+    scree, loadings, check = read["scree"], read["loadings"], read["g_check"].iloc[0]
+    first = scree.iloc[0]
+    return [
+        "## Factor structure of the open_llm block (factor_structure/; figures/factor_structure.png)",
+        f"{int(first['n_models'])} models x {int(first['n_columns'])} columns: the models scoring every column, of "
+        f"{int(first.get('n_models_with_any_column', first['n_models']))} with a score in any of them (the others "
+        "lack one; a complete block is what a factor analysis needs). Rankits, principal-axis factoring "
+        f"by statsmodels: the first factor explains {first['variance_explained']:.0%} of the variance, the "
+        f"second {scree.iloc[1]['variance_explained']:.0%}. Uniqueness is what no common factor explains.",
+        scree.head(4)[["factor", "eigenvalue", "variance_explained", "cumulative"]],
+        loadings,
+        f"g method check on this block: the atlas's g (one factor on pairwise correlations, Bartlett scores) "
+        "against the complete-case first principal component: Spearman "
+        f"{check['spearman_g_vs_complete_case_pc1']:.3f}, "
+        f"largest rank difference {check['max_abs_rank_difference']:.0f} of {int(check['n_models'])} "
+        f"(median {check['median_abs_rank_difference']:.0f}) (factor_structure/g_method_check.csv).",
+    ]
+
+
+def testing_section(pairs: pd.DataFrame, alpha: float) -> list:
+    leads = pairs[pairs["lead_of_group_pair"]]
+    labels = pairs["group_a"] + " ~ " + pairs["group_b"]
+    return [
+        "## One measure, one vote (pairs.csv)",
+        f"{len(pairs)} pairs in {labels.nunique()} group pairs; {int((pairs['group_a'] == pairs['group_b']).sum())} "
+        "pairs lie within one group (one leaderboard, or one benchmark in several files). Multiple testing is "
+        "hierarchical: Benjamini-Hochberg over the group pairs' Simes p-values, then within each group pair. "
+        f"Discoveries counted once per group pair (its lead): {int((leads['p_fdr'] < alpha).sum())} raw, "
+        f"{int((leads['q_beyond_g'] < alpha).sum())} beyond g (q < {alpha}).",
+    ]
+
+
+def identity_section(read: dict) -> list:
+    summary = read["identity"].assign(
+        interval=lambda f: [f"{v:.3f} [{lo:.3f}, {hi:.3f}]" for v, lo, hi in zip(f["value"], f["ci_low"], f["ci_high"])]
+    )
+    return [
+        "## Model identity against hand labels (registry/identity_check.csv, identity_detail.csv)",
+        f"A sample of {int(summary['n_names'].iloc[0])} raw names drawn with a seed "
+        "(config/atlas/identity_sample.csv), each labelled by hand with its evidence; intervals: percentile "
+        "bootstrap over the sampled names.",
+        summary[["measure", "interval", "numerator", "denominator", "what"]],
+        "Models two leaderboards share (registry/overlaps.csv); issue 33 reported 25 (Arena x v2) and 14 "
+        "(Arena x v1) before this registry, and 37 and 26 with BenchBench's name standardiser:",
+        read["overlaps"],
+    ]
+
+
+def report_sections(inputs: dict, settings: dict) -> list:
+    """The page's parts, in order: headings and text (str) and tables (DataFrame), from the atlas outputs."""
+    read = {name: pd.read_csv(path, keep_default_na=True) for name, path in inputs.items()}
+    criterion = settings["criterion"]
     agreement = read["agreement"]
     moved = agreement[agreement["moved"]]
     return [
-        "# Validity atlas: which benchmarks predict which criteria",
+        "# Validity atlas: which benchmarks predict which criteria, beyond general capability",
         "Real leaderboard tables of the raw-data mirror (benchbench/, obsscaling/), one model registry across "
-        "them (docs/atlas.md). Every number on this page is read from the CSV named beside it.",
-        "## Counts (counts.csv)",
-        counts[["count", "value", "what"]],
+        "them (docs/atlas.md). Every number on this page is read from the CSV named beside it; every sentence "
+        f"about a benchmark is generated from its intervals, and no claim is made on fewer than "
+        f"{settings['min_headline_n']} models (atlas.min_headline_n).",
+        *predictor_sections(read["human_preference"], criterion, settings),
+        *study_section(read, settings),
+        *factor_section(read),
+        *testing_section(read["pairs"], settings["alpha"]),
+        *identity_section(read),
         "## Registry against ObsScaling's curated labels (obsscaling/agreement.csv, obsscaling/disagreements.csv)",
         read["obs_agreement"],
-        "Every disagreement, with the rule that decided the registry's value:",
-        read["obs_disagreements"][["model", "field", "obsscaling", "registry", "registry_rule", "why"]],
         f"Merges of raw names: {len(read['merges'])} models absorbed more than one raw name (registry/merges.csv); "
         f"unresolved fields: {len(read['unresolved'])} (registry/unresolved.csv).",
-        f"## open_llm: commonsense benchmarks and MMLU against {study_criterion} (intervals/open_llm.csv)",
-        "The study's figures and Table 4: results/figures/open_llm/ (analysis chain).",
-        musr,
         "## open_llm against ObsScaling's own runs, same models (open_llm_crosscheck.csv)",
         read["crosscheck"],
-        f"## Predictors of {criterion}, ranked beyond size (human_preference.csv)",
-        "rho: Spearman on the shared models; rho_partial_log_size: partial Spearman on log size on the shared "
-        "models with a known size (open-weights models); FDR across the study.",
-        ranked,
         f"## Agreement versus validity for {criterion} (agreement_validity.csv)",
-        agreement.drop(columns=["criterion"]),
-        f"Benchmarks moving more than the configured number of places: {', '.join(moved['benchmark']) or 'none'}.",
+        "Agreement: Kendall tau with the mean win rate over BenchBench's holistic aggregates "
+        "(atlas.agreement_reference), each benchmark's own siblings and the criterion left out. "
+        "A benchmark moved only where the bootstrap interval of its rank difference excludes 0: "
+        f"{', '.join(moved['benchmark']) or 'none'} ({len(moved)} of {len(agreement)}).",
+        agreement.drop(columns=["criterion", "reference"]),
+        "## Counts (counts.csv)",
+        read["counts"][["count", "value", "what"]],
     ]
 
 
-def report_page(inputs: dict, criterion: str, study_criterion: str) -> str:
+def report_page(inputs: dict, settings: dict) -> str:
     """The page as markdown (results/atlas/report.md)."""
-    parts = report_sections(inputs, criterion, study_criterion)
+    parts = report_sections(inputs, settings)
     return "\n\n".join(_table(p) if isinstance(p, pd.DataFrame) else p for p in parts) + "\n"
 
 
-def report_html(inputs: dict, criterion: str, study_criterion: str) -> str:
+def report_html(inputs: dict, settings: dict) -> str:
     """The same page as self-contained HTML (no scripts), for Snakemake's report."""
     from html import escape
 
     body = []
-    for part in report_sections(inputs, criterion, study_criterion):
+    for part in report_sections(inputs, settings):
         if isinstance(part, pd.DataFrame):
             body.append(part.to_html(index=False, float_format=lambda v: f"{v:.3g}", na_rep="n/a", border=0))
         elif part.startswith("# "):

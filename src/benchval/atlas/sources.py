@@ -16,7 +16,7 @@ from benchval.atlas.leaderboards import (
     read_lower_is_better,
     select_snapshots,
 )
-from benchval.atlas.registry import Registry, build_registry, load_overrides, load_rules
+from benchval.atlas.registry import Registry, build_registry, load_display_names, load_overrides, load_rules
 
 DUPLICATE_RULES = ("first", "last", "mean", "error")
 
@@ -117,7 +117,12 @@ def load_sources(atlas: dict, mirror: str | Path) -> Sources:
         ],
         ignore_index=True,
     )
-    registry = build_registry(occurrences, load_rules(atlas["rules"]), load_overrides(atlas["overrides"]))
+    registry = build_registry(
+        occurrences,
+        load_rules(atlas["rules"]),
+        load_overrides(atlas["overrides"]),
+        load_display_names(atlas.get("display_names")),
+    )
     excluded = registry.excluded.assign(rule=lambda f: "excluded: " + f["why"])[["source", "line", "raw_name", "rule"]]
     dropped_rows = pd.concat([dropped_rows, excluded], ignore_index=True)
     lookup = registry.names.drop_duplicates(["source", "raw_name"]).set_index(["source", "raw_name"])["canonical_id"]

@@ -11,9 +11,14 @@ def write_agreement(atlas: dict, seed: int, ci_level: float, cells_csv, predicto
     """Rule atlas_agreement: BenchBench-style agreement beside validity (benchval.atlas.agreement)."""
     from benchval.atlas.agreement import agreement_validity
 
-    wide, _ = wide_scores(cells_csv)
+    from benchval.atlas.groups import column_groups
+
+    wide, leaderboard = wide_scores(cells_csv)
     criterion = atlas["human_preference"]["agreement_criterion"]
     predictors = pd.read_csv(predictors_csv)
     benchmarks = predictors.loc[predictors["criterion"] == criterion, "predictor"].tolist()
-    options = {**settings(atlas, seed, ci_level), "max_rank_shift": int(atlas["max_rank_shift"])}
-    write_table(agreement_validity(wide, criterion, benchmarks, options), table_csv)
+    collections = (atlas.get("measure_groups") or {}).get("collections", [])
+    groups = column_groups(leaderboard, atlas["same_measure"], collections)
+    reference = atlas.get("agreement_reference") or []
+    table = agreement_validity(wide, criterion, benchmarks, settings(atlas, seed, ci_level), reference, groups)
+    write_table(table, table_csv)

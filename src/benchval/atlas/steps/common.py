@@ -19,7 +19,12 @@ def wide_scores(cells_csv) -> tuple[pd.DataFrame, dict]:
 
 
 def context(atlas: dict, leaderboard: dict) -> dict:
-    return {"leaderboard": leaderboard, "aggregates": atlas["aggregate_columns"], "same_measure": atlas["same_measure"]}
+    return {
+        "leaderboard": leaderboard,
+        "aggregates": atlas["aggregate_columns"],
+        "same_measure": atlas["same_measure"],
+        "collections": tuple((atlas.get("measure_groups") or {}).get("collections", [])),
+    }
 
 
 def settings(atlas: dict, seed: int, ci_level: float) -> dict:
@@ -28,4 +33,10 @@ def settings(atlas: dict, seed: int, ci_level: float) -> dict:
         "n_bootstrap": int(atlas["n_bootstrap"]),
         "ci_level": ci_level,
         "seed": seed,
+        "min_clusters": int(atlas.get("min_clusters", 3)),
+        "min_headline_n": int(atlas.get("min_headline_n", atlas["min_models"])),
     }
+
+
+def registry_models(models_csv) -> pd.DataFrame:
+    return pd.read_csv(models_csv).set_index("canonical_id")

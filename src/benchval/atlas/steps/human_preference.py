@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import pandas as pd
-
-from benchval.atlas.steps.common import context, settings, wide_scores, write_table
+from benchval.atlas.steps.factor import factor_settings
+from benchval.atlas.steps.common import context, registry_models, settings, wide_scores, write_table
 
 
 def write_human_preference(atlas: dict, seed: int, ci_level: float, cells_csv, models_csv, table_csv, excluded_csv):
@@ -12,13 +11,12 @@ def write_human_preference(atlas: dict, seed: int, ci_level: float, cells_csv, m
     from benchval.atlas.predictors import predictor_table
 
     wide, leaderboard = wide_scores(cells_csv)
-    sizes = pd.read_csv(models_csv).set_index("canonical_id")["size_b"]
     table, excluded = predictor_table(
         wide,
-        sizes,
+        registry_models(models_csv),
         atlas["human_preference"]["criteria"],
         context(atlas, leaderboard),
-        settings(atlas, seed, ci_level),
+        {**settings(atlas, seed, ci_level), "factor": factor_settings(atlas)},
     )
     write_table(table, table_csv)
     write_table(excluded, excluded_csv)

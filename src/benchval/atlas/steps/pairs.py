@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import logging
 
-from benchval.atlas.steps.common import wide_scores, write_table
+from benchval.atlas.steps.factor import factor_settings
+from benchval.atlas.steps.common import context, registry_models, wide_scores, write_table
 
 log = logging.getLogger(__name__)
 
 
-def write_pairs(atlas: dict, seed: int, ci_level: float, cells_csv, pairs_csv, excluded_csv) -> None:
+def write_pairs(atlas: dict, seed: int, ci_level: float, cells_csv, models_csv, pairs_csv, excluded_csv) -> None:
     """Rule atlas_pairs: the atlas proper (benchval.atlas.pairs)."""
     from benchval.atlas.pairs import atlas_pairs
 
@@ -23,6 +24,11 @@ def write_pairs(atlas: dict, seed: int, ci_level: float, cells_csv, pairs_csv, e
         ci_level,
         seed,
         same=atlas["same_measure"],
+        models=registry_models(models_csv),
+        collections=context(atlas, leaderboard)["collections"],
+        factor=factor_settings(atlas),
+        min_clusters=int(atlas.get("min_clusters", 3)),
+        min_interval_n=int(atlas.get("min_headline_n", atlas["min_models"])),
     )
     write_table(pairs, pairs_csv)
     write_table(excluded, excluded_csv)

@@ -1,0 +1,148 @@
+"""A general-capability score g per model from the rank-transformed leaderboard matrix (docs/atlas.md,
+"Incremental validity").
+
+Method (stated, because most cells of the models x columns matrix are missing):
+
+1. Rank transform: within each column, a model's score becomes its rankit, the normal quantile of
+   (average rank - 1/2) / n over the models that column scores. Scales never matter.
+2. Correlations: Spearman between every two columns on the models both score (pairwise complete), an entry
+   only where at least ``min_models`` models are shared; the others stay missing.
+3. One-factor model fit to the observed off-diagonal entries only (MINRES: loadings l minimise
+   sum over observed j != k of (r_jk - l_j l_k)^2, by damped alternating least squares), oriented so that the
+   loadings sum to a positive number; uniqueness 1 - l_j^2 (floored at ``uniqueness_floor``).
+4. Score: Bartlett's weighted least squares on the columns the model has,
+   g = sum_j (l_j / psi_j) z_j / sum_j (l_j^2 / psi_j); missing (never 0) when the model has fewer than
+   ``min_columns`` loaded columns.
+
+g for a pair is computed with the pair's columns and their one-measure-one-vote siblings left out of steps
+3 and 4 (benchval.atlas.groups): the covariate never contains the pair's own measures. The rankits of a
+column depend on which models that column scores (a 50th percentile among frontier models is not one among
+small fine-tunes); that is a limit of every score on a matrix missing not at random, and the reason for the
+complete-case comparison on a dense block (:func:`complete_case_check`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+
+@dataclass(frozen=True)
+class FactorSettings:
+    min_models: int = 10  # shared models for a correlation entry
+    min_columns: int = 3  # loaded columns a model needs for a g
+    uniqueness_floor: float = 0.05
+    iterations: int = 500
+
+
+def rankits(wide: pd.DataFrame) -> pd.DataFrame:
+    """Per column: normal quantile of (average rank - 1/2) / n over the models the column scores."""
+    ranks = wide.rank(method="average")
+    counts = wide.notna().sum()
+    return pd.DataFrame(stats.norm.ppf((ranks - 0.5) / counts), index=wide.index, columns=wide.columns)
+
+
+def pairwise_spearman(wide: pd.DataFrame, min_models: int) -> pd.DataFrame:
+    """Spearman between columns on their shared models (NaN below ``min_models`` shared)."""
+    return wide.rank().corr(method="pearson", min_periods=min_models)
+
+
+def one_factor_loadings(
+    correlations: np.ndarray, iterations: int = 500, tolerance: float = 1e-9, start: np.ndarray | None = None
+) -> np.ndarray:
+    """MINRES loadings of a one-factor model fit to the observed off-diagonal entries (NaN = unobserved);
+    NaN for a column with no observed partner."""
+    corr = np.asarray(correlations, float)
+    if corr.size == 0:
+        return np.zeros(0)
+    observed = np.isfinite(corr) & ~np.eye(len(corr), dtype=bool)
+    values = np.where(observed, corr, 0.0)
+    mask = observed.astype(float)
+    loadings = np.full(len(corr), 0.5) if start is None else np.where(np.isfinite(start), start, 0.5)
+    for _ in range(iterations):
+        denominator = mask @ (loadings**2)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            updated = np.clip((values @ loadings) / denominator, -0.999, 0.999)
+        # damped: the undamped update maps a scaled solution c*l to l/c and oscillates between the two
+        updated = 0.5 * (loadings + np.where(denominator > 0, updated, 0.0))
+        if np.max(np.abs(updated - loadings)) < tolerance:
+            loadings = updated
+            break
+        loadings = updated
+    if loadings.sum() < 0:
+        loadings = -loadings
+    loadings[~observed.any(axis=1)] = np.nan
+    return loadings
+
+
+def bartlett_scores(z: np.ndarray, loadings: np.ndarray, settings: FactorSettings) -> tuple[np.ndarray, np.ndarray]:
+    """(g per model, loaded columns each model has); g NaN below ``settings.min_columns``."""
+    usable = np.isfinite(loadings)
+    z, loadings = z[:, usable], loadings[usable]
+    uniqueness = np.maximum(1.0 - loadings**2, settings.uniqueness_floor)
+    present = np.isfinite(z)
+    weights = loadings / uniqueness
+    numerator = np.where(present, z, 0.0) @ weights
+    denominator = present.astype(float) @ (weights * loadings)
+    n_columns = present.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        g = numerator / denominator
+    g[(n_columns < settings.min_columns) | ~(denominator > 0)] = np.nan
+    return g, n_columns
+
+
+class GeneralFactor:
+    """g of every model with given columns left out; the fit is cached per left-out set."""
+
+    def __init__(self, wide: pd.DataFrame, settings: FactorSettings):
+        self.index = wide.index
+        self.columns = list(wide.columns)
+        self.z = rankits(wide).to_numpy(float)
+        self.correlations = pairwise_spearman(wide, settings.min_models).to_numpy(float)
+        self.settings = settings
+        self._cache: dict[frozenset, np.ndarray] = {}
+        self.loadings = one_factor_loadings(self.correlations, settings.iterations)
+
+    def scores(self, left_out) -> pd.Series:
+        """g of every model from the columns not in ``left_out``."""
+        key = frozenset(left_out)
+        if key not in self._cache:
+            keep = np.array([c not in key for c in self.columns])
+            loadings = one_factor_loadings(
+                self.correlations[np.ix_(keep, keep)], self.settings.iterations, start=self.loadings[keep]
+            )
+            self._cache[key] = bartlett_scores(self.z[:, keep], loadings, self.settings)[0]
+        return pd.Series(self._cache[key], index=self.index)
+
+
+def complete_case_check(wide: pd.DataFrame, columns: list[str], settings: FactorSettings) -> pd.DataFrame:
+    """On a dense block (``columns``, the models scoring all of them): the pairwise-MINRES g of this module
+    against the complete-case first principal component (scikit-learn PCA of the standardised rankits).
+    One row: models, columns, Spearman and Pearson of the two scores, largest absolute rank difference."""
+    from sklearn.decomposition import PCA
+
+    block = wide[columns].dropna()
+    z = rankits(block)
+    pca = PCA(n_components=1).fit(z.to_numpy())
+    component = pca.transform(z.to_numpy())[:, 0]
+    if pca.components_[0].sum() < 0:
+        component = -component
+    g = GeneralFactor(block, settings).scores(())
+    rank_difference = np.abs(stats.rankdata(component) - stats.rankdata(g.to_numpy()))
+    return pd.DataFrame(
+        [
+            {
+                "block": ";".join(columns),
+                "n_models": len(block),
+                "n_columns": len(columns),
+                "pca_explained_variance": float(pca.explained_variance_ratio_[0]),
+                "spearman_g_vs_complete_case_pc1": float(stats.spearmanr(component, g).statistic),
+                "pearson_g_vs_complete_case_pc1": float(stats.pearsonr(component, g).statistic),
+                "max_abs_rank_difference": float(rank_difference.max()),
+                "median_abs_rank_difference": float(np.median(rank_difference)),
+            }
+        ]
+    )

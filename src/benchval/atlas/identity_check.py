@@ -1,0 +1,134 @@
+"""The registry measured against a labelled sample of raw names (docs/atlas.md, "Identities that hold").
+
+The sample (``config/atlas/identity_sample.csv``) is drawn by :func:`draw_sample` - distinct raw names of the
+registry's names table, sorted, ``n`` of them without replacement by a generator seeded from the config - and
+each row is labelled by hand with its evidence: ``same_as`` (every other raw name of the mirror that is the same
+model, ``|``-separated; empty when none), ``family`` (the pretraining lineage; ``unknown`` where neither the name
+nor its card says), ``size_b`` (total parameters in billions; empty where unknown) and ``evidence``.
+
+Measured (:func:`identity_scores`):
+
+* merges, over (sampled name, other raw name) pairs: precision = the registry's joins of a sampled name that
+  the labels confirm / all its joins; recall = the labelled aliases the registry joins / all labelled aliases;
+* family and size accuracy over the sampled names whose label is known (size: within ``size_tolerance``);
+
+each with a percentile bootstrap interval over the sampled names (seeded), because pairs of one name are not
+independent.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+LABEL_COLUMNS = ["raw_name", "source", "same_as", "family", "size_b", "evidence"]
+
+
+def draw_sample(names: pd.DataFrame, n: int, seed: int) -> pd.DataFrame:
+    """``n`` distinct raw names (with the first file that holds each), drawn without replacement."""
+    first = names.sort_values(["raw_name", "source"]).drop_duplicates("raw_name")
+    rng = np.random.default_rng(seed)
+    picked = np.sort(rng.choice(len(first), size=n, replace=False))
+    return first.iloc[picked][["raw_name", "source"]].reset_index(drop=True)
+
+
+def load_labels(path) -> pd.DataFrame:
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in LABEL_COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {missing}")
+    for index, row in table.iterrows():
+        if not row["evidence"].strip() or not row["family"].strip():
+            raise ValueError(f"{path}: line {index + 2}: every label needs family and evidence")
+    return table
+
+
+def _interval(per_name: pd.DataFrame, numerator: str, denominator: str, n_boot: int, level: float, seed: int):
+    num, den = per_name[numerator].to_numpy(float), per_name[denominator].to_numpy(float)
+    if den.sum() == 0:
+        return np.nan, np.nan, np.nan
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, len(num), size=(n_boot, len(num)))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        samples = num[draws].sum(axis=1) / den[draws].sum(axis=1)
+    tail = (1 - level) / 2
+    low, high = np.nanquantile(samples, [tail, 1 - tail])
+    return num.sum() / den.sum(), float(low), float(high)
+
+
+def identity_scores(
+    labels: pd.DataFrame, names: pd.DataFrame, models: pd.DataFrame, settings: dict
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(summary: one row per measure with its value, interval and counts; per-name detail with every error)."""
+    canonical = names.drop_duplicates("raw_name").set_index("raw_name")["canonical_id"]
+    members = names.drop_duplicates(["canonical_id", "raw_name"]).groupby("canonical_id")["raw_name"].apply(set)
+    unknown = sorted(set(labels["raw_name"]) - set(canonical.index))
+    if unknown:
+        raise ValueError(f"identity sample: raw name(s) {unknown[:5]} are in no leaderboard file of this run")
+    rows = []
+    for label in labels.itertuples(index=False):
+        model = canonical[label.raw_name]
+        joined = members[model] - {label.raw_name}
+        truth = {s.strip() for s in label.same_as.split("|") if s.strip()}
+        record = models.loc[model]
+        size = float(label.size_b) if label.size_b.strip() else np.nan
+        registry_size = float(record["size_b"]) if pd.notna(record["size_b"]) else np.nan
+        rows.append(
+            {
+                "raw_name": label.raw_name,
+                "canonical_id": model,
+                "joined": len(joined),
+                "joined_right": len(joined & truth),
+                "aliases": len(truth),
+                "wrong_joins": " | ".join(sorted(joined - truth)),
+                "missed_aliases": " | ".join(sorted(truth - joined)),
+                "family_known": label.family != "unknown",
+                "family_right": label.family != "unknown" and label.family == record["family"],
+                "registry_family": record["family"],
+                "label_family": label.family,
+                "size_known": np.isfinite(size),
+                "size_right": bool(
+                    np.isfinite(size)
+                    and np.isfinite(registry_size)
+                    and abs(registry_size - size) <= settings["size_tolerance"] * size
+                ),
+                "registry_size_b": registry_size,
+                "label_size_b": size,
+            }
+        )
+    detail = pd.DataFrame(rows)
+    n_boot, level, seed = settings["n_bootstrap"], settings["ci_level"], settings["seed"]
+    measures = [
+        ("merge_precision", "joined_right", "joined", "registry joins of a sampled name that the labels confirm"),
+        ("merge_recall", "joined_right", "aliases", "labelled aliases of a sampled name that the registry joins"),
+        ("family_accuracy", "family_right", "family_known", "sampled names with a known family, registry right"),
+        ("size_accuracy", "size_right", "size_known", "sampled names with a known size, registry within tolerance"),
+    ]
+    summary = []
+    for name, numerator, denominator, what in measures:
+        value, low, high = _interval(detail, numerator, denominator, n_boot, level, seed)
+        summary.append(
+            {
+                "measure": name,
+                "value": value,
+                "ci_low": low,
+                "ci_high": high,
+                "numerator": int(detail[numerator].sum()),
+                "denominator": int(detail[denominator].sum()),
+                "n_names": len(detail),
+                "what": what,
+            }
+        )
+    return pd.DataFrame(summary), detail
+
+
+def leaderboard_overlaps(cells: pd.DataFrame, pairs: list) -> pd.DataFrame:
+    """Models (canonical ids) present in both leaderboards of each pair: the registry's overlap counts."""
+    present = cells.groupby("leaderboard")["canonical_id"].apply(set)
+    rows = []
+    for a, b in pairs:
+        missing = [name for name in (a, b) if name not in present.index]
+        if missing:
+            raise ValueError(f"atlas.identity.overlaps: {missing} is no used leaderboard")
+        rows.append({"leaderboard_a": a, "leaderboard_b": b, "shared_models": len(present[a] & present[b])})
+    return pd.DataFrame(rows)

@@ -1,0 +1,184 @@
+"""Identities that hold (issue 33): one test per wrong merge the review named, the alias rule, the family
+order, the display-name guard, and the identity check against hand labels."""
+
+import pandas as pd
+import pytest
+
+from benchval.atlas.identity_check import draw_sample, identity_scores
+from benchval.atlas.names import alias, normalise
+from benchval.atlas.registry import RegistryError, build_registry, load_display_names, load_overrides, load_rules
+from benchval.plumbing.folders import REPO_ROOT
+
+CONFIG = REPO_ROOT / "config" / "atlas"
+RULES = load_rules(CONFIG / "registry_rules.yaml")
+OVERRIDES = load_overrides(CONFIG / "model_overrides.csv")
+DISPLAY = load_display_names(CONFIG / "display_names.csv")
+RULER = "benchmarks/ruler_bench_241002_longcontext.csv"
+
+
+def registry_of(*rows):
+    frame = pd.DataFrame([{"source": s, "line": i + 2, "raw_name": r} for i, (s, r) in enumerate(rows)])
+    return build_registry(frame, RULES, OVERRIDES, DISPLAY)
+
+
+def model_of(registry, source, raw):
+    return registry.canonical(source, raw)
+
+
+@pytest.mark.parametrize(
+    "ruler_name, other_source, other_name",
+    [
+        ("Qwen1.5-72b", "mmlu_pro.csv", "Qwen/Qwen1.5-72B"),  # RULER ran the chat model
+        ("Qwen2-72b", "mmlu_pro.csv", "Qwen/Qwen2-72B"),
+        ("Llama-3.1-70b", "mmlu_pro.csv", "Llama-3.1-70B"),  # MMLU-Pro's base model
+        ("Mixtral-8x7B", "v1.csv", "mistralai/Mixtral-8x7B-v0.1"),
+        ("Mistral-7b", "mixeval.csv", "mistralai/Mistral-7B-v0.1"),
+        ("Mixtral-8x22B", "v1.csv", "mistralai/Mixtral-8x22B-v0.1"),
+        ("Yi-34b", "helm.csv", "01-ai/Yi-34B"),  # RULER ran Yi-34B-200K
+        ("Mistral-Large", "arena.csv", "Mistral Large (2402)"),  # RULER ran Mistral-Large-Instruct-2407
+        ("GradientAI/Llama3-70b", "olmes.csv", "llama3_70b"),  # the 1M-context fine-tune is not Meta's base
+        ("GradientAI/Llama3-8b", "olmes.csv", "llama3_8b"),
+    ],
+)
+def test_each_wrong_merge_of_the_review_is_apart(ruler_name, other_source, other_name):
+    registry = registry_of((RULER, ruler_name), (other_source, other_name))
+    assert model_of(registry, RULER, ruler_name) != model_of(registry, other_source, other_name)
+
+
+def test_ruler_names_join_what_ruler_ran():
+    registry = registry_of(
+        (RULER, "Yi-34b"),
+        ("v1.csv", "01-ai/Yi-34B-200K"),
+        (RULER, "Qwen2-72b"),
+        ("arena.csv", "qwen2-72b-instruct"),
+        (RULER, "GradientAI/Llama3-8b"),
+        ("olmes.csv", "llama3_8b"),
+        ("v1.csv", "meta-llama/Meta-Llama-3-8B"),
+    )
+    assert model_of(registry, RULER, "Yi-34b") == "01-ai/yi-34b-200k"
+    assert model_of(registry, RULER, "Qwen2-72b") == model_of(registry, "arena.csv", "qwen2-72b-instruct")
+    assert model_of(registry, "olmes.csv", "llama3_8b") == "meta-llama/meta-llama-3-8b"
+
+
+def test_a_display_name_the_reviewed_mapping_lacks_fails_naming_file_and_name():
+    with pytest.raises(RegistryError, match=r"ruler_bench.*'New-Model-9b'"):
+        registry_of((RULER, "New-Model-9b"))
+
+
+def test_aliases_join_org_prefix_meta_and_separator_variants_but_never_base_with_instruct():
+    registry = registry_of(
+        ("a.csv", "llama-3-8b-instruct"),
+        ("b.csv", "llama3-8b-instruct"),
+        ("c.csv", "meta-llama/Meta-Llama-3-8B-Instruct"),
+        ("d.csv", "Llama-3-8B"),
+        ("e.csv", "command-r-0824"),
+        ("f.csv", "command-r-08-2024"),
+    )
+    instruct = {
+        model_of(registry, s, r) for s, r in [("a.csv", "llama-3-8b-instruct"), ("b.csv", "llama3-8b-instruct")]
+    }
+    assert instruct == {"meta-llama/meta-llama-3-8b-instruct"}
+    assert model_of(registry, "d.csv", "Llama-3-8B") != "meta-llama/meta-llama-3-8b-instruct"
+    assert model_of(registry, "e.csv", "command-r-0824") == model_of(registry, "f.csv", "command-r-08-2024")
+    assert alias(normalise("Llama-2-7b-hf")).key == alias(normalise("llama-2-7b")).key
+
+
+def test_undated_joins_the_one_dated_snapshot_and_stays_apart_with_several():
+    registry = registry_of(
+        ("a.csv", "Claude 3 Haiku"),
+        ("b.csv", "anthropic/claude-3-haiku"),
+        ("c.csv", "claude-3-haiku-20240307"),
+        ("d.csv", "gpt-4"),
+        ("e.csv", "gpt-4-0314"),
+        ("f.csv", "gpt-4-0613"),
+    )
+    haiku = {model_of(registry, s, r) for s, r in [("a.csv", "Claude 3 Haiku"), ("b.csv", "anthropic/claude-3-haiku")]}
+    assert haiku == {model_of(registry, "c.csv", "claude-3-haiku-20240307")}
+    assert (
+        len(
+            {
+                model_of(registry, s, r)
+                for s, r in [("d.csv", "gpt-4"), ("e.csv", "gpt-4-0314"), ("f.csv", "gpt-4-0613")]
+            }
+        )
+        == 3
+    )
+    assert "several dated snapshots" in registry.names.set_index("raw_name").at["gpt-4", "rule"]
+
+
+@pytest.mark.parametrize(
+    "raw, family",
+    [
+        ("kyujinpy/PlatYi-34B-Llama", "yi"),
+        ("chargoddard/internlm2-base-20b-llama", "internlm"),
+        ("duoqi/nanbeige-16b-base-llama", "nanbeige"),
+        ("jondurbin/airoboros-33b-gpt4-1.3", "llama"),
+        ("nomic-ai/gpt4all-13b-snoozy", "llama"),
+    ],
+)
+def test_a_lineage_token_wins_only_where_it_names_the_lineage(raw, family):
+    registry = registry_of(("v1.csv", raw))
+    model = registry.models.loc[normalise(raw)]
+    assert model["family"] == family
+    assert model["open_weights"]  # the gpt4 token of a data source does not make a model closed
+
+
+def test_identity_scores_count_a_wrong_join_and_a_missed_alias():
+    """The cheapest wrong registry - every name its own model - has recall 0; one wrong join lowers precision."""
+    names = pd.DataFrame(
+        {
+            "source": ["a", "b", "c", "d"],
+            "raw_name": ["m-7b", "org/m-7b", "m-7b-chat", "x"],
+            "canonical_id": ["org/m-7b", "org/m-7b", "org/m-7b", "x"],
+        }
+    )
+    models = pd.DataFrame({"family": ["m", None], "size_b": [7.0, None]}, index=["org/m-7b", "x"])
+    labels = pd.DataFrame(
+        {
+            "raw_name": ["m-7b", "x"],
+            "source": ["a", "d"],
+            "same_as": ["org/m-7b", ""],
+            "family": ["m", "unknown"],
+            "size_b": ["7", ""],
+            "evidence": ["hand", "hand"],
+        }
+    )
+    settings = {"size_tolerance": 0.1, "n_bootstrap": 50, "ci_level": 0.95, "seed": 1}
+    summary, detail = identity_scores(labels, names, models, settings)
+    values = summary.set_index("measure")["value"]
+    assert values["merge_precision"] == pytest.approx(0.5)  # m-7b-chat joined wrongly
+    assert values["merge_recall"] == 1.0 and values["family_accuracy"] == 1.0
+    assert detail.at[0, "wrong_joins"] == "m-7b-chat"
+    apart = names.assign(canonical_id=names["raw_name"])
+    models_apart = pd.DataFrame({"family": "m", "size_b": 7.0}, index=apart["raw_name"])
+    summary, _ = identity_scores(labels, apart, models_apart, settings)
+    assert summary.set_index("measure").at["merge_recall", "value"] == 0.0
+
+
+def test_the_kept_sample_is_the_seeded_draw_and_every_row_has_evidence():
+    labels = pd.read_csv(CONFIG / "identity_sample.csv", dtype=str, keep_default_na=False)
+    assert len(labels) >= 300 and labels["evidence"].str.strip().ne("").all()
+    names = pd.DataFrame({"source": ["s"] * 5, "raw_name": list("abcde")})
+    assert draw_sample(names, 3, 1).equals(draw_sample(names, 3, 1))
+
+
+def test_helm_prefix_is_no_organisation_and_it_means_instruct():
+    registry = registry_of(
+        ("helm.csv", "huggingface/llama-65b"),
+        ("v1.csv", "huggyllama/llama-65b"),
+        ("arena.csv", "llama-3.2-3b-it"),
+        ("v2.csv", "meta-llama/Llama-3.2-3B-Instruct"),
+        ("v2.csv", "google/gemma-7b"),
+        ("arena.csv", "gemma-7b-it"),
+    )
+    assert model_of(registry, "helm.csv", "huggingface/llama-65b") == "huggyllama/llama-65b"
+    assert model_of(registry, "arena.csv", "llama-3.2-3b-it") == "meta-llama/llama-3.2-3b-instruct"
+    assert model_of(registry, "arena.csv", "gemma-7b-it") != model_of(registry, "v2.csv", "google/gemma-7b")
+
+
+def test_writers_palmyra_is_neither_palm_nor_closed():
+    """Found by the identity sample: the PaLM pattern matched Writer's open Palmyra models."""
+    registry = registry_of(("v1.csv", "Writer/palmyra-20b-chat"), ("helm.csv", "PaLM-2 (Bison)"))
+    palmyra = registry.models.loc["writer/palmyra-20b-chat"]
+    assert palmyra["family"] != "palm" and palmyra["open_weights"]
+    assert registry.models.loc[normalise("PaLM-2 (Bison)"), "family"] == "palm"
