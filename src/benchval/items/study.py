@@ -1,0 +1,215 @@
+"""The steps of an item study (rules of workflow/rules/items.smk; docs/items.md).
+
+* :func:`run_responses_step`: a source's responses -> results/items/{source}/responses.parquet (+ filters).
+* :func:`run_recovery_step`: the IRT recovery check on simulated responses (fails below its thresholds).
+* :func:`run_irt_step`: 1PL and 2PL of one task of a source (after the coverage rule), every respondent.
+* :func:`run_study_step`: item validity and the validity curve of every (benchmark, criterion) pair.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from benchval.analysis.bootstrap import rng_for
+from benchval.items import readers
+from benchval.items.matrix import combine_runs, complete, wide
+
+log = logging.getLogger(__name__)
+
+IRT_FILES = ("item_params", "fit", "abilities")
+STUDY_TABLES = ("item_validity", "validity_curve", "lofo_folds", "summary", "criteria", "criteria_support", "models")
+
+
+def read_source(source: dict, mirror: str | None) -> pd.DataFrame:
+    """The responses of one ``items.sources`` entry (``reader`` names the reader; ``{mirror}`` in a path)."""
+    reader = source["reader"]
+    path = str(source.get("path", "")).replace("{mirror}", str(mirror))
+    if reader == readers.SOURCE_NLU:
+        return readers.read_nlu_test_sets(path, source["datasets"])
+    if reader == readers.SOURCE_MMLU_PRO:
+        return readers.read_mmlu_pro_outputs(path, source.get("null_pred", "wrong"))
+    files = sorted(str(p) for pattern in source["paths"] for p in Path(".").glob(pattern))
+    if reader == "scores":
+        return readers.read_scores(files)
+    if reader == "lm_eval":
+        return readers.read_lmeval_samples(files)
+    raise ValueError(f"items.sources: unknown reader {reader!r}")
+
+
+def run_responses_step(source: dict, mirror: str | None, output: str) -> None:
+    frame = read_source(source, mirror)
+    readers.write_responses(frame, output)
+    for entry in frame.attrs.get("filters", []):
+        log.info("filter %s: %d record(s) (%s)", entry["rule"], entry["count"], entry["why"])
+
+
+def run_recovery_step(recovery: dict, seed: int, output: str) -> None:
+    from benchval.items.irt import check_recovery
+    from benchval.items.irt import recovery as simulate_and_fit
+
+    table = simulate_and_fit(recovery["designs"], seed)
+    table.to_csv(output, index=False)
+    failures = check_recovery(table, recovery["thresholds"])
+    if failures:
+        raise RuntimeError("IRT recovery check failed: " + "; ".join(failures))
+
+
+def recovery_passed(path: str, thresholds: dict) -> None:
+    from benchval.items.irt import check_recovery
+
+    failures = check_recovery(pd.read_csv(path), thresholds)
+    if failures:
+        raise RuntimeError(f"{path}: IRT recovery failed, no real data is fitted: {'; '.join(failures)}")
+
+
+def task_matrix(responses: pd.DataFrame, task: str, min_model_coverage: float) -> tuple[pd.DataFrame, list[dict]]:
+    completed = complete(wide(responses, task), min_model_coverage)
+    return completed.matrix, completed.report(task)
+
+
+def run_irt_step(responses_path: str, task: str, settings: dict, recovery_csv: str, outputs: dict) -> None:
+    """IRT of one task on every respondent (the nlu runs: all 90, checkpoints included), constant items
+    left out (counted in the fit table)."""
+    from benchval.items.irt import fit_irt
+
+    recovery_passed(recovery_csv, settings["irt"]["recovery"]["thresholds"])
+    matrix, _ = task_matrix(readers.read_responses(responses_path), task, float(settings["min_model_coverage"]))
+    values = matrix.to_numpy(float)
+    varying = values.min(axis=0) != values.max(axis=0)
+    items, fits, abilities = [], [], []
+    for model in settings["irt"]["models"]:
+        fitted = fit_irt(matrix.loc[:, varying], model, int(settings["irt"]["max_iter"]))
+        items.append(fitted.items.reset_index().assign(irt_model=model))
+        fits.append({**fitted.fit, "task": task, "constant_items_left_out": int((~varying).sum())})
+        abilities.append(fitted.abilities.rename_axis("respondent").reset_index().assign(irt_model=model))
+    pd.concat(items).to_csv(outputs["item_params"], index=False)
+    pd.DataFrame(fits).to_csv(outputs["fit"], index=False)
+    pd.concat(abilities).to_csv(outputs["abilities"], index=False)
+
+
+def _information(irt_dir: str, selection_model: str) -> pd.Series:
+    from benchval.items.subsets import information_ranking
+
+    items = pd.read_csv(Path(irt_dir) / "item_params.csv", dtype={"item_id": str})
+    abilities = pd.read_csv(Path(irt_dir) / "abilities.csv")
+    items = items[items["irt_model"] == selection_model].set_index("item_id")
+    thetas = abilities.loc[abilities["irt_model"] == selection_model, "theta"].to_numpy(float)
+    return pd.Series(information_ranking(items, thetas), index=items.index)
+
+
+def _units(responses: pd.DataFrame, study: dict) -> tuple[dict, dict]:
+    """run -> unit (the runs of one pretrained model are one unit; else each model is its own) and
+    unit -> family (the ``family`` column; a unit without one is its own family)."""
+    models = responses.drop_duplicates("model").set_index("model")
+    family = models["family"] if "family" in models else pd.Series(index=models.index, dtype=object)
+    if study["runs"] == "none":
+        return {m: m for m in models.index}, {m: (f if isinstance(f, str) else m) for m, f in family.items()}
+    return {m: str(f) for m, f in family.items()}, {str(f): str(f) for f in family}
+
+
+def study_criteria(study: dict, settings: dict, units: dict, atlas: dict | None) -> tuple[pd.DataFrame, dict, list]:
+    """(criterion scores, unit -> family overrides, support rows) for a study."""
+    from benchval.items.criteria import atlas_criteria, join_registry
+
+    if study["criteria"]["kind"] == "tasks":
+        return pd.DataFrame({t: units[t].mean(axis=1) for t in study["criteria"]["tasks"]}), {}, []
+    names = pd.read_csv(atlas["names"], dtype=str, keep_default_na=False)
+    models = pd.read_csv(atlas["models"], dtype=str, keep_default_na=False).set_index("canonical_id")
+    cells = pd.read_csv(atlas["cells"], dtype={"canonical_id": str})
+    benchmark = units[study["benchmarks"][0]]
+    joined = join_registry(benchmark.index, names, study["criteria"].get("registry_overrides") or {})
+    scores, support = atlas_criteria(joined, cells, {**study["criteria"], "min_models": settings["min_models"]})
+    family = {
+        row.model: (models.at[row.canonical_id, "family"] or row.model)
+        if row.canonical_id in models.index
+        else row.model
+        for row in joined.itertuples()
+    }
+    keep = support.loc[support["supported"], "column"].tolist()
+    return scores[keep], family, [joined, support]
+
+
+def pair_summary(benchmark, criterion, validity, curve, folds, alpha) -> dict:
+    full = curve[curve["method"] == "full"].iloc[0]
+    summary = {
+        "benchmark": benchmark,
+        "criterion": criterion,
+        "n_models": int(full["n_models"]),
+        "n_families": int(folds["held_out_family"].nunique()) if len(folds) else 0,
+        "n_items": int(full["n_items"]),
+        "full_rho": full["rho"],
+        "full_ci_low": full["ci_low"],
+        "full_ci_high": full["ci_high"],
+        "n_items_fdr_significant": int(validity["fdr_significant"].sum()),
+        "n_items_defined": int(validity["p"].notna().sum()),
+        "fdr_alpha": alpha,
+        "contribution_sum": float(validity["contribution"].sum()),
+    }
+    for method in ("random", "irt", "criterion"):
+        row = curve[(curve["method"] == method) & (curve["k"] == "100")]
+        for column in ("rho", "ci_low", "ci_high", "diff_vs_full", "diff_ci_low", "diff_ci_high", "mae_vs_full"):
+            summary[f"k100_{method}_{column}"] = row[column].iloc[0] if len(row) else np.nan
+    return summary
+
+
+def run_study_step(name: str, study: dict, settings: dict, seed: int, inputs: dict, out_dir: str) -> None:
+    """Every (benchmark, criterion) pair of a study: item validity, the validity curve and the LOFO folds."""
+    from benchval.items.subsets import validity_curve
+    from benchval.items.validity import item_validity, pearson_columns
+
+    recovery_passed(inputs["recovery"], settings["irt"]["recovery"]["thresholds"])
+    responses = readers.read_responses(inputs["responses"])
+    coverage = float(settings["min_model_coverage"])
+    unit_of, family_of = _units(responses, study)
+    tasks = list(study["benchmarks"]) + list(study["criteria"].get("tasks", []))
+    units, filters = {}, []
+    for task in tasks:
+        matrix, report = task_matrix(responses, task, coverage)
+        units[task] = combine_runs(matrix, unit_of, study["runs"])
+        filters += report
+    criteria, atlas_families, extra = study_criteria(study, settings, units, inputs.get("atlas"))
+    family_of.update(atlas_families)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    validity_tables, curves, fold_tables, summaries = [], [], [], []
+    for benchmark in study["benchmarks"]:
+        info = _information(inputs["irt"][benchmark], settings["irt"]["selection_model"])
+        for criterion in criteria.columns:
+            y = criteria[criterion].dropna()
+            models = [m for m in units[benchmark].index if m in y.index]
+            matrix = units[benchmark].loc[models]
+            families = pd.Series({m: family_of.get(m, m) for m in models})
+            validity = item_validity(matrix, y.loc[models], float(settings["ci_level"]), float(settings["fdr_alpha"]))
+            curve, folds = validity_curve(
+                matrix, y.loc[models], families, info, settings,
+                lambda key, b=benchmark, c=criterion: rng_for(seed, "items", name, b, c, key),
+            )  # fmt: skip
+            pearson = float(pearson_columns(matrix.mean(axis=1).to_numpy()[:, None], y.loc[models].to_numpy())[0])
+            for table in (validity, curve, folds):
+                table.insert(0, "criterion", criterion)
+                table.insert(0, "benchmark", benchmark)
+            validity_tables.append(validity)
+            curves.append(curve)
+            fold_tables.append(folds)
+            summaries.append({**pair_summary(benchmark, criterion, validity, curve, folds, settings["fdr_alpha"]),
+                              "full_pearson_r": pearson})  # fmt: skip
+            log.info("%s -> %s: %d models, rho %.3f", benchmark, criterion, len(models), curve.iloc[-1]["rho"])
+    pd.concat(validity_tables).to_csv(out / "item_validity.csv", index=False)
+    pd.concat(curves).to_csv(out / "validity_curve.csv", index=False)
+    pd.concat(fold_tables).to_csv(out / "lofo_folds.csv", index=False)
+    pd.DataFrame(summaries).to_csv(out / "summary.csv", index=False)
+    criteria.rename_axis("model").to_csv(out / "criteria.csv")
+    model_table = pd.DataFrame({"model": sorted(units[study["benchmarks"][0]].index)})
+    model_table["family"] = model_table["model"].map(lambda m: family_of.get(m, m))
+    support = pd.DataFrame(columns=["leaderboard", "column", "n_models", "supported", "best_supported"])
+    if extra:
+        model_table = model_table.merge(extra[0], on="model", how="left")
+        support = extra[1]
+    support.to_csv(out / "criteria_support.csv", index=False)
+    model_table.to_csv(out / "models.csv", index=False)
+    (out / "filters.json").write_text(json.dumps(filters, indent=2) + "\n", encoding="utf-8")
