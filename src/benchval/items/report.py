@@ -160,8 +160,6 @@ def write_report(studies: dict, headlines: dict, recovery_csv: str, fits: list, 
             parts.append(pair_paragraph(chosen.iloc[0], pair_curve))
         parts += ["", "Every pair (k = 100; rho with its interval):", "", summary_table(summaries)]
         parts += ["", f"Figures: `{study}/figures/validity_curve.png`, `{study}/figures/item_map.png`."]
-    fits = []
-    for source, task, path in fits:
-        fits.append(pd.read_csv(path).assign(source=source, task=task))
-    parts += ["", recovery_section(pd.read_csv(recovery_csv)), "", fit_section(pd.concat(fits, ignore_index=True))]
+    tables = [pd.read_csv(path).assign(source=source, task=task) for source, task, path in fits]
+    parts += ["", recovery_section(pd.read_csv(recovery_csv)), "", fit_section(pd.concat(tables, ignore_index=True))]
     Path(output).write_text("\n".join(parts) + "\n", encoding="utf-8")
