@@ -1,7 +1,7 @@
 # Item-level validity (docs/items.md): section `items:` of the config (workflow/schemas/items.schema.yaml).
 #   items_responses     -> results/items/{source}/responses.parquet (+ .filters.json): the tidy responses
 #   items_irt_recovery  -> results/items/irt_recovery.csv: IRT fitted back to simulated responses (a gate)
-#   items_irt           -> results/items/{source}/irt/{task}/{items,fit,abilities}.csv: 1PL and 2PL
+#   items_irt_{source}  -> results/items/{source}/irt/{task}/{item_params,fit,abilities}.csv: 1PL and 2PL
 #   items_study         -> results/items/{study}/: item validity, the validity curve, LOFO folds, summary
 #   items_figures       -> results/items/{study}/figures/: validity curve, item map
 #   items_report        -> results/items/report.md
@@ -152,24 +152,34 @@ rule items_irt_recovery:
         "../scripts/items_irt_recovery.py"
 
 
-rule items_irt:
-    input:
-        responses=f"{ITEMS}/{{source}}/responses.parquet",
-        recovery=f"{ITEMS}/irt_recovery.csv",
-    output:
-        **{name: f"{ITEMS}/{{source}}/irt/{{task}}/{name}.csv" for name in ITEM_IRT_FILES},
-    log:
-        "logs/items_irt/{source}/{task}.log",
-    benchmark:
-        "logs/benchmarks/items_irt/{source}/{task}.tsv"
-    wildcard_constraints:
-        source="[A-Za-z0-9_.-]+",
-        task="[A-Za-z0-9_.-]+",
-    params:
-        settings=_items_keys("min_model_coverage", irt=("models", "max_iter", "recovery")),
-        code=script_code("items_irt.py"),
-    script:
-        "../scripts/items_irt.py"
+def _irt_tasks(source):
+    """The tasks of a source some study uses as a benchmark (each gets its IRT fits)."""
+    studies = _items().get("studies", {}).values()
+    return sorted({b for spec in studies if spec["source"] == source for b in spec["benchmarks"]})
+
+
+# One IRT job per source (all its benchmarks in one process: mirt's start-up is paid once).
+for _source in sorted(s for s in _items().get("sources", {}) if _irt_tasks(s)):
+
+    rule:
+        name:
+            f"items_irt_{_source}"
+        input:
+            responses=f"{ITEMS}/{_source}/responses.parquet",
+            recovery=f"{ITEMS}/irt_recovery.csv",
+        output:
+            [f"{ITEMS}/{_source}/irt/{t}/{n}.csv" for t in _irt_tasks(_source) for n in ITEM_IRT_FILES],
+        log:
+            f"logs/items_irt/{_source}.log",
+        benchmark:
+            f"logs/benchmarks/items_irt/{_source}.tsv"
+        params:
+            settings=_items_keys("min_model_coverage", irt=("models", "max_iter", "recovery")),
+            tasks=_irt_tasks(_source),
+            out_dir=f"{ITEMS}/{_source}/irt",
+            code=script_code("items_irt.py"),
+        script:
+            "../scripts/items_irt.py"
 
 
 rule items_study:

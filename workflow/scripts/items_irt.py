@@ -1,10 +1,13 @@
-"""Snakemake script: 1PL and 2PL of one task of a source (benchval.items.study.run_irt_step)."""
+"""Snakemake script: 1PL and 2PL of every benchmark of one source (benchval.items.irt_step)."""
 
-from benchval.items.study import run_irt_step
+from benchval.items.irt_step import run_irt_steps
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)
-outputs = {name: snakemake.output[name] for name in ("item_params", "fit", "abilities")}
-run_irt_step(
-    snakemake.input.responses, job.wildcards["task"], job.params["settings"], snakemake.input.recovery, outputs
+run_irt_steps(
+    snakemake.input.responses,
+    job.params["tasks"],
+    job.params["settings"],
+    snakemake.input.recovery,
+    job.params["out_dir"],
 )

@@ -1,6 +1,6 @@
-"""Snakemake script: one source's item-level responses (benchval.items.study.run_responses_step)."""
+"""Snakemake script: one source's item-level responses (benchval.items.responses_step)."""
 
-from benchval.items.study import run_responses_step
+from benchval.items.responses_step import run_responses_step
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

@@ -1,10 +1,6 @@
-"""The steps of an item study (rules of workflow/rules/items.smk; docs/items.md).
-
-* :func:`run_responses_step`: a source's responses -> results/items/{source}/responses.parquet (+ filters).
-* :func:`run_recovery_step`: the IRT recovery check on simulated responses (fails below its thresholds).
-* :func:`run_irt_step`: 1PL and 2PL of one task of a source (after the coverage rule), every respondent.
-* :func:`run_study_step`: item validity and the validity curve of every (benchmark, criterion) pair.
-"""
+"""Rule items_study: item validity and the validity curve of every (benchmark, criterion) pair of an item
+study (docs/items.md). The responses come from benchval.items.responses_step, the IRT fits from
+benchval.items.irt_step."""
 
 from __future__ import annotations
 
@@ -17,79 +13,12 @@ import pandas as pd
 
 from benchval.analysis.bootstrap import rng_for
 from benchval.items import readers
-from benchval.items.matrix import combine_runs, complete, wide
+from benchval.items.irt_step import recovery_passed, task_matrix
+from benchval.items.matrix import combine_runs
 
 log = logging.getLogger(__name__)
 
-IRT_FILES = ("item_params", "fit", "abilities")
 STUDY_TABLES = ("item_validity", "validity_curve", "lofo_folds", "summary", "criteria", "criteria_support", "models")
-
-
-def read_source(source: dict, mirror: str | None) -> pd.DataFrame:
-    """The responses of one ``items.sources`` entry (``reader`` names the reader; ``{mirror}`` in a path)."""
-    reader = source["reader"]
-    path = str(source.get("path", "")).replace("{mirror}", str(mirror))
-    if reader == readers.SOURCE_NLU:
-        return readers.read_nlu_test_sets(path, source["datasets"])
-    if reader == readers.SOURCE_MMLU_PRO:
-        return readers.read_mmlu_pro_outputs(path, source.get("null_pred", "wrong"))
-    files = sorted(str(p) for pattern in source["paths"] for p in Path(".").glob(pattern))
-    if reader == "scores":
-        return readers.read_scores(files)
-    if reader == "lm_eval":
-        return readers.read_lmeval_samples(files)
-    raise ValueError(f"items.sources: unknown reader {reader!r}")
-
-
-def run_responses_step(source: dict, mirror: str | None, output: str) -> None:
-    frame = read_source(source, mirror)
-    readers.write_responses(frame, output)
-    for entry in frame.attrs.get("filters", []):
-        log.info("filter %s: %d record(s) (%s)", entry["rule"], entry["count"], entry["why"])
-
-
-def run_recovery_step(recovery: dict, seed: int, output: str) -> None:
-    from benchval.items.irt import check_recovery
-    from benchval.items.irt import recovery as simulate_and_fit
-
-    table = simulate_and_fit(recovery["designs"], seed)
-    table.to_csv(output, index=False)
-    failures = check_recovery(table, recovery["thresholds"])
-    if failures:
-        raise RuntimeError("IRT recovery check failed: " + "; ".join(failures))
-
-
-def recovery_passed(path: str, thresholds: dict) -> None:
-    from benchval.items.irt import check_recovery
-
-    failures = check_recovery(pd.read_csv(path), thresholds)
-    if failures:
-        raise RuntimeError(f"{path}: IRT recovery failed, no real data is fitted: {'; '.join(failures)}")
-
-
-def task_matrix(responses: pd.DataFrame, task: str, min_model_coverage: float) -> tuple[pd.DataFrame, list[dict]]:
-    completed = complete(wide(responses, task), min_model_coverage)
-    return completed.matrix, completed.report(task)
-
-
-def run_irt_step(responses_path: str, task: str, settings: dict, recovery_csv: str, outputs: dict) -> None:
-    """IRT of one task on every respondent (the nlu runs: all 90, checkpoints included), constant items
-    left out (counted in the fit table)."""
-    from benchval.items.irt import fit_irt
-
-    recovery_passed(recovery_csv, settings["irt"]["recovery"]["thresholds"])
-    matrix, _ = task_matrix(readers.read_responses(responses_path), task, float(settings["min_model_coverage"]))
-    values = matrix.to_numpy(float)
-    varying = values.min(axis=0) != values.max(axis=0)
-    items, fits, abilities = [], [], []
-    for model in settings["irt"]["models"]:
-        fitted = fit_irt(matrix.loc[:, varying], model, int(settings["irt"]["max_iter"]))
-        items.append(fitted.items.reset_index().assign(irt_model=model))
-        fits.append({**fitted.fit, "task": task, "constant_items_left_out": int((~varying).sum())})
-        abilities.append(fitted.abilities.rename_axis("respondent").reset_index().assign(irt_model=model))
-    pd.concat(items).to_csv(outputs["item_params"], index=False)
-    pd.DataFrame(fits).to_csv(outputs["fit"], index=False)
-    pd.concat(abilities).to_csv(outputs["abilities"], index=False)
 
 
 def _information(irt_dir: str, selection_model: str) -> pd.Series:

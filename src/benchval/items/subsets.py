@@ -81,20 +81,23 @@ def lofo_criterion_scores(
     families = families.reindex(matrix.index)
     if families.isna().any():
         raise ValueError(f"models without a family: {list(families.index[families.isna()])[:5]}")
-    pooled = {k: {} for k in ks}
+    values = matrix.to_numpy(float)
+    y = criterion.reindex(matrix.index).to_numpy(float)
+    labels, columns = families.to_numpy(), np.asarray(matrix.columns)
+    pooled = {k: np.full(len(values), np.nan) for k in ks}
     folds = {k: [] for k in ks}
-    for family in sorted(families.unique()):
-        held_out = families.index[families == family]
-        training = families.index[families != family]
-        if len(training) < min_training_models:
+    for family in sorted(set(labels)):
+        held_out, training = labels == family, labels != family
+        if training.sum() < min_training_models:
             continue
-        rho = training_rho(matrix.loc[training], criterion)
+        rho, _ = spearman_columns(values[training], y[training])
         for k in ks:
-            selected = tuple(matrix.columns[top_k(rho, k)])
-            folds[k].append(Fold(family, tuple(training), tuple(held_out), selected))
-            for model, score in matrix.loc[held_out, list(selected)].mean(axis=1).items():
-                pooled[k][model] = score
-    return {k: (pd.Series(pooled[k], dtype=float).reindex(matrix.index), folds[k]) for k in ks}
+            chosen = top_k(rho, k)
+            folds[k].append(
+                Fold(family, tuple(matrix.index[training]), tuple(matrix.index[held_out]), tuple(columns[chosen]))
+            )
+            pooled[k][held_out] = values[np.ix_(held_out, chosen)].mean(axis=1)
+    return {k: (pd.Series(pooled[k], index=matrix.index), folds[k]) for k in ks}
 
 
 def _recovery(subset: np.ndarray, full: np.ndarray) -> tuple[float, float]:
