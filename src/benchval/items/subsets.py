@@ -112,8 +112,11 @@ def random_rows(matrix, criterion, full_rho, ks, n_draws, rng, level) -> list[di
     n_items, rows = values.shape[1], []
     tail = (1.0 - level) / 2.0
     for k_label, k in ks:
-        draws = np.array([rng.choice(n_items, size=k, replace=False) for _ in range(n_draws)])
-        scores = values[:, draws].mean(axis=2)  # models x draws
+        if k == n_items:  # every draw is the whole benchmark
+            scores = np.repeat(full[:, None], n_draws, axis=1)
+        else:
+            draws = np.array([rng.choice(n_items, size=k, replace=False) for _ in range(n_draws)])
+            scores = values[:, draws].mean(axis=2)  # models x draws
         rho, _ = spearman_columns(scores, y)
         valid = rho[np.isfinite(rho)]
         diff = valid - full_rho
