@@ -40,7 +40,9 @@ def test_report_page_from_study_tables(tmp_path):
     curve.to_csv(study / "validity_curve.csv", index=False)
     summary = {"benchmark": "b", "criterion": "c", "n_models": 20, "n_families": 5, "n_items": 500,
                "full_rho": 0.8, "full_ci_low": 0.6, "full_ci_high": 0.9, "n_items_fdr_significant": 7,
-               "n_items_defined": 480, "fdr_alpha": 0.05, "contribution_sum": 0.75}  # fmt: skip
+               "n_items_defined": 480, "fdr_alpha": 0.05, "contribution_sum": 0.75,
+               "top10pct_contribution_share": 0.4, "n_items_negative_contribution": 12,
+               "negative_contribution_sum": -0.05}  # fmt: skip
     for m in ("random", "irt", "criterion"):
         summary.update({f"k100_{m}_rho": 0.8, f"k100_{m}_ci_low": 0.6, f"k100_{m}_ci_high": 0.9})
     pd.DataFrame([summary]).to_csv(study / "summary.csv", index=False)
@@ -55,7 +57,7 @@ def test_report_page_from_study_tables(tmp_path):
     write_report({"s": str(study)}, {"s": {"benchmark": "b", "criterion": "c"}}, str(tmp_path / "recovery.csv"),
                  [["src", "b", str(tmp_path / "fit.csv")]], str(out))  # fmt: skip
     text = out.read_text()
-    assert "7 of its 480 items" in text
+    assert "7 of its 480 items" in text and "the top 10% of items carry 40%" in text and "12 items work against" in text
     assert "A random 100-item subset gives rho = 0.80 [0.60, 0.90]" in text and "does not keep the validity" in text
     assert "not distinguishable" in text and "beats the full benchmark's rho of 0.80" in text
     assert "| src | b | 2PL |" in text

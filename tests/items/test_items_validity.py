@@ -68,3 +68,11 @@ def test_constant_criterion_is_refused(study):
         validity.item_validity(matrix, criterion * 0 + 1, 0.95, 0.05)
     with pytest.raises(ValueError, match="without a criterion"):
         validity.item_validity(matrix, criterion.iloc[:-1], 0.95, 0.05)
+
+
+def test_contribution_summary_by_hand():
+    from benchval.items.study import contribution_summary
+
+    summary = contribution_summary(np.array([0.5, 0.3, -0.1, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]))
+    assert summary["top10pct_contribution_share"] == pytest.approx(0.5 / 0.8)
+    assert summary["n_items_negative_contribution"] == 1 and summary["negative_contribution_sum"] == -0.1

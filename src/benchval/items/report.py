@@ -68,7 +68,9 @@ def pair_paragraph(summary: pd.Series, curve: pd.DataFrame) -> str:
         f"{int(summary['n_items_fdr_significant'])} of its {int(summary['n_items_defined'])} items with a defined "
         f"correlation have an FDR-significant item-criterion correlation (Benjamini-Hochberg over the benchmark's "
         f"items, alpha {summary['fdr_alpha']}); the item contributions sum to the Pearson r of "
-        f"{summary['contribution_sum']:.3f}.",
+        f"{summary['contribution_sum']:.3f}: the top 10% of items carry {summary['top10pct_contribution_share']:.0%} "
+        f"of it, and {int(summary['n_items_negative_contribution'])} items work against the transfer "
+        f"(their contributions sum to {summary['negative_contribution_sum']:.3f}; item_validity.csv lists them).",
     ]
     for method in ("random", "irt", "criterion"):
         row = curve[(curve["method"] == method) & (curve["k"] == "100")]

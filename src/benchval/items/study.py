@@ -63,6 +63,19 @@ def study_criteria(study: dict, settings: dict, units: dict, atlas: dict | None)
     return scores[keep], family, [joined, support]
 
 
+def contribution_summary(contributions: np.ndarray) -> dict:
+    """How the benchmark's Pearson r is spread over its items: the share the top 10% of items carry, and
+    the items that work against the transfer (negative contributions) with their summed contribution."""
+    ordered = np.sort(contributions)[::-1]
+    top = max(1, int(round(0.1 * len(ordered))))
+    total = ordered.sum()
+    return {
+        "top10pct_contribution_share": float(ordered[:top].sum() / total) if total else np.nan,
+        "n_items_negative_contribution": int((contributions < 0).sum()),
+        "negative_contribution_sum": float(contributions[contributions < 0].sum()),
+    }
+
+
 def pair_summary(benchmark, criterion, validity, curve, folds, alpha) -> dict:
     full = curve[curve["method"] == "full"].iloc[0]
     summary = {
@@ -78,6 +91,7 @@ def pair_summary(benchmark, criterion, validity, curve, folds, alpha) -> dict:
         "n_items_defined": int(validity["p"].notna().sum()),
         "fdr_alpha": alpha,
         "contribution_sum": float(validity["contribution"].sum()),
+        **contribution_summary(validity["contribution"].to_numpy(float)),
     }
     for method in ("random", "irt", "criterion"):
         row = curve[(curve["method"] == method) & (curve["k"] == "100")]
