@@ -5,8 +5,9 @@ Runs, in an empty working directory, every job the `items:` section adds to `sna
 results/figures` (workflow/rules/items.smk: responses of both sources, the IRT recovery gate, 1PL/2PL of
 every benchmark, both studies, their figures and the report; plus atlas_sources, which the MMLU-Pro study
 reads and the default run builds anyway), then prints the total wall time, each job's time and peak
-memory (Snakemake benchmark files) and the machine's load average, which says whether the numbers
-mean anything (they do only on a quiet machine).
+memory (Snakemake benchmark files), the CPU time of Snakemake and all its jobs (getrusage of the
+children: what the studies cost in work, least distorted by other load) and the machine's load average,
+which says whether the wall times mean anything (they do only on a quiet machine).
 
     .venv/bin/python benchmarks/bench_items.py [--cores 2] [--keep DIR]
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -27,12 +29,14 @@ import pandas as pd
 
 from benchval.plumbing.config import merged_config
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
+from benchval.plumbing.layout import workflow_layout
 from benchval.testing.snakemake_run import snakemake_command
 
 TARGET_SECONDS = 120.0
 
 
 def targets(config: dict) -> list[str]:
+    workflow_layout(config)  # fills the schema defaults (the figure formats)
     formats = config["analysis"]["figures"]["formats"]
     studies = config["items"]["studies"]
     figures = [
@@ -60,8 +64,11 @@ def main() -> None:
             *targets(config),
         ]
         started = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         result = subprocess.run(command, capture_output=True, text=True)
         wall = time.perf_counter() - started
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         if result.returncode:
             sys.exit(f"bench_items: snakemake failed:\n{result.stderr[-4000:]}")
         rows = []
@@ -73,7 +80,8 @@ def main() -> None:
     job_seconds = sum(seconds for _, seconds, _ in rows)
     print(
         f"bench_items: {len(rows)} benchmarked jobs, wall time {wall:.1f} s on {args.cores} cores, "
-        f"job time {job_seconds:.1f} s (target <= {TARGET_SECONDS:.0f} s); load average before "
+        f"job time {job_seconds:.1f} s (target <= {TARGET_SECONDS:.0f} s), CPU time {cpu:.1f} s (user + system of "
+        f"Snakemake and every job, the number a loaded machine distorts least); load average before "
         f"{load_before[0]:.1f}, after {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )
     for name, seconds, rss in sorted(rows, key=lambda row: -row[1]):
