@@ -46,3 +46,17 @@ def test_fit_refuses_constant_items_and_missing_cells():
 def test_information_by_hand():
     info = irt.information(np.array([0.0]), np.array([2.0]), np.array([0.0]))
     assert info[0, 0] == pytest.approx(4 * 0.25)
+
+
+def test_no_real_data_is_fitted_after_a_failed_recovery(tmp_path):
+    from benchval.items.irt_step import run_irt_steps
+
+    table = pd.DataFrame(
+        [{"design": "big", "gate": True, "model": "2PL", "r_difficulty": 0.5, "r_discrimination": 0.9,
+          "r_theta": 0.95, "converged": True}]
+    )  # fmt: skip
+    table.to_csv(tmp_path / "recovery.csv", index=False)
+    settings = {"irt": {"recovery": {"thresholds": {"difficulty": 0.95}}}, "min_model_coverage": 0.95}
+    with pytest.raises(RuntimeError, match="recovery failed, no real data is fitted"):
+        run_irt_steps(str(tmp_path / "absent.parquet"), ["t"], settings, str(tmp_path / "recovery.csv"), str(tmp_path))
+    assert not (tmp_path / "t").exists()
