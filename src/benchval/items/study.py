@@ -33,7 +33,8 @@ def _information(irt_dir: str, selection_model: str) -> pd.Series:
 
 def _units(responses: pd.DataFrame, study: dict) -> tuple[dict, dict]:
     """run -> unit (the runs of one pretrained model are one unit; else each model is its own) and
-    unit -> family (the ``family`` column; a unit without one is its own family)."""
+    unit -> family (the ``family`` column; then the atlas registry's, then the study's ``families``, each
+    overriding the one before; a unit without one is its own family)."""
     models = responses.drop_duplicates("model").set_index("model")
     family = models["family"] if "family" in models else pd.Series(index=models.index, dtype=object)
     if study["runs"] == "none":
@@ -117,6 +118,7 @@ def run_study_step(name: str, study: dict, settings: dict, seed: int, inputs: di
         filters += report
     criteria, atlas_families, extra = study_criteria(study, settings, units, inputs.get("atlas"))
     family_of.update(atlas_families)
+    family_of.update(study.get("families") or {})  # the study's own model -> family (e.g. lm_eval sources)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     validity_tables, curves, fold_tables, summaries = [], [], [], []
