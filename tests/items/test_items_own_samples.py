@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from benchval.items.irt_step import run_irt_steps, run_recovery_step
 from benchval.items.responses_step import run_responses_step
@@ -62,3 +63,13 @@ def test_study_on_own_lmeval_samples(tmp_path, monkeypatch):
     assert set(curve["method"]) == {"random", "irt", "criterion", "full"}
     folds = pd.read_csv("out/lofo_folds.csv")
     assert len(folds) == 3 * 4  # 3 values of k x 4 families
+
+
+def test_combining_runs_needs_families():
+    from benchval.items.study import _units
+
+    responses = pd.DataFrame({"model": ["a_1", "a_best"], "task": "t", "item_id": "1", "correct": 1.0})
+    with pytest.raises(ValueError, match="needs every model's family"):
+        _units(responses, {"runs": "mean"})
+    units, families = _units(responses.assign(family="a"), {"runs": "mean"})
+    assert units == {"a_1": "a", "a_best": "a"} and families == {"a": "a"}

@@ -39,6 +39,9 @@ def _units(responses: pd.DataFrame, study: dict) -> tuple[dict, dict]:
     family = models["family"] if "family" in models else pd.Series(index=models.index, dtype=object)
     if study["runs"] == "none":
         return {m: m for m in models.index}, {m: (f if isinstance(f, str) else m) for m, f in family.items()}
+    if family.isna().any():
+        raise ValueError(f"runs: {study['runs']} needs every model's family (the runs of one model); "
+                         f"the source gives none for {list(family.index[family.isna()])[:5]}")  # fmt: skip
     return {m: str(f) for m, f in family.items()}, {str(f): str(f) for f in family}
 
 
