@@ -36,7 +36,7 @@ def _items_keys(*keys, irt=()):
     section = _items()
     chosen = {key: section[key] for key in keys if key in section}
     if irt:
-        chosen["irt"] = {key: section["irt"][key] for key in irt}
+        chosen["irt"] = {key: section["irt"][key] for key in irt if key in section.get("irt", {})}
     return canonical(chosen)
 
 
