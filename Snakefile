@@ -25,6 +25,7 @@ include: "workflow/rules/analysis.smk"
 include: "workflow/rules/lmeval.smk"
 include: "workflow/rules/scoreboard.smk"
 include: "workflow/rules/robustness.smk"
+include: "workflow/rules/items.smk"
 include: "workflow/rules/commonwhy.smk"
 include: "workflow/rules/commonwhy_eval.smk"
 include: "workflow/rules/publish.smk"
@@ -42,4 +43,5 @@ rule all:
         "results/tables",
         commonwhy_outputs() if LAYOUT.commonwhy_in_default_target() else [],
         commonwhy_eval_outputs(),
+        items_outputs(),
         rules.report_inputs.input,

@@ -185,6 +185,7 @@ def tiny_workflow_config(root: Path, n_items: int = 4, n_bootstrap: int = 50, sc
     )
     if "analysis" in config and isinstance(config["analysis"], dict):
         config["analysis"]["n_bootstrap"] = n_bootstrap
+    config.pop("items", None)  # the item studies read mirror sources of their own: tests/items, bench_items.py
     path = root / "tiny-config.yaml"
     path.write_text(yaml.safe_dump(config, sort_keys=False))
     return path

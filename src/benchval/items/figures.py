@@ -1,0 +1,115 @@
+"""The item study's figures (rule items_figures; docs/items.md).
+
+* ``validity_curve``: per (benchmark, criterion) panel, the criterion rho of each subset score against k
+  (random: median and central interval over draws; IRT-chosen and criterion-chosen out of family: model
+  bootstrap intervals), the full benchmark's rho and interval as a band.
+* ``item_map``: the headline benchmark's items, 2PL difficulty x discrimination, coloured by each item's
+  Spearman rho with the headline criterion (grey: every model scored the item alike).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from benchval.analysis.figures.drawing import save  # noqa: E402
+from benchval.items.criteria import headline_criterion  # noqa: E402
+
+STYLE = {"random": ("tab:grey", "o"), "irt": ("tab:blue", "s"), "criterion": ("tab:red", "^")}
+LABEL = {"random": "random", "irt": "IRT max-information", "criterion": "criterion-chosen (out of family)"}
+
+
+def _panel(ax, curve: pd.DataFrame, title: str) -> None:
+    full = curve[curve["method"] == "full"].iloc[0]
+    ks = curve[curve["method"] != "full"]
+    positions = {k: i for i, k in enumerate(dict.fromkeys(ks["k"]))}
+    ax.axhspan(full["ci_low"], full["ci_high"], color="tab:green", alpha=0.12, lw=0)
+    ax.axhline(full["rho"], color="tab:green", lw=1.2, label=f"full ({int(full['n_items'])} items)")
+    for offset, method in zip((-0.18, 0.0, 0.18), ("random", "irt", "criterion")):
+        rows = ks[ks["method"] == method]
+        x = rows["k"].map(positions).to_numpy(float) + offset
+        color, marker = STYLE[method]
+        ax.errorbar(
+            x,
+            rows["rho"],
+            yerr=[rows["rho"] - rows["ci_low"], rows["ci_high"] - rows["rho"]],
+            fmt=marker,
+            color=color,
+            ms=4,
+            lw=1,
+            capsize=2,
+            label=LABEL[method],
+        )
+    ax.set_xticks(range(len(positions)), list(positions))
+    ax.set_title(title, fontsize=8)
+    ax.set_ylim(-1.05, 1.05)
+    ax.axhline(0, color="black", lw=0.5)
+
+
+def validity_curve_figure(curve: pd.DataFrame, out_dir: Path, formats, dpi: int) -> list[Path]:
+    pairs = list(dict.fromkeys(zip(curve["benchmark"], curve["criterion"])))
+    benchmarks = list(dict.fromkeys(b for b, _ in pairs))
+    criteria = list(dict.fromkeys(c for _, c in pairs))
+    figure, axes = plt.subplots(
+        len(benchmarks), len(criteria), figsize=(2.6 * len(criteria) + 1, 2.2 * len(benchmarks) + 0.8), squeeze=False
+    )
+    for i, benchmark in enumerate(benchmarks):
+        for j, criterion in enumerate(criteria):
+            rows = curve[(curve["benchmark"] == benchmark) & (curve["criterion"] == criterion)]
+            _panel(axes[i, j], rows, f"{benchmark} -> {criterion}")
+            if j == 0:
+                axes[i, j].set_ylabel("Spearman rho with criterion", fontsize=7)
+            if i == len(benchmarks) - 1:
+                axes[i, j].set_xlabel("k items", fontsize=7)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="lower center", ncol=4, fontsize=7, frameon=False)
+    figure.tight_layout(rect=(0, 0.05, 1, 1))
+    return save(figure, out_dir, "validity_curve", formats, dpi)
+
+
+def item_map_figure(items: pd.DataFrame, validity: pd.DataFrame, title: str, out_dir: Path, formats, dpi: int):
+    """``items``: 2PL item_id, difficulty, discrimination; ``validity``: item_id, rho (one criterion)."""
+    merged = items.merge(validity[["item_id", "rho"]], on="item_id", how="inner")
+    figure, ax = plt.subplots(figsize=(6.5, 4.8))
+    undefined = merged["rho"].isna()
+    ax.scatter(
+        merged.loc[undefined, "difficulty"], merged.loc[undefined, "discrimination"], s=4, color="lightgrey", lw=0
+    )
+    points = ax.scatter(
+        merged.loc[~undefined, "difficulty"],
+        merged.loc[~undefined, "discrimination"],
+        c=merged.loc[~undefined, "rho"],
+        cmap="RdBu_r",
+        vmin=-1,
+        vmax=1,
+        s=5,
+        lw=0,
+    )
+    figure.colorbar(points, ax=ax, label="item's Spearman rho with the criterion")
+    ax.set_xlabel("2PL difficulty b")
+    ax.set_ylabel("2PL discrimination a")
+    spread = merged[["difficulty", "discrimination"]].abs().quantile(0.99).to_numpy()
+    ax.set_xlim(-spread[0] * 1.1, spread[0] * 1.1)
+    ax.set_ylim(min(0.0, float(np.nanmin(merged["discrimination"]))), spread[1] * 1.1)
+    ax.set_title(f"{title} ({len(merged)} items; axes cut at the 99th percentile of |value|)", fontsize=9)
+    figure.tight_layout()
+    return save(figure, out_dir, "item_map", formats, dpi)
+
+
+def write_figures(study_dir: str, irt_items_csv: str, headline: dict, out_dir: str, formats, dpi: int) -> None:
+    curve = pd.read_csv(Path(study_dir) / "validity_curve.csv", dtype={"k": str})
+    validity = pd.read_csv(Path(study_dir) / "item_validity.csv", dtype={"item_id": str})
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    validity_curve_figure(curve, out, formats, dpi)
+    items = pd.read_csv(irt_items_csv, dtype={"item_id": str})
+    items = items[items["irt_model"] == "2PL"]
+    criterion = headline_criterion(study_dir, headline)
+    chosen = validity[(validity["benchmark"] == headline["benchmark"]) & (validity["criterion"] == criterion)]
+    item_map_figure(items, chosen, f"{headline['benchmark']} -> {criterion}", out, formats, dpi)

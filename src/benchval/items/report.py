@@ -1,0 +1,167 @@
+"""The item studies' report page, results/items/report.md (rule items_report; docs/items.md).
+
+Every sentence is generated from the tables: whether a subset keeps the benchmark's validity, and
+whether criterion-chosen items beat the full benchmark out of family, is read from the interval of the
+difference rho(subset) - rho(full): wholly below 0 -> lower, wholly above 0 -> higher, else not
+distinguishable at this number of models (which is not the same as equal: the width is said).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+
+def _ci(low: float, high: float) -> str:
+    return f"[{low:.2f}, {high:.2f}]"
+
+
+def difference_verdict(low: float, high: float) -> str:
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return "undefined"
+    if high < 0:
+        return "lower"
+    if low > 0:
+        return "higher"
+    return "not distinguishable"
+
+
+def _k_sentence(method: str, row: pd.Series, full_rho: float) -> str:
+    verdict = difference_verdict(row["diff_ci_low"], row["diff_ci_high"])
+    what = {
+        "random": "A random 100-item subset gives",
+        "irt": "The 100 IRT maximum-information items give",
+        "criterion": "The 100 criterion-chosen items (chosen on the training families, scored out of family) give",
+    }[method]
+    interval = "central 95% of draws, on these models" if method == "random" else "model bootstrap"
+    head = f"{what} rho = {row['rho']:.2f} {_ci(row['ci_low'], row['ci_high'])} ({interval})"
+    difference = (
+        f"difference to the full benchmark {row['diff_vs_full']:+.2f} {_ci(row['diff_ci_low'], row['diff_ci_high'])}"
+    )
+    if verdict == "lower":
+        tail = f"it does not keep the validity: {difference}"
+    elif verdict == "higher":
+        tail = f"it beats the full benchmark's rho of {full_rho:.2f}: {difference}"
+    elif verdict == "not distinguishable":
+        width = row["diff_ci_high"] - row["diff_ci_low"]
+        tail = (
+            f"not distinguishable from the full benchmark's {full_rho:.2f} at this number of models: {difference}, "
+            f"an interval {width:.2f} wide, so a loss or gain of that size is not excluded"
+        )
+    else:
+        tail = "the difference is undefined"
+    recovered = (
+        f"Its score recovers the full mean to {100 * row['mae_vs_full']:.1f} accuracy points (mean absolute error)."
+    )
+    return f"{head}; {tail}. {recovered}"
+
+
+def pair_paragraph(summary: pd.Series, curve: pd.DataFrame) -> str:
+    full = curve[curve["method"] == "full"].iloc[0]
+    lines = [
+        f"**{summary['benchmark']} -> {summary['criterion']}.** Over {int(summary['n_models'])} models "
+        f"({int(summary['n_families'])} held-out families), the full benchmark ({int(summary['n_items'])} items) "
+        f"correlates with the criterion at rho = {full['rho']:.2f} {_ci(full['ci_low'], full['ci_high'])} "
+        f"(model bootstrap, 95%).",
+        f"{int(summary['n_items_fdr_significant'])} of its {int(summary['n_items_defined'])} items with a defined "
+        f"correlation have an FDR-significant item-criterion correlation (Benjamini-Hochberg over the benchmark's "
+        f"items, alpha {summary['fdr_alpha']}); the item contributions sum to the Pearson r of "
+        f"{summary['contribution_sum']:.3f}: the top 10% of items carry {summary['top10pct_contribution_share']:.0%} "
+        f"of it, and {int(summary['n_items_negative_contribution'])} items work against the transfer "
+        f"(their contributions sum to {summary['negative_contribution_sum']:.3f}; item_validity.csv lists them).",
+    ]
+    for method in ("random", "irt", "criterion"):
+        row = curve[(curve["method"] == method) & (curve["k"] == "100")]
+        if row.empty:
+            lines.append(f"The benchmark has 100 items or fewer: no {method} 100-item subset.")
+        else:
+            lines.append(_k_sentence(method, row.iloc[0], full["rho"]))
+    return " ".join(lines)
+
+
+def summary_table(summaries: pd.DataFrame) -> str:
+    header = (
+        "| benchmark | criterion | n models | full rho [95% CI] | FDR-sig. items | k=100 random | k=100 IRT "
+        "| k=100 criterion (out of family) |\n|---|---|---|---|---|---|---|---|"
+    )
+    rows = [header]
+    for _, s in summaries.iterrows():
+        cells = [
+            f"{s[f'k100_{m}_rho']:.2f} {_ci(s[f'k100_{m}_ci_low'], s[f'k100_{m}_ci_high'])}"
+            if np.isfinite(s[f"k100_{m}_rho"])
+            else "n/a"
+            for m in ("random", "irt", "criterion")
+        ]
+        rows.append(
+            f"| {s['benchmark']} | {s['criterion']} | {int(s['n_models'])} | {s['full_rho']:.2f} "
+            f"{_ci(s['full_ci_low'], s['full_ci_high'])} | {int(s['n_items_fdr_significant'])}/{int(s['n_items'])} | "
+            + " | ".join(cells)
+            + " |"
+        )
+    return "\n".join(rows)
+
+
+def recovery_section(recovery: pd.DataFrame) -> str:
+    lines = [
+        "## IRT recovery check",
+        "",
+        "Responses simulated from known parameters, fitted back with the same code before any real data is "
+        "(Pearson r of true and estimated values; a gated design below its thresholds stops the workflow):",
+        "",
+        "| design | gate | model | respondents | items | r difficulty | r discrimination | r ability |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for _, r in recovery.iterrows():
+        disc = f"{r['r_discrimination']:.3f}" if np.isfinite(r["r_discrimination"]) else "(fixed)"
+        lines.append(
+            f"| {r['design']} | {bool(r['gate'])} | {r['model']} | {r['n_respondents']} | {r['n_items']} | "
+            f"{r['r_difficulty']:.3f} | {disc} | {r['r_theta']:.3f} |"
+        )
+    return "\n".join(lines)
+
+
+def fit_section(fits: pd.DataFrame) -> str:
+    lines = [
+        "## IRT fits",
+        "",
+        "| source | task | model | respondents | items | log-lik | AIC | BIC | items with infit outside 0.7-1.3 |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for _, f in fits.iterrows():
+        lines.append(
+            f"| {f['source']} | {f['task']} | {f['model']} | {f['n_respondents']} | {f['n_items']} | "
+            f"{f['log_likelihood']:.0f} | {f['aic']:.0f} | {f['bic']:.0f} | {f['infit_outside_0.7_1.3']} |"
+        )
+    return "\n".join(lines)
+
+
+def write_report(studies: dict, headlines: dict, recovery_csv: str, fits: list, output: str) -> None:
+    """``studies``: study -> its folder; ``headlines``: study -> {benchmark, criterion} to spell out
+    (criterion ``best_supported``: read from criteria_support.csv); ``fits``: [source, task, fit.csv]."""
+    from benchval.items.criteria import headline_criterion
+
+    parts = [
+        "# Item-level validity",
+        "",
+        "Which items of a benchmark carry its correlation with a downstream criterion, and does a small subset "
+        "keep it (docs/items.md). Intervals are 95%; random subsets: the central 95% of seeded draws; "
+        "IRT-chosen, criterion-chosen and full: percentile bootstrap over models.",
+    ]
+    for study, folder in studies.items():
+        summaries = pd.read_csv(Path(folder) / "summary.csv")
+        curve = pd.read_csv(Path(folder) / "validity_curve.csv", dtype={"k": str})
+        benchmark, criterion = headlines[study]["benchmark"], headline_criterion(folder, headlines[study])
+        parts += ["", f"## Study `{study}`", ""]
+        chosen = summaries[(summaries["benchmark"] == benchmark) & (summaries["criterion"] == criterion)]
+        if chosen.empty:
+            parts.append(f"The headline pair {benchmark} -> {criterion} was not analysed (no criterion scores).")
+        else:
+            pair_curve = curve[(curve["benchmark"] == benchmark) & (curve["criterion"] == criterion)]
+            parts.append(pair_paragraph(chosen.iloc[0], pair_curve))
+        parts += ["", "Every pair (k = 100; rho with its interval):", "", summary_table(summaries)]
+        parts += ["", f"Figures: `{study}/figures/validity_curve.png`, `{study}/figures/item_map.png`."]
+    tables = [pd.read_csv(path).assign(source=source, task=task) for source, task, path in fits]
+    parts += ["", recovery_section(pd.read_csv(recovery_csv)), "", fit_section(pd.concat(tables, ignore_index=True))]
+    Path(output).write_text("\n".join(parts) + "\n", encoding="utf-8")

@@ -1,0 +1,258 @@
+# Item-level validity (docs/items.md): section `items:` of the config (workflow/schemas/items.schema.yaml).
+#   items_responses     -> results/items/{source}/responses.parquet (+ .filters.json): the tidy responses
+#   items_irt_recovery  -> results/items/irt_recovery.csv: IRT fitted back to simulated responses (a gate)
+#   items_irt_{source}  -> results/items/{source}/irt/{task}/{item_params,fit,abilities}.csv: 1PL and 2PL
+#   items_study         -> results/items/{study}/: item validity, the validity curve, LOFO folds, summary
+#   items_figures       -> results/items/{study}/figures/: validity curve, item map
+#   items_report        -> results/items/report.md
+# Each rule gets only the `items:` keys it reads. Cost: benchmarks/bench_items.py.
+import sys
+
+from benchval.plumbing.layout import workflow_layout
+from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
+
+script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+ITEMS = "results/items"
+ITEM_IRT_FILES = ("item_params", "fit", "abilities")
+ITEM_STUDY_FILES = (
+    "item_validity.csv",
+    "validity_curve.csv",
+    "lofo_folds.csv",
+    "summary.csv",
+    "criteria.csv",
+    "criteria_support.csv",
+    "models.csv",
+    "filters.json",
+)
+LAYOUT = workflow_layout(config)
+
+
+def _items():
+    return config.get("items") or {}
+
+
+def _items_keys(*keys, irt=()):
+    """The given keys of `items:` (and of `items.irt:`), canonical, so that other keys rerun nothing."""
+    section = _items()
+    chosen = {key: section[key] for key in keys if key in section}
+    if irt:
+        chosen["irt"] = {key: section["irt"][key] for key in irt if key in section.get("irt", {})}
+    return canonical(chosen)
+
+
+def _item_source(source):
+    return _items()["sources"][source]
+
+
+def _item_source_path(source):
+    path = _item_source(source).get("path", "")
+    return path.replace("{mirror}", workdir_relative(LAYOUT.raw_root))
+
+
+def _item_source_files(wildcards):
+    """The raw files a source reads (mirror files: an edit reruns its responses)."""
+    from pathlib import Path
+
+    source = _item_source(wildcards.source)
+    folder = Path(_item_source_path(wildcards.source))
+    if source["reader"] == "nlu_test_sets":
+        return [str(folder / f"{d}_irt_all_coded.csv") for d in source["datasets"]]
+    if source["reader"] == "mmlu_pro_outputs":
+        return sorted(str(p) for p in folder.glob("model_outputs_*_5shots.zip"))
+    return sorted(str(p) for pattern in source["paths"] for p in Path(".").glob(pattern))
+
+
+def _item_study(study):
+    return _items()["studies"][study]
+
+
+def _item_study_irt(study):
+    spec = _item_study(study)
+    return {b: f"{ITEMS}/{spec['source']}/irt/{b}" for b in spec["benchmarks"]}
+
+
+def _item_study_inputs(wildcards):
+    spec = _item_study(wildcards.study)
+    inputs = {
+        "responses": f"{ITEMS}/{spec['source']}/responses.parquet",
+        "recovery": f"{ITEMS}/irt_recovery.csv",
+        "irt": [f"{d}/item_params.csv" for d in _item_study_irt(wildcards.study).values()],
+    }
+    if spec["criteria"]["kind"] == "atlas":
+        inputs.update(
+            names="results/atlas/registry/names.csv",
+            models="results/atlas/registry/models.csv",
+            cells="results/atlas/cells.csv",
+        )
+    return inputs
+
+
+def _headline_irt(study):
+    spec = _item_study(study)
+    return f"{ITEMS}/{spec['source']}/irt/{spec['headline']['benchmark']}/item_params.csv"
+
+
+def _item_report_fits():
+    return {
+        (spec["source"], b): f"{ITEMS}/{spec['source']}/irt/{b}/fit.csv"
+        for spec in _items().get("studies", {}).values()
+        for b in spec["benchmarks"]
+    }
+
+
+def items_outputs():
+    """The item studies' report and figures (the default target includes them); none without an `items:`
+    section or without a mirror (the sources are mirror files)."""
+    if not _items().get("studies"):
+        return []
+    if LAYOUT.mirror is None:
+        print("items: mirror: null - the item studies are not built", file=sys.stderr)
+        return []
+    formats = config["analysis"]["figures"]["formats"]
+    return [f"{ITEMS}/report.md"] + [
+        f"{ITEMS}/{study}/figures/{stem}.{ext}"
+        for study in _items()["studies"]
+        for stem in ("validity_curve", "item_map")
+        for ext in formats
+    ]
+
+
+rule items_responses:
+    input:
+        _item_source_files,
+    output:
+        responses=f"{ITEMS}/{{source}}/responses.parquet",
+        filters=f"{ITEMS}/{{source}}/responses.filters.json",
+    log:
+        "logs/items_responses/{source}.log",
+    benchmark:
+        "logs/benchmarks/items_responses/{source}.tsv"
+    wildcard_constraints:
+        source="[A-Za-z0-9_.-]+",
+    params:
+        source=lambda w: canonical(_item_source(w.source)),
+        mirror=workdir_relative(LAYOUT.raw_root),
+        code=script_code("items_responses.py"),
+    script:
+        "../scripts/items_responses.py"
+
+
+rule items_irt_recovery:
+    output:
+        f"{ITEMS}/irt_recovery.csv",
+    log:
+        "logs/items_irt_recovery/items_irt_recovery.log",
+    benchmark:
+        "logs/benchmarks/items_irt_recovery/items_irt_recovery.tsv"
+    params:
+        settings=_items_keys(irt=("recovery",)),
+        seed=config["seed"],
+        code=script_code("items_irt_recovery.py"),
+    script:
+        "../scripts/items_irt_recovery.py"
+
+
+def _irt_tasks(source):
+    """The tasks of a source some study uses as a benchmark (each gets its IRT fits)."""
+    studies = _items().get("studies", {}).values()
+    return sorted({b for spec in studies if spec["source"] == source for b in spec["benchmarks"]})
+
+
+# One IRT job per source (all its benchmarks in one process: mirt's start-up is paid once).
+for _source in sorted(s for s in _items().get("sources", {}) if _irt_tasks(s)):
+
+    rule:
+        name:
+            f"items_irt_{_source}"
+        input:
+            responses=f"{ITEMS}/{_source}/responses.parquet",
+            recovery=f"{ITEMS}/irt_recovery.csv",
+        output:
+            [f"{ITEMS}/{_source}/irt/{t}/{n}.csv" for t in _irt_tasks(_source) for n in ITEM_IRT_FILES],
+        log:
+            f"logs/items_irt/{_source}.log",
+        benchmark:
+            f"logs/benchmarks/items_irt/{_source}.tsv"
+        params:
+            settings=_items_keys("min_model_coverage", irt=("models", "max_iter", "recovery")),
+            tasks=_irt_tasks(_source),
+            out_dir=f"{ITEMS}/{_source}/irt",
+            code=script_code("items_irt.py"),
+        script:
+            "../scripts/items_irt.py"
+
+
+rule items_study:
+    input:
+        unpack(_item_study_inputs),
+    output:
+        [f"{ITEMS}/{{study}}/{name}" for name in ITEM_STUDY_FILES],
+    log:
+        "logs/items_study/{study}.log",
+    benchmark:
+        "logs/benchmarks/items_study/{study}.tsv"
+    wildcard_constraints:
+        study="[A-Za-z0-9_.-]+",
+    params:
+        study=lambda w: canonical(_item_study(w.study)),
+        irt_dirs=lambda w: _item_study_irt(w.study),
+        settings=_items_keys(
+            "k",
+            "n_random_draws",
+            "n_bootstrap",
+            "ci_level",
+            "fdr_alpha",
+            "min_models",
+            "min_model_coverage",
+            irt=("selection_model", "recovery"),
+        ),
+        seed=config["seed"],
+        code=script_code("items_study.py"),
+    script:
+        "../scripts/items_study.py"
+
+
+rule items_figures:
+    input:
+        curve=f"{ITEMS}/{{study}}/validity_curve.csv",
+        validity=f"{ITEMS}/{{study}}/item_validity.csv",
+        support=f"{ITEMS}/{{study}}/criteria_support.csv",
+        irt=lambda w: _headline_irt(w.study),
+    output:
+        [
+            f"{ITEMS}/{{study}}/figures/{stem}.{ext}"
+            for stem in ("validity_curve", "item_map")
+            for ext in config["analysis"]["figures"]["formats"]
+        ],
+    log:
+        "logs/items_figures/{study}.log",
+    wildcard_constraints:
+        study="[A-Za-z0-9_.-]+",
+    params:
+        headline=lambda w: canonical(_item_study(w.study)["headline"]),
+        formats=config["analysis"]["figures"]["formats"],
+        dpi=config["analysis"]["figures"]["dpi"],
+        code=script_code("items_figures.py"),
+    script:
+        "../scripts/items_figures.py"
+
+
+rule items_report:
+    input:
+        summaries=[f"{ITEMS}/{study}/summary.csv" for study in _items().get("studies", {})],
+        curves=[f"{ITEMS}/{study}/validity_curve.csv" for study in _items().get("studies", {})],
+        support=[f"{ITEMS}/{study}/criteria_support.csv" for study in _items().get("studies", {})],
+        recovery=f"{ITEMS}/irt_recovery.csv",
+        fits=list(_item_report_fits().values()),
+    output:
+        f"{ITEMS}/report.md",
+    log:
+        "logs/items_report/items_report.log",
+    localrule: True
+    params:
+        studies=lambda w: {study: f"{ITEMS}/{study}" for study in _items().get("studies", {})},
+        headlines=canonical({s: spec["headline"] for s, spec in _items().get("studies", {}).items()}),
+        fits=[[source, task, path] for (source, task), path in _item_report_fits().items()],
+        code=script_code("items_report.py"),
+    script:
+        "../scripts/items_report.py"

@@ -1,0 +1,7 @@
+"""Snakemake script: IRT fitted back to simulated responses, a gate before real data (benchval.items.irt_step)."""
+
+from benchval.items.irt_step import run_recovery_step
+from benchval.plumbing.job import start_job
+
+job = start_job(snakemake)
+run_recovery_step(job.params["settings"]["irt"]["recovery"], job.params["seed"], snakemake.output[0])

@@ -1,0 +1,7 @@
+"""Snakemake script: one source's item-level responses (benchval.items.responses_step)."""
+
+from benchval.items.responses_step import run_responses_step
+from benchval.plumbing.job import start_job
+
+job = start_job(snakemake)
+run_responses_step(job.params["source"], job.params["mirror"], snakemake.output.responses)
