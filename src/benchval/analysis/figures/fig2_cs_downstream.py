@@ -34,6 +34,10 @@ def figure_cs_downstream(
     """Figure 2: commonsense (and control) benchmarks x downstream tasks."""
     suffix = {"cs_reworked": " (reworked)", "control": " (control)", "cs_original": ""}
 
+    def row_label(task):  # a study's own role name (studies.<study>.roles) where it declares one
+        role, name = study.tasks.at[task, "role"], study.role_name(task)
+        return study.label(task) + (f" ({name})" if name != role else suffix[role])
+
     def panel(ax, metric):
         subset = table[table["metric"] == metric]
         rows = [t for t in study.tasks.index if t in set(subset["benchmark"])]
@@ -46,7 +50,7 @@ def figure_cs_downstream(
             ax,
             values,
             stars,
-            [study.label(t) + suffix[study.tasks.at[t, "role"]] for t in rows],
+            [row_label(t) for t in rows],
             [study.label(t) for t in columns],
             f"{metric_label(metric)} ({model_range(subset)})",
             capped,

@@ -26,6 +26,16 @@ def draw(tables: dict[str, pd.DataFrame], study: StudyTable, metrics: list[str],
     return figure_lofo(tables["lofo_scores"], study, metrics, output, settings.ci_level)
 
 
+def baseline_label(table: pd.DataFrame, metric: str, study: StudyTable) -> str:
+    """What the baseline ('controls') model held, read from the LOFO table: log size, plus the control
+    composite unless the table notes it was omitted or the study has no control task."""
+    rows = table[(table["metric"] == metric) & (table["predictor_set"] == "controls")]
+    notes = " ".join(rows["note"].dropna().astype(str)) if "note" in rows else ""
+    if "control composite omitted" in notes or not study.tasks_with_role("control"):
+        return "log size"
+    return "log size + control composite"
+
+
 def number(value: float) -> str:
     return "n/a" if pd.isna(value) else f"{value:.2f}"
 
@@ -44,12 +54,15 @@ def figure_lofo(
         if not tasks:
             empty_panel(ax, metric_label(metric), "no downstream task with this metric")
             continue
+        drawn = []  # the predictor sets with a bar in this panel: the legend names only these
         for k, name in enumerate(sets):
             rows = subset[subset["predictor_set"] == name].set_index("downstream").reindex(tasks)
             x = np.arange(len(tasks)) + (k - (len(sets) - 1) / 2) * width
             heights = rows["delta_r2"].to_numpy(float)
             shown = np.isfinite(heights)
             ax.bar(x[shown], heights[shown], width, color=f"C{k}", label=PREDICTOR_SET_LABELS[name])
+            if shown.any():
+                drawn.append((k, name))
             if "delta_r2_ci_low" in rows:  # bootstrap interval over models (lofo.bootstrap_delta_r2)
                 low, high = rows["delta_r2_ci_low"].to_numpy(float), rows["delta_r2_ci_high"].to_numpy(float)
                 bars = shown & np.isfinite(low) & np.isfinite(high)
@@ -76,10 +89,11 @@ def figure_lofo(
             fontsize=8,
         )
         ax.set_xlim(-0.6, len(tasks) - 0.4)
-        ax.set_ylabel("Δ out-of-family R²\n(vs log size + control)")
+        ax.set_ylabel(f"Δ out-of-family R²\n(vs {baseline_label(table, metric, study)})")
         ax.set_title(metric_label(metric), fontsize=10)
-        handles = [Patch(color=f"C{k}", label=PREDICTOR_SET_LABELS[name]) for k, name in enumerate(sets)]
-        ax.legend(handles=handles, fontsize=7, loc="best")
+        if drawn:
+            handles = [Patch(color=f"C{k}", label=PREDICTOR_SET_LABELS[name]) for k, name in drawn]
+            ax.legend(handles=handles, fontsize=7, loc="best")
     fig.suptitle(
         f"Figure 3 ({output.study_name}): gain in leave-one-family-out R² from commonsense composites", fontsize=11
     )
