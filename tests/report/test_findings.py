@@ -245,3 +245,22 @@ def test_a_partial_correlation_of_the_other_sign_fails_the_controls(sign):
     stated = {c.subject for c in F.study_findings("obs", tables, LABELS, 5, CRITERIA).stated}
     assert ("hs ~ gsm" in stated) == (sign == 1)
     assert np.sign(tables["partial_spearman"].loc[0, "rho_partial"]) == sign
+
+
+def test_a_partial_correlation_whose_interval_includes_zero_fails_the_controls():
+    """BH-significant by its t-test but the bootstrap interval straddles 0 (obsscaling's WinoGrande ~ GSM8K
+    had partial 0.24 [-0.11, 0.48], p_FDR 0.018): not stated."""
+    tables = _tables()
+    tables["partial_spearman"].loc[0, ["ci_low", "ci_high"]] = [-0.11, 0.48]
+    found = F.study_findings("obs", tables, LABELS, 5, CRITERIA)
+    assert not found.stated
+    assert next(c.failed for c in found.rejected if c.subject == "hs ~ gsm").startswith(
+        "controls: given log size, family and the control composite, partial ρ = 0.35 [-0.11, 0.48]"
+    )
+
+
+def test_a_correlation_whose_interval_includes_zero_is_not_stated():
+    tables = _tables()
+    tables["correlations_cs_downstream"].loc[0, "ci_low"] = -0.05
+    found = F.study_findings("obs", tables, LABELS, 5, CRITERIA)
+    assert not found.stated and any(c.failed.startswith("interval: ρ's interval") for c in found.rejected)

@@ -4,10 +4,11 @@ whose every number is read from the study's tables (docs/report.md, "Findings").
 
 A candidate conclusion is stated only when it passes every gate that applies to its kind:
 
-* ``benchmark ~ task`` (``correlations_cs_downstream``, commonsense rows): BH-adjusted (``reject``);
-  its partial correlation given log size, family and the control composite (``partial_spearman``)
-  BH-adjusted too, with the same sign (the controls); each of the two in at least ``min_share_agree``
-  of its specifications (``specification_robustness``, the multiverse).
+* ``benchmark ~ task`` (``correlations_cs_downstream``, commonsense rows): BH-adjusted (``reject``) and
+  its bootstrap interval excludes 0; its partial correlation given log size, family and the control
+  composite (``partial_spearman``) BH-adjusted too, with the same sign and an interval that excludes 0
+  (the controls); each of the two in at least ``min_share_agree`` of its specifications
+  (``specification_robustness``, the multiverse).
 * ``delta_rho`` and the revision groups (OO - RR, OO - OR): BH-adjusted, the interval excludes 0, and
   the multiverse share.
 * ``lofo_gain`` (descriptive, no p-value): the interval excludes 0 and the multiverse share.
@@ -70,6 +71,7 @@ class StudyFindings:
     rejected: list[Conclusion] = field(default_factory=list)
     n_rejected_more: int = 0
     notes: list[str] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)  # lines after the stated conclusions
     too_few_models: bool = False
 
 
@@ -165,12 +167,18 @@ def correlation_conclusions(tables: dict, labels: dict, criteria: Criteria, cont
         failed = ""
         if not _rejected(row.reject):
             failed = f"FDR: BH-adjusted p = {p_text(row.p_fdr)} ≥ {criteria.alpha}"
+        elif not _excludes_zero(row.ci_low, row.ci_high):
+            failed = f"interval: ρ's interval {interval_text(row.ci_low, row.ci_high)} includes 0"
         elif part is None or pd.isna(part["rho_partial"]):
             failed = "controls: partial correlation undefined" + (f" ({part['note']})" if part is not None else "")
-        elif not _rejected(part["reject"]) or np.sign(part["rho_partial"]) != np.sign(row.rho):
+        elif (
+            not _rejected(part["reject"])
+            or np.sign(part["rho_partial"]) != np.sign(row.rho)
+            or not _excludes_zero(part["ci_low"], part["ci_high"])
+        ):
             failed = (
-                f"controls: given {controls}, partial ρ = {number(part['rho_partial'])}, "
-                f"BH-adjusted p = {p_text(part['p_fdr'])}"
+                f"controls: given {controls}, partial ρ = {number(part['rho_partial'])} "
+                f"{interval_text(part['ci_low'], part['ci_high'])}, BH-adjusted p = {p_text(part['p_fdr'])}"
             )
         else:
             failed = _multiverse_gate(rows, criteria)
@@ -322,7 +330,7 @@ def study_findings(
     rejected = sorted([c for c in candidates if c.failed], key=lambda c: -abs(c.estimate))
     findings.stated = stated[: criteria.max_stated]
     if len(stated) > criteria.max_stated:
-        findings.notes.append(
+        findings.after.append(
             f"{len(stated) - criteria.max_stated} more conclusions pass every gate (the largest {criteria.max_stated} "
             "by |estimate| are stated)."
         )
@@ -422,6 +430,7 @@ def markdown_page(studies: list[StudyFindings], criteria: Criteria, extra: list[
                 link = f" ({figure_ref(findings.study, name, conclusion.figure)})" if name else ""
                 lines.append(f"- {conclusion.sentence}{link}")
             lines.append("")
+            lines += [line for line in findings.after] + ([""] if findings.after else [])
         elif not findings.too_few_models:
             lines += ["No conclusion survives every gate.", ""]
         if findings.rejected:
