@@ -117,7 +117,7 @@ def test_without_a_control_task_figure_3_says_log_size_only_and_names_only_drawn
     assert ax.get_ylabel() == "Δ out-of-family R²\n(vs log size)"
     assert "control" not in ax.get_ylabel()
     # no reworked benchmark: only the original composite's bars exist, and only they are in the legend
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["+ original CS composite"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["+ reasoning composite"]  # the study's word
     drawn = tables["lofo_scores"].dropna(subset=["delta_r2"])["predictor_set"].unique().tolist()
     assert drawn == ["controls+original"]
     # Figure 4 tests the study's own axes
