@@ -38,6 +38,21 @@ def test_weighted_ranks_are_rankdata_of_the_resample():
         np.testing.assert_allclose(ranks[b][indices[b]], stats.rankdata(values[indices[b]]))
 
 
+def test_spearman_of_a_resample_from_counts_equals_bootstrap_spearman_on_its_rows():
+    """Ties and small n (some resamples constant in a column: NaN in both)."""
+    rng = np.random.default_rng(8)
+    matrix = np.round(rng.random((6, 3)), 1)
+    matrix[:, 2] = [0, 0, 0, 0, 1, 1]  # often constant in a resample
+    indices = rng.integers(0, 6, size=(300, 6))
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    ours = intervals.chunked_spearman(matrix, indices, pairs)
+    reference = bootstrap.bootstrap_spearman(matrix, indices)
+    expected = np.stack([reference[:, i, j] for i, j in pairs], axis=1)
+    assert np.isnan(expected[:, 1]).sum() > 10
+    np.testing.assert_array_equal(np.isnan(ours), np.isnan(expected))
+    np.testing.assert_allclose(ours[~np.isnan(ours)], expected[~np.isnan(expected)], atol=1e-12)
+
+
 def test_partial_of_a_resample_from_counts_equals_partial_spearman_on_its_rows():
     x, y, family, covariates = _family_case()
     indices = np.random.default_rng(5).integers(0, len(x), size=(60, len(x)))
@@ -123,3 +138,14 @@ def test_undefined_pair_gets_no_interval_and_a_constant_resample_is_counted():
     assert np.isnan(out.at[1, "ci_low"]) and out.at[1, "n_boot_valid"] == 0 and out.at[1, "note"] == "constant"
     assert 0 < out.at[0, "n_boot_valid"] < 500  # 4 models: about 1 resample in 64 are constant, dropped and counted
     assert "resamples undefined" in out.at[0, "note"]
+
+
+def test_chunks_of_resamples_give_the_same_numbers(monkeypatch):
+    x, y, family, covariates = _family_case(seed=4)
+    indices = np.random.default_rng(2).integers(0, len(x), size=(50, len(x)))
+    matrix = np.column_stack([x, y])
+    whole_rho = intervals.chunked_spearman(matrix, indices, [(0, 1)])
+    whole_partial = intervals.partial_spearman_samples(x, y, family, covariates, indices)
+    monkeypatch.setattr(intervals, "CHUNK_ELEMENTS", 7 * len(x))  # chunks of 7 resamples (1 for the partial)
+    np.testing.assert_array_equal(intervals.chunked_spearman(matrix, indices, [(0, 1)]), whole_rho)
+    np.testing.assert_array_equal(intervals.partial_spearman_samples(x, y, family, covariates, indices), whole_partial)

@@ -10,9 +10,10 @@ than models of different families. The family structure enters the estimates ins
 dummies in the partial correlation, the leave-one-family-out rows and LOFO).
 
 Spearman pairs: the pairs with the same pairwise-complete model set share one set of resamples
-(keyed by table, metric and models), each resample's Spearman matrix computed at once
-(:func:`benchval.analysis.bootstrap.bootstrap_spearman`, in chunks of resamples so that a study of
-thousands of models stays within memory).
+(keyed by table, metric and models). A resample is handled as the counts with which each model was
+drawn: its ranks come from cumulated counts and rho is their count-weighted correlation, equal to
+:func:`benchval.analysis.bootstrap.bootstrap_spearman` on the resampled rows (tested) at O(B n) per
+task, in chunks of resamples so that a study of thousands of models stays within memory.
 
 Partial Spearman: a resample is a vector of counts ``w`` (how often each model was drawn). The
 resample's partial correlation is computed from the counts without materialising the resample:
@@ -61,10 +62,10 @@ def spearman_interval_columns(
         indices = bootstrap.resample_indices(
             bootstrap.rng_for(settings.seed, *key, *models), len(models), settings.n_bootstrap
         )
-        corr = chunked_spearman(matrix, indices)
-        for p in positions:
-            i, j = column[table.iloc[p][a]], column[table.iloc[p][b]]
-            summary = bootstrap.summarise(float(table.iloc[p]["rho"]), corr[:, i, j], settings.ci_level)
+        pairs = [(column[table.iloc[p][a]], column[table.iloc[p][b]]) for p in positions]
+        samples = chunked_spearman(matrix, indices, pairs)
+        for k, p in enumerate(positions):
+            summary = bootstrap.summarise(float(table.iloc[p]["rho"]), samples[:, k], settings.ci_level)
             table.iloc[p, table.columns.get_loc("ci_low")] = summary["ci_low"]
             table.iloc[p, table.columns.get_loc("ci_high")] = summary["ci_high"]
             table.iloc[p, table.columns.get_loc("n_boot_valid")] = summary["n_boot_valid"]
@@ -78,13 +79,38 @@ def spearman_interval_columns(
     return table
 
 
-def chunked_spearman(matrix: np.ndarray, indices: np.ndarray) -> np.ndarray:
-    """:func:`bootstrap.bootstrap_spearman` over chunks of resamples (same numbers, bounded memory)."""
+def chunked_spearman(matrix: np.ndarray, indices: np.ndarray, pairs: list[tuple[int, int]]) -> np.ndarray:
+    """Spearman rho of columns (i, j) of ``matrix`` in every resample (rows of ``indices``): B x len(pairs).
+
+    Each resample as draw counts: the ranks of the resampled values from cumulated counts
+    (:func:`weighted_ranks`), rho their count-weighted Pearson correlation; equal to
+    :func:`bootstrap.bootstrap_spearman` on ``matrix[indices]`` (tested), at O(B n) per column instead
+    of sorting every resample. NaN where a column is constant in a resample."""
     n_boot, n_models = indices.shape
-    step = max(1, CHUNK_ELEMENTS // max(1, n_models * matrix.shape[1]))
-    return np.concatenate(
-        [bootstrap.bootstrap_spearman(matrix, indices[start : start + step]) for start in range(0, n_boot, step)]
-    )
+    step = max(1, CHUNK_ELEMENTS // max(1, n_models))
+    columns = sorted({c for pair in pairs for c in pair})
+    out = np.empty((n_boot, len(pairs)))
+    for start in range(0, n_boot, step):
+        weights = draw_counts(indices[start : start + step], n_models)
+        total = weights.sum(axis=1, keepdims=True)
+        centred, spread = {}, {}
+        for c in columns:
+            ranks = weighted_ranks(matrix[:, c], weights)
+            centred[c] = ranks - (weights * ranks).sum(axis=1, keepdims=True) / total
+            spread[c] = (weights * centred[c] ** 2).sum(axis=1)
+        for k, (i, j) in enumerate(pairs):
+            with np.errstate(invalid="ignore", divide="ignore"):
+                rho = (weights * centred[i] * centred[j]).sum(axis=1) / np.sqrt(spread[i] * spread[j])
+            # a column constant in the resample has zero spread (up to rounding): undefined, as spearmanr
+            constant = (spread[i] <= 1e-9 * total[:, 0] ** 3) | (spread[j] <= 1e-9 * total[:, 0] ** 3)
+            out[start : start + step, k] = np.where(constant, np.nan, np.clip(rho, -1.0, 1.0))
+    return out
+
+
+def draw_counts(indices: np.ndarray, n_models: int) -> np.ndarray:
+    """B x n: how often each model was drawn in each resample."""
+    offsets = (np.arange(len(indices)) * n_models)[:, None]
+    return np.bincount((indices + offsets).ravel(), minlength=len(indices) * n_models).reshape(len(indices), n_models)
 
 
 # ---------------------------------------------------------------------------- partial Spearman
@@ -175,7 +201,6 @@ def partial_spearman_samples(
     samples = []
     for start in range(0, len(indices), step):
         chunk = indices[start : start + step]
-        weights = np.zeros((len(chunk), n_models))
-        np.add.at(weights, (np.arange(len(chunk))[:, None], chunk), 1.0)
+        weights = draw_counts(chunk, n_models).astype(float)
         samples.append(weighted_partial_spearman(x, y, family, covariates, weights))
     return np.concatenate(samples)
