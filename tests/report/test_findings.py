@@ -187,7 +187,7 @@ def test_a_study_with_too_few_models_says_so_and_states_nothing():
     assert not found.stated and not found.rejected and found.too_few_models
     assert found.notes == [
         "This study has 3 models; conclusions across models need at least 5 (analysis.min_models), so it draws "
-        "none. Its scoreboard shows what each model scores."
+        "none. A scored study's scoreboard (figures/default/scoreboard.png) shows what each model scores on each task."
     ]
     page = F.markdown_page([found], CRITERIA, [], lambda s, n, stem: "")
     assert "No conclusion survives" not in page  # the reason is the number of models, said once

@@ -312,7 +312,8 @@ def study_findings(
     if n_models < min_models:
         findings.notes.append(
             f"This study has {n_models} model{'s' if n_models != 1 else ''}; conclusions across models need at "
-            f"least {min_models} (analysis.min_models), so it draws none. Its scoreboard shows what each model scores."
+            f"least {min_models} (analysis.min_models), so it draws none. A scored study's scoreboard "
+            f"(figures/{study}/scoreboard.png) shows what each model scores on each task."
         )
         findings.too_few_models = True
         return findings
