@@ -47,9 +47,10 @@ def figure_cs_correlations(
         title = f"{metric_label(metric)} ({model_range(subset)})"
         return heatmap(ax, values, stars, labels, labels, title, capped, bounds)
 
+    n_tasks = len(set(table["task_a"]) | set(table["task_b"]))
     fig = heatmap_figure(
         metrics,
-        7.0,
+        max(7.0, 0.85 * n_tasks + 3.0),  # room for each cell's interval
         panel,
         f"Figure 1 ({output.study_name}): rank correlations between commonsense benchmarks",
         f"* Benjamini-Hochberg adjusted p < {alpha}; grey 'n/a' = undefined (see tables/correlations_cs_cs.csv)"

@@ -29,10 +29,12 @@ def heatmap(
         for j in range(values.shape[1]):
             marks = ("*" if stars[i, j] else "") + ("†" if capped[i, j] else "")
             text = "n/a" if not np.isfinite(values[i, j]) else f"{values[i, j]:.2f}{marks}"
-            if bounds is not None and np.isfinite(values[i, j]) and np.isfinite(bounds[i, j]).all():
-                text += f"\n[{bounds[i, j, 0]:.2f}, {bounds[i, j, 1]:.2f}]"
             colour = "white" if np.isfinite(values[i, j]) and abs(values[i, j]) > 0.6 else "black"
-            ax.text(j, i, text, ha="center", va="center", fontsize=7, color=colour)
+            interval = bounds is not None and np.isfinite(values[i, j]) and np.isfinite(bounds[i, j]).all()
+            ax.text(j, i - (0.15 if interval else 0), text, ha="center", va="center", fontsize=7, color=colour)
+            if interval:  # smaller, under the rho
+                low, high = bounds[i, j]
+                ax.text(j, i + 0.2, f"[{low:.2f}, {high:.2f}]", ha="center", va="center", fontsize=5.5, color=colour)
     ax.set_xticks(range(len(columns)), columns, rotation=45, ha="right", fontsize=8)
     ax.set_yticks(range(len(rows)), rows, fontsize=8)
     ax.set_title(title, fontsize=10)
