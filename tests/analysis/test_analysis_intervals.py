@@ -149,3 +149,19 @@ def test_chunks_of_resamples_give_the_same_numbers(monkeypatch):
     monkeypatch.setattr(intervals, "CHUNK_ELEMENTS", 7 * len(x))  # chunks of 7 resamples (1 for the partial)
     np.testing.assert_array_equal(intervals.chunked_spearman(matrix, indices, [(0, 1)]), whole_rho)
     np.testing.assert_array_equal(intervals.partial_spearman_samples(x, y, family, covariates, indices), whole_partial)
+
+
+@pytest.mark.parametrize("step", ["correlations", "partial"])
+def test_the_interval_steps_declare_the_bootstrap_keys_they_read(study, step):
+    """The correlations and partial steps now draw bootstraps: their rules must pass n_bootstrap, ci_level
+    and seed (STEP_SETTINGS), so that editing one reruns them; without a key the step fails naming it."""
+    from benchval.analysis import pairwise, partial
+    from benchval.analysis.chain import step_settings
+    from benchval.analysis.outputs import STEP_SETTINGS
+
+    assert {"n_bootstrap", "ci_level", "seed"} <= set(STEP_SETTINGS[step])
+    module = {"correlations": pairwise, "partial": partial}[step]
+    keys = [k for k in STEP_SETTINGS[step] if k != "n_bootstrap"]
+    settings = step_settings({"seed": 1}, keys, step)
+    with pytest.raises(AttributeError, match="reads settings.n_bootstrap, but its rule does not pass that key"):
+        module.step_tables(study, study.metrics, settings)
