@@ -243,8 +243,9 @@ def test_calibrated_option_scores_are_their_own_step(finished_run):
     assert list(calibrated.columns) == ["item_id", "option_index", "score"] and len(calibrated) > 0
 
 
-# What publishes an analysis output (report_config shows the config, so any config edit reruns it).
-PUBLISHING = {"publish", "report_figures", "report_tables", "report_config"}
+# What publishes an analysis output (report_config shows the config, so any config edit reruns it; the
+# findings page reads the FDR-adjusted tables and the specification grid).
+PUBLISHING = {"publish", "report_figures", "report_tables", "report_config", "findings"}
 # the specification grid recomputes every statistic, and power planning reads alpha, min_models and
 # ridge_alpha: an edit of the analysis settings reruns them (workflow/rules/robustness.smk)
 ROBUSTNESS = {"specification_robustness", "report_specification_robustness", "power_planning"}

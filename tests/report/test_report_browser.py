@@ -98,8 +98,11 @@ def show_category(browser, name: str, report_html: Path) -> int:
 
 def test_report_has_every_section(report_html):
     html = report_html.read_text(encoding="utf-8")
-    for category in ("Figures", "Tables", "Models", "Tasks", "Configuration"):
+    for category in ("0 Findings (read first)", "Figures", "Tables", "Models", "Tasks", "Configuration"):
         assert f'"{category}"' in html
+    # the findings page, from the synthetic study's tables (results/findings.md beside the report)
+    findings = (report_html.parent / "results" / "findings.md").read_text(encoding="utf-8")
+    assert findings.startswith("# Findings") and "## synth (23 models)" in findings
     for stem in FIGURES:
         assert f"results/report/synth/figures/{stem}.png" in html
     # Captions say how to read the figures (rendered from workflow/report/*.rst).

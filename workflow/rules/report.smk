@@ -6,7 +6,11 @@
 # rule, not worth a cluster job each.
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
 from benchval.plumbing.layout import (
+    COMMONWHY_EVAL_DIR,
+    FINDINGS_HTML,
+    FINDINGS_MARKDOWN,
     REPORT_CONFIG_PAGE,
+    REPORT_FINDINGS_PAGE,
     REPORT_CONFIG_YAML,
     REPORT_MODELS_PAGE,
     REPORT_MODELS_TABLE,
@@ -127,6 +131,64 @@ rule report_specification_robustness:
         "../scripts/report_table_page.py"
 
 
+# The findings page (docs/report.md, "Findings"): per study, the conclusions that survive their controls,
+# FDR and the specification grid, in sentences read from the tables; first in the report (its category
+# sorts first). The atlas's table is read if the run has one (an input only when the config runs the atlas).
+FINDINGS_STUDY_TABLES = (
+    "study_summary",
+    "correlations_cs_downstream",
+    "partial_spearman",
+    "delta_rho",
+    "revision_groups",
+    "lofo_scores",
+)
+
+
+def _findings_inputs():
+    inputs = {}
+    for study in LAYOUT.studies:
+        for name in FINDINGS_STUDY_TABLES:
+            inputs[f"{study}/{name}"] = fill(STUDY_TABLE, study=study, name=name)
+        inputs[f"{study}/specification_robustness"] = fill(SPECIFICATION_TABLE, study=study)
+        inputs[f"{study}/tasks"] = fill(STUDY_TASKS, study=study)
+    return inputs
+
+
+def _atlas_for_findings(wildcards):
+    """The atlas's outputs when this workflow runs it (atlas.smk), so that the page reads them after."""
+    outputs = globals().get("atlas_outputs")
+    return outputs() if outputs else []
+
+
+rule findings:
+    input:
+        **_findings_inputs(),
+        atlas=_atlas_for_findings,
+    output:
+        markdown=FINDINGS_MARKDOWN,
+        html=FINDINGS_HTML,
+        report=report(
+            REPORT_FINDINGS_PAGE,
+            caption="../report/findings.rst",
+            category="0 Findings (read first)",
+        ),
+    log:
+        "logs/findings/findings.log",
+    benchmark:
+        "logs/benchmarks/findings/findings.tsv"
+    localrule: True
+    params:
+        studies=list(LAYOUT.studies),
+        alpha=config["analysis"]["fdr"]["alpha"],
+        min_models=config["analysis"]["min_models"],
+        criteria=canonical(config["robustness"]["findings"]),
+        atlas_table="results/atlas/human_preference.csv",
+        commonwhy_dir=COMMONWHY_EVAL_DIR,
+        code=script_code("report_findings.py"),
+    script:
+        "../scripts/report_findings.py"
+
+
 rule report_models:
     input:
         # every model some scored study uses (imported studies have no prepared models)
@@ -184,6 +246,7 @@ rule report_inputs:
         expand(REPORT_STUDY_TABLE, study=LAYOUT.studies, name=REPORT_STUDY_TABLES),
         LAYOUT.scoreboard_report_files(),
         LAYOUT.commonwhy_eval_report_files(),
+        REPORT_FINDINGS_PAGE,
         REPORT_MODELS_PAGE,
         REPORT_CONFIG_PAGE,
         [REPORT_TASK_SIZES_PAGE] if LAYOUT.scored_studies else [],

@@ -46,12 +46,15 @@ COLUMNS = [
 ]
 
 
-def comparisons(benchmark_axes: list[set], task_axes: list[set]) -> list[tuple[str, str, np.ndarray, np.ndarray]]:
-    """(panel, axis, same mask, cross mask) over the benchmark x task grid."""
-    has_b = {a: np.array([a in axes for axes in benchmark_axes], dtype=bool) for a in AXES}
-    has_t = {a: np.array([a in axes for axes in task_axes], dtype=bool) for a in AXES}
+def comparisons(
+    benchmark_axes: list[set], task_axes: list[set], axis_names=AXES
+) -> list[tuple[str, str, np.ndarray, np.ndarray]]:
+    """(panel, axis, same mask, cross mask) over the benchmark x task grid, for each of ``axis_names``
+    (the study's axes: the paper's by default)."""
+    has_b = {a: np.array([a in axes for axes in benchmark_axes], dtype=bool) for a in axis_names}
+    has_t = {a: np.array([a in axes for axes in task_axes], dtype=bool) for a in axis_names}
     result = []
-    for axis in AXES:
+    for axis in axis_names:
         same = has_b[axis][:, None] & has_t[axis][None, :]
         result.append(("a", axis, same, has_b[axis][:, None] & ~has_t[axis][None, :]))
         result.append(("b", axis, same, ~has_b[axis][:, None] & has_t[axis][None, :]))
@@ -97,7 +100,7 @@ def axis_tests(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Ana
     benchmark_axes = [set(study.tasks.at[b, "axes"]) | extra for b in benchmarks]
     task_axes = [set(study.tasks.at[t, "axes"]) for t in tasks]
     complete = wide[benchmarks + tasks].dropna()
-    grid = comparisons(benchmark_axes, task_axes)
+    grid = comparisons(benchmark_axes, task_axes, study.axes)
     try:
         require(benchmarks and tasks, f"no commonsense benchmark or no downstream task with '{metric}' scores")
         require(

@@ -42,6 +42,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.analysis.study_import import StudyImportError, expand_path, task_table
+from benchval.analysis.study_vocabulary import apply_vocabulary
 from benchval.analysis.study_table import SCORE_COLUMNS, read_score_table, read_tasks
 from benchval.atlas.names import normalise
 from benchval.evaluation.score_table import validate_score_table
@@ -314,6 +315,7 @@ def import_study(
             f"study {study_name!r}: source {source!r} is not importable (one of {sorted(IMPORTERS)})"
         )
     scores, tasks = IMPORTERS[source](study_name, study, mirror)
+    tasks = apply_vocabulary(study_name, study, tasks)  # the study's own roles and axes
     if study.get("round_digits") is not None:
         scores = round_scores(scores, int(study["round_digits"]), study_name)
     validate_score_table(scores, f"study {study_name!r}")

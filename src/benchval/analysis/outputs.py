@@ -57,10 +57,12 @@ TESTED_TABLES = (
 # rule passes only these, so editing another key reruns nothing of it; a step reading a setting
 # that is not listed fails loudly (run.StepSettings) instead of silently using the default.
 _COMMON_KEYS = ("metrics", "min_models")
+_BOOTSTRAP_KEYS = ("n_bootstrap", "ci_level", "seed")
 STEP_SETTINGS = {
-    "correlations": _COMMON_KEYS,
+    # every correlation carries its bootstrap interval over models (benchval.analysis.intervals)
+    "correlations": _COMMON_KEYS + _BOOTSTRAP_KEYS,
     "revisions": _COMMON_KEYS + ("n_bootstrap", "ci_level", "seed", "fisher_z_max_abs_rho"),
-    "partial": _COMMON_KEYS + ("control_composite",),
+    "partial": _COMMON_KEYS + ("control_composite",) + _BOOTSTRAP_KEYS,
     "axes": _COMMON_KEYS + ("n_bootstrap", "ci_level", "seed", "fisher_z_max_abs_rho", "axes_for_every_cs"),
     # lofo reads the control composite too (partial.control_tasks_for), and the bootstrap keys for
     # the interval of the R2 gain (Figure 3)
@@ -68,7 +70,8 @@ STEP_SETTINGS = {
     "displacement": _COMMON_KEYS + ("top_k",),
     "fdr": _COMMON_KEYS + ("fdr",),
 }
-# Each figure: the tables it draws and the keys it reads. Figures 1 and 2 star significance (fdr).
+# Each figure: the tables it draws and the keys it reads. Figures 1 and 2 star significance (fdr) and
+# write each interval's level (ci_level).
 FIGURE_INPUTS = {
     "fig1_cs_correlations": ("correlations_cs_cs",),
     "fig2_cs_downstream": ("correlations_cs_downstream",),
@@ -77,8 +80,8 @@ FIGURE_INPUTS = {
     "table4_rank_displacement": ("table4_rank_displacement",),
 }
 FIGURE_SETTINGS = {
-    "fig1_cs_correlations": _COMMON_KEYS + ("fdr", "figures"),
-    "fig2_cs_downstream": _COMMON_KEYS + ("fdr", "figures"),
+    "fig1_cs_correlations": _COMMON_KEYS + ("fdr", "ci_level", "figures"),
+    "fig2_cs_downstream": _COMMON_KEYS + ("fdr", "ci_level", "figures"),
     "fig3_lofo_delta_r2": _COMMON_KEYS + ("ci_level", "figures"),
     "fig4_axis_tests": _COMMON_KEYS + ("ci_level", "figures"),
     "table4_rank_displacement": _COMMON_KEYS + ("top_k", "figures"),

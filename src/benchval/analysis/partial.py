@@ -21,7 +21,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from benchval.analysis import bootstrap
 from benchval.analysis.composite import composite_series
+from benchval.analysis.intervals import INTERVAL_COLUMNS, partial_spearman_samples
 from benchval.analysis.settings import AnalysisSettings
 from benchval.analysis.study_table import StudyTable
 from benchval.analysis.undefined import UndefinedStatistic, require
@@ -99,9 +101,11 @@ def partial_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: 
                 used = used[:, np.abs(used).sum(axis=0) > 0]  # dummies of families absent from these models
                 r, p, df = partial_spearman(x[rows], y[rows], used)
                 unsized = f"{left_out} model(s) without a size or control score left out" if left_out else ""
-                record.update(rho_partial=r, p=p, df=df, note="; ".join(filter(None, [composite_note, unsized])))
+                interval = partial_interval(x, y, rows, family, covariates, r, settings, (metric, benchmark, task))
+                note = "; ".join(filter(None, [composite_note, unsized, interval.pop("note")]))
+                record.update(rho_partial=r, p=p, df=df, **interval, note=note)
             except UndefinedStatistic as undefined:
-                record.update(rho_partial=np.nan, p=np.nan, df=np.nan, note=str(undefined))
+                record.update(rho_partial=np.nan, p=np.nan, df=np.nan, n_boot_valid=0, note=str(undefined))
             records.append(record)
     if not records:
         records.append(
@@ -114,11 +118,32 @@ def partial_table(study: StudyTable, metric: str, wide: pd.DataFrame, settings: 
                 "rho_partial": np.nan,
                 "p": np.nan,
                 "df": np.nan,
+                "n_boot_valid": 0,
                 "note": "no commonsense benchmark or no downstream task with this metric",
             }
         )
-    columns = ["metric", "benchmark", "downstream", "rho_partial", "p", "df", "n_models", "n_families", "note"]
-    return pd.DataFrame.from_records(records)[columns]
+    columns = ["metric", "benchmark", "downstream", "rho_partial", "p", "df", *INTERVAL_COLUMNS]
+    table = pd.DataFrame.from_records(records).reindex(columns=columns + ["n_models", "n_families", "note"])
+    table["n_boot_valid"] = table["n_boot_valid"].fillna(0).astype(int)
+    return table
+
+
+def partial_interval(x, y, rows, family, covariates: pd.DataFrame, estimate: float, settings, key: tuple) -> dict:
+    """Percentile interval of the partial Spearman r over resamples of the pair's models (``rows``),
+    seeded by ``partial_spearman/<metric>/<benchmark>/<task>`` (benchval.analysis.intervals)."""
+    others = covariates.loc[:, [c for c in covariates.columns if not c.startswith("family_")]].to_numpy(float)
+    n = int(rows.sum())
+    indices = bootstrap.resample_indices(
+        bootstrap.rng_for(settings.seed, "partial_spearman", *key), n, settings.n_bootstrap
+    )
+    samples = partial_spearman_samples(x[rows], y[rows], family[rows], others[rows], indices)
+    summary = bootstrap.summarise(estimate, samples, settings.ci_level)
+    return {
+        "ci_low": summary["ci_low"],
+        "ci_high": summary["ci_high"],
+        "n_boot_valid": summary["n_boot_valid"],
+        "note": bootstrap.invalid_note(summary["n_boot_valid"], settings.n_bootstrap),
+    }
 
 
 def step_tables(study: StudyTable, metrics: list[str], settings) -> dict[str, pd.DataFrame]:

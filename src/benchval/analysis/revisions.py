@@ -20,6 +20,7 @@ import pandas as pd
 
 from benchval.analysis import bootstrap
 from benchval.analysis.correlation import fisher_z, spearman
+from benchval.analysis.intervals import spearman_interval_columns
 from benchval.analysis.settings import AnalysisSettings
 from benchval.analysis.study_table import StudyTable
 from benchval.analysis.undefined import UndefinedStatistic, require
@@ -67,7 +68,8 @@ def pair_correlations(study: StudyTable, metric: str, wide: pd.DataFrame, settin
                 "note": "the study has no cs_reworked tasks: no original/reworked pair",
             }
         )
-    return pd.DataFrame.from_records(records)
+    table = pd.DataFrame.from_records(records)
+    return spearman_interval_columns(table, wide, "original", "reworked", settings, ("revision_pairs", metric))
 
 
 def group_statistics(corr: np.ndarray, n_original: int, max_abs_rho: float) -> dict[str, np.ndarray]:

@@ -135,8 +135,8 @@ def complete_case(study: StudyTable) -> StudyTable:
 
 def statistic_tables(study: StudyTable, metrics: list[str], settings: AnalysisSettings) -> dict[str, pd.DataFrame]:
     """Every tested table of the chain and the LOFO scores, plus each convention's partial Spearman."""
-    tables = {}
-    for module in (pairwise, revisions, axes, lofo):
+    tables = pairwise.step_tables(study, metrics, settings, intervals=False)  # labels read no rho interval
+    for module in (revisions, axes, lofo):
         tables.update(module.step_tables(study, metrics, settings))
     tables["partial_conventions"] = pd.concat(
         [sensitivity_table(study, m, study.wide(m), settings) for m in metrics], ignore_index=True

@@ -8,6 +8,8 @@ Formats are those of docs/data-contract.md section 4:
 
 from __future__ import annotations
 
+import re
+
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +30,10 @@ AXES = ("social", "pragmatic", "event")
 SCORE_COLUMNS = ("model", "family", "size_b", "task", "metric", "value")
 TASK_COLUMNS = ("task", "role", "pairs_with", "axes", "label")
 #: optional tasks.csv column (written by benchval.evaluation.score_table): why a task has no scores
-OPTIONAL_TASK_COLUMNS = ("unavailable",)
+#: ``role_name``: the study's own word for the task's role (studies.<study>.roles), for captions and legends
+OPTIONAL_TASK_COLUMNS = ("unavailable", "role_name")
+#: an axis a study declares itself (studies.<study>.axes): a name, as the paper's AXES are
+AXIS_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 #: metrics listed first, in this order, when present; others follow alphabetically
 PREFERRED_METRIC_ORDER = ("accuracy", "macro_f1")
 
@@ -114,8 +119,9 @@ def read_tasks(path: str | Path) -> pd.DataFrame:
     extra = [c for c in frame.columns if c not in TASK_COLUMNS + OPTIONAL_TASK_COLUMNS]
     if extra:
         raise TableError(f"{path}: unexpected column(s) {extra}; expected {list(TASK_COLUMNS + OPTIONAL_TASK_COLUMNS)}")
-    if "unavailable" not in frame.columns:
-        frame["unavailable"] = ""
+    for column in OPTIONAL_TASK_COLUMNS:
+        if column not in frame.columns:
+            frame[column] = ""
     frame = frame.replace({"": None})
     for row, task in frame["task"].items():
         if task is None:
@@ -131,9 +137,12 @@ def read_tasks(path: str | Path) -> pd.DataFrame:
         where = f"{path}: line {_line(row)} (task {record['task']!r})"
         if record["role"] not in ROLES:
             raise TableError(f"{where}: role {record['role']!r} is not one of {list(ROLES)}")
-        unknown = [a for a in record["axes"] if a not in AXES]
+        unknown = [a for a in record["axes"] if a not in AXES and not AXIS_NAME.match(a)]
         if unknown:
-            raise TableError(f"{where}: unknown axis {unknown}; allowed: {list(AXES)}")
+            raise TableError(
+                f"{where}: axis {unknown} is not a name (the paper's: {list(AXES)}; "
+                "a study's own: letters, digits, _ and -)"
+            )
         if record["role"] in PAIRED_ROLES:
             if record["pairs_with"] is None:
                 raise TableError(f"{where}: a {record['role']} task needs 'pairs_with' (its original)")
@@ -159,7 +168,8 @@ def read_tasks(path: str | Path) -> pd.DataFrame:
             )
     frame["label"] = frame["label"].fillna(frame["task"])
     frame["unavailable"] = frame["unavailable"].fillna("")
-    return frame.set_index("task")[["role", "pairs_with", "axes", "label", "unavailable"]]
+    frame["role_name"] = frame["role_name"].fillna(frame["role"])
+    return frame.set_index("task")[["role", "pairs_with", "axes", "label", "unavailable", "role_name"]]
 
 
 def order_metrics(metrics) -> list[str]:
@@ -200,6 +210,18 @@ class StudyTable:
 
     def label(self, task: str) -> str:
         return str(self.tasks.at[task, "label"])
+
+    def role_name(self, task: str) -> str:
+        """The study's own word for the task's role (its ``role`` when the study declares none)."""
+        names = self.tasks["role_name"] if "role_name" in self.tasks else self.tasks["role"]
+        return str(names.get(task) or self.tasks.at[task, "role"])
+
+    @property
+    def axes(self) -> tuple[str, ...]:
+        """The study's axes: the paper's (AXES) when its tasks use no other, else the axes its tasks
+        carry, in task-table order (a study that declares its own, studies.<study>.axes)."""
+        used = list(dict.fromkeys(a for axes in self.tasks["axes"] for a in axes))
+        return AXES if set(used) <= set(AXES) else tuple(used)
 
 
 def load_study(score_table_csv: str | Path, tasks_csv: str | Path) -> StudyTable:

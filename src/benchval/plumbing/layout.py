@@ -62,6 +62,10 @@ PUBLISHED_TABLES = f"{RESULTS}/tables"
 REPORT_DIR = f"{RESULTS}/report"
 REPORT_STUDY_FIGURE = f"{REPORT_DIR}/{{study}}/figures/{{stem}}.png"
 REPORT_STUDY_TABLE = f"{REPORT_DIR}/{{study}}/tables/{{name}}.html"
+# the findings page of the run (benchval.report.findings), beside results/figures/ and first in the report
+FINDINGS_MARKDOWN = f"{RESULTS}/findings.md"
+FINDINGS_HTML = f"{RESULTS}/findings.html"
+REPORT_FINDINGS_PAGE = f"{REPORT_DIR}/findings.html"
 COMMONWHY_DIR = f"{RESULTS}/commonwhy"
 COMMONWHY_EVAL_DIR = f"{RESULTS}/commonwhy_eval"
 COMMONWHY_CRITERION_FILES = (f"{COMMONWHY_EVAL_DIR}/criterion_rows.csv", f"{COMMONWHY_EVAL_DIR}/criterion_tasks.csv")

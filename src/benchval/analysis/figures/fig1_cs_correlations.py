@@ -7,7 +7,14 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.analysis.figures.drawing import FigureOutput, empty_panel, metric_label
-from benchval.analysis.figures.heatmaps import CEILING_NOTE, heatmap, heatmap_figure, matrix, model_range
+from benchval.analysis.figures.heatmaps import (
+    CEILING_NOTE,
+    heatmap,
+    heatmap_figure,
+    interval_note,
+    matrix,
+    model_range,
+)
 from benchval.analysis.study_table import StudyTable
 
 STEM = "fig1_cs_correlations"
@@ -16,11 +23,13 @@ TITLE = "Figure 1: rank correlations between commonsense benchmarks"
 
 def draw(tables: dict[str, pd.DataFrame], study: StudyTable, metrics: list[str], settings, output: FigureOutput):
     """Figure 1 from its table (benchval.analysis.outputs.FIGURE_INPUTS)."""
-    return figure_cs_correlations(tables["correlations_cs_cs"], study, metrics, output, settings.fdr_alpha)
+    return figure_cs_correlations(
+        tables["correlations_cs_cs"], study, metrics, output, settings.fdr_alpha, settings.ci_level
+    )
 
 
 def figure_cs_correlations(
-    table: pd.DataFrame, study: StudyTable, metrics: list[str], output: FigureOutput, alpha: float
+    table: pd.DataFrame, study: StudyTable, metrics: list[str], output: FigureOutput, alpha: float, level: float = 0.95
 ) -> list[Path]:
     """Figure 1: Spearman matrix of original and reworked commonsense benchmarks."""
 
@@ -31,19 +40,21 @@ def figure_cs_correlations(
         if not tasks:
             empty_panel(ax, metric_label(metric), "fewer than two commonsense benchmarks with this metric")
             return None
-        values, stars, capped = matrix(subset, tasks, tasks, "task_a", "task_b", symmetric=True)
+        values, stars, capped, bounds = matrix(subset, tasks, tasks, "task_a", "task_b", symmetric=True)
         labels = [
             f"{study.label(t)}{' (reworked)' if study.tasks.at[t, 'role'] == 'cs_reworked' else ''}" for t in tasks
         ]
         title = f"{metric_label(metric)} ({model_range(subset)})"
-        return heatmap(ax, values, stars, labels, labels, title, capped)
+        return heatmap(ax, values, stars, labels, labels, title, capped, bounds)
 
+    n_tasks = len(set(table["task_a"]) | set(table["task_b"]))
     fig = heatmap_figure(
         metrics,
-        7.0,
+        max(7.0, 0.85 * n_tasks + 3.0),  # room for each cell's interval
         panel,
         f"Figure 1 ({output.study_name}): rank correlations between commonsense benchmarks",
         f"* Benjamini-Hochberg adjusted p < {alpha}; grey 'n/a' = undefined (see tables/correlations_cs_cs.csv)"
+        + interval_note(level)
         + CEILING_NOTE,
     )
     return output.save(fig, "fig1_cs_correlations")

@@ -26,6 +26,34 @@ def draw(tables: dict[str, pd.DataFrame], study: StudyTable, metrics: list[str],
     return figure_lofo(tables["lofo_scores"], study, metrics, output, settings.ci_level)
 
 
+def set_labels(study: StudyTable) -> dict[str, str]:
+    """Legend labels of the predictor sets, in the study's own role names where it declares them
+    (studies.<study>.roles; the paper's wording otherwise)."""
+
+    def word(role: str, default: str) -> str:
+        names = sorted({study.role_name(t) for t in study.tasks_with_role(role)} - {role})
+        return "/".join(names) if names else default
+
+    original, reworked = word("cs_original", "original CS"), word("cs_reworked", "reworked CS")
+    if original == "original CS" and reworked == "reworked CS":
+        return dict(PREDICTOR_SET_LABELS)
+    return {
+        "controls+original": f"+ {original} composite",
+        "controls+reworked": f"+ {reworked} composite",
+        "controls+both": f"+ {original} and {reworked} composites",
+    }
+
+
+def baseline_label(table: pd.DataFrame, metric: str, study: StudyTable) -> str:
+    """What the baseline ('controls') model held, read from the LOFO table: log size, plus the control
+    composite unless the table notes it was omitted or the study has no control task."""
+    rows = table[(table["metric"] == metric) & (table["predictor_set"] == "controls")]
+    notes = " ".join(rows["note"].dropna().astype(str)) if "note" in rows else ""
+    if "control composite omitted" in notes or not study.tasks_with_role("control"):
+        return "log size"
+    return "log size + control composite"
+
+
 def number(value: float) -> str:
     return "n/a" if pd.isna(value) else f"{value:.2f}"
 
@@ -36,7 +64,7 @@ def figure_lofo(
     """Figure 3: change in leave-one-family-out R^2 when CS composites are added to controls."""
     figure_width = max(6.0, 1.1 * table["downstream"].nunique() + 2)
     fig, axes = plt.subplots(len(metrics), 1, figsize=(figure_width, 3.4 * len(metrics)), squeeze=False)
-    sets = list(PREDICTOR_SET_LABELS)
+    sets, labels = list(PREDICTOR_SET_LABELS), set_labels(study)
     width = 0.8 / len(sets)
     for ax, metric in zip(axes[:, 0], metrics):
         subset = table[(table["metric"] == metric) & table["predictor_set"].isin(sets)]
@@ -44,12 +72,15 @@ def figure_lofo(
         if not tasks:
             empty_panel(ax, metric_label(metric), "no downstream task with this metric")
             continue
+        drawn = []  # the predictor sets with a bar in this panel: the legend names only these
         for k, name in enumerate(sets):
             rows = subset[subset["predictor_set"] == name].set_index("downstream").reindex(tasks)
             x = np.arange(len(tasks)) + (k - (len(sets) - 1) / 2) * width
             heights = rows["delta_r2"].to_numpy(float)
             shown = np.isfinite(heights)
-            ax.bar(x[shown], heights[shown], width, color=f"C{k}", label=PREDICTOR_SET_LABELS[name])
+            ax.bar(x[shown], heights[shown], width, color=f"C{k}", label=labels[name])
+            if shown.any():
+                drawn.append((k, name))
             if "delta_r2_ci_low" in rows:  # bootstrap interval over models (lofo.bootstrap_delta_r2)
                 low, high = rows["delta_r2_ci_low"].to_numpy(float), rows["delta_r2_ci_high"].to_numpy(float)
                 bars = shown & np.isfinite(low) & np.isfinite(high)
@@ -70,18 +101,21 @@ def figure_lofo(
         ]
         ax.set_xticks(
             range(len(tasks)),
-            [f"{study.label(t)}\n(controls R² = {number(baseline.get(t, np.nan))})" for t in tasks],
+            [f"{study.label(t)}\n(baseline R² = {number(baseline.get(t, np.nan))})" for t in tasks],
             rotation=30,
             ha="right",
             fontsize=8,
         )
         ax.set_xlim(-0.6, len(tasks) - 0.4)
-        ax.set_ylabel("Δ out-of-family R²\n(vs log size + control)")
+        ax.set_ylabel(f"Δ out-of-family R²\n(vs {baseline_label(table, metric, study)})")
         ax.set_title(metric_label(metric), fontsize=10)
-        handles = [Patch(color=f"C{k}", label=PREDICTOR_SET_LABELS[name]) for k, name in enumerate(sets)]
-        ax.legend(handles=handles, fontsize=7, loc="best")
+        if drawn:
+            handles = [Patch(color=f"C{k}", label=labels[name]) for k, name in drawn]
+            ax.legend(handles=handles, fontsize=7, loc="best")
     fig.suptitle(
-        f"Figure 3 ({output.study_name}): gain in leave-one-family-out R² from commonsense composites", fontsize=11
+        f"Figure 3 ({output.study_name}): gain in leave-one-family-out R² from "
+        f"{'commonsense' if labels == PREDICTOR_SET_LABELS else 'benchmark'} composites",
+        fontsize=11,
     )
     caption = (
         f"Positive = better prediction of models from unseen families; whiskers: {level:.0%} bootstrap "

@@ -21,6 +21,11 @@ AXIS_LABELS = {
 }
 
 
+def axis_label(axis: str) -> str:
+    """The paper's axes by their long names; a study's own axis by its name."""
+    return AXIS_LABELS.get(axis, axis.replace("_", " ").capitalize())
+
+
 def draw(tables: dict[str, pd.DataFrame], study: StudyTable, metrics: list[str], settings, output: FigureOutput):
     """Figure 4 from its table (benchval.analysis.outputs.FIGURE_INPUTS)."""
     return figure_axis_tests(tables["axis_tests"], metrics, output, settings.ci_level)
@@ -28,9 +33,11 @@ def draw(tables: dict[str, pd.DataFrame], study: StudyTable, metrics: list[str],
 
 def figure_axis_tests(table: pd.DataFrame, metrics: list[str], output: FigureOutput, level: float) -> list[Path]:
     """Figure 4: same-axis minus cross-axis mean Fisher z with bootstrap CIs."""
+    # the study's axes, as the table has them (the paper's social/pragmatic/event by default)
+    axes = list(dict.fromkeys(table.loc[table["panel"].isin(["a", "b"]), "axis"].dropna())) or list(AXIS_LABELS)[:3]
     panels = [
-        ("a", "(a) Benchmark's same-axis vs other\ndownstream tasks", ["social", "pragmatic", "event"]),
-        ("b", "(b) Task's same-axis vs other\ncommonsense benchmarks", ["social", "pragmatic", "event"]),
+        ("a", "(a) Benchmark's same-axis vs other\ndownstream tasks", axes),
+        ("b", "(b) Task's same-axis vs other\ncommonsense benchmarks", axes),
         ("global", "(c) Global: axis-matched vs\nmismatched pairs", ["all"]),
     ]
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.0), layout="constrained")
@@ -65,7 +72,7 @@ def figure_axis_tests(table: pd.DataFrame, metrics: list[str], output: FigureOut
                         clip_on=True,
                     )
         ax.axvline(0, color="black", linewidth=0.8)
-        ax.set_yticks(range(len(axis_names)), [AXIS_LABELS[a] for a in axis_names], fontsize=8)
+        ax.set_yticks(range(len(axis_names)), [axis_label(a) for a in axis_names], fontsize=8)
         ax.set_ylim(-0.6, len(axis_names) - 0.4)
         ax.invert_yaxis()
         ax.set_xlabel("Δ mean Fisher z (same-axis − cross-axis)", fontsize=8)

@@ -1,0 +1,512 @@
+"""The findings page of a run (``results/findings.md`` and ``.html``, first in the report): per study,
+the few conclusions that survive their controls, FDR and the specification grid, each in one sentence
+whose every number is read from the study's tables (docs/report.md, "Findings").
+
+A candidate conclusion is stated only when it passes every gate that applies to its kind:
+
+* ``benchmark ~ task`` (``correlations_cs_downstream``, commonsense rows): BH-adjusted (``reject``) and
+  its bootstrap interval excludes 0; its partial correlation given log size, family and the control
+  composite (``partial_spearman``) BH-adjusted too, with the same sign and an interval that excludes 0
+  (the controls); each of the two in at least ``min_share_agree`` of its specifications
+  (``specification_robustness``, the multiverse).
+* ``delta_rho`` and the revision groups (OO - RR, OO - OR): BH-adjusted, the interval excludes 0, and
+  the multiverse share.
+* ``lofo_gain`` (descriptive, no p-value): the interval excludes 0 and the multiverse share.
+
+Every other candidate is listed as rejected with the first gate it failed (the strongest
+``max_rejected`` by |estimate|, the rest counted). A study with fewer models than ``min_models`` gets
+one line that says so. The atlas (``results/atlas/human_preference.csv``) and the CommonWhy evaluation
+are read only if their tables exist ("not run" otherwise): the atlas has no specification grid, so its
+rows are listed as checked against FDR and log size only, never as surviving the multiverse.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+#: the study tables the page reads (benchval.analysis.outputs names + the robustness table)
+STUDY_INPUTS = (
+    "study_summary",
+    "correlations_cs_downstream",
+    "partial_spearman",
+    "delta_rho",
+    "revision_groups",
+    "lofo_scores",
+    "specification_robustness",
+)
+ATLAS_COLUMNS = ("criterion", "predictor", "n_models", "rho", "ci_low", "ci_high", "p_fdr", "rho_partial_log_size")
+
+
+@dataclass(frozen=True)
+class Criteria:
+    """What a conclusion must pass: BH at ``alpha``, ``min_share_agree`` of its specifications."""
+
+    alpha: float
+    min_share_agree: float
+    max_stated: int = 5
+    max_rejected: int = 8
+
+
+@dataclass
+class Conclusion:
+    kind: str
+    metric: str
+    subject: str
+    estimate: float
+    sentence: str
+    failed: str = ""  # the first gate it failed ("" = stated)
+    figure: str = ""  # the figure (stem) that shows it
+
+
+@dataclass
+class StudyFindings:
+    study: str
+    n_models: int
+    stated: list[Conclusion] = field(default_factory=list)
+    rejected: list[Conclusion] = field(default_factory=list)
+    n_rejected_more: int = 0
+    notes: list[str] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)  # lines after the stated conclusions
+    too_few_models: bool = False
+
+
+# ---------------------------------------------------------------------------- numbers as text
+
+
+def number(value: float, digits: int = 2) -> str:
+    return "n/a" if value is None or pd.isna(value) else f"{float(value):.{digits}f}"
+
+
+def p_text(value: float) -> str:
+    if pd.isna(value):
+        return "n/a"
+    return f"{value:.2g}" if value >= 0.001 else f"{value:.1e}"
+
+
+def interval_text(low: float, high: float) -> str:
+    return f"[{number(low)}, {number(high)}]"
+
+
+def share_text(row) -> str:
+    if row is None:
+        return "specification grid not run"
+    return f"{int(row['n_agree'])} of {int(row['n_specifications'])} specifications agree"
+
+
+# ---------------------------------------------------------------------------- gates
+
+
+def _spec_row(spec: pd.DataFrame | None, metric: str, kind: str, subject: str):
+    if spec is None or spec.empty:
+        return None
+    rows = spec[(spec["metric"] == metric) & (spec["kind"] == kind) & (spec["subject"] == subject)]
+    return None if rows.empty else rows.iloc[0]
+
+
+def _multiverse_gate(rows: list, criteria: Criteria) -> str:
+    """'' when every row agrees in at least min_share_agree of its specifications, else why not."""
+    for row in rows:
+        if row is None:
+            return "multiverse: not in the specification grid"
+        if pd.isna(row["share_agree"]) or row["share_agree"] < criteria.min_share_agree:
+            share = "undefined" if pd.isna(row["share_agree"]) else f"{row['share_agree']:.0%}"
+            flipped = (
+                f", flipped by {row['flipped_by']}" if isinstance(row["flipped_by"], str) and row["flipped_by"] else ""
+            )
+            return (
+                f"multiverse: {row['kind']} agrees in {share} of {int(row['n_specifications'])} specifications "
+                f"(< {criteria.min_share_agree:.0%}{flipped})"
+            )
+    return ""
+
+
+def _rejected(value) -> bool:
+    return bool(value) if value is not None and not pd.isna(value) else False
+
+
+def _excludes_zero(low: float, high: float) -> bool:
+    return bool(np.isfinite([low, high]).all() and (low > 0 or high < 0))
+
+
+# ---------------------------------------------------------------------------- conclusions per kind
+
+
+def correlation_conclusions(tables: dict, labels: dict, criteria: Criteria, controls: str) -> list[Conclusion]:
+    cs_ds, partial, spec = tables["correlations_cs_downstream"], tables["partial_spearman"], tables["spec"]
+    out = []
+    for row in cs_ds[(cs_ds["role"] != "control") & cs_ds["rho"].notna()].itertuples(index=False):
+        subject = f"{row.benchmark} ~ {row.downstream}"
+        match = partial[
+            (partial["metric"] == row.metric)
+            & (partial["benchmark"] == row.benchmark)
+            & (partial["downstream"] == row.downstream)
+        ]
+        part = match.iloc[0] if len(match) else None
+        b, t = labels.get(row.benchmark, row.benchmark), labels.get(row.downstream, row.downstream)
+        relation = "rank the models alike" if row.rho > 0 else "rank the models in opposite orders"
+        sentence = (
+            f"{b} and {t} {relation} ({row.metric}): Spearman ρ = {number(row.rho)} "
+            f"{interval_text(row.ci_low, row.ci_high)}, n = {int(row.n_models)} models, "
+            f"BH-adjusted p = {p_text(row.p_fdr)}"
+        )
+        if part is not None and pd.notna(part["rho_partial"]):
+            sentence += (
+                f"; given {controls}, partial ρ = {number(part['rho_partial'])} "
+                f"{interval_text(part['ci_low'], part['ci_high'])} (n = {int(part['n_models'])}, "
+                f"df = {int(part['df'])}, BH-adjusted p = {p_text(part['p_fdr'])})"
+            )
+        rows = [
+            _spec_row(spec, row.metric, "cs_downstream_spearman", subject),
+            _spec_row(spec, row.metric, "partial_spearman", subject),
+        ]
+        failed = ""
+        if not _rejected(row.reject):
+            failed = f"FDR: BH-adjusted p = {p_text(row.p_fdr)} ≥ {criteria.alpha}"
+        elif not _excludes_zero(row.ci_low, row.ci_high):
+            failed = f"interval: ρ's interval {interval_text(row.ci_low, row.ci_high)} includes 0"
+        elif part is None or pd.isna(part["rho_partial"]):
+            failed = "controls: partial correlation undefined" + (f" ({part['note']})" if part is not None else "")
+        elif (
+            not _rejected(part["reject"])
+            or np.sign(part["rho_partial"]) != np.sign(row.rho)
+            or not _excludes_zero(part["ci_low"], part["ci_high"])
+        ):
+            failed = (
+                f"controls: given {controls}, partial ρ = {number(part['rho_partial'])} "
+                f"{interval_text(part['ci_low'], part['ci_high'])}, BH-adjusted p = {p_text(part['p_fdr'])}"
+            )
+        else:
+            failed = _multiverse_gate(rows, criteria)
+        if not failed:
+            sentence += (
+                f"; {share_text(rows[0])} on ρ and {share_text(rows[1]).split(' specifications')[0]} on the partial ρ"
+            )
+        out.append(
+            Conclusion(
+                "benchmark ~ task", row.metric, subject, float(row.rho), sentence + ".", failed, "fig2_cs_downstream"
+            )
+        )
+    return out
+
+
+def delta_conclusions(tables: dict, labels: dict, criteria: Criteria) -> list[Conclusion]:
+    delta, spec = tables["delta_rho"], tables["spec"]
+    out = []
+    for row in delta[delta["estimate"].notna()].itertuples(index=False):
+        subject = f"{row.original} vs {row.reworked} ~ {row.downstream}"
+        o, r, t = (labels.get(x, x) for x in (row.original, row.reworked, row.downstream))
+        better, worse = (o, r) if row.estimate > 0 else (r, o)
+        sentence = (
+            f"{better} predicts {t} better than {worse} does ({row.metric}): Δρ = ρ({o}) − ρ({r}) = "
+            f"{number(row.estimate)} {interval_text(row.ci_low, row.ci_high)}, n = {int(row.n_models)} models, "
+            f"BH-adjusted bootstrap p = {p_text(row.p_fdr)}"
+        )
+        spec_row = _spec_row(spec, row.metric, "delta_rho", subject)
+        failed = _interval_gates(row.reject, row.p_fdr, row.ci_low, row.ci_high, [spec_row], criteria)
+        if not failed:
+            sentence += f"; {share_text(spec_row)}"
+        out.append(Conclusion("delta_rho", row.metric, subject, float(row.estimate), sentence + ".", failed))
+    return out
+
+
+GROUP_SENTENCES = {
+    "diff_OO_minus_RR": ("original benchmarks agree with each other", "reworked ones agree with each other"),
+    "diff_OO_minus_OR": ("original benchmarks agree with each other", "with their reworked versions"),
+}
+
+
+def group_conclusions(tables: dict, criteria: Criteria) -> list[Conclusion]:
+    groups, spec = tables["revision_groups"], tables["spec"]
+    chosen = groups[
+        (groups["left_out_family"] == "(none)")
+        & groups["statistic"].isin(list(GROUP_SENTENCES))
+        & groups["estimate"].notna()
+    ]
+    out = []
+    for row in chosen.itertuples(index=False):
+        first, second = GROUP_SENTENCES[row.statistic]
+        direction = "more" if row.estimate > 0 else "less"
+        sentence = (
+            f"The {first} {direction} than {second} ({row.metric}): difference of mean Fisher z = "
+            f"{number(row.estimate)} {interval_text(row.ci_low, row.ci_high)}, n = {int(row.n_models)} models, "
+            f"BH-adjusted bootstrap p = {p_text(row.p_fdr)}"
+        )
+        spec_row = _spec_row(spec, row.metric, "revision_group", row.statistic)
+        failed = _interval_gates(row.reject, row.p_fdr, row.ci_low, row.ci_high, [spec_row], criteria)
+        if not failed:
+            sentence += f"; {share_text(spec_row)}"
+        out.append(Conclusion("revision_group", row.metric, row.statistic, float(row.estimate), sentence + ".", failed))
+    return out
+
+
+def lofo_conclusions(tables: dict, labels: dict, criteria: Criteria, baseline: str) -> list[Conclusion]:
+    scores, spec = tables["lofo_scores"], tables["spec"]
+    added = {
+        "controls+original": "the original commonsense composite",
+        "controls+reworked": "the reworked commonsense composite",
+        "controls+both": "both commonsense composites",
+    }
+    chosen = scores[scores["predictor_set"].isin(list(added)) & scores["delta_r2"].notna()]
+    out = []
+    for row in chosen.itertuples(index=False):
+        subject = f"{row.downstream}: {row.predictor_set}"
+        t = labels.get(row.downstream, row.downstream)
+        verb = "improves" if row.delta_r2 > 0 else "worsens"
+        sentence = (
+            f"Adding {added[row.predictor_set]} to {baseline} {verb} the out-of-family prediction of {t} "
+            f"({row.metric}): ΔR² = {number(row.delta_r2)} {interval_text(row.delta_r2_ci_low, row.delta_r2_ci_high)}, "
+            f"n = {int(row.n_models)} models in {int(row.n_families)} families (descriptive: no p-value)"
+        )
+        spec_row = _spec_row(spec, row.metric, "lofo_gain", subject)
+        failed = ""
+        if not _excludes_zero(row.delta_r2_ci_low, row.delta_r2_ci_high):
+            failed = f"interval {interval_text(row.delta_r2_ci_low, row.delta_r2_ci_high)} includes 0"
+        else:
+            failed = _multiverse_gate([spec_row], criteria)
+        if not failed:
+            sentence += f"; {share_text(spec_row)}"
+        out.append(
+            Conclusion(
+                "lofo_gain", row.metric, subject, float(row.delta_r2), sentence + ".", failed, "fig3_lofo_delta_r2"
+            )
+        )
+    return out
+
+
+def _interval_gates(reject, p_fdr, low, high, spec_rows, criteria: Criteria) -> str:
+    if not _rejected(reject):
+        return f"FDR: BH-adjusted p = {p_text(p_fdr)} ≥ {criteria.alpha}"
+    if not _excludes_zero(low, high):
+        return f"interval {interval_text(low, high)} includes 0"
+    return _multiverse_gate(spec_rows, criteria)
+
+
+# ---------------------------------------------------------------------------- one study
+
+
+def controls_phrase(partial: pd.DataFrame) -> str:
+    """What the partial correlations controlled for, read from their notes."""
+    notes = " ".join(partial["note"].dropna().astype(str)) if "note" in partial else ""
+    return (
+        "log size and family" if "control composite omitted" in notes else "log size, family and the control composite"
+    )
+
+
+def lofo_baseline(scores: pd.DataFrame) -> str:
+    notes = " ".join(scores["note"].dropna().astype(str)) if "note" in scores else ""
+    return "log size" if "control composite omitted" in notes else "log size and the control composite"
+
+
+def study_findings(
+    study: str, tables: dict[str, pd.DataFrame | None], labels: dict, min_models: int, criteria: Criteria
+) -> StudyFindings:
+    """The stated and rejected conclusions of one study from its tables (``spec`` may be None)."""
+    summary = tables["study_summary"]
+    n_models = int(summary["n_models_total"].max()) if len(summary) else 0
+    findings = StudyFindings(study, n_models)
+    if n_models < min_models:
+        findings.notes.append(
+            f"This study has {n_models} model{'s' if n_models != 1 else ''}; conclusions across models need at "
+            f"least {min_models} (analysis.min_models), so it draws none. A scored study's scoreboard "
+            f"(figures/{study}/scoreboard.png) shows what each model scores on each task."
+        )
+        findings.too_few_models = True
+        return findings
+    if tables.get("spec") is None:
+        findings.notes.append(
+            "The specification grid was not run for this study: no conclusion can pass the multiverse."
+        )
+    candidates = (
+        correlation_conclusions(tables, labels, criteria, controls_phrase(tables["partial_spearman"]))
+        + delta_conclusions(tables, labels, criteria)
+        + group_conclusions(tables, criteria)
+        + lofo_conclusions(tables, labels, criteria, lofo_baseline(tables["lofo_scores"]))
+    )
+    stated = sorted([c for c in candidates if not c.failed], key=lambda c: -abs(c.estimate))
+    rejected = sorted([c for c in candidates if c.failed], key=lambda c: -abs(c.estimate))
+    findings.stated = stated[: criteria.max_stated]
+    if len(stated) > criteria.max_stated:
+        findings.after.append(
+            f"{len(stated) - criteria.max_stated} more conclusions pass every gate (the largest {criteria.max_stated} "
+            "by |estimate| are stated)."
+        )
+    findings.rejected = rejected[: criteria.max_rejected]
+    findings.n_rejected_more = max(0, len(rejected) - criteria.max_rejected)
+    if not candidates:
+        findings.notes.append("No statistic across models is defined (see the tables' note columns).")
+    return findings
+
+
+def read_study_tables(paths: dict[str, str | Path]) -> dict[str, pd.DataFrame | None]:
+    """The study's tables; the specification table may be absent (then None)."""
+    tables = {}
+    for name in STUDY_INPUTS:
+        path = paths.get(name)
+        key = "spec" if name == "specification_robustness" else name
+        tables[key] = pd.read_csv(path, keep_default_na=True) if path and Path(path).exists() else None
+    missing = [name for name in STUDY_INPUTS if name != "specification_robustness" and tables[name] is None]
+    if missing:
+        raise FileNotFoundError(f"findings: the study tables {missing} are missing ({paths})")
+    for name in ("correlations_cs_downstream", "partial_spearman", "delta_rho", "revision_groups"):
+        for column in ("reject", "p_fdr", "ci_low", "ci_high"):
+            if column not in tables[name]:
+                tables[name][column] = np.nan
+    return tables
+
+
+# ---------------------------------------------------------------------------- atlas and CommonWhy
+
+
+def atlas_lines(path: Path, criteria: Criteria) -> list[str]:
+    """Predictors of each criterion that pass BH and keep their sign given log size (read if present)."""
+    if not path.exists():
+        return [f"Atlas: not run (no {path})."]
+    table = pd.read_csv(path)
+    missing = [c for c in ATLAS_COLUMNS if c not in table]
+    if missing:
+        return [f"Atlas: {path} lacks the columns {missing}; not summarised here."]
+    passing = table[
+        (table["p_fdr"] < criteria.alpha)
+        & table["rho_partial_log_size"].notna()
+        & (np.sign(table["rho_partial_log_size"]) == np.sign(table["rho"]))
+    ]
+    if "p_partial_fdr" in table:
+        passing = passing[passing["p_partial_fdr"] < criteria.alpha]
+    if passing.empty:
+        return [f"Atlas ({path}): no predictor passes BH and keeps its sign given log size."]
+    lines = [
+        f"Atlas ({path}; checked against FDR and log size, no specification grid): "
+        f"{len(passing)} predictor-criterion pairs pass; the strongest:"
+    ]
+    top = passing.reindex(passing["rho"].abs().sort_values(ascending=False).index).head(criteria.max_stated)
+    for row in top.itertuples(index=False):
+        lines.append(
+            f"{row.predictor} predicts {row.criterion}: ρ = {number(row.rho)} "
+            f"{interval_text(row.ci_low, row.ci_high)}, n = {int(row.n_models)} models, "
+            f"BH-adjusted p = {p_text(row.p_fdr)}; given log size "
+            f"ρ = {number(row.rho_partial_log_size)}."
+        )
+    return lines
+
+
+def commonwhy_lines(folder: Path) -> list[str]:
+    if not folder.is_dir():
+        return [f"CommonWhy evaluation: not run (no {folder}/)."]
+    tables = sorted(p.name for p in folder.glob("*.csv"))
+    if not tables:
+        return [f"CommonWhy evaluation: {folder}/ holds no table yet."]
+    return [
+        f"CommonWhy evaluation: its tables are in {folder}/ ({', '.join(tables)}); docs/commonwhy-eval.md reads them."
+    ]
+
+
+# ---------------------------------------------------------------------------- the page
+
+
+FIGURE_NAMES = {"fig2_cs_downstream": "Figure 2", "fig3_lofo_delta_r2": "Figure 3"}
+
+
+def markdown_page(studies: list[StudyFindings], criteria: Criteria, extra: list[str], figure_ref) -> str:
+    """The page in Markdown; ``figure_ref(study, name, stem)`` gives the Markdown that points to a figure."""
+    lines = [
+        "# Findings",
+        "",
+        f"Per study, the conclusions that survive their controls, Benjamini-Hochberg at {criteria.alpha} and the "
+        f"specification grid (at least {criteria.min_share_agree:.0%} of the specifications agree), each with its "
+        "interval and n; every number is read from the study's tables. Below each study: the strongest "
+        "conclusions that did not survive, with the first gate they failed.",
+        "",
+    ]
+    for findings in studies:
+        lines += [f"## {findings.study} ({findings.n_models} models)", ""]
+        lines += [f"{note}" for note in findings.notes] + ([""] if findings.notes else [])
+        if findings.stated:
+            for conclusion in findings.stated:
+                name = FIGURE_NAMES.get(conclusion.figure)
+                link = f" ({figure_ref(findings.study, name, conclusion.figure)})" if name else ""
+                lines.append(f"- {conclusion.sentence}{link}")
+            lines.append("")
+            lines += [line for line in findings.after] + ([""] if findings.after else [])
+        elif not findings.too_few_models:
+            lines += ["No conclusion survives every gate.", ""]
+        if findings.rejected:
+            lines += ["Not stated (rejected):", "", "| conclusion | estimate | failed |", "|---|---|---|"]
+            for conclusion in findings.rejected:
+                lines.append(
+                    f"| {conclusion.metric}: {conclusion.kind} {conclusion.subject} | {number(conclusion.estimate)} "
+                    f"| {conclusion.failed} |"
+                )
+            if findings.n_rejected_more:
+                lines.append(f"| and {findings.n_rejected_more} more (the study's tables) | | |")
+            lines.append("")
+    lines += ["## Atlas and CommonWhy", ""] + [f"- {line}" for line in extra] + [""]
+    return "\n".join(lines)
+
+
+def html_page(markdown_text: str) -> str:
+    """The Markdown page rendered (markdown-it-py, tables on), self-contained."""
+    from markdown_it import MarkdownIt
+
+    from benchval.report.pages import PAGE_CSS
+
+    body = MarkdownIt("commonmark").enable("table").render(markdown_text)
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{html.escape('Findings')}</title><style>{PAGE_CSS} li {{ margin: .3rem 0; max-width: 70rem; }}"
+        f"</style></head>\n<body>\n{body}</body></html>\n"
+    )
+
+
+def task_labels(tasks_csv: str | Path) -> dict[str, str]:
+    """task -> label from a study's tasks.csv (the task's own name where the label is empty)."""
+    tasks = pd.read_csv(tasks_csv, dtype=str, keep_default_na=False)
+    return {row.task: row.label or row.task for row in tasks.itertuples(index=False)}
+
+
+def write_findings(
+    study_paths: dict[str, dict[str, str]],
+    min_models: int,
+    criteria: Criteria,
+    atlas_table: str | Path,
+    commonwhy_dir: str | Path,
+    outputs: dict[str, str | Path],
+) -> list[StudyFindings]:
+    """Write ``outputs['markdown']``, ``outputs['html']`` and the report's copy ``outputs['report']``;
+    ``study_paths[study]``: the study's tables by name (STUDY_INPUTS) and its ``tasks`` (tasks.csv)."""
+    studies = [
+        study_findings(study, read_study_tables(paths), task_labels(paths["tasks"]), min_models, criteria)
+        for study, paths in study_paths.items()
+    ]
+    extra = atlas_lines(Path(atlas_table), criteria) + commonwhy_lines(Path(commonwhy_dir))
+    # results/findings.md sits beside results/figures/{study}/ (the published figures)
+    page = markdown_page(studies, criteria, extra, lambda study, name, stem: f"[{name}](figures/{study}/{stem}.png)")
+    Path(outputs["markdown"]).parent.mkdir(parents=True, exist_ok=True)
+    Path(outputs["markdown"]).write_text(page, encoding="utf-8")
+    Path(outputs["html"]).write_text(html_page(page), encoding="utf-8")
+    # the report's copy: the report embeds its figures under Figures > study (no file links there)
+    report_page = markdown_page(studies, criteria, extra, lambda study, name, stem: f"{name}: Figures › {study}")
+    Path(outputs["report"]).parent.mkdir(parents=True, exist_ok=True)
+    Path(outputs["report"]).write_text(html_page(report_page), encoding="utf-8")
+    return studies
+
+
+def write_findings_job(inputs: dict[str, str], params: dict, outputs: dict[str, str]) -> list[StudyFindings]:
+    """Rule ``findings`` (workflow/rules/report.smk): inputs named ``<study>/<table>``."""
+    study_paths = {
+        study: {name.split("/", 1)[1]: path for name, path in inputs.items() if name.startswith(f"{study}/")}
+        for study in params["studies"]
+    }
+    criteria = Criteria(
+        alpha=float(params["alpha"]),
+        min_share_agree=float(params["criteria"]["min_share_agree"]),
+        max_stated=int(params["criteria"]["max_stated"]),
+        max_rejected=int(params["criteria"]["max_rejected"]),
+    )
+    return write_findings(
+        study_paths, int(params["min_models"]), criteria, params["atlas_table"], params["commonwhy_dir"], outputs
+    )
