@@ -145,6 +145,21 @@ def test_report_page_leads_with_incremental_validity_and_reads_its_numbers_from_
                 "what": ["w"],
             }
         ),
+        "identity_blind": pd.DataFrame(
+            {
+                "measure": ["merge_precision"],
+                "value": [0.9],
+                "ci_low": [1.0],
+                "ci_high": [1.0],
+                "numerator": [231],
+                "denominator": [231],
+                "n_names": [300],
+                "what": ["w"],
+            }
+        ),
+        "identity_agreement": pd.DataFrame(
+            {"measure": ["family_kappa"], "value": [0.82], "count": [253], "of": [300], "what": ["w"]}
+        ),
         "overlaps": pd.DataFrame(
             {"leaderboard_a": ["chatbot_arena"], "leaderboard_b": ["hf_open_llm_v2"], "shared_models": [36]}
         ),
