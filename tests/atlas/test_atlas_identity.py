@@ -4,7 +4,14 @@ order, the display-name guard, and the identity check against hand labels."""
 import pandas as pd
 import pytest
 
-from benchval.atlas.identity_check import draw_sample, identity_scores
+from benchval.atlas.identity_check import (
+    DISAGREEMENT_COLUMNS,
+    draw_sample,
+    identity_scores,
+    label_agreement,
+    load_disagreements,
+    resolution_problems,
+)
 from benchval.atlas.names import alias, normalise
 from benchval.atlas.registry import RegistryError, build_registry, load_display_names, load_overrides, load_rules
 from benchval.plumbing.folders import REPO_ROOT
@@ -182,3 +189,62 @@ def test_writers_palmyra_is_neither_palm_nor_closed():
     palmyra = registry.models.loc["writer/palmyra-20b-chat"]
     assert palmyra["family"] != "palm" and palmyra["open_weights"]
     assert registry.models.loc[normalise("PaLM-2 (Bison)"), "family"] == "palm"
+
+
+def _labels(families, sizes, same_as):
+    return pd.DataFrame(
+        {
+            "raw_name": [f"n{i}" for i in range(len(families))],
+            "source": "s",
+            "same_as": same_as,
+            "family": families,
+            "size_b": sizes,
+            "evidence": "hand",
+        }
+    )
+
+
+def test_label_agreement_kappa_by_hand_and_alias_pairs():
+    """po = 3/4, pe = 1/2 * 1/4 + 1/2 * 3/4 = 1/2: kappa = (0.75 - 0.5) / 0.5 = 0.5."""
+    first = _labels(["x", "x", "y", "y"], ["7", "", "13", "70"], ["a|b", "", "", "c"])
+    blind = _labels(["x", "y", "y", "y"], ["7.2", "", "", "65"], ["a", "", "", "c|d"])
+    table = label_agreement(first, blind, 0.1).set_index("measure")
+    assert table.at["family_kappa", "value"] == pytest.approx(0.5)
+    assert table.at["size_agreement", "count"] == 3  # 7 ~ 7.2, both unknown, 70 ~ 65; 13 vs unknown differs
+    assert table.at["alias_pairs_agreement", "count"] == 2 and table.at["alias_pairs_agreement", "of"] == 4
+
+
+def test_a_resolved_label_that_differs_silently_is_reported():
+    """The cheapest way to fudge the resolved file - change a label and write no resolution - is caught."""
+    first = _labels(["x", "unknown"], ["7", ""], ["a", ""])
+    blind = _labels(["x", "y"], ["7", "8"], ["a|b", ""])
+    rows = [
+        ("n1", "family", "unknown", "y", "unknown", "assumption"),
+        ("n1", "size_b", "", "8", "", "not stated"),
+        ("n0", "same_as:b", "no", "yes", "yes", "same weights"),
+    ]
+    rulings = pd.DataFrame(rows, columns=DISAGREEMENT_COLUMNS)
+    resolved = _labels(["x", "unknown"], ["7", ""], ["a|b", ""])
+    assert resolution_problems(first, blind, resolved, rulings, 0.1) == []
+    silent = resolved.assign(family=["z", "unknown"])  # agrees with neither labelling, no row
+    assert any("n0: family" in p for p in resolution_problems(first, blind, silent, rulings, 0.1))
+    ignored = resolved.assign(same_as=["a", ""])  # the ruling says yes, the file says no
+    assert any("same_as:b" in p for p in resolution_problems(first, blind, ignored, rulings, 0.1))
+    assert any("n1: size_b" in p for p in resolution_problems(first, blind, resolved, rulings.iloc[[0, 2]], 0.1))
+
+
+def test_the_kept_resolution_covers_every_difference_and_quotes_both_labellings():
+    read = lambda name: pd.read_csv(CONFIG / name, dtype=str, keep_default_na=False)  # noqa: E731
+    first, blind, resolved = (read(f"identity_sample{s}.csv") for s in ("", "_blind", "_resolved"))
+    rulings = load_disagreements(CONFIG / "identity_sample_disagreements.csv")
+    assert resolution_problems(first, blind, resolved, rulings, 0.1) == []
+    by_name = {"first": first.set_index("raw_name"), "blind": blind.set_index("raw_name")}
+    for row in rulings.itertuples(index=False):
+        for who in ("first", "blind"):
+            label = by_name[who].loc[row.raw_name]
+            quoted = getattr(row, f"label_{who}")
+            if row.field.startswith("same_as:"):
+                other = row.field.split(":", 1)[1]
+                assert quoted == ("yes" if other in {s.strip() for s in label["same_as"].split("|")} else "no")
+            else:
+                assert quoted == label[row.field], (row.raw_name, row.field, who)

@@ -145,6 +145,21 @@ def test_report_page_leads_with_incremental_validity_and_reads_its_numbers_from_
                 "what": ["w"],
             }
         ),
+        "identity_blind": pd.DataFrame(
+            {
+                "measure": ["merge_precision"],
+                "value": [0.9],
+                "ci_low": [1.0],
+                "ci_high": [1.0],
+                "numerator": [231],
+                "denominator": [231],
+                "n_names": [300],
+                "what": ["w"],
+            }
+        ),
+        "identity_agreement": pd.DataFrame(
+            {"measure": ["family_kappa"], "value": [0.82], "count": [253], "of": [300], "what": ["w"]}
+        ),
         "overlaps": pd.DataFrame(
             {"leaderboard_a": ["chatbot_arena"], "leaderboard_b": ["hf_open_llm_v2"], "shared_models": [36]}
         ),
@@ -166,6 +181,9 @@ def test_report_page_leads_with_incremental_validity_and_reads_its_numbers_from_
         "study_columns": {"hellaswag": "HFV1_HellaSwag", "musr": "HFV2_MUSR"},
     }
     page = report_page(inputs, settings)
+    identity = page.split("## Model identity")[1].split("## ")[0]
+    assert "blind labels alone" in identity and "0.900 [1.000, 1.000]" in identity  # the blind table is shown
+    assert "family_kappa" in identity and "253" in identity
     sections = [line for line in page.splitlines() if line.startswith("## ")]
     assert sections[0].startswith("## Incremental validity")
     assert "| 1 | MT-bench | mtbench | 0.60 [0.30, 0.80] n=40 | 0.55 n=30 | 0.41 [0.12, 0.66] n=30 |" in page

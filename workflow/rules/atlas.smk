@@ -120,9 +120,14 @@ rule atlas_identity:
         models=f"{ATLAS}/registry/models.csv",
         cells=f"{ATLAS}/cells.csv",
         labels=_repo_path(config["atlas"]["identity"]["sample"]),
+        labels_first=_repo_path(config["atlas"]["identity"]["labellings"]["first"]),
+        labels_blind=_repo_path(config["atlas"]["identity"]["labellings"]["blind"]),
+        disagreements=_repo_path(config["atlas"]["identity"]["disagreements"]),
     output:
         summary=f"{ATLAS}/registry/identity_check.csv",
         detail=f"{ATLAS}/registry/identity_detail.csv",
+        blind_summary=f"{ATLAS}/registry/identity_check_blind.csv",
+        agreement=f"{ATLAS}/registry/identity_agreement.csv",
         overlaps=f"{ATLAS}/registry/overlaps.csv",
     log:
         "logs/atlas_identity/atlas_identity.log",
@@ -328,6 +333,8 @@ _REPORT_INPUTS = {
     "loadings": f"{ATLAS}/factor_structure/loadings.csv",
     "g_check": f"{ATLAS}/factor_structure/g_method_check.csv",
     "identity": f"{ATLAS}/registry/identity_check.csv",
+    "identity_blind": f"{ATLAS}/registry/identity_check_blind.csv",
+    "identity_agreement": f"{ATLAS}/registry/identity_agreement.csv",
     "overlaps": f"{ATLAS}/registry/overlaps.csv",
     "study_models": f"{ATLAS}/study_models/open_llm.csv",
 }

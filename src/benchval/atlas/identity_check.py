@@ -132,3 +132,132 @@ def leaderboard_overlaps(cells: pd.DataFrame, pairs: list) -> pd.DataFrame:
             raise ValueError(f"atlas.identity.overlaps: {missing} is no used leaderboard")
         rows.append({"leaderboard_a": a, "leaderboard_b": b, "shared_models": len(present[a] & present[b])})
     return pd.DataFrame(rows)
+
+
+DISAGREEMENT_COLUMNS = ["raw_name", "field", "label_first", "label_blind", "resolution", "reason"]
+
+
+def _aliases(text: str) -> set:
+    return {s.strip() for s in text.split("|") if s.strip()}
+
+
+def _size(text: str) -> float:
+    return float(text) if text.strip() else np.nan
+
+
+def _sizes_agree(a: str, b: str, tolerance: float) -> bool:
+    """Both unknown, or both known and within ``tolerance`` of the first (the check's own rule)."""
+    x, y = _size(a), _size(b)
+    if np.isnan(x) or np.isnan(y):
+        return bool(np.isnan(x) and np.isnan(y))
+    return bool(abs(x - y) <= tolerance * x + 1e-9)
+
+
+def _same_rows(first: pd.DataFrame, second: pd.DataFrame, what: str) -> None:
+    if list(first["raw_name"]) != list(second["raw_name"]):
+        raise ValueError(f"identity labellings: {what} do not label the same raw names in the same order")
+
+
+def load_disagreements(path) -> pd.DataFrame:
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    missing = [c for c in DISAGREEMENT_COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {missing}")
+    for index, row in table.iterrows():
+        if not row["reason"].strip():
+            raise ValueError(f"{path}: line {index + 2}: every resolution needs its reason")
+    return table
+
+
+def label_agreement(first: pd.DataFrame, blind: pd.DataFrame, tolerance: float) -> pd.DataFrame:
+    """Inter-labeller agreement: Cohen's kappa on family (sklearn), size within ``tolerance``, alias pairs."""
+    from sklearn.metrics import cohen_kappa_score
+
+    _same_rows(first, blind, "the first and the blind labels")
+    n = len(first)
+    families_agree = int((first["family"] == blind["family"]).sum())
+    both_sized = first["size_b"].str.strip().ne("") & blind["size_b"].str.strip().ne("")
+    sizes = [_sizes_agree(a, b, tolerance) for a, b in zip(first["size_b"], blind["size_b"])]
+    pairs_a = {(r, o) for r, s in zip(first["raw_name"], first["same_as"]) for o in _aliases(s)}
+    pairs_b = {(r, o) for r, s in zip(blind["raw_name"], blind["same_as"]) for o in _aliases(s)}
+    both = len(pairs_a & pairs_b)
+    rows = [
+        (
+            "family_kappa",
+            cohen_kappa_score(first["family"], blind["family"]),
+            families_agree,
+            n,
+            "Cohen's kappa of the family labels (sklearn); count: names with the same family",
+        ),
+        (
+            "size_agreement",
+            float(np.mean(sizes)),
+            int(np.sum(sizes)),
+            n,
+            f"names whose sizes agree (both unknown, or within {tolerance:.0%})",
+        ),
+        (
+            "size_agreement_both_known",
+            float(np.mean(np.array(sizes)[both_sized])) if both_sized.any() else np.nan,
+            int(np.sum(np.array(sizes)[both_sized])),
+            int(both_sized.sum()),
+            "the same among names both labellers sized",
+        ),
+        (
+            "alias_pairs_agreement",
+            both / len(pairs_a | pairs_b) if pairs_a | pairs_b else np.nan,
+            both,
+            len(pairs_a | pairs_b),
+            "(sampled name, alias) pairs both labellers give / pairs either gives",
+        ),
+        (
+            "alias_pairs_first_only",
+            np.nan,
+            len(pairs_a - pairs_b),
+            len(pairs_a),
+            "pairs only the first labelling gives",
+        ),
+        (
+            "alias_pairs_blind_only",
+            np.nan,
+            len(pairs_b - pairs_a),
+            len(pairs_b),
+            "pairs only the blind labelling gives",
+        ),
+    ]
+    return pd.DataFrame(rows, columns=["measure", "value", "count", "of", "what"])
+
+
+def resolution_problems(
+    first: pd.DataFrame, blind: pd.DataFrame, resolved: pd.DataFrame, disagreements: pd.DataFrame, tolerance: float
+) -> list[str]:
+    """Every field where the resolved labels differ from either labelling, or where the two labellings differ,
+    needs a row of ``disagreements`` whose resolution is the resolved value; returns what lacks one."""
+    _same_rows(first, blind, "the first and the blind labels")
+    _same_rows(first, resolved, "the first and the resolved labels")
+    rulings = {
+        (r, f): v for r, f, v in zip(disagreements["raw_name"], disagreements["field"], disagreements["resolution"])
+    }
+    problems = []
+
+    def need(name, field, value):
+        if (name, field) not in rulings:
+            problems.append(f"{name}: {field} differs between labellings and has no resolution row")
+        elif rulings[(name, field)].strip() != value.strip():
+            problems.append(
+                f"{name}: {field} resolved as {rulings[(name, field)]!r} but the resolved file has {value!r}"
+            )
+
+    for a, b, r in zip(first.itertuples(index=False), blind.itertuples(index=False), resolved.itertuples(index=False)):
+        if not (a.family == b.family == r.family):
+            need(a.raw_name, "family", r.family)
+        if not (
+            _sizes_agree(a.size_b, b.size_b, tolerance)
+            and _sizes_agree(a.size_b, r.size_b, tolerance)
+            and _sizes_agree(b.size_b, r.size_b, tolerance)
+        ):
+            need(a.raw_name, "size_b", r.size_b)
+        sets = [_aliases(a.same_as), _aliases(b.same_as), _aliases(r.same_as)]
+        for other in sorted(set.union(*sets) - set.intersection(*sets)):
+            need(a.raw_name, f"same_as:{other}", "yes" if other in sets[2] else "no")
+    return problems

@@ -222,16 +222,37 @@ def testing_section(pairs: pd.DataFrame, alpha: float) -> list:
     ]
 
 
+def _with_interval(summary: pd.DataFrame) -> pd.DataFrame:
+    return summary.assign(
+        interval=lambda f: [
+            f"{v:.3f} [{lo:.3f}, {hi:.3f}]" for v, lo, hi in zip(f["value"], f["ci_low"], f["ci_high"])
+        ],
+        counts=lambda f: [f"{a}/{b}" for a, b in zip(f["numerator"], f["denominator"])],
+    ).set_index("measure")
+
+
 def identity_section(read: dict) -> list:
-    summary = read["identity"].assign(
-        interval=lambda f: [f"{v:.3f} [{lo:.3f}, {hi:.3f}]" for v, lo, hi in zip(f["value"], f["ci_low"], f["ci_high"])]
-    )
+    resolved, blind = _with_interval(read["identity"]), _with_interval(read["identity_blind"])
+    table = pd.DataFrame(
+        {
+            "resolved labels": resolved["interval"],
+            "n (resolved)": resolved["counts"],
+            "blind labels alone": blind["interval"],
+            "n (blind)": blind["counts"],
+            "what": resolved["what"],
+        }
+    ).reset_index()
+    agreement = read["identity_agreement"].assign(value=lambda f: f["value"].map(lambda v: f"{v:.3f}"))
     return [
-        "## Model identity against hand labels (registry/identity_check.csv, identity_detail.csv)",
-        f"A sample of {int(summary['n_names'].iloc[0])} raw names drawn with a seed "
-        "(config/atlas/identity_sample.csv), each labelled by hand with its evidence; intervals: percentile "
-        "bootstrap over the sampled names.",
-        summary[["measure", "interval", "numerator", "denominator", "what"]],
+        "## Model identity against hand labels (registry/identity_check.csv, identity_check_blind.csv)",
+        f"A sample of {int(resolved['n_names'].iloc[0])} raw names drawn with a seed, labelled twice by hand with "
+        "evidence: first with the registry's joins in view (config/atlas/identity_sample.csv), then blind "
+        "(identity_sample_blind.csv); every difference is resolved in writing (identity_sample_disagreements.csv) "
+        "into the labels the check reads (identity_sample_resolved.csv). The blind column is the estimate made "
+        "without sight of the registry. Intervals: percentile bootstrap over the sampled names.",
+        table,
+        "Agreement of the two labellings (registry/identity_agreement.csv):",
+        agreement[["measure", "value", "count", "of", "what"]],
         "Models two leaderboards share (registry/overlaps.csv); issue 33 reported 25 (Arena x v2) and 14 "
         "(Arena x v1) before this registry, and 37 and 26 with BenchBench's name standardiser:",
         read["overlaps"],
