@@ -52,6 +52,8 @@ rule publish:
         report=lambda w: rules.report_inputs.input,
         # the validity atlas (atlas.smk, docs/atlas.md): the real-data result of the default run
         atlas=lambda w: atlas_outputs(),
+        # the item-level validity studies (items.smk, docs/items.md): also part of the default run
+        item_studies=lambda w: items_outputs(),
     output:
         figures=directory(PUBLISHED_FIGURES),
         tables=directory(PUBLISHED_TABLES),
