@@ -25,6 +25,7 @@ import pandas as pd
 
 from benchval.evaluation.paired import PairedSettings, task_comparison
 
+SCOREBOARD_RANK_COLUMNS = ["rank", "rank_group", "rank_range", "separable_from_next", "rank_method"]
 RESOLUTION_COLUMNS = ["rank", "rank_group", "rank_range", "separable_from_next", "method", "reason"]
 
 
@@ -110,5 +111,26 @@ def adjacent_from_items(
 
 def count_separable(resolution: pd.DataFrame) -> tuple[int, int, int]:
     """(separable adjacent pairs, adjacent pairs measured, adjacent pairs in all)."""
-    flags = resolution["separable_from_next"].iloc[:-1]
+    ranked = resolution[resolution["rank"].notna()].sort_values("rank")
+    flags = ranked["separable_from_next"].iloc[:-1]
     return int(flags.fillna(False).sum()), int(flags.notna().sum()), int(len(flags))
+
+
+def scoreboard_ranks(table: pd.DataFrame, items: pd.DataFrame, settings: PairedSettings) -> pd.DataFrame:
+    """``table`` (benchval.analysis.scoreboard) with the rank columns per (task, metric): accuracy paired on
+    the tidy ``items`` frame (every model's correctness per item), other metrics from their intervals."""
+    parts = []
+    for (task, metric), rows in table.groupby(["task", "metric"], sort=False):
+        rows = rows.set_index("model")
+        own = items[items["task"] == task]
+        if metric == "accuracy" and len(own):
+            resolution = adjacent_from_items(own, rows["value"], settings, own["source"].iloc[0], task)
+        else:
+            resolution = adjacent_from_intervals(rows, "value", "ci_low", "ci_high")
+        parts.append(rows.join(resolution.drop(columns="reason").rename(columns={"method": "rank_method"})))
+    if not parts:
+        return table.assign(rank=[], rank_group=[], rank_range=[], separable_from_next=[], rank_method=[])
+    ranked = pd.concat(parts).reset_index()
+    order = {key: i for i, key in enumerate(zip(table["model"], table["task"], table["metric"]))}
+    ranked["_order"] = [order[key] for key in zip(ranked["model"], ranked["task"], ranked["metric"])]
+    return ranked.sort_values("_order").drop(columns="_order")[[*table.columns, *SCOREBOARD_RANK_COLUMNS]]
