@@ -63,6 +63,17 @@ def atlas_outputs():
         *(f"{ATLAS}/intervals/{study}.csv" for study in studies),
         *([f"{ATLAS}/open_llm_crosscheck.csv", f"{ATLAS}/report.md"] if "open_llm" in studies else []),
         *(f"{ATLAS}/figures/atlas_heatmap.{ext}" for ext in config["analysis"]["figures"]["formats"]),
+        f"{ATLAS}/forest.csv",
+        *_forest_figures(),
+    ]
+
+
+def _forest_figures():
+    """One forest plot per human-preference criterion, in every figure format."""
+    return [
+        f"{ATLAS}/figures/forest_{criterion}.{ext}"
+        for criterion in config["atlas"]["human_preference"]["criteria"]
+        for ext in config["analysis"]["figures"]["formats"]
     ]
 
 
@@ -206,6 +217,24 @@ rule atlas_heatmap:
         code=script_code("atlas_heatmap.py"),
     script:
         "../scripts/atlas_heatmap.py"
+
+
+rule atlas_forest:
+    input:
+        table=f"{ATLAS}/human_preference.csv",
+    output:
+        table=f"{ATLAS}/forest.csv",
+        figures=_forest_figures(),
+    log:
+        "logs/atlas_forest/atlas_forest.log",
+    localrule: True
+    params:
+        atlas=_atlas("human_preference", "forest_top_k"),
+        ci_level=config["analysis"]["ci_level"],
+        dpi=config["analysis"]["figures"]["dpi"],
+        code=script_code("atlas_forest.py"),
+    script:
+        "../scripts/atlas_forest.py"
 
 
 rule atlas_crosscheck:
