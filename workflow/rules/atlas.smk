@@ -65,6 +65,7 @@ def atlas_outputs():
         *(f"{ATLAS}/figures/atlas_heatmap.{ext}" for ext in config["analysis"]["figures"]["formats"]),
         f"{ATLAS}/forest.csv",
         *_forest_figures(),
+        "results/explorer/index.html",
     ]
 
 
@@ -235,6 +236,26 @@ rule atlas_forest:
         code=script_code("atlas_forest.py"),
     script:
         "../scripts/atlas_forest.py"
+
+
+rule atlas_explorer:
+    input:
+        human_preference=f"{ATLAS}/human_preference.csv",
+        forest=f"{ATLAS}/forest.csv",
+        pairs=f"{ATLAS}/pairs.csv",
+        cells=f"{ATLAS}/cells.csv",
+        models=f"{ATLAS}/registry/models.csv",
+    output:
+        page="results/explorer/index.html",
+    log:
+        "logs/atlas_explorer/atlas_explorer.log",
+    localrule: True
+    params:
+        atlas=_atlas("human_preference", "forest_top_k"),
+        ci_level=config["analysis"]["ci_level"],
+        code=script_code("atlas_explorer.py"),
+    script:
+        "../scripts/atlas_explorer.py"
 
 
 rule atlas_crosscheck:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from tqdm import tqdm
 
 from benchval.analysis.bootstrap import rng_for
 from benchval.analysis.fdr import benjamini_hochberg
@@ -43,7 +44,7 @@ def predictor_table(wide: pd.DataFrame, sizes: pd.Series, criteria: list[str], c
     """(ranked predictors of every criterion, predictors left out with their rule)."""
     records, excluded = [], []
     log_size = np.log(sizes.reindex(wide.index).to_numpy(float))
-    for criterion in criteria:
+    for criterion in tqdm(criteria, desc="human preference (bootstrap)", unit="criterion", mininterval=5):
         if criterion not in wide.columns:
             raise KeyError(f"atlas.human_preference.criteria: {criterion!r} is no atlas column")
         y_all = wide[criterion].to_numpy(float)
