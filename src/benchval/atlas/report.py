@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from benchval.analysis.rank_resolution import adjacent_from_intervals
+
 
 def _table(frame: pd.DataFrame, digits: int = 3) -> str:
     """A markdown table (pandas' to_markdown needs tabulate; this keeps the page dependency-free)."""
@@ -18,6 +20,13 @@ def _table(frame: pd.DataFrame, digits: int = 3) -> str:
     return "\n".join(lines)
 
 
+def _ranked_as_groups(table: pd.DataFrame, criterion: str) -> pd.DataFrame:
+    """The criterion's predictors by raw rho, best first, with the tie group of each rank."""
+    own = table[(table["criterion"] == criterion) & table["rho"].notna()].set_index("predictor", drop=False)
+    groups = adjacent_from_intervals(own, "rho", "ci_low", "ci_high")
+    return own.loc[groups.index].assign(rank_by_rho=groups["rank_range"]).reset_index(drop=True)
+
+
 def report_sections(inputs: dict, criterion: str, study_criterion: str) -> list:
     """The page's parts, in order: headings and text (str) and tables (DataFrame), from the atlas outputs."""
     read = {name: pd.read_csv(path) for name, path in inputs.items()}
@@ -26,10 +35,9 @@ def report_sections(inputs: dict, criterion: str, study_criterion: str) -> list:
     musr = intervals[intervals["downstream"] == study_criterion][
         ["benchmark", "downstream", "rho", "ci_low", "ci_high", "n_models"]
     ]
-    ranked = read["human_preference"]
-    ranked = ranked[ranked["criterion"] == criterion][
+    ranked = _ranked_as_groups(read["human_preference"], criterion)[
         [
-            "rank",
+            "rank_by_rho",
             "predictor",
             "n_models",
             "rho",
@@ -60,8 +68,10 @@ def report_sections(inputs: dict, criterion: str, study_criterion: str) -> list:
         musr,
         "## open_llm against ObsScaling's own runs, same models (open_llm_crosscheck.csv)",
         read["crosscheck"],
-        f"## Predictors of {criterion}, ranked beyond size (human_preference.csv)",
-        "rho: Spearman on the shared models; rho_partial_log_size: partial Spearman on log size on the shared "
+        f"## Predictors of {criterion} (human_preference.csv; all of them, with the figure: forest.csv)",
+        "rho: Spearman on the shared models; rank_by_rho: the tie group of its rank (adjacent predictors whose "
+        "intervals overlap share one; benchval.analysis.rank_resolution), not a strict order; "
+        "rho_partial_log_size: partial Spearman on log size on the shared "
         "models with a known size (open-weights models); FDR across the study.",
         ranked,
         f"## Agreement versus validity for {criterion} (agreement_validity.csv)",
