@@ -27,6 +27,8 @@ from plotly.colors import qualitative
 
 MIN_N_STEPS = (10, 20, 30, 50, 80)
 PALETTE = qualitative.Dark24
+#: the title just above the plot, left; the menu above the title (they would overlap otherwise)
+TITLE_PLACE = {"x": 0, "xanchor": "left", "xref": "paper", "y": 1.0, "yanchor": "bottom", "yref": "paper"}
 
 
 def _forest_arrays(rows: pd.DataFrame, value: str, low: str, high: str) -> dict:
@@ -96,8 +98,10 @@ def predictor_figure(table: pd.DataFrame, criteria: list[str], level: float) -> 
         restyle = {key: [a[key] for a in arrays] for key in ("x", "y", "error_x", "customdata")}
         steps.append({"label": str(min_n), "method": "restyle", "args": [restyle]})
     figure.update_layout(
-        title={"text": _predictor_title(criteria[0], beyond)},
-        updatemenus=[{"buttons": buttons, "x": 0.0, "y": 1.12, "xanchor": "left", "yanchor": "bottom"}],
+        title={"text": _predictor_title(criteria[0], beyond), **TITLE_PLACE},
+        updatemenus=[
+            {"buttons": buttons, "x": 0.0, "y": 1.0, "xanchor": "left", "yanchor": "bottom", "pad": {"b": 35}}
+        ],
         sliders=[{"steps": steps, "currentvalue": {"prefix": "minimum n (models shared): "}, "pad": {"t": 40}}],
         xaxis={"title": {"text": "Spearman rho"}, "range": [-1.05, 1.05], "zeroline": True},
         yaxis={"type": "category", "automargin": True},
@@ -168,8 +172,10 @@ def pair_figure(cells: pd.DataFrame, models: pd.DataFrame, pairs: list[tuple[str
     ]
     first = pairs[0] if pairs else ("", "")
     figure.update_layout(
-        title={"text": titles[0] if titles else "no pair", "font": {"size": 13}},
-        updatemenus=[{"buttons": buttons, "x": 0.0, "y": 1.15, "xanchor": "left", "yanchor": "bottom"}],
+        title={"text": titles[0] if titles else "no pair", "font": {"size": 13}, **TITLE_PLACE},
+        updatemenus=[
+            {"buttons": buttons, "x": 0.0, "y": 1.0, "xanchor": "left", "yanchor": "bottom", "pad": {"b": 35}}
+        ],
         xaxis={"title": {"text": first[1]}},
         yaxis={"title": {"text": first[0]}},
         height=650,
