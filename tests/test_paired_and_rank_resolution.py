@@ -10,6 +10,7 @@ from benchval.analysis.rank_resolution import (
     adjacent_from_items,
     count_separable,
     rank_labels,
+    scoreboard_ranks,
     tie_groups,
 )
 from benchval.evaluation.paired import PairedSettings, check_tidy, mcnemar_test, paired_table, task_comparison
@@ -131,3 +132,29 @@ def test_interval_resolution_and_unmeasurable_entries():
     assert list(resolution["rank_range"]) == ["1", "2-3", "2-3", "4-5?", "4-5?"]
     assert count_separable(resolution) == (2, 3, 4)
     assert "not measurable" in resolution.loc["D", "reason"]
+
+
+def test_scoreboard_ranks_pair_accuracy_and_use_intervals_for_macro_f1():
+    answers = {"A": [1] * 90 + [0] * 10, "B": [1] * 40 + [0] * 60, "C": [1] * 39 + [0] * 61}
+    items = tidy("t", answers, source="benchval")
+    rows = []
+    for model, correct in answers.items():
+        value = float(np.mean(correct))
+        rows.append({"model": model, "task": "t", "metric": "accuracy", "value": value, "ci_low": 0, "ci_high": 1})
+        rows.append(
+            {
+                "model": model,
+                "task": "t",
+                "metric": "macro_f1",
+                "value": value,
+                "ci_low": value - 0.004,
+                "ci_high": value + 0.004,
+            }
+        )
+    table = scoreboard_ranks(pd.DataFrame(rows), items, SETTINGS)
+    accuracy = table[table["metric"] == "accuracy"].set_index("model")
+    assert list(accuracy["rank_range"]) == ["1", "2-3", "2-3"]  # B and C differ on one item
+    assert set(accuracy["rank_method"].iloc[:2]) == {"paired bootstrap"}
+    macro = table[table["metric"] == "macro_f1"].set_index("model")
+    assert list(macro["rank_range"]) == ["1", "2", "3"]  # intervals 0.008 wide do not overlap
+    assert list(table["model"]) == [r["model"] for r in rows]  # the scoreboard's order is kept
