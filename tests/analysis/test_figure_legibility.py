@@ -136,3 +136,18 @@ def test_analysis_and_scoreboard_figures_are_legible(tmp_path, audited, study_fi
     figure_scoreboard(board, FigureOutput(tmp_path, ["png"], 150, "default"), 0.95)
     assert len(audited) >= 6
     assert {path: problems for path, problems in audited.items() if problems} == {}
+
+
+def test_specification_curve_is_legible(tmp_path, audited, study, settings):
+    """The robustness rule's figure, on the synthetic study (11 benchmarks x 7 downstream tasks: 120
+    conclusions of a kind). A two-alternative grid: the figure's shape depends on the conclusions, not on
+    the number of specifications."""
+    from benchval.analysis.specification import grid_from_config, robustness_table
+    from benchval.analysis.specification_figure import figure_specification_curve
+
+    section = {"covariates": ["paper", "size_family_only"], "fdr_family": ["configured"], "models": ["pairwise"]}
+    section = {**section, "ci_method": ["percentile"]}
+    table = robustness_table(study, study.metrics, settings, grid_from_config(section, None))
+    figure_specification_curve(table, FigureOutput(tmp_path, ["png"], 150, "synthetic"))
+    assert len(audited) == 1
+    assert {path: problems for path, problems in audited.items() if problems} == {}
