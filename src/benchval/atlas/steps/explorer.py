@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import logging
+from pathlib import Path
+
 import pandas as pd
+
+log = logging.getLogger(__name__)
 
 
 def write_explorer_page(atlas: dict, level: float, inputs: dict[str, str], page: str) -> None:
@@ -20,3 +25,4 @@ def write_explorer_page(atlas: dict, level: float, inputs: dict[str, str], page:
         links,
         page,
     )
+    log.info("explorer %s: %.1f MB, links %s", page, Path(page).stat().st_size / 1e6, sorted(links.values()))

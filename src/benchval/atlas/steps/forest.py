@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pandas as pd
+
+log = logging.getLogger(__name__)
 
 
 def write_forest(atlas: dict, level: float, dpi: int, table_csv, forest_csv, figure_paths: list[str]) -> pd.DataFrame:
@@ -28,4 +31,13 @@ def write_forest(atlas: dict, level: float, dpi: int, table_csv, forest_csv, fig
         plt.close(figure)
     every = pd.concat(forests, ignore_index=True)
     every.to_csv(forest_csv, index=False)
+    log.info(
+        "forest plots of %d criteria (%d files); %d predictor rows in %s, %d drawn; rho beyond g: %s",
+        len(forests),
+        len(figure_paths),
+        len(every),
+        forest_csv,
+        int(every["in_figure"].sum()),
+        reason or "drawn",
+    )
     return every
