@@ -122,7 +122,8 @@ def _aligned(frame: pd.DataFrame, model_a: str, model_b: str) -> tuple[pd.DataFr
     return both.set_axis(["a", "b"], axis=1), int(len(wide) - len(both))
 
 
-def _row(source, task, model_a, model_b, pairs, unpaired, settings, rng) -> dict:
+def _row(source, task, model_a, model_b, pairs, unpaired, settings, rng, strata=None) -> dict:
+    """One row of :data:`PAIRED_COLUMNS`; ``strata``: per-task differences to resample within (pooled)."""
     a_only = int(((pairs["a"] == 1) & (pairs["b"] == 0)).sum())
     b_only = int(((pairs["a"] == 0) & (pairs["b"] == 1)).sum())
     base = {"source": source, "task": task, "model_a": model_a, "model_b": model_b, "n_items": len(pairs)}
@@ -130,10 +131,8 @@ def _row(source, task, model_a, model_b, pairs, unpaired, settings, rng) -> dict
     if pairs.empty:
         return {**base, "n_boot": 0, "note": "no item answered by both models"}
     exact, chi2, p_chi2 = mcnemar_test(a_only, b_only)
-    low, high = _interval(
-        paired_difference_replicates([(pairs["a"] - pairs["b"]).to_numpy(float)], rng, settings.n_bootstrap),
-        settings.ci_level,
-    )
+    strata = strata or [(pairs["a"] - pairs["b"]).to_numpy(float)]
+    low, high = _interval(paired_difference_replicates(strata, rng, settings.n_bootstrap), settings.ci_level)
     return {
         **base,
         "accuracy_a": float(pairs["a"].mean()),
@@ -166,14 +165,11 @@ def pooled_comparison(frame: pd.DataFrame, model_a: str, model_b: str, settings:
     per_task = [_aligned(own, model_a, model_b) for _, own in frame.groupby(["source", "task"], sort=True)]
     pairs = pd.concat([p for p, _ in per_task], ignore_index=True) if per_task else pd.DataFrame(columns=["a", "b"])
     unpaired = sum(u for _, u in per_task)
-    row = _row("(pooled)", "(pooled)", model_a, model_b, pairs, unpaired, settings, np.random.default_rng(0))
+    differences = [(p["a"] - p["b"]).to_numpy(float) for p, _ in per_task if len(p)]
+    rng = item_rng(settings.seed, "paired", "(pooled)")
+    row = _row("(pooled)", "(pooled)", model_a, model_b, pairs, unpaired, settings, rng, differences)
     if pairs.empty:
         return row
-    differences = [(p["a"] - p["b"]).to_numpy(float) for p, _ in per_task if len(p)]
-    replicates = paired_difference_replicates(
-        differences, item_rng(settings.seed, "paired", "(pooled)"), settings.n_bootstrap
-    )
-    row["ci_low"], row["ci_high"] = _interval(replicates, settings.ci_level)
     row["note"] = (row["note"] + "; " if row["note"] else "") + f"pooled over {len(differences)} task(s)"
     return row
 
