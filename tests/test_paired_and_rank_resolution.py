@@ -154,7 +154,17 @@ def test_scoreboard_ranks_pair_accuracy_and_use_intervals_for_macro_f1():
     table = scoreboard_ranks(pd.DataFrame(rows), items, SETTINGS)
     accuracy = table[table["metric"] == "accuracy"].set_index("model")
     assert list(accuracy["rank_range"]) == ["1", "2-3", "2-3"]  # B and C differ on one item
-    assert set(accuracy["rank_method"].iloc[:2]) == {"paired bootstrap"}
+    assert set(accuracy["rank_method"].iloc[:2]) == {"paired bootstrap and exact McNemar"}
     macro = table[table["metric"] == "macro_f1"].set_index("model")
     assert list(macro["rank_range"]) == ["1", "2", "3"]  # intervals 0.008 wide do not overlap
     assert list(table["model"]) == [r["model"] for r in rows]  # the scoreboard's order is kept
+
+
+def test_five_against_zero_discordant_items_are_not_separable():
+    """The default run's false_beliefs (24 items): the percentile interval excludes 0, McNemar's exact p is
+    0.0625; a pair the exact test does not separate stays in one tie group."""
+    answers = {"A": [1] * 11 + [1] * 5 + [0] * 8, "B": [1] * 11 + [0] * 5 + [0] * 8}
+    row = task_comparison(tidy("t", answers), "s", "t", "A", "B", SETTINGS)
+    assert row["ci_low"] > 0 and row["p_mcnemar_exact"] == pytest.approx(0.0625)
+    accuracy = pd.Series({m: np.mean(v) for m, v in answers.items()})
+    assert list(adjacent_from_items(tidy("t", answers), accuracy, SETTINGS, "s", "t")["rank_range"]) == ["1-2"] * 2

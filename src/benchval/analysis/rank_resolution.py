@@ -5,7 +5,8 @@ A leaderboard prints its models in strict order; the data often do not support i
 (rank i, rank i+1) is called separable or not:
 
 * **paired** (:func:`adjacent_from_items`, where item-level results exist): the paired bootstrap interval of
-  the accuracy difference (:mod:`benchval.evaluation.paired`) excludes 0;
+  the accuracy difference (:mod:`benchval.evaluation.paired`) excludes 0 and McNemar's exact test rejects
+  at the same level;
 * **from intervals** (:func:`adjacent_from_intervals`, where only a value and its interval exist): the two
   intervals do not overlap. This is conservative (two overlapping 95 % intervals can still differ at 5 %),
   which is said in the ``method`` column;
@@ -90,7 +91,9 @@ def adjacent_from_items(
 ) -> pd.DataFrame:
     """:data:`RESOLUTION_COLUMNS` for the models of ``accuracy`` (index = model), best first; adjacent
     models separable when the paired bootstrap interval of their accuracy difference on the items of
-    ``items`` (tidy frame of one source and task) excludes 0."""
+    ``items`` (tidy frame of one source and task) excludes 0 and McNemar's exact test rejects at
+    1 - ``ci_level`` (both: with few discordant items the percentile interval can exclude 0 where the
+    exact test does not, e.g. 5 against 0 discordant items, p = 0.0625)."""
     ranked = accuracy.dropna().sort_values(ascending=False, kind="mergesort")
     separable, method, reason = [], [], []
     for upper, lower in zip(ranked.index[:-1], ranked.index[1:]):
@@ -100,8 +103,9 @@ def adjacent_from_items(
             method.append("paired bootstrap")
             reason.append("no shared items: not measurable")
             continue
-        separable.append(bool(row["ci_low"] > 0 or row["ci_high"] < 0))
-        method.append("paired bootstrap")
+        excludes_zero = row["ci_low"] > 0 or row["ci_high"] < 0
+        separable.append(bool(excludes_zero and row["p_mcnemar_exact"] < 1.0 - settings.ci_level))
+        method.append("paired bootstrap and exact McNemar")
         reason.append(
             f"difference {row['difference']:+.4f} [{row['ci_low']:+.4f}, {row['ci_high']:+.4f}], "
             f"McNemar exact p={row['p_mcnemar_exact']:.3g}, n={row['n_items']}"
