@@ -104,7 +104,7 @@ def predictor_figure(table: pd.DataFrame, criteria: list[str], level: float) -> 
         ],
         sliders=[{"steps": steps, "currentvalue": {"prefix": "minimum n (models shared): "}, "pad": {"t": 40}}],
         xaxis={"title": {"text": "Spearman rho"}, "range": [-1.05, 1.05], "zeroline": True},
-        yaxis={"type": "category", "automargin": True},
+        yaxis={"type": "category", "automargin": True, "dtick": 1, "tickfont": {"size": 10}},  # every name
         height=max(600, 14 * int(max(len(r) for r in per_criterion.values()) or 1) + 250),
         margin={"t": 130},
         legend={"orientation": "h", "y": 1.02, "x": 1, "xanchor": "right", "yanchor": "bottom"},
