@@ -48,4 +48,12 @@ if [ ! -d /usr/share/wordnet ] && command -v apt-get >/dev/null 2>&1 && [ "$(id 
         { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq wordnet-base >/dev/null 2>&1; }) ||
         echo "install.sh: could not install Debian's wordnet-base; METEOR will be unavailable" >&2
 fi
+
+# Debian's chromium and its driver for the explorer's browser test (tests/test_explorer_browser.py): the
+# test opens results/explorer/index.html in a real headless browser; without them it is skipped, said why.
+if ! command -v chromedriver >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    (apt-get install -y -qq chromium chromium-driver >/dev/null 2>&1 ||
+        { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq chromium chromium-driver >/dev/null 2>&1; }) ||
+        echo "install.sh: could not install Debian's chromium and chromium-driver; the browser test will skip" >&2
+fi
 echo "install.sh: benchval installed in .venv"

@@ -32,8 +32,18 @@ def _free_port() -> int:
 class HeadlessChromium:
     """Context manager: chromedriver + one headless Chromium session."""
 
-    def __init__(self, chromium: str, chromedriver: str, width: int = 1400, height: int = 1000, offline: bool = True):
+    def __init__(
+        self,
+        chromium: str,
+        chromedriver: str,
+        width: int = 1400,
+        height: int = 1000,
+        offline: bool = True,
+        extra_args: tuple[str, ...] = (),
+        console_log: bool = False,
+    ):
         self.chromium, self.chromedriver = chromium, chromedriver
+        self.extra_args, self.console_log = tuple(extra_args), console_log
         self.offline = offline
         self.size = (width, height)
         self.port = _free_port()
@@ -65,13 +75,13 @@ class HeadlessChromium:
                 "--disable-dev-shm-usage",
                 f"--window-size={self.size[0]},{self.size[1]}",
                 *network,
+                *self.extra_args,
             ],
         }
-        answer = self._call(
-            "POST",
-            "/session",
-            {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}},
-        )
+        capabilities = {"browserName": "chrome", "goog:chromeOptions": options}
+        if self.console_log:  # chromedriver keeps the page's console messages for browser_log()
+            capabilities["goog:loggingPrefs"] = {"browser": "ALL"}
+        answer = self._call("POST", "/session", {"capabilities": {"alwaysMatch": capabilities}})
         self.session = answer["sessionId"]
         return self
 
@@ -128,6 +138,11 @@ class HeadlessChromium:
 
     def set_script_timeout(self, seconds: float) -> None:
         self._session("POST", "/timeouts", {"script": int(seconds * 1000)})
+
+    def browser_log(self) -> list[dict]:
+        """The console messages since the last call (chromedriver's log endpoint; needs console_log=True):
+        dicts with level (SEVERE for errors), message, timestamp."""
+        return self._session("POST", "/se/log", {"type": "browser"})
 
     def find_all(self, xpath: str) -> list[str]:
         found = self._session("POST", "/elements", {"using": "xpath", "value": xpath})

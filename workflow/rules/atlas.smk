@@ -77,6 +77,18 @@ def atlas_outputs():
         *([f"{ATLAS}/open_llm_crosscheck.csv", f"{ATLAS}/report.md"] if "open_llm" in studies else []),
         *(f"{ATLAS}/figures/atlas_heatmap.{ext}" for ext in config["analysis"]["figures"]["formats"]),
         *(f"{ATLAS}/figures/factor_structure.{ext}" for ext in config["analysis"]["figures"]["formats"]),
+        f"{ATLAS}/forest.csv",
+        *_forest_figures(),
+        "results/explorer/index.html",
+    ]
+
+
+def _forest_figures():
+    """One forest plot per human-preference criterion, in every figure format."""
+    return [
+        f"{ATLAS}/figures/forest_{criterion}.{ext}"
+        for criterion in config["atlas"]["human_preference"]["criteria"]
+        for ext in config["analysis"]["figures"]["formats"]
     ]
 
 
@@ -276,6 +288,44 @@ rule atlas_factor_structure:
         code=script_code("atlas_factor_structure.py"),
     script:
         "../scripts/atlas_factor_structure.py"
+
+
+rule atlas_forest:
+    input:
+        table=f"{ATLAS}/human_preference.csv",
+    output:
+        table=f"{ATLAS}/forest.csv",
+        figures=_forest_figures(),
+    log:
+        "logs/atlas_forest/atlas_forest.log",
+    localrule: True
+    params:
+        atlas=_atlas("human_preference", "forest_top_k"),
+        ci_level=config["analysis"]["ci_level"],
+        dpi=config["analysis"]["figures"]["dpi"],
+        code=script_code("atlas_forest.py"),
+    script:
+        "../scripts/atlas_forest.py"
+
+
+rule atlas_explorer:
+    input:
+        human_preference=f"{ATLAS}/human_preference.csv",
+        forest=f"{ATLAS}/forest.csv",
+        pairs=f"{ATLAS}/pairs.csv",
+        cells=f"{ATLAS}/cells.csv",
+        models=f"{ATLAS}/registry/models.csv",
+    output:
+        page="results/explorer/index.html",
+    log:
+        "logs/atlas_explorer/atlas_explorer.log",
+    localrule: True
+    params:
+        atlas=_atlas("human_preference", "forest_top_k"),
+        ci_level=config["analysis"]["ci_level"],
+        code=script_code("atlas_explorer.py"),
+    script:
+        "../scripts/atlas_explorer.py"
 
 
 rule atlas_crosscheck:

@@ -4,7 +4,9 @@
 # workflow/rules/report.smk. (The partial-Spearman sensitivity table became a dimension of the specification
 # grid: workflow/rules/robustness.smk.)
 from benchval.plumbing.layout import (
+    CALIBRATED,
     METRICS,
+    PAIRED_TABLE,
     SCOREBOARD_TABLE,
     SCORES,
     TASK_ITEMS,
@@ -62,3 +64,26 @@ rule scoreboard:
         notice=lambda w: config["studies"][w.study].get("notice"),
     script:
         "../scripts/scoreboard.py"
+
+
+rule paired_comparisons:
+    """Every pair of the study's models on every task and pooled over its tasks: accuracy difference with
+    a paired bootstrap interval, McNemar's test (benchval.evaluation.paired; docs/analysis.md)."""
+    input:
+        task_items=lambda w: expand(TASK_ITEMS, task=LAYOUT.study_tasks(w.study)),
+        calibrated=lambda w: [fill(CALIBRATED, model=m, task=t) for m, t in _scoreboard_pairs(w.study)],
+    output:
+        table=PAIRED_TABLE,
+    log:
+        "logs/paired_comparisons/{study}.log",
+    benchmark:
+        "logs/benchmarks/paired_comparisons/{study}.tsv"
+    wildcard_constraints:
+        study=_SCORED_STUDY_PATTERN,
+    params:
+        tasks=lambda w: LAYOUT.study_tasks(w.study),
+        pairs=lambda w: _scoreboard_pairs(w.study),
+        bootstrap=canonical(_scoreboard_bootstrap()),
+        code=script_code("paired_comparisons.py"),
+    script:
+        "../scripts/paired_comparisons.py"

@@ -11,8 +11,11 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.analysis.figures.drawing import FigureOutput
+from benchval.analysis.rank_resolution import count_separable, scoreboard_ranks
 from benchval.analysis.scoreboard import ModelInfo, ScoreboardSettings, model_task_rows, scoreboard_table
 from benchval.analysis.scoreboard_figure import figure_scoreboard
+from benchval.evaluation.paired import PairedSettings
+from benchval.evaluation.paired_inputs import tidy_from_scores
 from benchval.scoring.store import read_scores
 from benchval.tasks.items import read_items, read_task_meta
 
@@ -34,26 +37,41 @@ def run_scoreboard_step(
     tasks = params["tasks"]
     items = {task: read_items(path) for task, path in zip(tasks, inputs["task_items"])}
     metas = {task: read_task_meta(path) for task, path in zip(tasks, inputs["metas"])}
-    rows = []
+    rows, correct = [], []
     for (model, task), scores_path, metrics_path in zip(params["pairs"], inputs["scores"], inputs["metrics"]):
         spec = params["models"][model]
         info = ModelInfo(model, spec["family"], float(spec["size_b"]))
         task_info = {"name": task, "label": params["labels"][task], "role": metas[task]["role"]}
+        scores = read_scores(scores_path)
         rows += model_task_rows(
             info,
             task_info,
             items[task],
-            read_scores(scores_path),
+            scores,
             metas[task],
             pd.read_csv(metrics_path),
             settings,
             source=f"{metrics_path} / {scores_path}",
         )
-    table = scoreboard_table(rows)
+        if not (metas[task].get("unavailable") or items[task].empty):
+            mode = metas[task]["scoring_mode"]
+            correct.append(tidy_from_scores(items[task], scores, mode, settings.normalisation, model, task))
+    paired = PairedSettings(settings.seed, settings.n_bootstrap, settings.ci_level)
+    items_frame = pd.concat(correct, ignore_index=True) if correct else pd.DataFrame(columns=["task", "source"])
+    table = scoreboard_ranks(scoreboard_table(rows), items_frame, paired)
     Path(table_csv).parent.mkdir(parents=True, exist_ok=True)
     table.to_csv(table_csv, index=False)
     output = FigureOutput(Path(figure_dir), params["figure_formats"], params["figure_dpi"], study, params["notice"])
     figure_scoreboard(table, output, settings.ci_level)
+    for metric, own in table.groupby("metric"):
+        counts = [count_separable(group) for _, group in own.groupby("task")]
+        log.info(
+            "rank resolution of %s (%s): %d separable adjacent pairs of %d measured (%d in all) over %d tasks",
+            study,
+            metric,
+            *(sum(c[i] for c in counts) for i in range(3)),
+            len(counts),
+        )
     log.info(
         "scoreboard of %s: %d rows (%d models x %d tasks), settings %s",
         study,

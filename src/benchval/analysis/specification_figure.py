@@ -30,6 +30,19 @@ KIND_LABELS = {
 #: main conclusions drawn filled (a positive finding) rather than hollow
 POSITIVE_WORDS = (", significant", "excludes 0", "above chance")
 MAX_TICK_LABELS = 30
+MAX_PANEL_INCHES = 6.0
+MAX_ROW_INCHES = 18.0
+ROW_INCHES = 4.6
+
+
+def _pack(kinds: list[str], widths: dict[str, float]) -> list[list[str]]:
+    """The kinds in rows, in order, each row at most MAX_ROW_INCHES wide (a wider panel alone)."""
+    rows: list[list[str]] = [[]]
+    for kind in kinds:
+        if rows[-1] and sum(widths[k] for k in rows[-1]) + widths[kind] > MAX_ROW_INCHES:
+            rows.append([])
+        rows[-1].append(kind)
+    return rows
 
 
 def _is_finding(label: str) -> bool:
@@ -102,37 +115,41 @@ def figure_specification_curve(table: pd.DataFrame, output: FigureOutput):
         )
         return output.save(figure, STEM)
     metrics = list(dict.fromkeys(defined["metric"]))
-    widths = [max(2.5, min(12, 0.16 * (defined["kind"] == k).sum())) for k in kinds]
-    figure, axes = plt.subplots(
-        2,
-        len(kinds),
-        figsize=(sum(widths) + 1.5, 5.5),
-        squeeze=False,
-        gridspec_kw={"width_ratios": widths, "height_ratios": [2, 1.3]},
+    # a panel per kind, at most MAX_PANEL_INCHES wide (past MAX_TICK_LABELS conclusions it has no labels to
+    # space out), packed into rows of at most MAX_ROW_INCHES: the figure is read whole at its saved size
+    widths = {k: max(2.5, min(MAX_PANEL_INCHES, 0.16 * (defined["kind"] == k).sum())) for k in kinds}
+    rows = _pack(kinds, widths)
+    figure = plt.figure(
+        figsize=(max(sum(widths[k] for k in row) for row in rows) + 1.5, ROW_INCHES * len(rows) + 1.0),
+        layout="constrained",
     )
-    for column, kind in enumerate(kinds):
-        part = defined[defined["kind"] == kind].sort_values(["share_agree", "metric", "subject"]).reset_index(drop=True)
-        _curve(axes[0, column], part, metrics)
-        axes[0, column].set_title(KIND_LABELS[kind], fontsize=10)
-        _flips(axes[1, column], part)
-        if column:
-            axes[0, column].set_ylabel("")
-            axes[1, column].set_yticklabels([])
-    handles, labels = axes[0, 0].get_legend_handles_labels()
+    first_axes = None
+    for subfigure, row in zip(np.atleast_1d(figure.subfigures(len(rows), 1)), rows):
+        axes = subfigure.subplots(
+            2,
+            len(row),
+            squeeze=False,
+            gridspec_kw={"width_ratios": [widths[k] for k in row], "height_ratios": [2, 1.3]},
+        )
+        first_axes = axes[0, 0] if first_axes is None else first_axes
+        for column, kind in enumerate(row):
+            part = (
+                defined[defined["kind"] == kind]
+                .sort_values(["share_agree", "metric", "subject"])
+                .reset_index(drop=True)
+            )
+            _curve(axes[0, column], part, metrics)
+            axes[0, column].set_title(KIND_LABELS[kind], fontsize=10)
+            _flips(axes[1, column], part)
+            if column:
+                axes[0, column].set_ylabel("")
+                axes[1, column].set_yticklabels([])
+    handles, labels = first_axes.get_legend_handles_labels()
     unique = dict(zip(labels, handles))
-    figure.legend(
-        unique.values(),
-        unique.keys(),
-        loc="lower center",
-        ncol=min(4, len(unique)),
-        fontsize=8,
-        bbox_to_anchor=(0.5, 1.0),
-    )
+    figure.legend(unique.values(), unique.keys(), loc="outside lower center", ncol=min(4, len(unique)), fontsize=8)
     figure.suptitle(
         f"{output.study_name}: robustness of each conclusion over the specification grid "
         "(below: choices that flip it alone)",
-        y=1.08,
         fontsize=10,
     )
-    figure.tight_layout()
     return output.save(figure, STEM)

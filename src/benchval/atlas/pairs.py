@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from tqdm import tqdm
 
 from scipy import stats
 
@@ -131,7 +132,8 @@ def atlas_pairs(
         "min_interval_n": min_interval_n,
     }
     records, excluded = [], []
-    for i, a in enumerate(columns):
+    # progress in the job log (rate and time left; the first columns have the most pairs to bootstrap)
+    for i, a in enumerate(tqdm(columns, desc="atlas pairs (bootstrap)", unit="column", mininterval=5)):
         for j in range(i + 1, len(columns)):
             b, n = columns[j], int(counts[i, j])
             if n < min_models:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from tqdm import tqdm
 
 from benchval.analysis.bootstrap import rng_for
 from benchval.atlas.general_factor import FactorSettings
@@ -54,7 +55,7 @@ def predictor_table(wide: pd.DataFrame, models: pd.DataFrame, criteria: list[str
         "min_clusters": settings.get("min_clusters", 3),
         "min_interval_n": settings.get("min_headline_n", 0),
     }
-    for criterion in criteria:
+    for criterion in tqdm(criteria, desc="human preference (bootstrap)", unit="criterion", mininterval=5):
         if criterion not in wide.columns:
             raise KeyError(f"atlas.human_preference.criteria: {criterion!r} is no atlas column")
         y_all = wide[criterion].to_numpy(float)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from benchval.analysis.rank_resolution import adjacent_from_intervals
+
 
 def _table(frame: pd.DataFrame, digits: int = 3) -> str:
     """A markdown table (pandas' to_markdown needs tabulate; this keeps the page dependency-free)."""
@@ -54,12 +56,24 @@ def distinguishable_from(row, reference) -> str:
     return f"not distinguishable from {reference['predictor']}"
 
 
+def rank_groups(ranked: pd.DataFrame) -> pd.Series:
+    """Predictor -> the tie group of its rank by rho beyond g ("2-5": adjacent predictors whose clustered
+    intervals overlap share one; benchval.analysis.rank_resolution), so the page prints no strict order the
+    intervals do not support."""
+    if ranked.empty:
+        return pd.Series(dtype=str)
+    own = ranked.set_index("predictor", drop=False)
+    return adjacent_from_intervals(own, "rho_beyond_g", "rho_beyond_g_ci_low", "rho_beyond_g_ci_high")["rank_range"]
+
+
 def predictor_sections(ranked_all: pd.DataFrame, criterion: str, settings: dict) -> list:
     table = ranked_all[ranked_all["criterion"] == criterion]
     min_n, top = settings["min_headline_n"], settings["top"]
     ranked = table[table["rank"].notna()].sort_values("rank")
     reference = ranked.iloc[0] if len(ranked) else None
+    groups = rank_groups(ranked)
     shown = ranked.head(top).assign(
+        rank_group=lambda f: f["predictor"].map(groups),
         raw=lambda f: [interval(r, "rho", "ci_low", "ci_high", "n_models") for _, r in f.iterrows()],
         raw_same_models=lambda f: [
             f"{r['rho_same_population']:.2f} n={int(r['n_beyond_g'])}" if pd.notna(r["rho_same_population"]) else ""
@@ -78,6 +92,7 @@ def predictor_sections(ranked_all: pd.DataFrame, criterion: str, settings: dict)
     )[
         [
             "rank",
+            "rank_group",
             "predictor",
             "group_a",
             "raw",
@@ -98,7 +113,8 @@ def predictor_sections(ranked_all: pd.DataFrame, criterion: str, settings: dict)
     return [
         f"## Incremental validity: what predicts {criterion} beyond general capability (human_preference.csv)",
         f"{len(table)} predictors share at least atlas.min_models models with {criterion}. Ranked: {len(ranked)} "
-        f"groups of sibling predictors (one rank per group), by rho beyond g on at least {min_n} models. Of them, "
+        f"groups of sibling predictors (one rank per group), by rho beyond g on at least {min_n} models; "
+        "rank_group is the tie group of a rank (adjacent predictors whose intervals overlap share one). Of them, "
         f"{beyond} predict beyond general capability (clustered interval of rho beyond g above 0), {explained} "
         "are explained by general capability (raw interval above 0; the beyond-g interval includes 0 and lies "
         f"below the raw rho on the same models) and {not_shown} are not shown beyond it (the beyond-g interval "

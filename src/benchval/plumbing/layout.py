@@ -51,6 +51,7 @@ STUDY_TABLE = f"{STUDY_DIR}/tables/{{name}}.csv"
 UNADJUSTED_TABLE = f"{STUDY_DIR}/unadjusted/{{name}}.csv"  # p-values before the FDR step
 STUDY_FIGURE = f"{STUDY_DIR}/figures/{{stem}}.{{fmt}}"
 SCOREBOARD_TABLE = f"{STUDY_DIR}/tables/scoreboard.csv"
+PAIRED_TABLE = f"{STUDY_DIR}/tables/paired_comparisons.csv"  # every pair of models, per task and pooled
 # robustness of every study (workflow/rules/robustness.smk)
 TASK_RELIABILITY_TABLE = f"{STUDY_DIR}/tables/task_reliability.csv"
 POWER_TABLE = f"{STUDY_DIR}/tables/power.csv"
@@ -280,6 +281,7 @@ class Layout:
         return (
             [path for study in self.studies for path in self.study_table_files(study)]
             + [fill(SCOREBOARD_TABLE, study=study) for study in self.scored_studies]
+            + [fill(PAIRED_TABLE, study=study) for study in self.scored_studies]
             + [fill(table, study=study) for study in self.studies for table in ROBUSTNESS_TABLES]
         )
 

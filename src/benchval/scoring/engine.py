@@ -355,7 +355,9 @@ class FastScorer(Scorer):
     def _score_encoded(self, encoded: list[EncodedRequest]) -> list[TokenScores]:
         out: dict[int, TokenScores] = {}
         n_items = len(set(self._keys(len(encoded))))
-        bar = tqdm(total=len(encoded), desc=f"score ({self.engine_name})", unit="req", disable=not self.progress)
+        bar = tqdm(
+            total=len(encoded), desc=f"score ({self.engine_name})", unit="req", disable=not self.progress, mininterval=5
+        )
         start, done_tokens = time.perf_counter(), 0
         pending = list(range(len(encoded)))
         while pending:  # one pass, or more after an out-of-memory halved the budget (rows re-packed)

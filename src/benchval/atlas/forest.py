@@ -1,0 +1,109 @@
+"""Per criterion, a ranked forest plot of its predictors (docs/atlas.md, "Figures").
+
+From the human-preference table (one row per criterion and predictor: Spearman rho, its bootstrap CI, n):
+
+* **which predictors are drawn**: the ``top_k`` with the highest lower CI bound of raw rho (the predictors
+  most surely predictive of the criterion; ties by n, then name); every predictor, drawn or not, is in
+  the forest table (``in_figure``), so nothing is hidden, only left out of the picture;
+* **two panels side by side**: raw rho and rho beyond general capability (``rho_beyond_g`` with its CI,
+  when the table has it; else that panel says "not computed" and why), each with its interval;
+* **n** of each estimate printed at the right;
+* **ranks as groups**: the predictors' ranks by raw rho are tie groups from their intervals
+  (:func:`benchval.analysis.rank_resolution.adjacent_from_intervals`: adjacent predictors whose intervals
+  overlap share a group), printed as a range (``"2-5"``) before each name.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from benchval.analysis.figures.drawing import plt
+from benchval.analysis.rank_resolution import adjacent_from_intervals
+
+BEYOND_G = ("rho_beyond_g", "rho_beyond_g_ci_low", "rho_beyond_g_ci_high")
+FOREST_COLUMNS = [
+    "criterion",
+    "predictor",
+    "rank_range",
+    "separable_from_next",
+    "in_figure",
+    "n_models",
+    "rho",
+    "ci_low",
+    "ci_high",
+    "n_beyond_g",
+    "rho_beyond_g",
+    "rho_beyond_g_ci_low",
+    "rho_beyond_g_ci_high",
+]
+SELECTION_RULE = "top {k} by the lower CI bound of raw rho"
+
+
+def has_beyond_g(table: pd.DataFrame) -> bool:
+    return all(column in table.columns for column in BEYOND_G)
+
+
+def forest_table(table: pd.DataFrame, criterion: str, top_k: int) -> pd.DataFrame:
+    """The criterion's predictors ranked by raw rho with tie groups, and which ``top_k`` are drawn."""
+    own = table[(table["criterion"] == criterion) & table["rho"].notna()].set_index("predictor")
+    resolution = adjacent_from_intervals(own, "rho", "ci_low", "ci_high")
+    ranked = own.loc[resolution.index].join(resolution[["rank_range", "separable_from_next"]])
+    chosen = ranked.assign(_n=ranked["n_models"]).sort_values(["ci_low", "_n"], ascending=False, kind="mergesort")
+    ranked["in_figure"] = ranked.index.isin(chosen.index[:top_k])
+    ranked = ranked.reset_index()
+    for column in ("n_beyond_g", *BEYOND_G):
+        if column not in ranked:
+            ranked[column] = np.nan
+    return ranked.assign(criterion=criterion)[FOREST_COLUMNS]
+
+
+def _panel(axis, rows: pd.DataFrame, columns: tuple[str, str, str], colour: str, title: str) -> None:
+    y = np.arange(len(rows))
+    value, low, high = (rows[c].to_numpy(float) for c in columns)
+    shown = np.isfinite(value)
+    errors = np.vstack([value - low, high - value])[:, shown]
+    axis.errorbar(value[shown], y[shown], xerr=np.nan_to_num(errors), fmt="o", color=colour, markersize=4, capsize=2)
+    for row in y[~shown]:
+        axis.text(0, row, "n/a", ha="center", va="center", fontsize=7, color="grey")
+    axis.axvline(0, color="grey", linewidth=0.8)
+    axis.set_xlim(-1.05, 1.05)
+    axis.set_title(title, fontsize=9)
+    axis.grid(axis="x", alpha=0.3)
+    axis.tick_params(labelsize=8)
+
+
+def draw_forest(forest: pd.DataFrame, criterion: str, top_k: int, level: float, beyond_g_reason: str):
+    """The figure of one criterion (rows: its drawn predictors, best first); returned open."""
+    rows = forest[forest["in_figure"]].sort_values("rho", ascending=True, kind="mergesort")
+    height = 0.28 * max(len(rows), 3) + 1.9
+    figure, (raw, beyond) = plt.subplots(1, 2, sharey=True, figsize=(9.5, height), layout="constrained")
+    percent = int(round(level * 100))
+    _panel(raw, rows, ("rho", "ci_low", "ci_high"), "C0", f"Spearman rho with {criterion} [{percent}% CI]")
+    labels = [f"{r.rank_range:>5}  {r.predictor}  (n={int(r.n_models)})" for r in rows.itertuples()]
+    raw.set_yticks(range(len(rows)), labels, fontsize=8)
+    raw.set_ylim(-0.7, len(rows) - 0.3)
+    if rows[list(BEYOND_G)].notna().any().any():
+        _panel(beyond, rows, BEYOND_G, "C3", "rho beyond general capability")
+        for y, n in enumerate(rows["n_beyond_g"]):
+            beyond.text(1.08, y, "n/a" if pd.isna(n) else f"n={int(n)}", va="center", fontsize=7, clip_on=False)
+    else:
+        beyond.set_xticks([])
+        beyond.set_title("rho beyond general capability", fontsize=9)
+        beyond.text(
+            0.5,
+            0.5,
+            f"not computed:\n{beyond_g_reason}",
+            transform=beyond.transAxes,
+            ha="center",
+            va="center",
+            fontsize=8,
+            wrap=True,
+        )
+    n_all = len(forest)
+    figure.suptitle(
+        f"Predictors of {criterion}: {min(top_k, n_all)} of {n_all} drawn ({SELECTION_RULE.format(k=top_k)}; "
+        "the rest in forest.csv)\nrank = tie group (intervals overlap); n = models shared",
+        fontsize=9,
+    )
+    return figure

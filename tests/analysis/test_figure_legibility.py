@@ -1,0 +1,153 @@
+"""Every figure the default run writes, checked at its saved size: no overlapping labels, no type under
+6 pt (benchval.analysis.figures.legibility). Figures are drawn from synthetic inputs shaped like the
+default run's (the analysis chain's figures, the scoreboard, the atlas's forest plots and heatmap with
+as many predictors and criteria as the real atlas, and names as long)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+
+from benchval.analysis.figures.drawing import FigureOutput, plt
+from benchval.analysis.figures.legibility import layout_problems
+from benchval.analysis.scoreboard_figure import figure_scoreboard
+from benchval.atlas.figure import criterion_cells, draw_heatmap
+from benchval.atlas.forest import draw_forest, forest_table
+from benchval.testing.analysis_in_one_process import run_analysis
+
+CRITERIA = ["arena_elo", "arena_hard", "alphacaeval_v2lc", "MT-bench", "WB-Score", "decentralized_arena", "OC_arena"]
+
+
+@pytest.fixture
+def audited(monkeypatch):
+    """Every Figure.savefig in the test records the figure's layout problems at the saved dpi."""
+    found: dict[str, list[str]] = {}
+    original = Figure.savefig
+
+    def savefig(self, path, *args, **kwargs):
+        found[str(path)] = layout_problems(self, kwargs.get("dpi"))
+        return original(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", savefig)
+    return found
+
+
+def test_the_check_rejects_small_type_and_overlapping_labels():
+    figure, axis = plt.subplots(figsize=(3, 2))
+    axis.text(0.5, 0.5, "a label", fontsize=9)
+    axis.text(0.52, 0.5, "another label", fontsize=9)
+    axis.text(0.1, 0.1, "tiny", fontsize=4)
+    problems = layout_problems(figure, 100)
+    plt.close(figure)
+    assert any("overlap" in p and "a label" in p for p in problems), problems
+    assert any("4.0 pt" in p for p in problems), problems
+    figure, axis = plt.subplots(figsize=(3, 2))
+    axis.text(0.1, 0.5, "a label", fontsize=9)
+    axis.text(0.6, 0.1, "another", fontsize=9)
+    assert layout_problems(figure, 100) == []
+    plt.close(figure)
+
+
+def test_the_old_heatmap_layout_is_rejected():
+    """119 rows with rho, CI and n in each cell (the figure issue 36 replaced) fails the check."""
+    figure, axis = plt.subplots(figsize=(1.7 * 7 + 3, 0.42 * 119 + 2))
+    axis.imshow(np.zeros((119, 7)), aspect="auto")
+    for i in range(119):
+        for j in range(7):
+            axis.text(j, i, "0.52*\n[0.31, 0.70] n=42", ha="center", va="center", fontsize=6)
+    axis.set_yticks(range(119), [f"predictor_{i}" for i in range(119)], fontsize=7)
+    assert layout_problems(figure, 150)
+    plt.close(figure)
+
+
+def _atlas_frames(beyond_g: bool) -> tuple[pd.DataFrame, pd.DataFrame]:
+    rng = np.random.default_rng(1)
+    predictors = [f"LB_Some_Long_Benchmark_Column_{i:03d}" for i in range(119)]
+    rows = []
+    for criterion in CRITERIA:
+        for predictor in rng.choice(predictors, size=80, replace=False):
+            rho = float(np.clip(rng.normal(0.5, 0.3), -0.95, 0.98))
+            rows.append(
+                {
+                    "criterion": criterion,
+                    "predictor": predictor,
+                    "n_models": int(rng.integers(10, 120)),
+                    "rho": rho,
+                    "ci_low": rho - 0.2,
+                    "ci_high": min(rho + 0.2, 1.0),
+                    "p_fdr": 0.01,
+                }
+            )
+    table = pd.DataFrame(rows)
+    pairs = table.rename(columns={"criterion": "column_a", "predictor": "column_b"})
+    pairs["leaderboard_a"] = pairs["column_a"]
+    pairs["leaderboard_b"] = [f"leaderboard_{int(p[-3:]) % 30}" for p in pairs["column_b"]]
+    if beyond_g:
+        table["rho_beyond_g"] = table["rho"] - 0.3
+        table["rho_beyond_g_ci_low"], table["rho_beyond_g_ci_high"] = table["rho"] - 0.5, table["rho"] - 0.1
+        table["n_beyond_g"] = table["n_models"] - 2
+        pairs["rho_beyond_g"] = pairs["rho"] - 0.3
+        pairs["group_a"], pairs["group_b"] = (
+            pairs["leaderboard_a"],
+            [f"group_{int(p[-3:]) % 12}" for p in pairs["column_b"]],
+        )
+    return table, pairs
+
+
+@pytest.mark.parametrize("beyond_g", [False, True])
+def test_atlas_forest_plots_and_heatmap_are_legible(tmp_path, audited, beyond_g):
+    table, pairs = _atlas_frames(beyond_g)
+    for criterion in CRITERIA:
+        forest = forest_table(table, criterion, 20)
+        assert forest["in_figure"].sum() == 20 and len(forest) == 80
+        figure = draw_forest(forest, criterion, 20, 0.95, "no rho_beyond_g column in human_preference.csv")
+        texts = " ".join(t.get_text() for t in figure.findobj(plt.Text))
+        assert ("not computed" in texts) is not beyond_g
+        figure.savefig(tmp_path / f"forest_{criterion}.png", dpi=150)
+        plt.close(figure)
+    groups = draw_heatmap(criterion_cells(pairs, CRITERIA), CRITERIA, 0.05, 2, [str(tmp_path / "heatmap.png")], 150)
+    assert len(groups) == (12 if beyond_g else 30)
+    assert {path: problems for path, problems in audited.items() if problems} == {}
+
+
+def test_analysis_and_scoreboard_figures_are_legible(tmp_path, audited, study_files):
+    run_analysis(*study_files, {"n_bootstrap": 100, "seed": 3, "figures": {"formats": ["png"], "dpi": 150}}, tmp_path)
+    models = [f"model-{i}" for i in range(3)]
+    tasks = [f"task_name_{i}" for i in range(19)]
+    board = pd.DataFrame(
+        [
+            {
+                "model": m,
+                "task": t,
+                "label": t.replace("_", " "),
+                "metric": metric,
+                "value": 0.5,
+                "ci_low": 0.4,
+                "ci_high": 0.6,
+                "chance": 0.25,
+            }
+            for metric in ("accuracy", "macro_f1")
+            for t in tasks
+            for m in models
+        ]
+    )
+    figure_scoreboard(board, FigureOutput(tmp_path, ["png"], 150, "default"), 0.95)
+    assert len(audited) >= 6
+    assert {path: problems for path, problems in audited.items() if problems} == {}
+
+
+def test_specification_curve_is_legible(tmp_path, audited, study, settings):
+    """The robustness rule's figure, on the synthetic study (11 benchmarks x 7 downstream tasks: 120
+    conclusions of a kind). A two-alternative grid: the figure's shape depends on the conclusions, not on
+    the number of specifications."""
+    from benchval.analysis.specification import grid_from_config, robustness_table
+    from benchval.analysis.specification_figure import figure_specification_curve
+
+    section = {"covariates": ["paper", "size_family_only"], "fdr_family": ["configured"], "models": ["pairwise"]}
+    section = {**section, "ci_method": ["percentile"]}
+    table = robustness_table(study, study.metrics, settings, grid_from_config(section, None))
+    figure_specification_curve(table, FigureOutput(tmp_path, ["png"], 150, "synthetic"))
+    assert len(audited) == 1
+    assert {path: problems for path, problems in audited.items() if problems} == {}

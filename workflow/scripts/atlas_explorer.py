@@ -1,0 +1,7 @@
+"""Snakemake script: the explorer page (benchval.atlas.steps.explorer)."""
+
+from benchval.atlas.steps.explorer import write_explorer_page
+from benchval.plumbing.job import start_job
+
+job = start_job(snakemake)
+write_explorer_page(job.params["atlas"], job.params["ci_level"], dict(snakemake.input.items()), snakemake.output.page)

@@ -1,0 +1,10 @@
+"""Snakemake script: the atlas's forest plots, one per criterion (benchval.atlas.steps.forest)."""
+
+from benchval.atlas.steps.forest import write_forest
+from benchval.plumbing.job import start_job
+
+job = start_job(snakemake)
+p = job.params
+write_forest(
+    p["atlas"], p["ci_level"], p["dpi"], snakemake.input.table, snakemake.output.table, list(snakemake.output.figures)
+)

@@ -1,0 +1,14 @@
+"""Snakemake script: paired comparisons of a scored study's models (benchval.evaluation.paired_step)."""
+
+from benchval.evaluation.paired_step import write_paired_comparisons
+from benchval.plumbing.job import start_job
+
+job = start_job(snakemake)
+write_paired_comparisons(
+    job.wildcards["study"],
+    job.params["pairs"],
+    dict(zip(job.params["tasks"], snakemake.input.task_items)),
+    list(snakemake.input.calibrated),
+    job.params["bootstrap"],
+    snakemake.output.table,
+)
