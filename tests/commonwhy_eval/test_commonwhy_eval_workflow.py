@@ -74,6 +74,7 @@ def _question_tables(wf):
                     "anchor_qids": ["Q1"],
                     "anchor_labels": ["Anna Berg"],
                     "join_status": "joined",
+                    "audit_reasons": [],
                 }
             )
     (wf / "results/commonwhy").mkdir(parents=True)
@@ -96,6 +97,7 @@ def _question_tables(wf):
             "subgraph": [],
             "n_facts": 0,
             "kg_source": "tiny",
+            "audit_reasons": [],
         }
         for i, split in enumerate(["head", "longtail"])
     ]

@@ -61,6 +61,7 @@ def pub(item, question, answer, rule, qid, label, split="head"):
         "popularity": 10,
         "anchor_qids": [qid],
         "anchor_labels": [label],
+        "audit_reasons": [],
     }
 
 
@@ -133,6 +134,7 @@ def _tables():
                 "popularity": 5,
                 "anchor_qids": ["Q1"],
                 "anchor_labels": ["Anna Berg"],
+                "audit_reasons": [],
                 "subgraph": [
                     {
                         "subject": "Q1",
@@ -528,3 +530,15 @@ def test_answer_limit_bounds_the_questions_the_models_answer():
     some, report = prepare_check(published, constructed, {**SETTINGS, "answer_limit": 2}, 1)
     assert len(some) == 2 and set(some["id"]) <= set(every["id"]) and every["id"].str.startswith("chk-").all()
     assert report["answered_by_models"] == {"drawn": len(every), "answered": 2, "reason": "answer_limit"}
+
+
+def test_items_the_gold_audit_flagged_never_enter_the_check_set():
+    published, constructed = _tables()
+    published.loc[published["item_id"] == "h1", "audit_reasons"] = pd.Series([["constant: the query says 2010"]]).values
+    check, report = build_check_set(published, constructed, _kg(), SETTINGS, 1)
+    assert "h1" not in set(check["item"])
+    # nor does its answer serve as another rule's negative
+    assert "Because Anna Berg died before 2002." not in set(check["answer"])
+    assert report["gold_audit_excluded"]["published"] == {"items": 1, "per_reason": {"constant": 1}}
+    unflagged, _ = _check()
+    assert "h1" in set(unflagged["item"])  # the control: without the flag it is drawn

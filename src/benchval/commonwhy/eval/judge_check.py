@@ -247,10 +247,13 @@ def _items(published: pd.DataFrame | None, constructed: pd.DataFrame | None) -> 
                     "anchor_qids": table["anchor_qids"].map(list),
                     "anchor_labels": table["anchor_labels"].map(list),
                     "subgraph": table["subgraph"].map(list) if "subgraph" in table else [[] for _ in range(len(table))],
+                    "audit_reasons": table["audit_reasons"].map(list),
                 }
             )
         )
     items = pd.concat(parts, ignore_index=True)
+    # the gold audit's flagged items never enter the check set (their gold may be false), nor serve as others
+    items = items[~items["audit_reasons"].map(bool)].reset_index(drop=True)
     items["answers"] = items["answers"].map(lambda answers: [a for a in answers if a and str(a).strip()])
     items = items[items["answers"].map(bool)].reset_index(drop=True)
     items["answer"] = items["answers"].str[0]
@@ -258,6 +261,19 @@ def _items(published: pd.DataFrame | None, constructed: pd.DataFrame | None) -> 
     items["family"] = [question_family(q, labels) for q, labels in zip(items["question"], items["anchor_labels"])]
     items["index"] = items.index
     return items
+
+
+def gold_audit_excluded(published: pd.DataFrame | None, constructed: pd.DataFrame | None) -> dict:
+    """Items of each table the gold audit flagged (left out of the check set), per reason."""
+    out = {}
+    for source, table in (("published", published), ("constructed", constructed)):
+        if table is not None:
+            names = table["audit_reasons"].map(lambda rs: sorted({r.split(":", 1)[0] for r in rs}))
+            out[source] = {
+                "items": int(names.map(bool).sum()),
+                "per_reason": {str(k): int(v) for k, v in names.explode().dropna().value_counts().items()},
+            }
+    return out
 
 
 def question_references(items: pd.DataFrame) -> dict[str, list[str]]:
@@ -495,6 +511,7 @@ def prepare_check(
     set) in the sample's layout, and the draw report."""
     items = _items(published, constructed)
     drawn, report = draw_items(items, settings, np.random.default_rng(seed))
+    report["gold_audit_excluded"] = gold_audit_excluded(published, constructed)
     questions = check_questions(drawn, question_references(items))
     limit = settings.get("answer_limit")
     if limit is not None and limit < len(questions):
@@ -539,6 +556,7 @@ def build_check_set(
     removed = pd.DataFrame(builder.removed, columns=["item", "origin", "answer", "reason"])
     report = {
         "drawn": report,
+        "gold_audit_excluded": gold_audit_excluded(published, constructed),
         "n_pairs": len(check),
         "n_questions": int(check["item"].nunique()),
         "pairs_per_kind": check["kind"].value_counts().to_dict(),
