@@ -461,6 +461,7 @@ rule commonwhy_eval_factscore:
     output:
         systems=_cwe_for_systems(CWE_FACTSCORE),
         references=CWE_FACTSCORE_REFERENCES,
+        summary=CWE_FACTSCORE_SUMMARY,
     log:
         "logs/commonwhy_eval_factscore/factscore.log",
     benchmark:
