@@ -355,3 +355,15 @@ def test_factscore_summary_counts_the_three_verdicts_per_system(checker):
     row = factscore_summary({"m": table}).iloc[0]
     assert (row.n_claims, row.n_supported, row.n_contradicted, row.n_not_checkable) == (2, 1, 1, 0)
     assert row.coverage == 1.0 and row.factscore_pooled == 0.5
+
+
+def test_a_nationality_adjective_states_citizenship_and_is_checked(checker):
+    """Coverage on citizenship: "a German cyclist" states country of citizenship Germany (P27), checkable even
+    when the country named is not in the KG ("Mexican": Mexico); "the German government" states none."""
+    from benchval.commonwhy.eval.kg_claims import demonym_countries
+
+    assert checker.check("Anna Berg is a German cyclist").supported
+    mexican = checker.check("Anna Berg, a Mexican footballer, won the race")
+    assert mexican.contradicted and mexican.relations == ["P27"]
+    assert not checker.check("Anna Berg met the German government").checkable
+    assert demonym_countries("the Spanish parliament voted") == [] and demonym_countries("X was Spanish.") == ["Spain"]

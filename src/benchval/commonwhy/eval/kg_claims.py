@@ -188,6 +188,106 @@ EXTRA_ALIASES = {
 }
 
 
+# nationality adjectives -> the country's English label: "a Mexican footballer" states country of citizenship
+# (P27) Mexico. Built in (LitWD1K has no demonym statements, P1549); the countries of the CommonWhy rules and of
+# LitWD1K's riders, and their neighbours. A claim may name a country the KG does not have as an entity.
+DEMONYMS = {
+    "Afghan": "Afghanistan",
+    "Albanian": "Albania",
+    "Algerian": "Algeria",
+    "American": "United States of America",
+    "Argentine": "Argentina",
+    "Argentinian": "Argentina",
+    "Australian": "Australia",
+    "Austrian": "Austria",
+    "Belgian": "Belgium",
+    "Bolivian": "Bolivia",
+    "Brazilian": "Brazil",
+    "British": "United Kingdom",
+    "Bulgarian": "Bulgaria",
+    "Canadian": "Canada",
+    "Chadian": "Chad",
+    "Chilean": "Chile",
+    "Chinese": "China",
+    "Colombian": "Colombia",
+    "Costa Rican": "Costa Rica",
+    "Croatian": "Croatia",
+    "Cuban": "Cuba",
+    "Czech": "Czech Republic",
+    "Danish": "Denmark",
+    "Dutch": "Netherlands",
+    "Ecuadorian": "Ecuador",
+    "Egyptian": "Egypt",
+    "English": "England",
+    "Eritrean": "Eritrea",
+    "Estonian": "Estonia",
+    "Ethiopian": "Ethiopia",
+    "Finnish": "Finland",
+    "French": "France",
+    "German": "Germany",
+    "Greek": "Greece",
+    "Hungarian": "Hungary",
+    "Indian": "India",
+    "Indonesian": "Indonesia",
+    "Iranian": "Iran",
+    "Iraqi": "Iraq",
+    "Irish": "Ireland",
+    "Israeli": "Israel",
+    "Italian": "Italy",
+    "Japanese": "Japan",
+    "Kazakh": "Kazakhstan",
+    "Korean": "South Korea",
+    "Latvian": "Latvia",
+    "Lebanese": "Lebanon",
+    "Lithuanian": "Lithuania",
+    "Luxembourgish": "Luxembourg",
+    "Mexican": "Mexico",
+    "Moroccan": "Morocco",
+    "Norwegian": "Norway",
+    "Pakistani": "Pakistan",
+    "Paraguayan": "Paraguay",
+    "Persian": "Iran",
+    "Peruvian": "Peru",
+    "Polish": "Poland",
+    "Portuguese": "Portugal",
+    "Romanian": "Romania",
+    "Russian": "Russia",
+    "Rwandan": "Rwanda",
+    "Scottish": "Scotland",
+    "Slovak": "Slovakia",
+    "Slovenian": "Slovenia",
+    "South African": "South Africa",
+    "Spanish": "Spain",
+    "Sudanese": "Sudan",
+    "Swedish": "Sweden",
+    "Swiss": "Switzerland",
+    "Turkish": "Turkey",
+    "Ukrainian": "Ukraine",
+    "Uruguayan": "Uruguay",
+    "Uzbek": "Uzbekistan",
+    "Venezuelan": "Venezuela",
+    "Welsh": "Wales",
+}
+_PERSON_NOUNS = (
+    "footballer|cyclist|rider|racer|player|athlete|citizen|national|politician|writer|author|actor|actress|singer|"
+    "musician|artist|painter|poet|scientist|engineer|man|woman|person|boy|girl|coach|president|composer|"
+    "philosopher|mathematician|physician|doctor|lawyer|architect|journalist|businessman|businesswoman|soldier|"
+    "officer|director|teacher|professor|student|priest|chemist|physicist|historian|economist|dancer|pilot"
+)
+_DEMONYMS = "|".join(sorted(map(re.escape, DEMONYMS), key=len, reverse=True))
+# "a Mexican footballer", "the Colombian cyclist", "X is Spanish." -- not "the Spanish government"
+_DEMONYM = re.compile(
+    rf"(?<!\w)({_DEMONYMS})(?:\s+(?:[a-z]+\s+){{0,2}}?(?:{_PERSON_NOUNS})s?\b)"
+    rf"|(?:\b(?:is|was|are|were)\s+)({_DEMONYMS})(?=\s*(?:[.,;]|$))"
+)
+
+
+def demonym_countries(claim: str) -> list[str]:
+    """Countries a claim states as a nationality: a demonym before a person noun ("a Mexican footballer",
+    "a Colombian road cyclist") or as the predicate ("X was Spanish."); "the Spanish government" states none."""
+    return list(dict.fromkeys(DEMONYMS[m.group(1) or m.group(2)] for m in _DEMONYM.finditer(claim)))
+
+
 @dataclass
 class ClaimCheck:
     claim: str
@@ -383,7 +483,10 @@ class KGFactChecker:
         entities = self.mentions(claim)
         subject = self.about_subject(claim, about) if about else None
         subject = subject or self.subject(claim)
+        nationality = demonym_countries(claim)
         relations = self.relations(claim) if subject else []
+        if subject and nationality and "P27" in self.matcher.labels and "P27" not in relations:
+            relations = sorted([*relations, "P27"])  # a demonym names country of citizenship
         negated = NEGATION.search(claim) is not None
 
         def unchecked(reason: str) -> ClaimCheck:
@@ -398,7 +501,10 @@ class KGFactChecker:
         qid, span = subject
         others = {q for q, _ in entities} - {qid}
         bound = _YEAR_BOUND.search(claim)
-        stated = {"entity": bool(others), "year": re.search(r"(?<!\d)\d{3,4}(?!\d)", claim) is not None}
+        stated = {
+            "entity": bool(others) or bool(nationality),
+            "year": re.search(r"(?<!\d)\d{3,4}(?!\d)", claim) is not None,
+        }
         matched, unmatched_kinds = [], set()
         for fact in self._facts(qid):
             if fact.property not in relations:
@@ -413,6 +519,8 @@ class KGFactChecker:
                     unmatched_kinds.add(fact.property)
                 continue
             value = self._value_in_claim(fact, claim, others)
+            if value is None and fact.property == "P27" and fact.value_label in nationality:
+                value = fact.value_label  # "a Colombian cyclist": Colombia, by its demonym
             if value is not None:
                 matched.append(f"{span} [{qid}] {fact.property_label or fact.property} {value}")
             elif stated.get(self._value_kind(fact)):
