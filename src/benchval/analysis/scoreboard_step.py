@@ -13,6 +13,7 @@ import pandas as pd
 from benchval.analysis.figures.drawing import FigureOutput
 from benchval.analysis.scoreboard import ModelInfo, ScoreboardSettings, model_task_rows, scoreboard_table
 from benchval.analysis.scoreboard_figure import figure_scoreboard
+from benchval.evaluation.score_table import commonwhy_scoreboard_rows
 from benchval.scoring.store import read_scores
 from benchval.tasks.items import read_items, read_task_meta
 
@@ -23,7 +24,9 @@ def run_scoreboard_step(
     study: str, inputs: dict[str, list[str]], params: dict, table_csv: str, figure_dir: str | Path
 ) -> pd.DataFrame:
     """The scoreboard of ``study``: ``inputs`` (task_items, metas, scores, metrics) and the rule's
-    ``params`` (tasks, pairs, models, labels, normalisation, bootstrap, figure_formats, figure_dpi, notice)."""
+    ``params`` (tasks, pairs, models, labels, normalisation, bootstrap, figure_formats, figure_dpi, notice);
+    ``inputs["criteria"]`` (the CommonWhy criterion rows and tasks, when the study has them) adds a row per
+    model and CommonWhy criterion to the table (not the figure) saying whether the measure entered the study."""
     bootstrap = params["bootstrap"]
     settings = ScoreboardSettings(
         seed=bootstrap["seed"],
@@ -50,8 +53,13 @@ def run_scoreboard_step(
             source=f"{metrics_path} / {scores_path}",
         )
     table = scoreboard_table(rows)
+    written = table
+    if inputs.get("criteria"):  # CommonWhy criteria: their values and whether each measure entered the study
+        rows_csv, tasks_csv = inputs["criteria"]
+        criteria = commonwhy_scoreboard_rows(rows_csv, tasks_csv, params["models"]).reindex(columns=table.columns)
+        written = pd.concat([table, criteria], ignore_index=True) if len(table) else criteria
     Path(table_csv).parent.mkdir(parents=True, exist_ok=True)
-    table.to_csv(table_csv, index=False)
+    written.to_csv(table_csv, index=False)
     output = FigureOutput(Path(figure_dir), params["figure_formats"], params["figure_dpi"], study, params["notice"])
     figure_scoreboard(table, output, settings.ci_level)
     log.info(
