@@ -34,7 +34,7 @@ def _facts(check: pd.DataFrame) -> list[str]:
     )
     rows = []
     for table, id_column in ((published, "item_id"), (constructed, "question_id")):
-        kept = table[~table["audit_reasons"].map(bool)]
+        kept = table[table["audit_reasons"].map(len) == 0]
         for item, qids, answers in zip(kept[id_column].astype(str), kept["anchor_qids"], kept["answers"]):
             rows += [(item, qid, answer) for qid in qids[:1] for answer in answers]
     frame = pd.DataFrame(rows, columns=["item", "qid", "answer"])

@@ -204,6 +204,7 @@ def test_rules_run_end_to_end(finished_run):
         "canary-always-yes",
         "canary-always-no",
         "canary-lexical-overlap",
+        "canary-string-matcher",
     ]
     assert not any(c["valid"] for c in canaries)  # every canary fails the gate
     assert set(scores.loc[scores["measured_by"] == "this run (canary)", "judge"]) == {c["judge"] for c in canaries}

@@ -638,3 +638,17 @@ def test_a_judge_that_follows_the_guidelines_passes_and_accepts_a_valid_alternat
     # every canary is rejected on this set too
     for canary in canary_judges(0.5):
         assert not judge_validity(_gate(judge_pairs(canary, check)), 0.8, canary.name)["valid"], canary.name
+
+
+def test_one_cause_in_the_rules_other_wordings_is_the_same_cause():
+    """Found by the targeted audit of other_rule_same_entity (benchmarks/results/commonwhy_label_agreement/
+    resolution.md): "practices Islam" explains avoiding pork as "has the religion or worldview of Islam" does."""
+    reference = ["Because M has the religion or worldview of Islam, which prohibits pork, and McRib contains pork."]
+    assert shares_cause("Because M practices Islam, and observing Ramadan is common.", reference, "M")
+    assert shares_cause("Because P is a bacterium, and x.", ["Because P is a bacteria, which cannot be printed."], "P")
+    # the control: another occupation is another cause
+    assert not shares_cause(
+        "Because U has the occupation of mathematician.", ["Because U has the occupation of pilot."], "U"
+    )
+    islam = "If person A practices Islam, then A likely observes Ramadan."
+    assert may_explain(islam, "If person A believed in Islam, then person A would likely avoid Vodka.")

@@ -221,6 +221,22 @@ def swap_phrase(text: str, old: str, new: str) -> str | None:
     return re.sub(r"(?<!\w)" + re.escape(old) + r"(?!\w)", new, text)
 
 
+# wordings of one cause that the rules spell differently ("practices Islam", "believed in Islam", "has the religion
+# or worldview of Islam"; "a bacterium", "a bacteria"; "a computer software", "a software"), read as one
+CAUSE_SYNONYMS = (
+    (r"\b(?:practices|practiced|believed in|believes in|ha[sd] (?:the )?religion or worldview of)\b", "religion"),
+    (r"\bbacterium\b", "bacteria"),
+    (r"\bcomputer software\b", "software"),
+)
+
+
+def normalise_cause(text: str) -> str:
+    """`text` with the wordings of :data:`CAUSE_SYNONYMS` made one."""
+    for pattern, replacement in CAUSE_SYNONYMS:
+        text = re.sub(pattern, replacement, text, flags=re.IGNORECASE)
+    return text
+
+
 _BOUND = re.compile(r"\b(before|after)\s+(?:[\w ]{0,20}?\s)?(\d{3,4})\b", re.IGNORECASE)
 
 
@@ -230,7 +246,7 @@ def may_explain(other_rule: str, rule: str) -> bool:
     1970 implies died before 1996; died before 2022 does not). Skeletons alike without a bound to compare: may
     explain (kept out)."""
     a, b = rule_cause(other_rule), rule_cause(rule)
-    blank = lambda s: re.sub(r"\d+", "N", s.lower()).strip()  # noqa: E731
+    blank = lambda s: re.sub(r"\d+", "N", normalise_cause(s).lower()).strip()  # noqa: E731
     if not (a and b) or blank(a) != blank(b):
         return False
     bound_a, bound_b = _BOUND.findall(a), _BOUND.findall(b)
@@ -253,8 +269,9 @@ def shares_cause(answer: str, references: Sequence[str], anchor: str, threshold:
     own words and trailing relative clauses left out) and all its numbers with one of the references' clauses
     naming the anchor ("died before 1900" is not "died before 1850")."""
     name = content_words(anchor)
-    mine = [content_words(core_clause(c)) - name for c in clauses(answer) if _contains(c, anchor)]
-    theirs = [content_words(core_clause(c)) - name for r in references for c in clauses(r) if _contains(c, anchor)]
+    words = lambda c: content_words(normalise_cause(core_clause(c))) - name  # noqa: E731
+    mine = [words(c) for c in clauses(answer) if _contains(c, anchor)]
+    theirs = [words(c) for r in references for c in clauses(r) if _contains(c, anchor)]
     numbers = lambda words: {w for w in words if w.isdigit()}  # noqa: E731
     return any(
         a and b and numbers(a) == numbers(b) and len(a & b) / len(a | b) >= threshold for a in mine for b in theirs
