@@ -367,3 +367,13 @@ def test_a_nationality_adjective_states_citizenship_and_is_checked(checker):
     assert mexican.contradicted and mexican.relations == ["P27"]
     assert not checker.check("Anna Berg met the German government").checkable
     assert demonym_countries("the Spanish parliament voted") == [] and demonym_countries("X was Spanish.") == ["Spain"]
+
+
+def test_a_negation_elsewhere_in_the_claim_does_not_negate_its_relation(checker):
+    """KB-Binder's answer of issue 34: "Spain is a country for sport, X could not have voted ...": the "not" is
+    the voting's; about the answer's entity, the claim is supported by its citizenship (here: P27 Germany)."""
+    about = {"Q1": "Anna Berg"}
+    claim = "Germany is the country of citizenship, Anna Berg could not have voted in France"
+    check = checker.check(claim, about)
+    assert check.subject == "Q1" and not check.negated and check.supported
+    assert checker.check("Anna Berg was not a citizen of Germany", about).contradicted  # the negation's own part

@@ -487,7 +487,7 @@ class KGFactChecker:
         relations = self.relations(claim) if subject else []
         if subject and nationality and "P27" in self.matcher.labels and "P27" not in relations:
             relations = sorted([*relations, "P27"])  # a demonym names country of citizenship
-        negated = NEGATION.search(claim) is not None
+        negated = self._negated(claim, relations)
 
         def unchecked(reason: str) -> ClaimCheck:
             return ClaimCheck(
@@ -535,6 +535,13 @@ class KGFactChecker:
         else:
             supported, contradicted, evidence = bool(matched), denied, matched or sorted(unmatched_kinds)
         return ClaimCheck(claim, entities, supported, evidence[:5], relations, qid, negated, contradicted)
+
+    def _negated(self, claim: str, relations: list[str]) -> bool:
+        """A negation in the part of the claim (between commas) that names the relation: in "Spain is a country for
+        sport, X could not have voted" the "not" belongs to the voting, not to the country for sport."""
+        parts = [p for p in re.split(r"\s*[,;]\s*", claim) if p]
+        naming = [p for p in parts if set(self.relations(p)) & set(relations)] if len(parts) > 1 else []
+        return any(NEGATION.search(p) for p in (naming or [claim]))
 
     @staticmethod
     def _year_bound_holds(fact, bound: re.Match) -> bool | None:
