@@ -74,6 +74,7 @@ def _question_tables(wf):
                     "anchor_qids": ["Q1"],
                     "anchor_labels": ["Anna Berg"],
                     "join_status": "joined",
+                    "audit_reasons": [],
                 }
             )
     (wf / "results/commonwhy").mkdir(parents=True)
@@ -96,6 +97,7 @@ def _question_tables(wf):
             "subgraph": [],
             "n_facts": 0,
             "kg_source": "tiny",
+            "audit_reasons": [],
         }
         for i, split in enumerate(["head", "longtail"])
     ]
@@ -202,6 +204,7 @@ def test_rules_run_end_to_end(finished_run):
         "canary-always-yes",
         "canary-always-no",
         "canary-lexical-overlap",
+        "canary-string-matcher",
     ]
     assert not any(c["valid"] for c in canaries)  # every canary fails the gate
     assert set(scores.loc[scores["measured_by"] == "this run (canary)", "judge"]) == {c["judge"] for c in canaries}

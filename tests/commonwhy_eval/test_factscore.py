@@ -100,9 +100,11 @@ def test_relation_must_match_the_statement():
     assert names_relation("he took place in it", "took place in") and not names_relation("a cat", "capital")
     with_alias = KGFactChecker(source_with_aliases())
     assert with_alias.check("Anna Berg was born in 1980").supported
-    # subject and object right, relation wrong: Anna Berg's citizenship is Germany, not her birth
-    wrong = with_alias.check("Anna Berg was born in Germany")
-    assert wrong.checkable and not wrong.supported
+    # Anna Berg's citizenship is Germany; the KG has no birthplace for her: the claim is not checkable (the open
+    # world), neither supported nor unsupported (before the fix: checkable and unsupported, i.e. false)
+    unknown = with_alias.check("Anna Berg was born in Germany")
+    assert not unknown.checkable and not unknown.supported and not unknown.contradicted
+    assert unknown.verdict == "not_checkable" and "has no statement" in unknown.reason
 
 
 def test_factscore_table_keeps_judge_verdicts(checker):
@@ -315,3 +317,63 @@ def test_an_entity_prompt_without_the_claim_placeholder_is_rejected():
 
     with pytest.raises(ValueError, match=r"entities\.txt: entity prompt lacks \$claim"):
         LLMEntityExtractor(Reply("- x"), PromptTemplate("List the entities of: $answer", source="entities.txt"))
+
+
+def test_a_fact_the_kg_lacks_is_never_unsupported(checker):
+    """Open world: only a claim the KG can say yes or no to counts; FActScore is supported / (supported +
+    contradicted), and a claim about a relation the subject has no statement of lowers coverage only."""
+    result = factscore_answer("Anna Berg was born in 1980, and Anna Berg was born in Berlin.", checker)
+    verdicts = [c["verdict"] for c in result["claims"]]
+    assert verdicts == ["supported", "not_checkable"]
+    assert result["factscore"] == 1.0 and result["coverage"] == 0.5 and result["n_not_checkable"] == 1
+    wrong = factscore_answer("Anna Berg was born in 1975.", checker)  # the KG says 1980: contradicted
+    assert [c["verdict"] for c in wrong["claims"]] == ["contradicted"] and wrong["factscore"] == 0.0
+
+
+def test_the_subject_is_the_entity_the_answer_is_about(checker):
+    """The question's anchor is the subject when the claim names it, whatever comes first; a pronoun refers to it."""
+    claim = "Germany is a country for sport, Anna Berg was born in 1980"
+    assert checker.check(claim).subject == "Q2"  # without the answer's entity: the first linked mention
+    about = {"Q1": "Anna Berg"}
+    assert checker.check(claim, about).subject == "Q1" and checker.check(claim, about).supported
+    assert checker.check("She was born in 1980", about).supported
+    assert checker.check("She was born in 1980").subject is None
+
+
+def test_a_year_bound_is_compared_with_the_date(checker):
+    assert checker.check("Anna Berg was born before 1990").supported
+    assert checker.check("Anna Berg was born after 1990").contradicted
+    assert checker.check("Anna Berg was born after 1970").supported
+
+
+def test_factscore_summary_counts_the_three_verdicts_per_system(checker):
+    from benchval.commonwhy.eval.factscore import factscore_summary
+
+    answers = pd.DataFrame({"id": ["a", "b"], "answer": ["Anna Berg was born in 1980.", "Anna Berg was born in 1975."]})
+    judged = pd.DataFrame({"id": ["a", "b"], "correct": [True, False]})
+    table = factscore_table(answers, judged, checker)
+    row = factscore_summary({"m": table}).iloc[0]
+    assert (row.n_claims, row.n_supported, row.n_contradicted, row.n_not_checkable) == (2, 1, 1, 0)
+    assert row.coverage == 1.0 and row.factscore_pooled == 0.5
+
+
+def test_a_nationality_adjective_states_citizenship_and_is_checked(checker):
+    """Coverage on citizenship: "a German cyclist" states country of citizenship Germany (P27), checkable even
+    when the country named is not in the KG ("Mexican": Mexico); "the German government" states none."""
+    from benchval.commonwhy.eval.kg_claims import demonym_countries
+
+    assert checker.check("Anna Berg is a German cyclist").supported
+    mexican = checker.check("Anna Berg, a Mexican footballer, won the race")
+    assert mexican.contradicted and mexican.relations == ["P27"]
+    assert not checker.check("Anna Berg met the German government").checkable
+    assert demonym_countries("the Spanish parliament voted") == [] and demonym_countries("X was Spanish.") == ["Spain"]
+
+
+def test_a_negation_elsewhere_in_the_claim_does_not_negate_its_relation(checker):
+    """KB-Binder's answer of issue 34: "Spain is a country for sport, X could not have voted ...": the "not" is
+    the voting's; about the answer's entity, the claim is supported by its citizenship (here: P27 Germany)."""
+    about = {"Q1": "Anna Berg"}
+    claim = "Germany is the country of citizenship, Anna Berg could not have voted in France"
+    check = checker.check(claim, about)
+    assert check.subject == "Q1" and not check.negated and check.supported
+    assert checker.check("Anna Berg was not a citizen of Germany", about).contradicted  # the negation's own part

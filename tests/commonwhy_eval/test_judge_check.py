@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pyoxigraph as ox
@@ -61,6 +63,7 @@ def pub(item, question, answer, rule, qid, label, split="head"):
         "popularity": 10,
         "anchor_qids": [qid],
         "anchor_labels": [label],
+        "audit_reasons": [],
     }
 
 
@@ -133,6 +136,7 @@ def _tables():
                 "popularity": 5,
                 "anchor_qids": ["Q1"],
                 "anchor_labels": ["Anna Berg"],
+                "audit_reasons": [],
                 "subgraph": [
                     {
                         "subject": "Q1",
@@ -162,8 +166,10 @@ def test_check_set_kinds_wordings_and_labels_come_from_rules():
         "reordered": True,
         "rule_grounded": True,
         "kg_reworded": True,
+        "valid_alternative_cause": True,
         "other_rule_same_entity": False,
         "wrong_fact": False,
+        "broken_link": False,
         "restated_question": False,
         "evasive": False,
     }
@@ -194,16 +200,14 @@ def test_rule_grounded_templates_are_taken_in_turn_and_rules_with_other_variable
     assert reordered("Because X did a.") is None
 
 
-def test_label_audit_removes_other_rule_answers_that_may_explain_the_question():
+def test_other_rule_answers_that_explain_the_question_are_valid_alternative_causes():
     check, report = _check()
     h1 = check[check["item"] == "h1"]
     other = h1.loc[h1["kind"] == "other_rule_same_entity", "answer"].tolist()
+    alternative = h1.loc[h1["kind"] == "valid_alternative_cause"]
     assert "Because Anna Berg died before 1900." not in other  # died before 1900 explains missing a 2002 tour
-    reasons = {(r["answer"], r["reason"]) for r in report["left_out"]["examples"]}
-    assert (
-        "Because Anna Berg died before 1900.",
-        "a cause of the same kind that implies the question's (may explain it too)",
-    ) in reasons
+    assert alternative["answer"].tolist() == ["Because Anna Berg died before 1900."]
+    assert alternative["expected"].all() and "bound implies" in alternative["note"].iloc[0]
     died = "If person A died before {}, then A could not X."
     assert may_explain(died.format(1970), died.format(1996)) and not may_explain(died.format(2022), died.format(1996))
     born = "If person A was born after {}, then A could not X."
@@ -528,3 +532,123 @@ def test_answer_limit_bounds_the_questions_the_models_answer():
     some, report = prepare_check(published, constructed, {**SETTINGS, "answer_limit": 2}, 1)
     assert len(some) == 2 and set(some["id"]) <= set(every["id"]) and every["id"].str.startswith("chk-").all()
     assert report["answered_by_models"] == {"drawn": len(every), "answered": 2, "reason": "answer_limit"}
+
+
+def test_items_the_gold_audit_flagged_never_enter_the_check_set():
+    published, constructed = _tables()
+    published.loc[published["item_id"] == "h1", "audit_reasons"] = pd.Series([["constant: the query says 2010"]]).values
+    check, report = build_check_set(published, constructed, _kg(), SETTINGS, 1)
+    assert "h1" not in set(check["item"])
+    # nor does its answer serve as another rule's negative
+    assert "Because Anna Berg died before 2002." not in set(check["answer"])
+    assert report["gold_audit_excluded"]["published"] == {"items": 1, "per_reason": {"constant": 1}}
+    unflagged, _ = _check()
+    assert "h1" in set(unflagged["item"])  # the control: without the flag it is drawn
+
+
+# --- a judge that follows the labelling guidelines (docs/commonwhy-judge-guidelines.md), scripted ---------
+
+TELEGRAM = (
+    "If person A died before 1850, then A could not have sent a telegram.",
+    "Why couldn't {a} have sent a telegram?",
+    "Because {a} died before 1850, while telegrams spread after 1850.",
+)
+_REASON_PREFIX = re.compile(r"^\s*(?:because|the reason is that|it is due to the fact that)\s+", re.IGNORECASE)
+_CLAUSE_SPLIT = re.compile(r",?\s+(?:and|while|whereas|but)\s+|,\s*which\s+", re.IGNORECASE)
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"[\w']+", text.lower()))
+
+
+class GuidelineJudge:
+    """Yes when the answer gives, as its reason, a clause about the question's entity that is true (a fact of the
+    world: the entity's gold causes) and explains the event (the question's own cause, or a "died before" bound at
+    or below the question's). It reads the reason after "because" (so "X died ... because <event>" gives the event
+    as its reason), and a negated reason ("it is not true that ...") asserts nothing true. Its world knowledge is
+    the table's facts; its reading is independent of the check set's labelling code."""
+
+    name, decision = "guideline-judge", "rule"
+
+    def __init__(self, published: pd.DataFrame):
+        self.anchor = dict(zip(published["question"], published["anchor_labels"].str[0]))
+        self.facts = {_norm(_CLAUSE_SPLIT.split(_REASON_PREFIX.sub("", a))[0]) for a in published["answer"]}
+        self.cause = {
+            q: _norm(_CLAUSE_SPLIT.split(_REASON_PREFIX.sub("", a))[0])
+            for q, a in zip(published["question"], published["answer"])
+        }
+
+    def _explains(self, clause: str, question: str) -> bool:
+        wanted = self.cause[question]
+        if clause == wanted:
+            return True
+        bound, given = re.search(r"died before (\d+)$", wanted), re.search(r"died before (\d+)$", clause)
+        return (
+            bool(bound and given)
+            and clause[: given.start()] == wanted[: bound.start()]
+            and int(given.group(1)) <= int(bound.group(1))
+        )
+
+    def verdict(self, question: str, answer: str) -> bool:
+        inner = re.search(r"\S\s+because\s+(.*)$", answer, re.IGNORECASE)
+        reason = inner.group(1) if inner else _REASON_PREFIX.sub("", answer)
+        if re.match(r"\s*it is not true that\b", reason, re.IGNORECASE):
+            return False
+        anchor = _norm(self.anchor[question])
+        for clause in map(_norm, _CLAUSE_SPLIT.split(reason)):
+            if clause.startswith(anchor) and clause in self.facts and self._explains(clause, question):
+                return True
+        return False
+
+    def decide(self, triples):
+        return [{"yes": self.verdict(q, a), "parsed": True, "raw": ""} for q, _r, a in triples]
+
+
+def test_a_judge_that_follows_the_guidelines_passes_and_accepts_a_valid_alternative_cause():
+    from benchval.commonwhy.eval.canaries import canary_judges
+
+    rules = RULES + [TELEGRAM]
+    names = [f"{f} {last}" for last in LAST for f in FIRST][:42]
+    rows = []
+    for i, name in enumerate(names):
+        for k in (i % len(rules), (i + 1) % len(rules)):
+            rule, question, answer = rules[k]
+            rows.append(pub(f"s{i}-{k}", question.format(a=name), answer.format(a=name), rule, f"Q{100 + i}", name))
+    published = pd.DataFrame(rows)
+    settings = {**SETTINGS, "n_constructed": 0, "n_published": 42, "max_per_family": 7, "min_pairs": 100}
+    check, _ = build_check_set(published, None, _kg(), settings, 5)
+    alternatives = check[check["kind"] == "valid_alternative_cause"]
+    assert len(alternatives) and alternatives["answer"].str.contains("died before 1850").all()
+    judge = GuidelineJudge(published)
+    verdicts = judge_pairs(judge, check)
+    validity = judge_validity(_gate(verdicts), 0.8, judge.name)
+    assert validity["valid"], validity["reason"]
+    assert verdicts.loc[verdicts["kind"] == "valid_alternative_cause", "judged_yes"].all()
+    # the probe: "died before 1850" explains missing the phone (1900) though it is not the reference's cause
+    question = "Why couldn't Gus Ash have used a phone?"  # Gus Ash (i = 6) has the telegram and phone rules
+    probe = "Because Gus Ash died before 1850, while telegrams spread after 1850."
+    reference = "Because Gus Ash died before 1900, while phones spread after 1900."
+    assert judge.verdict(question, probe)
+    assert not judge.verdict(question, "Because Gus Ash died before 1950.")  # not a fact of the world
+    assert not judge.verdict(question, "Gus Ash died before 1900 because Gus Ash couldn't have used a phone.")
+    matcher = {c.name: c for c in canary_judges(0.5)}["canary-string-matcher"]
+    assert not matcher.decide([(question, reference, probe)])[0]["yes"]  # the matcher refuses the alternative ...
+    reversed_link = "Gus Ash died before 1900 because Gus Ash couldn't have used a phone."
+    assert matcher.decide([(question, reference, reversed_link)])[0]["yes"]  # ... and accepts the broken link
+    # every canary is rejected on this set too
+    for canary in canary_judges(0.5):
+        assert not judge_validity(_gate(judge_pairs(canary, check)), 0.8, canary.name)["valid"], canary.name
+
+
+def test_one_cause_in_the_rules_other_wordings_is_the_same_cause():
+    """Found by the targeted audit of other_rule_same_entity (benchmarks/results/commonwhy_label_agreement/
+    resolution.md): "practices Islam" explains avoiding pork as "has the religion or worldview of Islam" does."""
+    reference = ["Because M has the religion or worldview of Islam, which prohibits pork, and McRib contains pork."]
+    assert shares_cause("Because M practices Islam, and observing Ramadan is common.", reference, "M")
+    assert shares_cause("Because P is a bacterium, and x.", ["Because P is a bacteria, which cannot be printed."], "P")
+    # the control: another occupation is another cause
+    assert not shares_cause(
+        "Because U has the occupation of mathematician.", ["Because U has the occupation of pilot."], "U"
+    )
+    islam = "If person A practices Islam, then A likely observes Ramadan."
+    assert may_explain(islam, "If person A believed in Islam, then person A would likely avoid Vodka.")

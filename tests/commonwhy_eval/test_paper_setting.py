@@ -47,7 +47,14 @@ def test_paper_config_uses_the_authors_prompt_and_a_seeded_sample():
     settings = resolve(section)
     assert settings["generation"]["system"] == SYSTEM
     assert (REPO_ROOT / settings["generation"]["prompt"]).read_text().strip() == "$question"
-    assert settings["sample"] == {"method": "seeded", "stratify_by": None, "published": 1000, "constructed": 0}
+    # the audited gold applies to the paper's setting too (every flagged reason left out by default)
+    assert settings["sample"] == {
+        "method": "seeded",
+        "stratify_by": None,
+        "published": 1000,
+        "constructed": 0,
+        "exclude_audited": ["property", "constant", "constant_stricter", "direction", "comparison_contradicts_numbers"],
+    }
 
 
 def test_stratified_counts_are_proportional_by_largest_remainder():

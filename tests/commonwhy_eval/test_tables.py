@@ -254,3 +254,39 @@ def test_paper_commonwhy_config_resolves_with_the_papers_bertscore():
     bs = resolve(section)["metrics"]["bertscore"]
     assert (bs["model_type"], bs["num_layers"], bs["rescale_with_baseline"]) == ("roberta-large", 17, True)
     assert bs["baseline"]["corpus"] is None and bs["batch_size"] == 32  # defaults still filled
+
+
+def test_each_measure_says_whether_it_entered_the_study_and_why_not(tmp_path):
+    """Item 5 of issue 34: per CommonWhy measure, the task rows say whether it entered the study and why not
+    (the judge's check figures; FActScore's coverage against its bar); the study page's note and the
+    scoreboard carry it."""
+    from benchval.evaluation.score_table import commonwhy_criterion_tables, commonwhy_scoreboard_rows
+
+    validity = {"valid": False, "reason": "judge m: balanced accuracy 0.55 (95% CI lower end 0.48) < bar 0.80"}
+    results = table2_results.summarise(_items(), validity, min_coverage=0.9)
+    path = tmp_path / "results.csv"
+    results.to_csv(path, index=False)
+    models = {"m": {"family": "f", "size_b": 0.1}}
+    tasks = criterion.commonwhy_task_rows(path, models)
+    head = tasks.set_index("task").loc["commonwhy_head"]
+    assert head["judge_correct_status"].startswith("not in the study: m: invalid: judge m: balanced accuracy 0.55")
+    assert head["factscore_all_status"] == "entered (1 of 1 models)"  # head: coverage 3 of 3 claims
+    longtail = tasks.set_index("task").loc["commonwhy_longtail"]
+    assert "coverage 0.50 < 0.90" in longtail["factscore_all_status"]
+    valid = table2_results.summarise(_items(), {"valid": True, "reason": ""})
+    valid.to_csv(tmp_path / "valid.csv", index=False)
+    ok = criterion.commonwhy_task_rows(tmp_path / "valid.csv", models).set_index("task")
+    assert ok.loc["commonwhy_head", "judge_correct_status"] == "entered (1 of 1 models)"
+    # into the study's task table (its `unavailable` is the study page's note) and the scoreboard
+    rows_csv, tasks_csv = tmp_path / "rows.csv", tmp_path / "tasks.csv"
+    criterion.commonwhy_score_rows(path, models).to_csv(rows_csv, index=False)
+    tasks.to_csv(tasks_csv, index=False)
+    _, task_table = commonwhy_criterion_tables(
+        pd.read_csv(rows_csv), pd.read_csv(tasks_csv, keep_default_na=False), ["m"]
+    )
+    notes = task_table.set_index("task")["unavailable"]
+    assert "lower end 0.48" in notes["commonwhy_head"] and notes["commonwhy_head_factscore"] == ""
+    assert "coverage 0.50" in notes["commonwhy_longtail_factscore"]
+    board = commonwhy_scoreboard_rows(str(rows_csv), str(tasks_csv), models).set_index("task")
+    assert board.loc["commonwhy_head", "value"] != board.loc["commonwhy_head", "value"]  # NaN: not entered
+    assert "not in the study" in board.loc["commonwhy_head", "note"]

@@ -38,6 +38,7 @@ from benchval.plumbing.layout import (
     CWE_ENCODER_MANIFEST,
     CWE_FACTSCORE,
     CWE_FACTSCORE_REFERENCES,
+    CWE_FACTSCORE_SUMMARY,
     CWE_JUDGE_CHECK_TABLE,
     CWE_JUDGE_SCORES,
     CWE_JUDGE_VALIDITY,
@@ -461,6 +462,7 @@ rule commonwhy_eval_factscore:
     output:
         systems=_cwe_for_systems(CWE_FACTSCORE),
         references=CWE_FACTSCORE_REFERENCES,
+        summary=CWE_FACTSCORE_SUMMARY,
     log:
         "logs/commonwhy_eval_factscore/factscore.log",
     benchmark:

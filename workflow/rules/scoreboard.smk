@@ -40,6 +40,8 @@ rule scoreboard:
         metas=lambda w: expand(TASK_META, task=LAYOUT.study_tasks(w.study)),
         scores=lambda w: [fill(SCORES, model=m, task=t) for m, t in _scoreboard_pairs(w.study)],
         metrics=lambda w: [fill(METRICS, model=m, task=t) for m, t in _scoreboard_pairs(w.study)],
+        # CommonWhy's criterion rows and tasks: whether each measure entered the study, and why not
+        criteria=lambda w: LAYOUT.commonwhy_criterion_inputs(w.study),
     output:
         table=SCOREBOARD_TABLE,
         figures=LAYOUT.scoreboard_figure_files("{study}"),

@@ -16,4 +16,5 @@ stage_factscore(
     dict(zip(systems, sm.output.systems)),
     questions=sm.input.questions,
     references_out=sm.output.references,
+    summary_out=sm.output.summary,
 )

@@ -16,6 +16,7 @@ from benchval.analysis.scoreboard import ModelInfo, ScoreboardSettings, model_ta
 from benchval.analysis.scoreboard_figure import figure_scoreboard
 from benchval.evaluation.paired import PairedSettings
 from benchval.evaluation.paired_inputs import tidy_from_scores
+from benchval.evaluation.score_table import commonwhy_scoreboard_rows
 from benchval.scoring.store import read_scores
 from benchval.tasks.items import read_items, read_task_meta
 
@@ -26,7 +27,9 @@ def run_scoreboard_step(
     study: str, inputs: dict[str, list[str]], params: dict, table_csv: str, figure_dir: str | Path
 ) -> pd.DataFrame:
     """The scoreboard of ``study``: ``inputs`` (task_items, metas, scores, metrics) and the rule's
-    ``params`` (tasks, pairs, models, labels, normalisation, bootstrap, figure_formats, figure_dpi, notice)."""
+    ``params`` (tasks, pairs, models, labels, normalisation, bootstrap, figure_formats, figure_dpi, notice);
+    ``inputs["criteria"]`` (the CommonWhy criterion rows and tasks, when the study has them) adds a row per
+    model and CommonWhy criterion to the table (not the figure) saying whether the measure entered the study."""
     bootstrap = params["bootstrap"]
     settings = ScoreboardSettings(
         seed=bootstrap["seed"],
@@ -59,8 +62,13 @@ def run_scoreboard_step(
     paired = PairedSettings(settings.seed, settings.n_bootstrap, settings.ci_level)
     items_frame = pd.concat(correct, ignore_index=True) if correct else pd.DataFrame(columns=["task", "source"])
     table = scoreboard_ranks(scoreboard_table(rows), items_frame, paired)
+    written = table
+    if inputs.get("criteria"):  # CommonWhy criteria: their values and whether each measure entered the study
+        rows_csv, tasks_csv = inputs["criteria"]
+        criteria = commonwhy_scoreboard_rows(rows_csv, tasks_csv, params["models"]).reindex(columns=table.columns)
+        written = pd.concat([table, criteria], ignore_index=True) if len(table) else criteria
     Path(table_csv).parent.mkdir(parents=True, exist_ok=True)
-    table.to_csv(table_csv, index=False)
+    written.to_csv(table_csv, index=False)
     output = FigureOutput(Path(figure_dir), params["figure_formats"], params["figure_dpi"], study, params["notice"])
     figure_scoreboard(table, output, settings.ci_level)
     for metric, own in table.groupby("metric"):

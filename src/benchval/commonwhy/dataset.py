@@ -11,6 +11,10 @@ rule entity whose label occurs in the question (the longest such label, so "John
 - ``ambiguous``        several different QIDs share the longest matching label (all are kept);
 - ``rule_not_found``   the rule text is not a key of inference_rule_entities.json;
 - ``no_label_match``   no entity label of the rule occurs in the question.
+
+``audit_reasons`` lists why the item's gold is suspect (:mod:`benchval.commonwhy.gold_audit`: its rule's query
+does not match the rule's template, or its answer's comparison contradicts its own numbers); empty when none.
+The report's ``gold_audit`` counts them per reason.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from benchval.commonwhy.errors import CommonWhyDataError
+from benchval.commonwhy.gold_audit import audit_item, audit_rules, audit_summary
 from benchval.commonwhy.rules import load_labeled_rules
 
 SPLIT_FILES = {"head": "Head.json", "longtail": "Longtail.json"}
@@ -46,6 +51,7 @@ COLUMNS = [
     "anchor_qids",
     "anchor_labels",
     "join_status",
+    "audit_reasons",
 ]
 
 
@@ -88,8 +94,9 @@ def match_anchor(question: str, entities: list[dict]) -> tuple[str, list[str], l
     return ("joined" if len(qids) == 1 else "ambiguous"), qids, labels
 
 
-def _row(split: str, position: int, item: dict, rules: dict, labeled: dict) -> dict:
+def _row(split: str, position: int, item: dict, rules: dict, labeled: dict, audited: dict) -> dict:
     rule = rules.get(item["rule"])
+    rule_reasons = (audited.get(item["rule"]) or {}).get("reasons") or []
     if rule is None:
         status, qids, labels = "rule_not_found", [], []
     else:
@@ -111,6 +118,7 @@ def _row(split: str, position: int, item: dict, rules: dict, labeled: dict) -> d
         "anchor_qids": qids,
         "anchor_labels": labels,
         "join_status": status,
+        "audit_reasons": list(rule_reasons) + audit_item(item["question"], item["answer"]),
     }
 
 
@@ -165,13 +173,19 @@ def load_published(directory: Path | str) -> tuple[pd.DataFrame, dict]:
     """Head + Longtail as one table (columns :data:`COLUMNS`) and the join report."""
     directory = Path(directory)
     rules = _rule_index(directory / "inference_rule_entities.json")
+    audited = audit_rules(directory / "inference_rule_entities.json")
     labeled = load_labeled_rules(directory / "LabeledRules.json")
     rows = []
     for split, name in SPLIT_FILES.items():
         for position, item in enumerate(_read_items(directory / name), start=1):
-            rows.append(_row(split, position, item, rules, labeled))
+            rows.append(_row(split, position, item, rules, labeled, audited))
     table = pd.DataFrame(rows, columns=COLUMNS)
-    return table, _join_report(table, rules, labeled)
+    report = _join_report(table, rules, labeled)
+    report["gold_audit"] = audit_summary(audited, table["audit_reasons"])
+    report["gold_audit"]["items_flagged_per_rule"] = (
+        table[table["audit_reasons"].map(bool)].groupby("rule_id", dropna=False).size().astype(int).to_dict()
+    )
+    return table, report
 
 
 PUBLISHED_SCHEMA = pa.schema(
@@ -191,6 +205,7 @@ PUBLISHED_SCHEMA = pa.schema(
         ("anchor_qids", pa.list_(pa.string())),
         ("anchor_labels", pa.list_(pa.string())),
         ("join_status", pa.string()),
+        ("audit_reasons", pa.list_(pa.string())),
     ]
 )
 

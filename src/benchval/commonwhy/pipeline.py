@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 from benchval.commonwhy.annotation import merge_answers
 from benchval.commonwhy.grounding import FAILED_STATUSES, STATUSES, GroundedQuestion, ground_rules
 from benchval.commonwhy.kg.source import KGSource
+from benchval.commonwhy.gold_audit import audit_rule
 from benchval.commonwhy.rules import LiftedRule, load_labeled_rules, load_published_rules, load_user_rules
 from benchval.commonwhy.splits import assign_splits
 from benchval.commonwhy.subgraph import supporting_facts
@@ -58,6 +59,7 @@ CONSTRUCTED_SCHEMA = pa.schema(
         ("subgraph", pa.list_(FACT_TYPE)),
         ("n_facts", pa.int64()),
         ("kg_source", pa.string()),
+        ("audit_reasons", pa.list_(pa.string())),
     ]
 )
 
@@ -109,6 +111,9 @@ def _question_rows(
                 "subgraph": facts,
                 "n_facts": len(facts),
                 "kg_source": source.name,
+                # the rule's query against its own template (benchval.commonwhy.gold_audit); [] = matches or
+                # not of a kind the audit reads
+                "audit_reasons": audit_rule(rule.rule, rule.sparql) or [],
             }
         )
     return rows
@@ -170,6 +175,7 @@ def construct(
         "facts_total": int(table["n_facts"].sum()) if len(table) else 0,
         "questions_without_facts": int((table["n_facts"] == 0).sum()) if len(table) else 0,
         "annotation": asdict(merge_report),
+        "questions_flagged_by_gold_audit": int(table["audit_reasons"].map(bool).sum()) if len(table) else 0,
     }
     return table, report, summary
 

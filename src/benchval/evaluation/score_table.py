@@ -71,7 +71,8 @@ def commonwhy_criterion_tables(
     selected["metric"] = "accuracy"
     task_rows = []
     for task in tasks.itertuples():
-        for task_suffix, label_suffix in COMMONWHY_CRITERIA.values():
+        for metric, (task_suffix, label_suffix) in COMMONWHY_CRITERIA.items():
+            status = getattr(task, f"{metric}_status", "") or ""
             task_rows.append(
                 {
                     "task": task.task + task_suffix,
@@ -79,10 +80,44 @@ def commonwhy_criterion_tables(
                     "pairs_with": "",
                     "axes": task.axes if isinstance(task.axes, str) else "",
                     "label": f"{task.label}, {label_suffix}",
-                    "unavailable": "",
+                    # why the measure has no scores (the study page's note), from the criterion rule's status
+                    "unavailable": status if status.startswith("not in the study") else "",
                 }
             )
     return selected[SCORE_TABLE_COLUMNS].reset_index(drop=True), pd.DataFrame(task_rows, columns=TASK_TABLE_COLUMNS)
+
+
+def commonwhy_scoreboard_rows(rows_csv: str, tasks_csv: str, models: dict) -> pd.DataFrame:
+    """Scoreboard rows for the CommonWhy criteria of a study: per model and criterion task its value when it
+    entered the study, and in ``note`` whether the measure entered the study and why not (the criterion rule's
+    ``<metric>_status``: the judge's check figures, FActScore's coverage against its bar)."""
+    raw_tasks = pd.read_csv(tasks_csv, keep_default_na=False)
+    values, tasks = commonwhy_criterion_tables(pd.read_csv(rows_csv), raw_tasks, list(models))
+    status = {
+        task.task + suffix: str(getattr(task, f"{metric}_status", "") or "status not recorded")
+        for task in raw_tasks.itertuples()
+        for metric, (suffix, _label) in COMMONWHY_CRITERIA.items()
+    }
+    value = {(row.model, row.task): row.value for row in values.itertuples()}
+    out = []
+    for task in tasks.itertuples():
+        for model, spec in models.items():
+            got = value.get((model, task.task))
+            out.append(
+                {
+                    "model": model,
+                    "family": spec["family"],
+                    "size_b": float(spec["size_b"]),
+                    "task": task.task,
+                    "label": task.label,
+                    "role": "downstream",
+                    "metric": "accuracy",
+                    "value": float("nan") if got is None else got,
+                    "note": f"CommonWhy criterion: {status[task.task]}"
+                    + ("" if got is not None else "; no value for this model"),
+                }
+            )
+    return pd.DataFrame(out)
 
 
 def write_score_table(

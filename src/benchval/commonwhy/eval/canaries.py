@@ -7,7 +7,11 @@ If one passes, the check set cannot separate a judge from it and no judge's verd
 - ``reference-words``: Yes exactly when the answer equals the reference after case and punctuation clean-up;
 - ``always-yes`` / ``always-no``;
 - ``lexical-overlap``: Yes when the F1 of the answer's and the reference's word sets is at least a threshold
-  (``commonwhy_eval.judge_check.canary_overlap_threshold``).
+  (``commonwhy_eval.judge_check.canary_overlap_threshold``);
+- ``string-matcher``: the matcher of issue 34, which passed the former check (balanced accuracy 0.982): Yes when
+  the answer adds something to the question (a content word the question lacks), names nothing absent from the
+  question and the reference (no capitalised word after the first, no number, that neither has), and at least
+  70% of its content words occur in them.
 """
 
 from __future__ import annotations
@@ -31,28 +35,44 @@ def word_f1(answer: str, reference: str) -> float:
     return 2 * common / (len(a) + len(r))
 
 
+STRING_MATCH_SHARE = 0.7
+
+
+def string_match(question: str, reference: str, answer: str) -> tuple[bool, str]:
+    """The issue-34 string matcher (module docstring): (yes, the share of the answer's content words found)."""
+    from benchval.commonwhy.eval.judge_check import content_words
+
+    mine, context = content_words(answer), content_words(question) | content_words(reference)
+    adds = bool(mine - content_words(question))
+    names = {w for w in _WORD.findall(answer)[1:] if w[:1].isupper() or w[:1].isdigit()}
+    known = set(_WORD.findall(question)) | set(_WORD.findall(reference))
+    share = len(mine & context) / len(mine) if mine else 0.0
+    return adds and names <= known and share >= STRING_MATCH_SHARE, f"{share:.3f}"
+
+
 class CanaryJudge:
-    """A rule-based judge: ``rule(reference, answer) -> (yes, raw)``."""
+    """A rule-based judge: ``rule(question, reference, answer) -> (yes, raw)``."""
 
     def __init__(self, name: str, rule):
         self.name, self.decision, self.rule = name, "rule", rule
 
     def decide(self, triples: Sequence[tuple[str, str, str]]) -> list[dict]:
         out = []
-        for _question, reference, answer in triples:
-            yes, raw = self.rule(reference, answer)
+        for question, reference, answer in triples:
+            yes, raw = self.rule(question, reference, answer)
             out.append({"yes": bool(yes), "parsed": True, "raw": raw})
         return out
 
 
 def canary_judges(overlap_threshold: float) -> list[CanaryJudge]:
-    """The four canaries, named ``canary-<rule>``."""
+    """The five canaries, named ``canary-<rule>``."""
     return [
-        CanaryJudge("canary-reference-words", lambda r, a: (words(a) == words(r) and bool(words(a)), "")),
-        CanaryJudge("canary-always-yes", lambda r, a: (True, "")),
-        CanaryJudge("canary-always-no", lambda r, a: (False, "")),
+        CanaryJudge("canary-reference-words", lambda q, r, a: (words(a) == words(r) and bool(words(a)), "")),
+        CanaryJudge("canary-always-yes", lambda q, r, a: (True, "")),
+        CanaryJudge("canary-always-no", lambda q, r, a: (False, "")),
         CanaryJudge(
             "canary-lexical-overlap",
-            lambda r, a: (word_f1(a, r) >= overlap_threshold, f"{word_f1(a, r):.3f}"),
+            lambda q, r, a: (word_f1(a, r) >= overlap_threshold, f"{word_f1(a, r):.3f}"),
         ),
+        CanaryJudge("canary-string-matcher", string_match),
     ]

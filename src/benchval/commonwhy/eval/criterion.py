@@ -61,11 +61,45 @@ def commonwhy_score_rows(results_csv: str | Path, models_config: Mapping, source
     return pd.DataFrame(rows, columns=["model", "family", "size_b", "task", "metric", "value"])
 
 
-def commonwhy_task_rows() -> pd.DataFrame:
-    """tasks.csv rows: task, role, pairs_with, axes, label."""
-    return pd.DataFrame(
-        [
-            {"task": task, "role": "downstream", "pairs_with": "", "axes": AXES, "label": LABELS[task]}
-            for task in TASKS.values()
-        ]
-    )
+#: the measures that enter a scored study (benchval.evaluation.score_table.COMMONWHY_CRITERIA) and the
+#: results.csv column that says why a value is missing
+STUDY_MEASURES = {"judge_correct": "correctness_status", "factscore_all": "factscore_status"}
+
+
+def measure_status(results: pd.DataFrame, metric: str) -> str:
+    """Whether one CommonWhy measure of one split entered the study, and why not: "entered (3 of 3 models)",
+    or "not in the study: <model>: <reason>; ..." with the reason of each model left out (the judge's check
+    figures when it is invalid, FActScore's coverage against its bar)."""
+    column, status = METRICS[metric][0], STUDY_MEASURES[metric]
+    if results.empty:
+        return "not in the study: no CommonWhy results for the study's models"
+    entered = results[column].notna()
+    if entered.all():
+        return f"entered ({int(entered.sum())} of {len(results)} models)"
+    reasons: dict[str, list[str]] = {}
+    for row in results[~entered].itertuples(index=False):
+        reason = getattr(row, status) if isinstance(getattr(row, status), str) else ""
+        reasons.setdefault(reason or f"no {column} value", []).append(row.system)
+    why = "; ".join(f"{', '.join(models)}: {reason}" for reason, models in reasons.items())
+    head = "not in the study" if not entered.any() else f"entered for {int(entered.sum())} of {len(results)} models"
+    return f"{head}; left out: {why}" if entered.any() else f"{head}: {why}"
+
+
+def commonwhy_task_rows(
+    results_csv: str | Path | None = None, models_config: Mapping | None = None, source: str = "published"
+) -> pd.DataFrame:
+    """tasks.csv rows: task, role, pairs_with, axes, label, and per measure that can enter the study
+    (``judge_correct_status``, ``factscore_all_status``) whether it did and why not (:func:`measure_status`)."""
+    results = pd.read_csv(results_csv) if results_csv else None
+    rows = []
+    for split, task in TASKS.items():
+        row = {"task": task, "role": "downstream", "pairs_with": "", "axes": AXES, "label": LABELS[task]}
+        if results is not None:
+            mine = results[
+                (results["source"] == source)
+                & (results["split"] == split)
+                & results["system"].isin(list(models_config))
+            ]
+            row.update({f"{metric}_status": measure_status(mine, metric) for metric in STUDY_MEASURES})
+        rows.append(row)
+    return pd.DataFrame(rows)

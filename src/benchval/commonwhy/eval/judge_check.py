@@ -14,19 +14,28 @@ Positives (expected Yes), none but ``reference`` in the references' own words:
   taken in turn per family;
 - ``kg_reworded``: the question's KG facts worded by one of several templates (taken in turn)
   ("Spain is the country of citizenship of David López García.") plus the reference's clauses that do
-  not name the anchor (the rule's commonsense side; constructed questions, which carry their subgraph).
+  not name the anchor (the rule's commonsense side; constructed questions, which carry their subgraph);
+- ``valid_alternative_cause``: the answer of another rule's question about the same anchor whose cause also
+  explains this question's event (docs/commonwhy-judge-guidelines.md): a cause of the same kind whose bound
+  implies the question's ("died before 1938" for missing a 1999 event), or one that states the reference's
+  cause in other words (its cause clause shares most content words with a reference's). True by the other
+  item's gold (which the gold audit passed), explaining by the bound.
 
 Negatives (expected No):
 
-- ``other_rule_same_entity``: the answer of another rule's question about the same anchor, after the label
-  audit: a candidate whose cause is of the same kind as the question's (same antecedent skeleton, e.g.
-  "died before N") and implies it (died before 1970 explains missing a 1996 event; died before 2022 does not),
-  or that shares most content words with a reference's cause clause, is removed, since it may explain the
-  question too (reported);
+- ``other_rule_same_entity``: the answer of another rule's question about the same anchor whose cause does
+  not explain this event (a true fact that explains nothing: another kind of cause, or a bound that does not
+  imply the question's, "died before 2022" for a 1996 event); those that do are ``valid_alternative_cause``;
 - ``wrong_fact``: a false fact: the reference with its KG value swapped for another value of the same
   property (constructed) or its anchor swapped for another anchor of the rule (published), and the
   answering models' own outputs with a claim the KG contradicts (a claim about the anchor naming a
   relation whose KG values for the anchor do not include the one stated);
+- ``broken_link``: the reference's own words with the causal link broken (one per question, the ways of
+  :data:`BROKEN_LINKS` in turn among those that apply): ``reversed`` (the effect given as the cause of the
+  cause: "X died before 1774 because X could not have read Y."), ``negated`` ("Because it is not true that X
+  died before 1774."), ``inverted_comparison`` (before/after, greater/less swapped), ``swapped_entity`` (the
+  anchor and another entity of the reference trade places). A string matcher that accepts answers made of
+  the question's and the reference's words accepts these;
 - ``restated_question``: the question turned into an answer ("Because A couldn't have X."), and the
   answering models' own outputs that add nothing to the question (every content word is the question's);
 - ``evasive``: an empty or evasive answer (the configured list, chosen in turn).
@@ -48,8 +57,24 @@ import pandas as pd
 
 log = logging.getLogger(__name__)
 
-POSITIVE_KINDS = ("reference", "reordered", "rule_grounded", "kg_reworded")
-NEGATIVE_KINDS = ("other_rule_same_entity", "wrong_fact", "restated_question", "evasive")
+POSITIVE_KINDS = ("reference", "reordered", "rule_grounded", "kg_reworded", "valid_alternative_cause")
+NEGATIVE_KINDS = ("other_rule_same_entity", "wrong_fact", "broken_link", "restated_question", "evasive")
+#: the ways broken_link answers break the reference's causal link with the reference's own words, taken in turn
+BROKEN_LINKS = ("reversed", "negated", "inverted_comparison", "swapped_entity")
+_OPPOSITES = {
+    "before": "after",
+    "after": "before",
+    "greater": "less",
+    "less": "greater",
+    "more": "fewer",
+    "fewer": "more",
+    "older": "younger",
+    "younger": "older",
+    "higher": "lower",
+    "lower": "higher",
+    "larger": "smaller",
+    "smaller": "larger",
+}
 CHECK_COLUMNS = [
     "pair_id",
     "item",
@@ -196,6 +221,22 @@ def swap_phrase(text: str, old: str, new: str) -> str | None:
     return re.sub(r"(?<!\w)" + re.escape(old) + r"(?!\w)", new, text)
 
 
+# wordings of one cause that the rules spell differently ("practices Islam", "believed in Islam", "has the religion
+# or worldview of Islam"; "a bacterium", "a bacteria"; "a computer software", "a software"), read as one
+CAUSE_SYNONYMS = (
+    (r"\b(?:practices|practiced|believed in|believes in|ha[sd] (?:the )?religion or worldview of)\b", "religion"),
+    (r"\bbacterium\b", "bacteria"),
+    (r"\bcomputer software\b", "software"),
+)
+
+
+def normalise_cause(text: str) -> str:
+    """`text` with the wordings of :data:`CAUSE_SYNONYMS` made one."""
+    for pattern, replacement in CAUSE_SYNONYMS:
+        text = re.sub(pattern, replacement, text, flags=re.IGNORECASE)
+    return text
+
+
 _BOUND = re.compile(r"\b(before|after)\s+(?:[\w ]{0,20}?\s)?(\d{3,4})\b", re.IGNORECASE)
 
 
@@ -205,7 +246,7 @@ def may_explain(other_rule: str, rule: str) -> bool:
     1970 implies died before 1996; died before 2022 does not). Skeletons alike without a bound to compare: may
     explain (kept out)."""
     a, b = rule_cause(other_rule), rule_cause(rule)
-    blank = lambda s: re.sub(r"\d+", "N", s.lower()).strip()  # noqa: E731
+    blank = lambda s: re.sub(r"\d+", "N", normalise_cause(s).lower()).strip()  # noqa: E731
     if not (a and b) or blank(a) != blank(b):
         return False
     bound_a, bound_b = _BOUND.findall(a), _BOUND.findall(b)
@@ -215,12 +256,26 @@ def may_explain(other_rule: str, rule: str) -> bool:
     return int(year_a) <= int(year_b) if direction.lower() == "before" else int(year_a) >= int(year_b)
 
 
+_RELATIVE = re.compile(r",\s*(?:which|who|whose|as)\b.*$", re.IGNORECASE)
+
+
+def core_clause(clause: str) -> str:
+    """A clause without its trailing relative clause ("X is a bacteria, which cannot ..." -> "X is a bacteria")."""
+    return _RELATIVE.sub("", clause).strip(" .")
+
+
 def shares_cause(answer: str, references: Sequence[str], anchor: str, threshold: float = 0.5) -> bool:
-    """A clause of `answer` naming the anchor shares >= threshold of its content words (Jaccard) with one
-    of the references' clauses naming the anchor."""
-    mine = [content_words(c) for c in clauses(answer) if _contains(c, anchor)]
-    theirs = [content_words(c) for r in references for c in clauses(r) if _contains(c, anchor)]
-    return any(a and b and len(a & b) / len(a | b) >= threshold for a in mine for b in theirs)
+    """A clause of `answer` naming the anchor shares >= threshold of its content words (Jaccard; the anchor's
+    own words and trailing relative clauses left out) and all its numbers with one of the references' clauses
+    naming the anchor ("died before 1900" is not "died before 1850")."""
+    name = content_words(anchor)
+    words = lambda c: content_words(normalise_cause(core_clause(c))) - name  # noqa: E731
+    mine = [words(c) for c in clauses(answer) if _contains(c, anchor)]
+    theirs = [words(c) for r in references for c in clauses(r) if _contains(c, anchor)]
+    numbers = lambda words: {w for w in words if w.isdigit()}  # noqa: E731
+    return any(
+        a and b and numbers(a) == numbers(b) and len(a & b) / len(a | b) >= threshold for a in mine for b in theirs
+    )
 
 
 # --- drawing the questions -------------------------------------------------------------------------
@@ -247,10 +302,13 @@ def _items(published: pd.DataFrame | None, constructed: pd.DataFrame | None) -> 
                     "anchor_qids": table["anchor_qids"].map(list),
                     "anchor_labels": table["anchor_labels"].map(list),
                     "subgraph": table["subgraph"].map(list) if "subgraph" in table else [[] for _ in range(len(table))],
+                    "audit_reasons": table["audit_reasons"].map(list),
                 }
             )
         )
     items = pd.concat(parts, ignore_index=True)
+    # the gold audit's flagged items never enter the check set (their gold may be false), nor serve as others
+    items = items[~items["audit_reasons"].map(bool)].reset_index(drop=True)
     items["answers"] = items["answers"].map(lambda answers: [a for a in answers if a and str(a).strip()])
     items = items[items["answers"].map(bool)].reset_index(drop=True)
     items["answer"] = items["answers"].str[0]
@@ -258,6 +316,19 @@ def _items(published: pd.DataFrame | None, constructed: pd.DataFrame | None) -> 
     items["family"] = [question_family(q, labels) for q, labels in zip(items["question"], items["anchor_labels"])]
     items["index"] = items.index
     return items
+
+
+def gold_audit_excluded(published: pd.DataFrame | None, constructed: pd.DataFrame | None) -> dict:
+    """Items of each table the gold audit flagged (left out of the check set), per reason."""
+    out = {}
+    for source, table in (("published", published), ("constructed", constructed)):
+        if table is not None:
+            names = table["audit_reasons"].map(lambda rs: sorted({r.split(":", 1)[0] for r in rs}))
+            out[source] = {
+                "items": int(names.map(bool).sum()),
+                "per_reason": {str(k): int(v) for k, v in names.explode().dropna().value_counts().items()},
+            }
+    return out
 
 
 def question_references(items: pd.DataFrame) -> dict[str, list[str]]:
@@ -277,9 +348,9 @@ def anchor_index(items: pd.DataFrame) -> dict[str, list[int]]:
 
 def audit_other_rules(
     items: pd.DataFrame, by_anchor: Mapping[str, list[int]], item: pd.Series, references: Sequence[str]
-) -> tuple[list[int], list[dict]]:
-    """Items of another rule and question about the same anchor whose answers are negatives for `item`, and
-    those the label audit removed (with the reason)."""
+) -> tuple[list[int], list[tuple[int, str]]]:
+    """Items of another rule and question about the same anchor, labelled by the guidelines: (those whose
+    answer does not explain `item`'s event: negatives, [(index, why it explains): valid alternative causes])."""
     candidates = sorted(
         {
             i
@@ -288,21 +359,64 @@ def audit_other_rules(
             if items.at[i, "rule"] != item["rule"] and items.at[i, "question"] != item["question"]
         }
     )
-    kept, removed = [], []
+    negatives, alternatives = [], []
     for i in candidates:
         other = items.loc[i]
-        reason = None
         if may_explain(other["rule"], item["rule"]):
-            reason = "a cause of the same kind that implies the question's (may explain it too)"
+            alternatives.append((i, "a cause of the same kind whose bound implies the question's"))
         elif shares_cause(other["answer"], references, item["anchor"]):
-            reason = "shares the cause clause of a reference"
-        if reason:
-            removed.append(
-                {"item": item["item"], "origin": "other_rule_same_entity", "answer": other["answer"], "reason": reason}
-            )
+            alternatives.append((i, "states the reference's cause in other words"))
         else:
-            kept.append(i)
-    return kept, removed
+            negatives.append(i)
+    return negatives, alternatives
+
+
+def _cause_and_effect(reference: str, question: str, anchor: str | None) -> tuple[str, str] | None:
+    """(the reference's first cause clause, the question's event as a statement), None when either is empty."""
+    parts = clauses(reference)
+    effect = restate_question(question, anchor).removeprefix("Because ").rstrip(".")
+    return (parts[0], effect) if parts and effect else None
+
+
+def broken_link(reference: str, question: str, anchor: str | None, way: str) -> str | None:
+    """The reference's words with the causal link broken in `way` (:data:`BROKEN_LINKS`); None when it
+    does not apply."""
+    parts = _cause_and_effect(reference, question, anchor)
+    if parts is None:
+        return None
+    cause, effect = parts
+    if way == "reversed":  # the event given as the cause of the cause
+        return _sentence(f"{core_clause(cause)} because {effect}")
+    if way == "negated":
+        return f"Because it is not true that {cause}."
+    if way == "inverted_comparison":
+        pattern = r"\b(" + "|".join(_OPPOSITES) + r")\b"
+        if not re.search(pattern, reference):
+            return None
+        return re.sub(pattern, lambda m: _OPPOSITES[m.group(1)], reference, count=1)
+    if way == "swapped_entity" and anchor:
+        others = [s for s in _names(reference) if s != anchor and anchor not in s and s not in anchor]
+        if not others or not _contains(reference, anchor):
+            return None
+        other = others[0]
+        text = reference.replace(anchor, "\0").replace(other, anchor).replace("\0", other)
+        return text if text != reference else None
+    return None
+
+
+def _names(text: str) -> list[str]:
+    """Runs of capitalised words after the first word (entity names), longest first."""
+    words = text.split()[1:]
+    runs, current = [], []
+    for word in words + [""]:
+        clean = word.strip(".,;:")
+        if clean[:1].isupper() and clean.lower() not in FILLER:
+            current.append(clean)
+        else:
+            if current:
+                runs.append(" ".join(current))
+            current = []
+    return sorted(set(runs), key=lambda r: (-len(r), r))
 
 
 def draw_items(items: pd.DataFrame, settings: Mapping, rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
@@ -316,7 +430,7 @@ def draw_items(items: pd.DataFrame, settings: Mapping, rng: np.random.Generator)
         row["index"]
         for _, row in anchored.iterrows()
         if len(by_anchor.get(row["anchor_qids"][0], [])) > 1
-        and audit_other_rules(items, by_anchor, row, references[row["question"]])[0]
+        and any(audit_other_rules(items, by_anchor, row, references[row["question"]]))
     ]
     pools = {
         "shared_anchor": anchored.loc[shared],
@@ -415,11 +529,17 @@ class CheckSetBuilder:
             else None,
         }
         out += [pair(kind, True, text) for kind, text in paraphrases.items() if text and text not in references]
-        for answer, note in self._other_rule(item, references):
+        negatives, alternatives = self._other_rule(item, references)
+        for answer, note in alternatives:
+            out.append(pair("valid_alternative_cause", True, answer, note=note))
+        for answer, note in negatives:
             out.append(pair("other_rule_same_entity", False, answer, note=note))
         swapped = self._swap(item, anchor)
         if swapped:
             out.append(pair("wrong_fact", False, swapped[0], note=swapped[1]))
+        broken = self._broken(item, anchor, references)
+        if broken:
+            out.append(pair("broken_link", False, broken[0], note=broken[1]))
         out.append(pair("restated_question", False, restate_question(item["question"], anchor)))
         out.append(pair("evasive", False, self.evasive[self._turn_of("", "evasive") % len(self.evasive)]))
         for system, answer in answers.items():
@@ -445,15 +565,38 @@ class CheckSetBuilder:
                 return "wrong_fact", f"the KG contradicts: {contradicted[0]}"
         return None
 
-    def _other_rule(self, item: pd.Series, references: Sequence[str]) -> list[tuple[str, str]]:
-        """Up to ``n_other_rule`` (answer, note) of other rules' questions about the same anchor, after the audit."""
-        kept, removed = audit_other_rules(self.items, self.by_anchor, item, references)
-        self.removed.extend(removed)
-        if not kept:
-            return []
-        chosen = self.rng.choice(kept, size=min(self.n_other_rule, len(kept)), replace=False)
-        others = [self.items.loc[int(i)] for i in sorted(chosen)]
-        return [(o["answer"], f"answer of {o['item']} (rule {o['rule_id']})") for o in others]
+    def _other_rule(
+        self, item: pd.Series, references: Sequence[str]
+    ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        """Up to ``n_other_rule`` (answer, note) of other rules' questions about the same anchor whose causes do not
+        explain the event (negatives), and up to as many that do (valid alternative causes)."""
+        negatives, alternatives = audit_other_rules(self.items, self.by_anchor, item, references)
+        alternatives = [(i, why) for i, why in alternatives if self.items.at[i, "answer"] not in references]
+
+        def pick(indices: list[int]) -> list[int]:
+            if not indices:
+                return []
+            return sorted(
+                int(i) for i in self.rng.choice(indices, size=min(self.n_other_rule, len(indices)), replace=False)
+            )
+
+        why = dict(alternatives)
+        chosen_negatives = [self.items.loc[i] for i in pick(negatives)]
+        chosen_alternatives = [(self.items.loc[i], why[i]) for i in pick([i for i, _ in alternatives])]
+        return (
+            [(o["answer"], f"answer of {o['item']} (rule {o['rule_id']})") for o in chosen_negatives],
+            [(o["answer"], f"answer of {o['item']} (rule {o['rule_id']}): {w}") for o, w in chosen_alternatives],
+        )
+
+    def _broken(self, item: pd.Series, anchor: str | None, references: Sequence[str]) -> tuple[str, str] | None:
+        """One broken_link answer: the ways of BROKEN_LINKS in turn (per family), the first that applies."""
+        start = self._turn_of("", "broken_link")
+        for k in range(len(BROKEN_LINKS)):
+            way = BROKEN_LINKS[(start + k) % len(BROKEN_LINKS)]
+            text = broken_link(item["answer"], item["question"], anchor, way)
+            if text and text not in references:
+                return text, f"broken link: {way}"
+        return None
 
     def _swap(self, item: pd.Series, anchor: str | None) -> tuple[str, str] | None:
         """(reference with its key value or entity swapped, what was swapped) or None."""
@@ -495,6 +638,7 @@ def prepare_check(
     set) in the sample's layout, and the draw report."""
     items = _items(published, constructed)
     drawn, report = draw_items(items, settings, np.random.default_rng(seed))
+    report["gold_audit_excluded"] = gold_audit_excluded(published, constructed)
     questions = check_questions(drawn, question_references(items))
     limit = settings.get("answer_limit")
     if limit is not None and limit < len(questions):
@@ -539,6 +683,7 @@ def build_check_set(
     removed = pd.DataFrame(builder.removed, columns=["item", "origin", "answer", "reason"])
     report = {
         "drawn": report,
+        "gold_audit_excluded": gold_audit_excluded(published, constructed),
         "n_pairs": len(check),
         "n_questions": int(check["item"].nunique()),
         "pairs_per_kind": check["kind"].value_counts().to_dict(),
@@ -652,10 +797,16 @@ def score_check(
         }
     ]
     kinds = verdicts["kind"].to_numpy()
-    subsets = [("positive", "positive", expected)] if expected.any() else []
-    subsets += [(kind, "positive", kinds == kind) for kind in POSITIVE_KINDS if (kinds == kind).any()]
-    subsets += [(kind, "negative", kinds == kind) for kind in NEGATIVE_KINDS if (kinds == kind).any()]
-    for name, role, mask in subsets:
+    subsets = [("positive", "positive", expected, "")] if expected.any() else []
+    subsets += [("negative", "negative", ~expected, "")] if (~expected).any() else []
+    for role, role_kinds in (("positive", POSITIVE_KINDS), ("negative", NEGATIVE_KINDS)):
+        present = [kind for kind in role_kinds if (kinds == kind).any()]
+        subsets += [(kind, role, kinds == kind, "") for kind in present]
+        # the pooling rule: the kinds of a role with fewer than min_pairs_per_type pairs are read together
+        small = [kind for kind in present if (kinds == kind).sum() < min_pairs_per_type]
+        if len(small) > 1:
+            subsets.append((f"pooled_{role}", role, np.isin(kinds, small), ";".join(small)))
+    for name, role, mask, pooled in subsets:
         n, k = per_question(mask)
         with np.errstate(invalid="ignore", divide="ignore"):
             lo, hi = _interval((weights @ k) / (weights @ n), ci_level)
@@ -673,11 +824,28 @@ def score_check(
                 "rate_hi": hi,
                 "read": bool(n.sum() >= min_pairs_per_type),
                 "floor": floor,
+                "pooled_kinds": pooled,
             }
         )
     table = pd.DataFrame(rows)
+    table["pooled_kinds"] = table["pooled_kinds"].fillna("")
+    table["read_in"] = [_read_in(row, table) for row in table.itertuples(index=False)]
     table["passes"] = table["read"] & (table["rate_lo"] >= table["floor"])
     return table
+
+
+def _read_in(row, table: pd.DataFrame) -> str:
+    """Where the gate reads a row's pairs: the row itself, its role's pool, or the role's row (every pair of a
+    role is in the ``positive`` / ``negative`` row, which is read whenever the role has min_pairs pairs)."""
+    if row.read:
+        return row.subset
+    if row.subset in ("all", "positive", "negative") or row.subset.startswith("pooled_"):
+        return ""
+    pool = table[(table["subset"] == f"pooled_{row.role}") & table["read"]]
+    if len(pool) and row.subset in pool.iloc[0]["pooled_kinds"].split(";"):
+        return f"pooled_{row.role}"
+    role_row = table[(table["subset"] == row.role) & table["read"]]
+    return row.role if len(role_row) else ""
 
 
 def judge_validity(scores: pd.DataFrame, bar: float, judge: str) -> dict:
@@ -690,7 +858,10 @@ def judge_validity(scores: pd.DataFrame, bar: float, judge: str) -> dict:
     enough = bool(overall["read"]) and (read["role"] == "negative").any() and (read["role"] == "positive").any()
     valid = bool(enough and failing.empty)
     fails = "; ".join(f"{name} {r.rate:.3f} (lower {r.rate_lo:.3f} < {r.floor:.2f})" for name, r in failing.iterrows())
-    unread = ", ".join(f"{name} ({int(r.n_pairs)} pairs)" for name, r in table[~table["read"]].iterrows())
+    unread = ", ".join(
+        f"{name} ({int(r.n_pairs)} pairs, read in {r.read_in or 'no row'})"
+        for name, r in table[~table["read"]].iterrows()
+    )
     reason = (
         f"judge {judge}: balanced accuracy {overall['balanced_accuracy']:.3f} (95% CI lower end "
         f"{overall['balanced_accuracy_lo']:.3f}, bar {bar:.2f}) on {int(overall['n_pairs'])} pairs of "
@@ -707,6 +878,11 @@ def judge_validity(scores: pd.DataFrame, bar: float, judge: str) -> dict:
         "balanced_accuracy_lo": float(overall["balanced_accuracy_lo"]),
         "failing": list(failing.index),
         "not_read": list(table.index[~table["read"]]),
+        "kinds_not_covered": [
+            name
+            for name, r in table.iterrows()
+            if name in POSITIVE_KINDS + NEGATIVE_KINDS and not r["read"] and not r["read_in"]
+        ],
         "reason": reason,
     }
 

@@ -166,14 +166,16 @@ NEGATION = re.compile(
 # properties the KG declares (LitWD1K carries no aliases; Wikidata has most of these as skos:altLabel)
 EXTRA_ALIASES = {
     "P19": ["born in", "birthplace", "was born"],
-    "P569": ["born in", "born on", "was born", "birth"],
+    "P569": ["born in", "born on", "was born", "birth", "born before", "born after"],
     "P20": ["died in", "place of death"],
     "P570": ["died in", "died on", "died before", "died after", "death"],
-    "P27": ["citizen of", "citizenship", "nationality", "national of"],
+    "P27": ["citizen of", "citizenship", "nationality", "national of", "is from", "was from", "comes from", "citizen"],
     "P106": ["occupation", "profession", "works as", "worked as"],
-    "P17": ["took place in", "takes place in", "held in", "located in", "is in", "was in"],
+    "P17": ["took place in", "takes place in", "held in", "located in", "is in", "was in", "country"],
     "P585": ["occurred in", "took place in", "happened in", "held in"],
-    "P131": ["located in"],
+    "P131": ["located in", "is in", "was in"],
+    "P276": ["located in", "took place in", "held in"],
+    "P551": ["lives in", "lived in", "resides in", "resided in"],
     "P140": ["practices", "religion"],
     "P1412": ["speaks", "spoke", "language"],
     "P69": ["studied at", "enrolled at", "graduated from", "educated at"],
@@ -186,6 +188,106 @@ EXTRA_ALIASES = {
 }
 
 
+# nationality adjectives -> the country's English label: "a Mexican footballer" states country of citizenship
+# (P27) Mexico. Built in (LitWD1K has no demonym statements, P1549); the countries of the CommonWhy rules and of
+# LitWD1K's riders, and their neighbours. A claim may name a country the KG does not have as an entity.
+DEMONYMS = {
+    "Afghan": "Afghanistan",
+    "Albanian": "Albania",
+    "Algerian": "Algeria",
+    "American": "United States of America",
+    "Argentine": "Argentina",
+    "Argentinian": "Argentina",
+    "Australian": "Australia",
+    "Austrian": "Austria",
+    "Belgian": "Belgium",
+    "Bolivian": "Bolivia",
+    "Brazilian": "Brazil",
+    "British": "United Kingdom",
+    "Bulgarian": "Bulgaria",
+    "Canadian": "Canada",
+    "Chadian": "Chad",
+    "Chilean": "Chile",
+    "Chinese": "China",
+    "Colombian": "Colombia",
+    "Costa Rican": "Costa Rica",
+    "Croatian": "Croatia",
+    "Cuban": "Cuba",
+    "Czech": "Czech Republic",
+    "Danish": "Denmark",
+    "Dutch": "Netherlands",
+    "Ecuadorian": "Ecuador",
+    "Egyptian": "Egypt",
+    "English": "England",
+    "Eritrean": "Eritrea",
+    "Estonian": "Estonia",
+    "Ethiopian": "Ethiopia",
+    "Finnish": "Finland",
+    "French": "France",
+    "German": "Germany",
+    "Greek": "Greece",
+    "Hungarian": "Hungary",
+    "Indian": "India",
+    "Indonesian": "Indonesia",
+    "Iranian": "Iran",
+    "Iraqi": "Iraq",
+    "Irish": "Ireland",
+    "Israeli": "Israel",
+    "Italian": "Italy",
+    "Japanese": "Japan",
+    "Kazakh": "Kazakhstan",
+    "Korean": "South Korea",
+    "Latvian": "Latvia",
+    "Lebanese": "Lebanon",
+    "Lithuanian": "Lithuania",
+    "Luxembourgish": "Luxembourg",
+    "Mexican": "Mexico",
+    "Moroccan": "Morocco",
+    "Norwegian": "Norway",
+    "Pakistani": "Pakistan",
+    "Paraguayan": "Paraguay",
+    "Persian": "Iran",
+    "Peruvian": "Peru",
+    "Polish": "Poland",
+    "Portuguese": "Portugal",
+    "Romanian": "Romania",
+    "Russian": "Russia",
+    "Rwandan": "Rwanda",
+    "Scottish": "Scotland",
+    "Slovak": "Slovakia",
+    "Slovenian": "Slovenia",
+    "South African": "South Africa",
+    "Spanish": "Spain",
+    "Sudanese": "Sudan",
+    "Swedish": "Sweden",
+    "Swiss": "Switzerland",
+    "Turkish": "Turkey",
+    "Ukrainian": "Ukraine",
+    "Uruguayan": "Uruguay",
+    "Uzbek": "Uzbekistan",
+    "Venezuelan": "Venezuela",
+    "Welsh": "Wales",
+}
+_PERSON_NOUNS = (
+    "footballer|cyclist|rider|racer|player|athlete|citizen|national|politician|writer|author|actor|actress|singer|"
+    "musician|artist|painter|poet|scientist|engineer|man|woman|person|boy|girl|coach|president|composer|"
+    "philosopher|mathematician|physician|doctor|lawyer|architect|journalist|businessman|businesswoman|soldier|"
+    "officer|director|teacher|professor|student|priest|chemist|physicist|historian|economist|dancer|pilot"
+)
+_DEMONYMS = "|".join(sorted(map(re.escape, DEMONYMS), key=len, reverse=True))
+# "a Mexican footballer", "the Colombian cyclist", "X is Spanish." -- not "the Spanish government"
+_DEMONYM = re.compile(
+    rf"(?<!\w)({_DEMONYMS})(?:\s+(?:[a-z]+\s+){{0,2}}?(?:{_PERSON_NOUNS})s?\b)"
+    rf"|(?:\b(?:is|was|are|were)\s+)({_DEMONYMS})(?=\s*(?:[.,;]|$))"
+)
+
+
+def demonym_countries(claim: str) -> list[str]:
+    """Countries a claim states as a nationality: a demonym before a person noun ("a Mexican footballer",
+    "a Colombian road cyclist") or as the predicate ("X was Spanish."); "the Spanish government" states none."""
+    return list(dict.fromkeys(DEMONYMS[m.group(1) or m.group(2)] for m in _DEMONYM.finditer(claim)))
+
+
 @dataclass
 class ClaimCheck:
     claim: str
@@ -196,13 +298,23 @@ class ClaimCheck:
     subject: str | None = None
     negated: bool = False
     contradicted: bool = False
+    reason: str = ""  # why the claim is not checkable ("" when it is)
 
     @property
     def checkable(self) -> bool:
-        """A linked subject and a named relation: the KG can say yes or no."""
-        return self.subject is not None and bool(self.relations)
+        """The KG says yes or no: the claim is supported or contradicted. A claim whose subject the KG lacks,
+        that names no KG relation, or whose subject has no statement of the named relation of the kind the
+        claim states (the KG lacks the fact) is not checkable, never unsupported (the open world)."""
+        return self.supported or self.contradicted
+
+    @property
+    def verdict(self) -> str:
+        """``supported``, ``contradicted`` or ``not_checkable``."""
+        return "supported" if self.supported else "contradicted" if self.contradicted else "not_checkable"
 
 
+PRONOUN_START = re.compile(r"^\s*(?:he|she|they|his|her|their|it|its)\b", re.IGNORECASE)
+_YEAR_BOUND = re.compile(r"\b(before|after|until|since)\s+(?:[A-Za-z]+\s+){0,2}?(\d{3,4})\b", re.IGNORECASE)
 HEAD_PREFIX = 6  # leading characters a claim word shares with a relation name's head word
 
 
@@ -350,32 +462,95 @@ class KGFactChecker:
                 return term.value
         return None
 
-    def check(self, claim: str) -> ClaimCheck:
+    def about_subject(self, claim: str, about: Mapping[str, str | None]) -> tuple[str, str] | None:
+        """(qid, name) of the answer's own entity (`about`: QID -> label, the question's anchors) when the claim
+        is about it: it links or names the entity, or starts with a pronoun ("He was born in 1950")."""
+        linked = {qid: span for qid, span, _ in self._mentions(claim)}
+        for qid, label in about.items():
+            if qid in linked:
+                return qid, linked[qid]
+            if label and _contains(claim, label):
+                return qid, label
+        if about and PRONOUN_START.match(claim):
+            qid = next(iter(about))
+            return qid, about[qid] or qid
+        return None
+
+    def check(self, claim: str, about: Mapping[str, str | None] | None = None) -> ClaimCheck:
+        """The claim's verdict against the KG. `about`: the answer's entity (the question's anchors, QID ->
+        label); a claim that names it or starts with a pronoun is about it, whatever other names come first
+        ("Spain is a country for sport, Oscar Sevilla could not have voted" is about Oscar Sevilla)."""
         entities = self.mentions(claim)
-        subject = self.subject(claim)
+        subject = self.about_subject(claim, about) if about else None
+        subject = subject or self.subject(claim)
+        nationality = demonym_countries(claim)
         relations = self.relations(claim) if subject else []
-        negated = NEGATION.search(claim) is not None
-        if subject is None or not relations:
-            return ClaimCheck(claim, entities, False, [], relations, None if subject is None else subject[0], negated)
+        if subject and nationality and "P27" in self.matcher.labels and "P27" not in relations:
+            relations = sorted([*relations, "P27"])  # a demonym names country of citizenship
+        negated = self._negated(claim, relations)
+
+        def unchecked(reason: str) -> ClaimCheck:
+            return ClaimCheck(
+                claim, entities, False, [], relations, None if subject is None else subject[0], negated, False, reason
+            )
+
+        if subject is None:
+            return unchecked("no subject the KG knows")
+        if not relations:
+            return unchecked("names no relation the KG has")
         qid, span = subject
         others = {q for q, _ in entities} - {qid}
-        stated = {"entity": bool(others), "year": re.search(r"(?<!\d)\d{3,4}(?!\d)", claim) is not None}
+        bound = _YEAR_BOUND.search(claim)
+        stated = {
+            "entity": bool(others) or bool(nationality),
+            "year": re.search(r"(?<!\d)\d{3,4}(?!\d)", claim) is not None,
+        }
         matched, unmatched_kinds = [], set()
         for fact in self._facts(qid):
             if fact.property not in relations:
                 continue
+            if bound and self._value_kind(fact) == "year":
+                value = self._year_bound_holds(fact, bound)
+                if value is None:
+                    continue
+                if value:
+                    matched.append(f"{span} [{qid}] {fact.property_label or fact.property} {fact.value.value}")
+                else:
+                    unmatched_kinds.add(fact.property)
+                continue
             value = self._value_in_claim(fact, claim, others)
+            if value is None and fact.property == "P27" and fact.value_label in nationality:
+                value = fact.value_label  # "a Colombian cyclist": Colombia, by its demonym
             if value is not None:
                 matched.append(f"{span} [{qid}] {fact.property_label or fact.property} {value}")
             elif stated.get(self._value_kind(fact)):
                 unmatched_kinds.add(fact.property)
         matched_props = {e.split("] ", 1)[1] for e in matched}
         denied = bool(unmatched_kinds) and not matched_props
+        if not matched and not denied:
+            # the open world: the KG lacks the fact, which makes the claim not checkable, never unsupported
+            return unchecked(f"the KG has no statement of {span} [{qid}] for {', '.join(relations)} of the kind stated")
         if negated:  # a positive triple never supports a negated claim: it contradicts it
             supported, contradicted, evidence = denied, bool(matched), matched or sorted(unmatched_kinds)
         else:
             supported, contradicted, evidence = bool(matched), denied, matched or sorted(unmatched_kinds)
         return ClaimCheck(claim, entities, supported, evidence[:5], relations, qid, negated, contradicted)
+
+    def _negated(self, claim: str, relations: list[str]) -> bool:
+        """A negation in the part of the claim (between commas) that names the relation: in "Spain is a country for
+        sport, X could not have voted" the "not" belongs to the voting, not to the country for sport."""
+        parts = [p for p in re.split(r"\s*[,;]\s*", claim) if p]
+        naming = [p for p in parts if set(self.relations(p)) & set(relations)] if len(parts) > 1 else []
+        return any(NEGATION.search(p) for p in (naming or [claim]))
+
+    @staticmethod
+    def _year_bound_holds(fact, bound: re.Match) -> bool | None:
+        """Whether a date statement lies on the claim's side of "before/after YEAR" (None: no year)."""
+        year = fact.value.value.lstrip("+")[:4]
+        if not year.isdigit():
+            return None
+        word, limit = bound.group(1).lower(), int(bound.group(2))
+        return int(year) < limit if word in ("before", "until") else int(year) > limit
 
     def contradicted_claims(self, answer: str, subjects: set[str]) -> list[str]:
         """The rule-split claims of `answer` about one of `subjects` (QIDs) that the KG contradicts."""

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from benchval.commonwhy.eval.parquet_tables import read_table, write_table
+from benchval.commonwhy.gold_audit import exclude_flagged
 
 log = logging.getLogger(__name__)
 
@@ -165,9 +167,11 @@ def sample_questions(
     seed: int,
     method: str = "seeded",
     stratify_by: str | None = None,
+    exclude_audited: Sequence[str] = (),
 ) -> tuple[pd.DataFrame, list[dict]]:
     """The evaluation sample and its filter report. `n_per_split` maps source -> count (None = all);
-    `method`: seeded or first (see :func:`_draw`)."""
+    `method`: seeded or first (see :func:`_draw`); `exclude_audited`: the gold-audit reasons
+    (:mod:`benchval.commonwhy.gold_audit`) whose items are left out before the draw (reported)."""
     rng = np.random.default_rng(seed)
     report: list[dict] = []
     parts = []
@@ -177,6 +181,16 @@ def sample_questions(
     ):
         if table is None or n_per_split.get(source, 0) == 0:
             continue
+        if exclude_audited:
+            table, removed = exclude_flagged(table, exclude_audited, id_column)
+            report.append(
+                {
+                    "filter": f"{source}: gold audit (excluded reasons {', '.join(removed['reasons_excluded'])})",
+                    "before": removed["before"],
+                    "after": removed["after"],
+                    "removed": {k: v for k, v in removed["removed_per_reason"].items() if v},
+                }
+            )
         view = merge_shared_questions(_question_view(table, source, id_prefix, id_column), source, report)
         kept = _filter(view, source, report)
         parts.append(_draw(kept, source, n_per_split.get(source), rng, report, method, stratify_by))

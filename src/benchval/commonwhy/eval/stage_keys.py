@@ -31,7 +31,13 @@ _BASELINE = "baselines."
 STAGE_KEYS: dict[str, tuple[str, ...]] = {
     "encoder": tuple(_BERTSCORE + k for k in ("wheel", "wheel_sha256", "member_prefix")),
     "bertscore_baseline": (*ENCODER_KEYS, _BERTSCORE + "baseline"),
-    "sample": ("sample.published", "sample.constructed", "sample.method", "sample.stratify_by"),
+    "sample": (
+        "sample.published",
+        "sample.constructed",
+        "sample.method",
+        "sample.stratify_by",
+        "sample.exclude_audited",
+    ),
     # the evaluation answers and the check answers (one script): every generation key
     "answer": ("endpoints", "generation"),
     "kbbinder": (

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from benchval.commonwhy.eval.factscore import factscore_table, reference_factscore
+from benchval.commonwhy.eval.factscore import anchors_about, factscore_summary, factscore_table, reference_factscore
 from benchval.commonwhy.eval.kg_claims import KGFactChecker, claim_reading
 from benchval.commonwhy.eval.parquet_tables import read_table, write_table
 from benchval.commonwhy.eval.stage_keys import stage_settings
@@ -30,25 +30,33 @@ def stage_factscore(
     models_dir: str = MODELS_DIR,
     questions: str | None = None,
     references_out: str | None = None,
+    summary_out: str | None = None,
 ) -> None:
-    """FActScore of every system's answers against the KG source (one checker, shared caches), and of
-    the questions' reference answers (``references_out``, per source and split)."""
+    """FActScore of every system's answers against the KG source (one checker, shared caches), each answer's
+    claims about its question's entity (the anchors in ``questions``), and of the questions' reference answers
+    (``references_out``, per source and split); ``summary_out``: coverage and the three verdicts per system."""
     settings = stage_settings(settings, "factscore")
     cfg = settings["factscore"]
     splitter, entity_spans = claim_reading(
         cfg, lambda: make_generator(cfg["claim_system"], settings, models_config, models_dir)
     )
-    checker = KGFactChecker(open_kg(kg_config, store), entity_spans)
+    kg = open_kg(kg_config, store)
+    checker = KGFactChecker(kg, entity_spans)
+    about = None
+    if questions:
+        table = read_table(questions, ["id", "source", "split", "references", "anchor_qids"], "the questions table")
+        about = anchors_about(table, kg)
+        table["about"] = table["id"].map(about)
     if questions and references_out:
-        summary = reference_factscore(
-            read_table(questions, ["source", "split", "references"], "the questions table"), checker, splitter
-        )
+        summary = reference_factscore(table, checker, splitter)
         summary.to_csv(references_out, index=False)
         log.info("FActScore of the references (the check on the checker):\n%s", summary.to_string(index=False))
+    tables = {}
     for system, path in answers.items():
         started = time.perf_counter()
-        table = factscore_table(read_answers(path), pd.read_parquet(judged[system]), checker, splitter)
+        table = factscore_table(read_answers(path), pd.read_parquet(judged[system]), checker, splitter, about)
         write_table(table, outs[system])
+        tables[system] = table
         log.info(
             "FActScore %s: %d answers, %d claims, %d checkable, %d supported, %d without a KG entity (%.1f s)",
             system,
@@ -59,3 +67,7 @@ def stage_factscore(
             int(table["n_unlinked"].sum()),
             time.perf_counter() - started,
         )
+    overview = factscore_summary(tables)
+    log.info("FActScore per system (coverage and the three verdicts):\n%s", overview.to_string(index=False))
+    if summary_out:
+        overview.to_csv(summary_out, index=False)

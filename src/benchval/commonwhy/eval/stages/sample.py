@@ -25,6 +25,7 @@ def stage_sample(
         seed,
         method=cfg["method"],
         stratify_by=cfg["stratify_by"],
+        exclude_audited=cfg["exclude_audited"],
     )
     for step in report:
         log.info("%s: %d -> %d %s", step["filter"], step["before"], step["after"], step["removed"])
