@@ -4,7 +4,7 @@ sentence about a benchmark from its intervals and n."""
 import numpy as np
 import pandas as pd
 
-from benchval.atlas.report import report_html, report_page, verdict
+from benchval.atlas.report import rank_groups, report_html, report_page, verdict
 
 
 def pair_row(**values):
@@ -38,6 +38,18 @@ def test_verdicts_follow_the_intervals_and_the_minimum_n():
     assert verdict(pd.Series(pair_row(n_beyond_g=12)), 20).startswith("no claim: rho beyond g on 12 models")
     assert verdict(pd.Series(pair_row(ci_low=-0.1)), 20) == "no association distinguishable from 0"
     assert verdict(pd.Series(pair_row(rho_beyond_g=np.nan)), 20).startswith("no claim")
+
+
+def test_ranks_are_tie_groups_of_the_beyond_g_intervals():
+    ranked = pd.DataFrame(
+        [
+            {"predictor": "a", **pair_row(rho_beyond_g=0.6, rho_beyond_g_ci_low=0.4, rho_beyond_g_ci_high=0.8)},
+            {"predictor": "b", **pair_row(rho_beyond_g=0.5, rho_beyond_g_ci_low=0.3, rho_beyond_g_ci_high=0.7)},
+            {"predictor": "c", **pair_row(rho_beyond_g=0.1, rho_beyond_g_ci_low=-0.1, rho_beyond_g_ci_high=0.25)},
+        ]
+    )
+    # a and b overlap (0.4 < 0.7): one group; c lies below b's interval (0.3 > 0.25): a group of its own
+    assert rank_groups(ranked).to_dict() == {"a": "1-2", "b": "1-2", "c": "3"}
 
 
 def test_report_page_leads_with_incremental_validity_and_reads_its_numbers_from_the_outputs(tmp_path):
@@ -186,9 +198,10 @@ def test_report_page_leads_with_incremental_validity_and_reads_its_numbers_from_
     assert "family_kappa" in identity and "253" in identity
     sections = [line for line in page.splitlines() if line.startswith("## ")]
     assert sections[0].startswith("## Incremental validity")
-    assert "| 1 | MT-bench | mtbench | 0.60 [0.30, 0.80] n=40 | 0.55 n=30 | 0.41 [0.12, 0.66] n=30 |" in page
+    # rank 1 shares its tie group with rank 2: their beyond-g intervals overlap
+    assert "| 1 | 1-2 | MT-bench | mtbench | 0.60 [0.30, 0.80] n=40 | 0.55 n=30 | 0.41 [0.12, 0.66] n=30 |" in page
     assert "predicts beyond general capability" in page and "explained by general capability" in page
-    assert "not distinguishable from MT-bench" not in page.split("| 1 | MT-bench")[1].split("\n")[0]
+    assert "not distinguishable from MT-bench" not in page.split("| 1 | 1-2 | MT-bench")[1].split("\n")[0]
     assert (
         "Not ranked (1)" in page
         and "OC_x" not in page.split("Not ranked")[0].split("## open_llm")[0].split("| 2 |")[-1]

@@ -34,7 +34,7 @@ def heatmap(
             ax.text(j, i - (0.15 if interval else 0), text, ha="center", va="center", fontsize=7, color=colour)
             if interval:  # smaller, under the rho
                 low, high = bounds[i, j]
-                ax.text(j, i + 0.2, f"[{low:.2f}, {high:.2f}]", ha="center", va="center", fontsize=5.5, color=colour)
+                ax.text(j, i + 0.2, f"[{low:.2f}, {high:.2f}]", ha="center", va="center", fontsize=6.5, color=colour)
     ax.set_xticks(range(len(columns)), columns, rotation=45, ha="right", fontsize=8)
     ax.set_yticks(range(len(rows)), rows, fontsize=8)
     ax.set_title(title, fontsize=10)
