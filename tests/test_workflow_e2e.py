@@ -318,11 +318,11 @@ def test_reordering_config_keys_reruns_nothing(plans):
 
 
 def _copied_checkout(destination):
-    """The tracked files of this checkout (Snakefile, workflow/, config/, src/), mtimes kept."""
+    """The tracked files of this checkout (workflow/, config/, src/), mtimes kept."""
     import shutil
 
     destination.mkdir(parents=True)
-    for name in ("Snakefile", "workflow", "config", "src"):
+    for name in ("workflow", "config", "src"):
         source = REPO_ROOT / name
         if source.is_dir():
             shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__"))
@@ -332,7 +332,11 @@ def _copied_checkout(destination):
 
 
 def _planned_with_checkout(workdir, configfile, checkout):
-    command = [*snakemake_command(workdir, configfile, cores=2, snakefile=checkout / "Snakefile"), "-n", *TARGETS]
+    command = [
+        *snakemake_command(workdir, configfile, cores=2, snakefile=checkout / "workflow" / "Snakefile"),
+        "-n",
+        *TARGETS,
+    ]
     result, _ = run_snakemake(command, env=offline_env(PYTHONPATH=str(checkout / "src")), timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     return job_counts(result.stdout + result.stderr)

@@ -9,6 +9,7 @@
 import sys
 
 from benchval.atlas.steps.sources import SOURCE_TABLES
+from benchval.plumbing.folders import workflow_root
 from benchval.plumbing.layout import workflow_layout
 from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
 
@@ -38,9 +39,7 @@ def _mirror_path(template):
 
 def _repo_path(path):
     """A path of the repository (config/atlas/...), from the working directory (--directory may differ)."""
-    from pathlib import Path
-
-    return workdir_relative(Path(workflow.basedir) / path)
+    return workdir_relative(workflow_root(workflow.basedir) / path)
 
 
 def _benchbench_files():

@@ -52,6 +52,7 @@ from benchval.plumbing.layout import (
     JUDGE_CHECK_PAGE,
     WHEELS_DIR,
 )
+from benchval.plumbing.folders import workflow_root
 from benchval.plumbing.layout import alternatives, fill, model_manifest, workflow_layout
 from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
 
@@ -410,7 +411,7 @@ rule commonwhy_eval_judge_check_report:
         # every offline judge measured by benchmarks/bench_commonwhy_judges.py (committed tables)
         measured=sorted(
             workdir_relative(p)
-            for p in (Path(workflow.basedir) / "benchmarks/results/commonwhy_judges").glob("*-*.csv")
+            for p in (workflow_root(workflow.basedir) / "benchmarks/results/commonwhy_judges").glob("*-*.csv")
         ),
     output:
         table=CWE_JUDGE_CHECK_TABLE,
@@ -503,7 +504,7 @@ rule commonwhy_eval_table2:
         validity=fill(CWE_JUDGE_VALIDITY, judge=CWE_JUDGE),
         judges=[
             workdir_relative(p)
-            for p in [Path(workflow.basedir) / "benchmarks/results/commonwhy_judges/judges.csv"]
+            for p in [workflow_root(workflow.basedir) / "benchmarks/results/commonwhy_judges/judges.csv"]
             if p.exists()
         ],
     output:

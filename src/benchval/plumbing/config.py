@@ -314,3 +314,36 @@ def merged_config(*overlays: Path | str) -> dict:
     for overlay in overlays:
         update_config(config, yaml.safe_load(Path(overlay).read_text()) or {})
     return config
+
+
+def _merged(base: dict, over: Mapping) -> dict:
+    """``base`` with ``over`` merged in key by key (nested mappings merged, other values replaced)."""
+    merged = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = _merged(dict(merged[key]), value)
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def catalogue_files(folder: Path) -> list[Path]:
+    """The catalogue's YAML files (config/catalogue/*.yaml), in name order; a missing folder is an error."""
+    files = sorted(Path(folder).glob("*.yaml"))
+    if not files:
+        raise ConfigError(f"catalogue: no *.yaml in {folder} (the task and dataset definitions, config/catalogue/)")
+    return files
+
+
+def merge_catalogue_under(config: dict, files: list[Path]) -> None:
+    """Merge the catalogue ``files`` into ``config`` in place, the config's own values winning.
+
+    For the workflow deployed as a Snakemake module: Snakemake skips a module's configfile directives
+    (the deploying workflow passes its config), so the Snakefile merges the catalogue here; what the
+    deploying workflow's config sets (a task of its own, a changed dataset) wins over the catalogue."""
+    catalogue: dict = {}
+    for path in files:
+        catalogue = _merged(catalogue, yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {})
+    merged = _merged(catalogue, config)
+    config.clear()
+    config.update(merged)
