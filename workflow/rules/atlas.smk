@@ -11,7 +11,7 @@ import sys
 from benchval.atlas.steps.sources import SOURCE_TABLES
 from benchval.plumbing.folders import workflow_root
 from benchval.plumbing.layout import workflow_layout
-from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
+from benchval.plumbing.reruns import canonical, file_digests, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 ATLAS = "results/atlas"
@@ -70,8 +70,9 @@ rule atlas_sources:
         files=_benchbench_files(),
         lower_is_better=_mirror_path(config["atlas"]["lower_is_better"]),
         obsscaling=_mirror_path(config["atlas"]["obsscaling"]["path"]),
-        rules=_repo_path(config["atlas"]["rules"]),
-        overrides=_repo_path(config["atlas"]["overrides"]),
+        # repository files: ancient (a fresh clone's mtimes rerun nothing), their content a param below
+        rules=ancient(_repo_path(config["atlas"]["rules"])),
+        overrides=ancient(_repo_path(config["atlas"]["overrides"])),
     output:
         **{name: f"{ATLAS}/{path}" for name, path in SOURCE_TABLES.items()},
     log:
@@ -92,6 +93,10 @@ rule atlas_sources:
             "drop_columns",
         ),
         mirror=workdir_relative(LAYOUT.raw_root),
+        repository_files=file_digests(
+            [_repo_path(config["atlas"]["rules"]), _repo_path(config["atlas"]["overrides"])],
+            workflow_root(workflow.basedir),
+        ),
         code=script_code("atlas_sources.py"),
     script:
         "../scripts/atlas_sources.py"
