@@ -100,3 +100,16 @@ def test_in_a_module_the_catalogue_merges_under_the_deploying_config(tmp_path):
         "datasets": {"d": {"files": {}}},
         "seed": 1,
     }
+
+
+def test_the_workflow_catalog_metadata_is_there_and_says_what_a_user_needs():
+    """The Snakemake workflow catalog reads .snakemake-workflow-catalog.yml, workflow/Snakefile and
+    config/README.md + config/config.yaml (its "standardized usage")."""
+    metadata = yaml.safe_load((REPO_ROOT / ".snakemake-workflow-catalog.yml").read_text())
+    usage = metadata["usage"]
+    assert set(usage) == {"mandatory-flags", "software-stack-deployment", "report"}
+    assert "benchval" in usage["mandatory-flags"]["desc"] and usage["report"] is True
+    assert set(usage["software-stack-deployment"]) == {"conda", "apptainer", "apptainer+conda"}
+    for path in ("workflow/Snakefile", "config/README.md", "config/config.yaml"):
+        assert (REPO_ROOT / path).is_file(), path
+    assert not (REPO_ROOT / "Snakefile").exists()  # one entry: Snakemake would prefer a root Snakefile

@@ -111,7 +111,7 @@ def plans(finished_run, background, tmp_path_factory):
     checkout = tmp_path_factory.mktemp("moved") / "checkout"
     futures["moved"] = background.submit(_moved_checkout_plans, workdir, configfile, checkout)
     futures["fresh_clone"] = background.submit(
-        _fresh_clone_plans, workdir, configfile, tmp_path_factory.mktemp("clone")
+        _fresh_clone_plans, workdir, configfile, tmp_path_factory.mktemp("clone"), tmp_path_factory.mktemp("moved")
     )
     checkout = tmp_path_factory.mktemp("figure-edit") / "checkout"
     futures["figure"] = background.submit(_edited_checkout_plans, workdir, configfile, checkout, FIGURE_4_MODULE)
@@ -335,17 +335,24 @@ def _copied_checkout(destination, keep_mtimes=True):
     return destination
 
 
-def _fresh_clone_plans(workdir, configfile, root):
-    """Planned jobs of the finished run moved (mtimes kept) to another folder, run with a fresh copy of
-    this checkout (every file's mtime new, as in a fresh clone of the same commit) at another depth."""
+def _fresh_clone_plans(workdir, configfile, root, moved):
+    """Planned jobs of the finished run moved (mtimes kept) to ``moved``, a folder as deep as ``workdir``
+    (so its mirror files keep their relative paths, as a clone beside ../shared has them), run with a
+    fresh copy of this checkout (every file's mtime new, as in a fresh clone of the same commit)."""
     import shutil
 
     checkout = _copied_checkout(root / "elsewhere" / "deeper" / "clone", keep_mtimes=False)
-    moved = Path(shutil.copytree(workdir, root / "moved-run", symlinks=True))
-    moved_config = (
-        moved / Path(configfile).relative_to(workdir) if Path(configfile).is_relative_to(workdir) else configfile
+    moved = Path(shutil.copytree(workdir, moved, symlinks=True, dirs_exist_ok=True))
+    inside = Path(configfile).is_relative_to(workdir)
+    moved_config = moved / Path(configfile).relative_to(workdir) if inside else configfile
+    command = [*snakemake_command(moved, moved_config, cores=2, snakefile=checkout / "workflow" / "Snakefile")]
+    result, _ = run_snakemake(
+        [*command, "-n", *TARGETS], env=offline_env(PYTHONPATH=str(checkout / "src")), timeout=300
     )
-    return _planned_with_checkout(moved, moved_config, checkout)
+    assert result.returncode == 0, result.stderr[-3000:]
+    output = result.stdout + result.stderr
+    reasons = sorted({line.strip() for line in output.splitlines() if line.strip().startswith("reason:")})
+    return job_counts(output), reasons[:20]
 
 
 def _planned_with_checkout(workdir, configfile, checkout):
@@ -390,8 +397,11 @@ def test_a_finished_run_moved_to_a_fresh_clone_plans_nothing(plans):
     """Issue 37: a fresh clone gives every script and repository file a new mtime; Snakemake's code trigger
     (script newer than its outputs) and the mtimes of repository inputs (config/atlas/, committed judge
     tables) replanned every job. Code reruns through the params' content hashes instead (workflow profile
-    workflow/profiles/default: no `code` trigger), repository inputs are ancient with their content a param."""
-    assert plans["fresh_clone"].result() == {}
+    workflow/profiles/default: no `code` trigger), repository inputs are ancient with their content a param.
+    Mirror files are inputs by their path relative to the working directory: a run moved to another depth
+    relative to the mirror replans the jobs that read them (docs/workflow.md)."""
+    jobs, reasons = plans["fresh_clone"].result()
+    assert jobs == {}, reasons
 
 
 FIGURE_4_MODULE = "src/benchval/analysis/figures/fig4_axis_tests.py"
