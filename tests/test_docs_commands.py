@@ -26,7 +26,7 @@ from benchval.testing.doc_commands import ShownCommand, shown_commands
 from benchval.testing.snakemake_run import offline_env
 
 DOCS = [REPO_ROOT / "README.md", *sorted(REPO_ROOT.glob("docs/*.md"))]
-HUB_UNREACHABLE = re.compile(r"(?m)^models\.[\w.-]+\.source\.id: '[^']+' cannot be reached \(.*\); run where .*$")
+HUB_UNREACHABLE = re.compile(r"(?m)^models\.[\w.-]+\.source\.id: '[^']+' cannot be reached \(.*; run where .*$")
 
 # command prefix -> (test file, words that file must contain): where the suite runs the command
 RUN_BY = {
