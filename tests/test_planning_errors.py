@@ -169,3 +169,13 @@ def test_a_target_a_rule_makes_passes_and_a_typo_does_not():
     assert target_problem("results/scores/m/t.parquet", names, fixed, makes) is None
     assert target_problem("study_open_llm", names, fixed, makes) is None
     assert "closest: study_open_llm" in target_problem("study_open_lm", names, fixed, makes)
+
+
+def test_a_mistyped_config_key_is_one_line_with_the_closest():
+    """`--config seeed=3` printed 94 KB (validate()'s schema dump); now one line."""
+    from benchval.plumbing.config import check_top_level_keys
+    from benchval.plumbing.config_error import ConfigError
+
+    check_top_level_keys({"seed": 3, "analysis": {}})
+    with pytest.raises(ConfigError, match=r"^seeed: not a config key \(closest: 'seed'\);"):
+        check_top_level_keys({"seed": 1, "seeed": 3})

@@ -5,7 +5,12 @@ from pathlib import Path
 
 from snakemake.utils import validate
 
-from benchval.plumbing.config import check_command_line, check_references, check_sections_are_mappings
+from benchval.plumbing.config import (
+    check_command_line,
+    check_references,
+    check_sections_are_mappings,
+    check_top_level_keys,
+)
 from benchval.plumbing.command_line import plans_jobs
 from benchval.plumbing.layout import alternatives, model_manifest, workflow_layout
 from benchval.plumbing.planning_checks import check_hf_models, check_study_columns
@@ -14,6 +19,7 @@ from benchval.tasks.variants import add_task_variants
 
 check_command_line(workflow.config_settings.config)
 check_no_duplicate_keys(workflow.configfiles)  # config.yaml, the catalogue, every --configfile
+check_top_level_keys(config)  # a mistyped key in one line, not the schema dump of validate()
 check_sections_are_mappings(config)
 validate(config, "../schemas/config.schema.yaml")
 LAYOUT = workflow_layout(config)  # fills the nested schema defaults validate() leaves out

@@ -68,6 +68,26 @@ def check_command_line(overrides: Mapping) -> None:
             )
 
 
+@lru_cache(maxsize=1)
+def _top_level_keys() -> tuple[str, ...]:
+    top = yaml.safe_load((SCHEMA_DIR / "config.schema.yaml").read_text(encoding="utf-8"))
+    return tuple(top["properties"])
+
+
+def check_top_level_keys(config: Mapping) -> None:
+    """A key the schema does not know (``--config seeed=3``, a typo in a --configfile) in one line with the
+    closest key; schema validation would answer with the whole schema (tens of kilobytes)."""
+    known = _top_level_keys()
+    for key in config:
+        if key not in known:
+            closest = difflib.get_close_matches(str(key), known, n=1)
+            hint = f"closest: {closest[0]!r}" if closest else f"the keys: {', '.join(known)}"
+            raise ConfigError(
+                f"{key}: not a config key ({hint}); fix it on the command line (--config) or in the "
+                "--configfile that sets it (docs/configuration.md)"
+            )
+
+
 def check_sections_are_mappings(config: Mapping) -> None:
     """A section that must be a mapping but is a string (e.g. ``--config sample='{n_items: 8'``)."""
     for key in _mapping_sections():
