@@ -351,8 +351,8 @@ def _fresh_clone_plans(workdir, configfile, root, moved):
     )
     assert result.returncode == 0, result.stderr[-3000:]
     output = result.stdout + result.stderr
-    reasons = sorted({line.strip() for line in output.splitlines() if line.strip().startswith("reason:")})
-    return job_counts(output), reasons[:20]
+    reasons = {line.strip()[:300] for line in output.splitlines() if line.strip().startswith("reason:")}
+    return job_counts(output), sorted(r for r in reasons if "updated by another job" not in r)[:10]
 
 
 def _planned_with_checkout(workdir, configfile, checkout):
