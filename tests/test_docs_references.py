@@ -24,7 +24,7 @@ NOT_REFERENCES = {
 
 
 def documents() -> list[Path]:
-    roots = [*REPO_ROOT.glob("docs/*.md"), REPO_ROOT / "README.md", REPO_ROOT / "Snakefile"]
+    roots = [*REPO_ROOT.glob("docs/*.md"), REPO_ROOT / "README.md", REPO_ROOT / "workflow" / "Snakefile"]
     roots += [*REPO_ROOT.glob("workflow/rules/*.smk"), *REPO_ROOT.glob("workflow/scripts/*.py")]
     roots += [*REPO_ROOT.glob("config/**/*.yaml"), *REPO_ROOT.glob("workflow/schemas/*.yaml")]
     return roots + sorted((REPO_ROOT / "src" / "benchval").rglob("*.py"))

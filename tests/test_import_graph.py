@@ -70,7 +70,7 @@ def find_circle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def rule_file_imports(repo: Path = REPO_ROOT) -> set[str]:
     """The plumbing modules the Snakefile and the rule files import."""
-    rule_files = [repo / "Snakefile", *sorted((repo / "workflow" / "rules").glob("*.smk"))]
+    rule_files = [repo / "workflow" / "Snakefile", *sorted((repo / "workflow" / "rules").glob("*.smk"))]
     imports = re.compile(r"^\s*(?:from|import)\s+(benchval\.plumbing\.\w+)", re.MULTILINE)
     return {name for path in rule_files for name in imports.findall(path.read_text())}
 

@@ -12,7 +12,7 @@ import pytest
 from benchval.plumbing.folders import REPO_ROOT
 
 BIN = Path(sys.executable).parent
-SNAKE_FILES = ["Snakefile", "workflow/rules", "tests/report/toy/Snakefile", "tests/slurm/toy/Snakefile"]
+SNAKE_FILES = ["workflow/Snakefile", "workflow/rules", "tests/report/toy/Snakefile", "tests/slurm/toy/Snakefile"]
 
 
 def tool(name: str) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 MIN_SHARED = 6
-RULE_FILES = [REPO / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]
+RULE_FILES = [REPO / "workflow" / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]
 RULE_START = re.compile(r"^(?P<indent> *)(?:rule|checkpoint) ?(?P<name>\w*):[ \t]*(?:#.*)?$")
 NAME_LINE = re.compile(r"^\s*name:\s*$")
 

@@ -37,7 +37,15 @@ def test_the_command_names_snakefile_directory_configfiles_and_cores():
         *("--configfile", "/c/a.yaml", "b.yaml", "--cores", "2"),
     ]
     assert snakemake_command(Path("/w")) == [
-        *(sys.executable, "-m", "snakemake", "--snakefile", str(REPO_ROOT / "Snakefile"), "--directory", "/w")
+        *(
+            sys.executable,
+            "-m",
+            "snakemake",
+            "--snakefile",
+            str(REPO_ROOT / "workflow" / "Snakefile"),
+            "--directory",
+            "/w",
+        )
     ]
 
 

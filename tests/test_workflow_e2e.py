@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -109,6 +110,9 @@ def plans(finished_run, background, tmp_path_factory):
         futures[name] = background.submit(planned_jobs, workdir, path)
     checkout = tmp_path_factory.mktemp("moved") / "checkout"
     futures["moved"] = background.submit(_moved_checkout_plans, workdir, configfile, checkout)
+    futures["fresh_clone"] = background.submit(
+        _fresh_clone_plans, workdir, configfile, tmp_path_factory.mktemp("clone"), tmp_path_factory.mktemp("moved")
+    )
     checkout = tmp_path_factory.mktemp("figure-edit") / "checkout"
     futures["figure"] = background.submit(_edited_checkout_plans, workdir, configfile, checkout, FIGURE_4_MODULE)
     return futures
@@ -318,22 +322,46 @@ def test_reordering_config_keys_reruns_nothing(plans):
     assert plans["reordered"].result() == {}
 
 
-def _copied_checkout(destination):
-    """The tracked files of this checkout (Snakefile, workflow/, config/, src/), mtimes kept."""
+def _copied_checkout(destination, keep_mtimes=True):
+    """The tracked files of this checkout (workflow/, config/, src/), mtimes kept (or, as a fresh clone
+    has them, new)."""
     import shutil
 
     destination.mkdir(parents=True)
-    for name in ("Snakefile", "workflow", "config", "src"):
-        source = REPO_ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, destination / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy2(source, destination / name)
+    copy = shutil.copy2 if keep_mtimes else shutil.copy
+    for name in ("workflow", "config", "src"):
+        shutil.copytree(
+            REPO_ROOT / name, destination / name, ignore=shutil.ignore_patterns("__pycache__"), copy_function=copy
+        )
     return destination
 
 
+def _fresh_clone_plans(workdir, configfile, root, moved):
+    """Planned jobs of the finished run moved (mtimes kept) to ``moved``, a folder as deep as ``workdir``
+    (so its mirror files keep their relative paths, as a clone beside ../shared has them), run with a
+    fresh copy of this checkout (every file's mtime new, as in a fresh clone of the same commit)."""
+    import shutil
+
+    checkout = _copied_checkout(root / "elsewhere" / "deeper" / "clone", keep_mtimes=False)
+    moved = Path(shutil.copytree(workdir, moved, symlinks=True, dirs_exist_ok=True))
+    inside = Path(configfile).is_relative_to(workdir)
+    moved_config = moved / Path(configfile).relative_to(workdir) if inside else configfile
+    command = [*snakemake_command(moved, moved_config, cores=2, snakefile=checkout / "workflow" / "Snakefile")]
+    result, _ = run_snakemake(
+        [*command, "-n", *TARGETS], env=offline_env(PYTHONPATH=str(checkout / "src")), timeout=300
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    output = result.stdout + result.stderr
+    reasons = {line.strip()[:300] for line in output.splitlines() if line.strip().startswith("reason:")}
+    return job_counts(output), sorted(r for r in reasons if "updated by another job" not in r)[:10]
+
+
 def _planned_with_checkout(workdir, configfile, checkout):
-    command = [*snakemake_command(workdir, configfile, cores=2, snakefile=checkout / "Snakefile"), "-n", *TARGETS]
+    command = [
+        *snakemake_command(workdir, configfile, cores=2, snakefile=checkout / "workflow" / "Snakefile"),
+        "-n",
+        *TARGETS,
+    ]
     result, _ = run_snakemake(command, env=offline_env(PYTHONPATH=str(checkout / "src")), timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     return job_counts(result.stdout + result.stderr)
@@ -364,6 +392,17 @@ def test_moved_checkout_reruns_nothing_and_a_lofo_edit_reruns_only_lofo(plans):
     assert moved == {}
     assert _analysis_jobs(jobs) == {"analysis_lofo", "analysis_figure_fig3_lofo_delta_r2"}, jobs
     assert set(jobs) - _analysis_jobs(jobs) <= PUBLISHING | ROBUSTNESS, jobs
+
+
+def test_a_finished_run_moved_to_a_fresh_clone_plans_nothing(plans):
+    """Issue 37: a fresh clone gives every script and repository file a new mtime; Snakemake's code trigger
+    (script newer than its outputs) and the mtimes of repository inputs (config/atlas/, committed judge
+    tables) replanned every job. Code reruns through the params' content hashes instead (workflow profile
+    workflow/profiles/default: no `code` trigger), repository inputs are ancient with their content a param.
+    Mirror files are inputs by their path relative to the working directory: a run moved to another depth
+    relative to the mirror replans the jobs that read them (docs/workflow.md)."""
+    jobs, reasons = plans["fresh_clone"].result()
+    assert jobs == {}, reasons
 
 
 FIGURE_4_MODULE = "src/benchval/analysis/figures/fig4_axis_tests.py"

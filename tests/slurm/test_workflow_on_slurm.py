@@ -97,7 +97,7 @@ def declared_localrules() -> tuple[frozenset[str], frozenset[str]]:
     ``localrules:`` blocks and rules with ``localrule: True``; for rules made in a loop (``name:
     f"analysis_{_step}"``) the name's fixed prefix. Returns (names, prefixes)."""
     names, prefixes = set(), set()
-    for path in [REPO / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]:
+    for path in [REPO / "workflow" / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]:
         text = path.read_text()
         for block in LOCALRULES.findall(text):
             names |= {name.strip(" ,") for name in block.split()}

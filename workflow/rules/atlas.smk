@@ -9,8 +9,9 @@
 import sys
 
 from benchval.atlas.steps.sources import SOURCE_TABLES
+from benchval.plumbing.folders import workflow_root
 from benchval.plumbing.layout import workflow_layout
-from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
+from benchval.plumbing.reruns import canonical, file_digests, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 ATLAS = "results/atlas"
@@ -51,9 +52,7 @@ def _mirror_path(template):
 
 def _repo_path(path):
     """A path of the repository (config/atlas/...), from the working directory (--directory may differ)."""
-    from pathlib import Path
-
-    return workdir_relative(Path(workflow.basedir) / path)
+    return workdir_relative(workflow_root(workflow.basedir) / path)
 
 
 def _benchbench_files():
@@ -97,9 +96,10 @@ rule atlas_sources:
         files=_benchbench_files(),
         lower_is_better=_mirror_path(config["atlas"]["lower_is_better"]),
         obsscaling=_mirror_path(config["atlas"]["obsscaling"]["path"]),
-        rules=_repo_path(config["atlas"]["rules"]),
-        overrides=_repo_path(config["atlas"]["overrides"]),
-        display_names=_repo_path(config["atlas"]["display_names"]),
+        # repository files: ancient (a fresh clone's mtimes rerun nothing), their content a param below
+        rules=ancient(_repo_path(config["atlas"]["rules"])),
+        overrides=ancient(_repo_path(config["atlas"]["overrides"])),
+        display_names=ancient(_repo_path(config["atlas"]["display_names"])),
     output:
         **{name: f"{ATLAS}/{path}" for name, path in SOURCE_TABLES.items()},
     log:
@@ -121,6 +121,10 @@ rule atlas_sources:
             "drop_columns",
         ),
         mirror=workdir_relative(LAYOUT.raw_root),
+        repository_files=file_digests(
+            [_repo_path(config["atlas"][key]) for key in ("rules", "overrides", "display_names")],
+            workflow_root(workflow.basedir),
+        ),
         code=script_code("atlas_sources.py"),
     script:
         "../scripts/atlas_sources.py"
@@ -131,10 +135,11 @@ rule atlas_identity:
         names=f"{ATLAS}/registry/names.csv",
         models=f"{ATLAS}/registry/models.csv",
         cells=f"{ATLAS}/cells.csv",
-        labels=_repo_path(config["atlas"]["identity"]["sample"]),
-        labels_first=_repo_path(config["atlas"]["identity"]["labellings"]["first"]),
-        labels_blind=_repo_path(config["atlas"]["identity"]["labellings"]["blind"]),
-        disagreements=_repo_path(config["atlas"]["identity"]["disagreements"]),
+        # repository files: ancient (a fresh clone's mtimes rerun nothing), their content a param below
+        labels=ancient(_repo_path(config["atlas"]["identity"]["sample"])),
+        labels_first=ancient(_repo_path(config["atlas"]["identity"]["labellings"]["first"])),
+        labels_blind=ancient(_repo_path(config["atlas"]["identity"]["labellings"]["blind"])),
+        disagreements=ancient(_repo_path(config["atlas"]["identity"]["disagreements"])),
     output:
         summary=f"{ATLAS}/registry/identity_check.csv",
         detail=f"{ATLAS}/registry/identity_detail.csv",
@@ -146,6 +151,14 @@ rule atlas_identity:
     localrule: True
     params:
         atlas=_atlas("identity", "size_tolerance", "n_bootstrap"),
+        repository_files=file_digests(
+            [
+                _repo_path(config["atlas"]["identity"]["sample"]),
+                *(_repo_path(path) for path in config["atlas"]["identity"]["labellings"].values()),
+                _repo_path(config["atlas"]["identity"]["disagreements"]),
+            ],
+            workflow_root(workflow.basedir),
+        ),
         seed=config["seed"],
         ci_level=config["analysis"]["ci_level"],
         code=script_code("atlas_identity.py"),

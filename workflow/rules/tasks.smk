@@ -8,7 +8,7 @@ from pathlib import Path
 from benchval.plumbing.raw_files import dataset_files as _dataset_files
 from benchval.plumbing.raw_files import find_declared as _find_declared
 from benchval.plumbing.raw_files import resolve as _resolve_data_path
-from benchval.plumbing.folders import DOWNLOADS_DIR
+from benchval.plumbing.folders import DOWNLOADS_DIR, workflow_root
 from benchval.plumbing.layout import TASK_FILTERS, TASK_ITEMS, TASK_META, alternatives, workflow_layout
 from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
 
@@ -37,7 +37,7 @@ def _task_exclusion(wildcards):
     if not configured:
         return None
     # Relative exclusion lists live in the workflow's config/ folder, wherever Snakemake runs.
-    return exclusion_param(configured, Path(workflow.basedir, configured))
+    return exclusion_param(configured, workflow_root(workflow.basedir) / configured)
 
 
 def _task_checksums(wildcards):

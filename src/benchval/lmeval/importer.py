@@ -13,17 +13,18 @@ role, ...), and ``samples``:
   config's top-level ``seed`` in rule lmeval_item_intervals);
 * ``allow_incomparable``: true turns the comparability errors into warnings.
 
-Each run is checked against its own results JSON: lm-eval's ``acc``, ``acc_norm``, ``acc_bytes`` and
-``f1`` (binary), recomputed from the samples, must equal the JSON's figures; this project's own runs
-(results/lmeval/) must give their results JSON's accuracy and macro-F1 under the normalisation they
-record.
+Tasks: multiple-choice with any number of options, generative (``generate_until``, exact_match;
+a task's ``filter`` names the filter where there are several) and groups (their subtasks' items), read
+by :mod:`benchval.lmeval.task_rows`. Each run is checked against its own results JSON, for the figures
+it reports only: lm-eval's ``acc``, ``acc_norm``, ``acc_bytes``, ``f1`` (binary) and ``exact_match``,
+recomputed from the samples, must equal the JSON's; this project's own runs (results/lmeval/) must give
+their results JSON's accuracy and macro-F1 under the normalisation they record. A generative task gets
+accuracy (its exact-match rate) and no macro-F1.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import math
 from dataclasses import replace
 from pathlib import Path
 
@@ -42,14 +43,11 @@ from benchval.lmeval.provenance import (
     read_provenance,
     size_of,
 )
-from benchval.lmeval.samples import read_samples
+from benchval.lmeval.task_rows import read_task_rows, scoring_mode
 
 log = logging.getLogger(__name__)
 
 INTERVAL_COLUMNS = ["model", "task", "metric", "value", "ci_low", "ci_high", "n_items", "n_boot"]
-#: lm-eval's per-item figures whose means its results JSON reports (checked where present), and f1
-LMEVAL_FIGURES = ("acc", "acc_norm", "acc_bytes")
-TOLERANCE = 1e-12
 
 
 def _tokenizer(folder: str | None):
@@ -60,63 +58,11 @@ def _tokenizer(folder: str | None):
     return AutoTokenizer.from_pretrained(folder)
 
 
-def _line_of(path: Path, task: str, key: str) -> int | str:
-    """The line of ``"key":`` after ``"task":`` in a results JSON ("?" where the text does not show it)."""
-    text = path.read_text(encoding="utf-8")
-    start = text.find(json.dumps(task) + ":")
-    found = text.find(json.dumps(key) + ":", max(start, 0))
-    return text.count("\n", 0, found) + 1 if start >= 0 and found >= 0 else "?"
-
-
-def _check_against_results(run: RunFiles, harness_task: str, rows: pd.DataFrame, where: str) -> None:
-    """The run's own figures, recomputed from its samples, must equal its results JSON's."""
-    result = run.payload["results"][harness_task]
-    for key, value in result.items():
-        if "_stderr" in key or "," not in key:
-            continue
-        if isinstance(value, bool) or (value is not None and not isinstance(value, (int, float))):
-            raise LmEvalImportError(
-                f"{run.results}: line {_line_of(run.results, harness_task, key)}: "
-                f"results[{harness_task!r}][{key!r}] = {value!r} is not a number"
-            )
-    if run.layout == "benchval":
-        recorded = run.payload["benchval"]["normalisation"]
-        mode = _scoring_mode(run, harness_task)
-        predicted = recompute.predictions(rows, recorded, mode, where)
-        expected = {"accuracy": result.get("acc,none"), "macro_f1": result.get("f1,none")}
-        got = recompute.recompute_metrics(predicted, list(expected))
-    else:
-        figures = recompute.lmeval_item_figures(rows)
-        got = {f"{name},none": float(figures[name].mean()) for name in LMEVAL_FIGURES}
-        got["f1,none"] = recompute.lmeval_f1(figures)
-        expected = {key: result.get(key) for key in got}
-    for key, value in expected.items():
-        if value is not None and not math.isclose(got[key], value, rel_tol=0, abs_tol=TOLERANCE):
-            raise LmEvalImportError(
-                f"{where}: recomputed {key} {got[key]!r} differs from {run.results}'s {value!r}"
-                " (samples and results JSON are not of one run)"
-            )
-
-
 def _without_values(run: RunFiles, harness_task: str) -> bool:
     """True where every metric of the task is null (this project writes that for an unavailable task)."""
     result = run.payload["results"][harness_task]
     values = [v for k, v in result.items() if "," in k and "_stderr" not in k]
     return bool(values) and all(v is None for v in values)
-
-
-def _scoring_mode(run: RunFiles, harness_task: str) -> str:
-    config = (run.payload.get("configs") or {}).get(harness_task) or {}
-    output_type = config.get("output_type", "multiple_choice")
-    if output_type != "multiple_choice":
-        raise LmEvalImportError(
-            f"{run.results}: task {harness_task!r} is {output_type!r}; only multiple_choice is read"
-        )
-    return "calibrated" if config.get("scoring_mode") == "calibrated" else "plain"
-
-
-def _delimiter(run: RunFiles, harness_task: str) -> str:
-    return ((run.payload.get("configs") or {}).get(harness_task) or {}).get("target_delimiter", " ")
 
 
 def _runs_by_model(runs: list[RunFiles], study: dict) -> dict[str, list[tuple[RunFiles, RunProvenance]]]:
@@ -185,22 +131,16 @@ def _selected_runs(study: dict, by_model: dict, tokenizers: dict) -> list[tuple]
             if _without_values(run, spec["harness_task"]):
                 log.info("model %s, task %s: skipped, %s has no values for it", source_model, task, run.results)
                 continue
-            path = run.samples.get(spec["harness_task"])
-            if path is None:
-                raise LmEvalImportError(
-                    f"{run.results}: task {spec['harness_task']!r} has no samples file beside it "
-                    "(run lm-eval with --log_samples)"
-                )
-            rows = recompute.with_lengths(read_samples(path), _delimiter(run, spec["harness_task"]), tokenizer)
-            _check_against_results(run, spec["harness_task"], rows, str(path))
+            rows = read_task_rows(run, spec["harness_task"], tokenizer, spec.get("filter"))
             selected.append((source_model, task, run, provenance, rows))
     return selected
 
 
 def _doc_hashes(selected: list[tuple]) -> dict:
     hashes: dict = {}
-    for source_model, task, _, _, rows in selected:
-        options = rows.loc[rows["kind"] == "option"].drop_duplicates("doc_id")
+    for source_model, task, _, _, found in selected:
+        rows = found.rows if found.generative else found.rows.loc[found.rows["kind"] == "option"]
+        options = rows.drop_duplicates("doc_id")
         hashes.setdefault(task, {})[source_model] = list(options["doc_hash"])
     return hashes
 
@@ -230,12 +170,20 @@ def _predicted_runs(study_name: str, study: dict, mirror):
     if not selected:
         raise LmEvalImportError(f"study {study_name!r}: no samples of the mapped models and tasks in {directory}")
     _report_comparability(study_name, study, [entry[3] for entry in selected], _doc_hashes(selected))
-    for source_model, task, run, provenance, rows in selected:
-        harness_task = study["tasks"][task]["harness_task"]
-        predicted = recompute.predictions(
-            rows, normalisation, _scoring_mode(run, harness_task), str(run.samples[harness_task])
-        )
-        yield source_model, task, provenance, predicted
+    for source_model, task, run, provenance, found in selected:
+        if found.generative:
+            yield source_model, task, provenance, recompute.generation_predictions(found.rows, found.options)
+            continue
+        mode = scoring_mode(run, study["tasks"][task]["harness_task"])
+        yield source_model, task, provenance, recompute.predictions(found.rows, normalisation, mode, found.where)
+
+
+def _metrics_of(study_name: str, task: str, predicted: pd.DataFrame, wanted: list[str]) -> list[str]:
+    """``wanted``, less macro-F1 for a generative task (its predictions are match / no match: logged)."""
+    if predicted.attrs.get("generative") and "macro_f1" in wanted:
+        log.info("study %s, task %s: generative (exact_match): macro_f1 not computed, accuracy only", study_name, task)
+        return [metric for metric in wanted if metric != "macro_f1"]
+    return wanted
 
 
 def lm_eval_study(study_name: str, study: dict, mirror) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -249,7 +197,7 @@ def lm_eval_study(study_name: str, study: dict, mirror) -> tuple[pd.DataFrame, p
         where = f"study {study_name!r}: models.{source_model}"
         family = family_of(source_model, mapping, where, study.get("family_rules"))
         model = {"family": family, "size_b": size_of(provenance, mapping, where)}
-        wanted = list(study["tasks"][task].get("metrics") or metrics)
+        wanted = _metrics_of(study_name, task, predicted, list(study["tasks"][task].get("metrics") or metrics))
         for metric, value in recompute.recompute_metrics(predicted, wanted).items():
             low, high = recompute.item_interval(predicted, metric, item_rng(seed, "lmeval", task, metric), n_boot)
             row = {"model": mapping["name"], "task": task, "metric": metric, "value": value}

@@ -12,6 +12,11 @@
   (mean F1 over the option classes seen as label or prediction); lm-eval's ``f1`` is the binary F1
   of option 1 (``sklearn.metrics.f1_score`` default), recomputed by :func:`lmeval_f1` only to check
   a run against its own figures.
+* **Generative tasks** (``generate_until``, metric ``exact_match``): each answer is compared with its
+  gold text as lm-eval's ``exact_match`` does (:func:`exact_match`: the metric's ``regexes_to_ignore``,
+  ``ignore_case``, ``ignore_punctuation``, ``ignore_numbers`` from the task's config); the item's
+  prediction is 1 (match) or 0 against a label of 1, so that accuracy is the exact-match rate.
+  Macro-F1 has no meaning there and is not computed.
 * **Item-bootstrap intervals**: percentile intervals over item resamples
   (:func:`benchval.evaluation.item_bootstrap.bootstrap_metric`), seeded per task so that models share them.
 """
@@ -19,6 +24,8 @@
 from __future__ import annotations
 
 import math
+import re
+import string
 
 import numpy as np
 import pandas as pd
@@ -101,6 +108,33 @@ def predictions(rows: pd.DataFrame, normalisation: str, scoring_mode: str, where
     except ValueError as error:
         raise LmEvalImportError(f"{where}: {error}") from error
     return predict_from_option_scores(items_frame(rows), per_option)
+
+
+def exact_match(responses: list[str], targets: list[str], options: dict) -> np.ndarray:
+    """1.0 where an answer equals its gold text after lm-eval's ``exact_match`` options, else 0.0."""
+
+    def normal(text: str) -> str:
+        for pattern in options.get("regexes_to_ignore") or []:
+            text = re.sub(pattern, "", text)
+        if options.get("ignore_case"):
+            text = text.lower()
+        if options.get("ignore_punctuation"):
+            text = text.translate(str.maketrans("", "", string.punctuation))
+        if options.get("ignore_numbers"):
+            text = text.translate(str.maketrans("", "", string.digits))
+        return text
+
+    return np.array([float(normal(r) == normal(t)) for r, t in zip(responses, targets)])
+
+
+def generation_predictions(rows: pd.DataFrame, options: dict) -> pd.DataFrame:
+    """id, label (1), prediction (1: exact match, 0: not) of every document of a generative task."""
+    matched = exact_match(list(rows["response"]), list(rows["target"]), options)
+    predicted = pd.DataFrame(
+        {"id": rows["doc_id"].astype(str).to_numpy(), "label": 1, "prediction": matched.astype(int)}
+    )
+    predicted.attrs["generative"] = True
+    return predicted
 
 
 def recompute_metrics(predicted: pd.DataFrame, metrics: list[str]) -> dict[str, float]:

@@ -201,3 +201,53 @@ def read_samples(path: str | Path) -> pd.DataFrame:
     if not rows:
         raise LmEvalImportError(f"{path}: no samples records")
     return pd.DataFrame.from_records(rows, columns=SAMPLE_COLUMNS)
+
+
+#: columns of :func:`read_generations`
+GENERATION_COLUMNS = ["doc_id", "target", "response", "logged", "doc_hash", "line"]
+
+
+def read_generations(path: str | Path, filter_name: str, metric: str) -> pd.DataFrame:
+    """The records of one ``generate_until`` samples file under the filter ``filter_name`` (:data:`GENERATION_COLUMNS`).
+
+    A generative record holds ``target`` (the gold text), ``filtered_resps`` (the filtered answer:
+    a list of one text), ``filter`` (one record per document and filter: ``none``, ``strict-match``,
+    ...) and the item's value of each metric (``logged``: that of ``metric``). A record that is not
+    of this form fails naming the file and line; a doc id seen twice under one filter too."""
+    path = Path(path)
+    rows: list[dict] = []
+    seen: dict[object, str] = {}
+    filters: set[str] = set()
+    for where, record in _records(path):
+        if not isinstance(record, dict) or "doc_id" not in record:
+            raise LmEvalImportError(f"{where}: not a samples record (no 'doc_id')")
+        filters.add(record.get("filter", "none"))
+        if record.get("filter", "none") != filter_name:
+            continue
+        doc_id, target, response = record["doc_id"], record.get("target"), record.get("filtered_resps")
+        if isinstance(response, list) and len(response) == 1:
+            response = response[0]
+        if not isinstance(target, str) or not isinstance(response, str):
+            raise LmEvalImportError(
+                f"{where}: target {target!r:.60} and filtered answer {response!r:.60} are not one text each "
+                "(only single-answer generative tasks are read)"
+            )
+        logged = record.get(metric)
+        if isinstance(logged, bool) or not isinstance(logged, (int, float)):
+            raise LmEvalImportError(f"{where}: {metric} {logged!r} is not a number")
+        if doc_id in seen:
+            raise LmEvalImportError(f"{where}: doc_id {doc_id!r} seen twice (first at {seen[doc_id]})")
+        seen[doc_id] = where.rsplit(": ", 1)[-1]
+        rows.append(
+            {
+                "doc_id": doc_id,
+                "target": target,
+                "response": response,
+                "logged": float(logged),
+                "doc_hash": record.get("doc_hash"),
+                "line": int(where.rsplit(" ", 1)[-1]),
+            }
+        )
+    if not rows:
+        raise LmEvalImportError(f"{path}: no records under filter {filter_name!r} (filters found: {sorted(filters)})")
+    return pd.DataFrame.from_records(rows, columns=GENERATION_COLUMNS)

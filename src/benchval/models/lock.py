@@ -93,9 +93,7 @@ def sync_entry_stamp(path: Path | str | None, name: str, stamp: Path | str, entr
     """
     if entries is None:
         entries = read_lock(path) if path is not None else {}
-    text = json.dumps(
-        {"lock": str(path) if path is not None else None, "entry": entries.get(name)}, sort_keys=True, default=str
-    )
+    text = _stamp_text(path, name, entries)
     stamp = Path(stamp)
     try:
         if stamp.read_text(encoding="utf-8") == text:
@@ -109,10 +107,31 @@ def sync_entry_stamp(path: Path | str | None, name: str, stamp: Path | str, entr
     return stamp
 
 
-def sync_entry_stamps(path: Path | str | None, names, folder: Path | str) -> dict[str, str]:
-    """:func:`sync_entry_stamp` for every model in ``names`` (the lock read once): {name: stamp path}."""
+def _stamp_text(path: Path | str | None, name: str, entries: dict) -> str:
+    return json.dumps(
+        {"lock": str(path) if path is not None else None, "entry": entries.get(name)}, sort_keys=True, default=str
+    )
+
+
+def sync_entry_stamps(path: Path | str | None, names, folder: Path | str, write: bool = True) -> dict[str, str | list]:
+    """:func:`sync_entry_stamp` for every model in ``names`` (the lock read once): {name: stamp path}.
+
+    ``write=False`` (a dry run, which writes nothing): a stamp that is current is the input as always; one
+    that a real run would (re)write is replaced by the lock file itself (none without a lock), so that
+    the input set differs from the one the prepared model recorded and Snakemake plans its preparation,
+    as the real run would."""
     entries = read_lock(path) if path is not None else {}
-    return {name: str(sync_entry_stamp(path, name, Path(folder) / f"{name}.json", entries)) for name in names}
+    if write:
+        return {name: str(sync_entry_stamp(path, name, Path(folder) / f"{name}.json", entries)) for name in names}
+    inputs = {}
+    for name in names:
+        stamp = Path(folder) / f"{name}.json"
+        try:
+            current = stamp.read_text(encoding="utf-8") == _stamp_text(path, name, entries)
+        except OSError:
+            current = False
+        inputs[name] = str(stamp) if current else (str(path) if path is not None and Path(path).is_file() else [])
+    return inputs
 
 
 def _entry(path: Path | str, name: str, source: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -68,6 +68,26 @@ def check_command_line(overrides: Mapping) -> None:
             )
 
 
+@lru_cache(maxsize=1)
+def _top_level_keys() -> tuple[str, ...]:
+    top = yaml.safe_load((SCHEMA_DIR / "config.schema.yaml").read_text(encoding="utf-8"))
+    return tuple(top["properties"])
+
+
+def check_top_level_keys(config: Mapping) -> None:
+    """A key the schema does not know (``--config seeed=3``, a typo in a --configfile) in one line with the
+    closest key; schema validation would answer with the whole schema (tens of kilobytes)."""
+    known = _top_level_keys()
+    for key in config:
+        if key not in known:
+            closest = difflib.get_close_matches(str(key), known, n=1)
+            hint = f"closest: {closest[0]!r}" if closest else f"the keys: {', '.join(known)}"
+            raise ConfigError(
+                f"{key}: not a config key ({hint}); fix it on the command line (--config) or in the "
+                "--configfile that sets it (docs/configuration.md)"
+            )
+
+
 def check_sections_are_mappings(config: Mapping) -> None:
     """A section that must be a mapping but is a string (e.g. ``--config sample='{n_items: 8'``)."""
     for key in _mapping_sections():
@@ -314,3 +334,36 @@ def merged_config(*overlays: Path | str) -> dict:
     for overlay in overlays:
         update_config(config, yaml.safe_load(Path(overlay).read_text()) or {})
     return config
+
+
+def _merged(base: dict, over: Mapping) -> dict:
+    """``base`` with ``over`` merged in key by key (nested mappings merged, other values replaced)."""
+    merged = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = _merged(dict(merged[key]), value)
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def catalogue_files(folder: Path) -> list[Path]:
+    """The catalogue's YAML files (config/catalogue/*.yaml), in name order; a missing folder is an error."""
+    files = sorted(Path(folder).glob("*.yaml"))
+    if not files:
+        raise ConfigError(f"catalogue: no *.yaml in {folder} (the task and dataset definitions, config/catalogue/)")
+    return files
+
+
+def merge_catalogue_under(config: dict, files: list[Path]) -> None:
+    """Merge the catalogue ``files`` into ``config`` in place, the config's own values winning.
+
+    For the workflow deployed as a Snakemake module: Snakemake skips a module's configfile directives
+    (the deploying workflow passes its config), so the Snakefile merges the catalogue here; what the
+    deploying workflow's config sets (a task of its own, a changed dataset) wins over the catalogue."""
+    catalogue: dict = {}
+    for path in files:
+        catalogue = _merged(catalogue, yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {})
+    merged = _merged(catalogue, config)
+    config.clear()
+    config.update(merged)

@@ -50,3 +50,11 @@ def raw_root(mirror: Path | None) -> Path:
     """Where raw files are read: the mirror, or (``mirror: null``) the download folder that rule
     fetch_raw_file fills from the files declared in config/catalogue/*.yaml."""
     return mirror if mirror is not None else DOWNLOAD_DIR
+
+
+def workflow_root(basedir: str | Path) -> Path:
+    """The folder that holds the workflow's config/ and benchmarks/ (the repository), given the main
+    Snakefile's folder (``workflow.basedir``): its parent where the Snakefile is ``workflow/Snakefile``
+    (Snakemake's standard layout, and a deployed module's), else the folder itself (a test's Snakefile)."""
+    basedir = Path(basedir)
+    return basedir.parent if basedir.name == "workflow" else basedir

@@ -65,6 +65,21 @@ def missing_published(manifest: str | Path = PUBLISHED_MANIFEST) -> list[str]:
     return [path for path in listed if not Path(path).is_file()]
 
 
+def check_input(
+    manifest: str | Path = PUBLISHED_MANIFEST, check: str | Path = PUBLISHED_CHECK, dry_run: bool = False
+) -> str | list:
+    """The check file as publish's input, after :func:`mark_if_incomplete`. A dry run writes nothing:
+    where the real run would write the check file (missing, or a published file gone) it is left out,
+    so that the input set differs from the one publish recorded and Snakemake plans publish, as the
+    real run would."""
+    if not dry_run:
+        mark_if_incomplete(manifest, check)
+        return str(check)
+    if Path(check).exists() and not missing_published(manifest):
+        return str(check)
+    return []
+
+
 def mark_if_incomplete(manifest: str | Path = PUBLISHED_MANIFEST, check: str | Path = PUBLISHED_CHECK) -> list[str]:
     """Make ``check`` newer than the published folders when a published file is gone (so that
     publish reruns); create it, dated the epoch, when it does not exist. Returns the missing files."""

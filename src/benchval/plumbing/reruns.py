@@ -161,6 +161,19 @@ def code_digest(script: str | Path, package_dir: Path = PACKAGE_DIR) -> dict[str
     return dict(sorted(digest.items()))
 
 
+def file_digests(paths, root: str | Path) -> dict[str, str]:
+    """{path relative to ``root``: sha256 prefix} of repository files a rule reads (config/atlas/...,
+    committed tables). A rule takes them as ``ancient()`` inputs plus these digests as a param: an edit
+    reruns it (params trigger), a fresh clone's new modification times do not (docs/workflow.md)."""
+    root = Path(root).resolve()
+    digests = {}
+    for path in map(Path, paths):
+        resolved = path.resolve()
+        name = resolved.relative_to(root).as_posix() if resolved.is_relative_to(root) else path.name
+        digests[name] = hashlib.sha256(resolved.read_bytes()).hexdigest()[:16]
+    return dict(sorted(digests.items()))
+
+
 def workdir_relative(path: str | Path | None, workdir: str | Path | None = None) -> str | None:
     """``path`` relative to the working directory (Snakemake's ``--directory``); None stays None."""
     if path is None:

@@ -20,7 +20,10 @@ OFFLINE = {"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFL
 
 
 def snakemake_command(
-    workdir: Path, *configfiles: Path | str, cores: int | None = None, snakefile: Path = REPO_ROOT / "Snakefile"
+    workdir: Path,
+    *configfiles: Path | str,
+    cores: int | None = None,
+    snakefile: Path = REPO_ROOT / "workflow" / "Snakefile",
 ) -> list[str]:
     """``python -m snakemake`` on ``snakefile`` in ``workdir``, with ``configfiles`` (in order) and ``cores``.
 
