@@ -44,6 +44,8 @@ RUN_BY = {
     "export SLURM_CONF=": ("tests/slurm/conftest.py", "SLURM_CONF"),
     "ruff ": ("tests/test_lint.py", "ruff"),
     "snakefmt ": ("tests/test_lint.py", "snakefmt"),
+    "BENCHVAL_ENDPOINT_DRY_RUN=1 snakemake": ("tests/commonwhy_eval/test_endpoint.py", "BENCHVAL_ENDPOINT_DRY_RUN"),
+    "BENCHVAL_PLAN_WITHOUT_HUB=1 snakemake": ("tests/slurm/test_paper_config.py", "BENCHVAL_PLAN_WITHOUT_HUB"),
 }
 # command prefix -> why no test runs it
 NOT_RUN = {

@@ -19,7 +19,8 @@ import yaml
 from benchval.models.lock import LOCK_VERSION, sync_entry_stamps
 from benchval.plumbing.command_line import is_dry_run, requested_targets, target_problem
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
-from benchval.plumbing.planning_checks import study_column_problems, unreachable_hf_model
+from benchval.plumbing.config_error import ConfigError
+from benchval.plumbing.planning_checks import check_hf_models, study_column_problems, unreachable_hf_model
 from benchval.plumbing.published_folders import check_input
 from benchval.testing.snakemake_run import offline_env
 
@@ -122,6 +123,15 @@ def test_an_unreachable_model_is_the_first_one_named_and_the_rest_counted():
     assert asked == [("org/gone", "abc")]  # not the prepared, cached or wheel models; none after the first
     assert message.startswith("models.gone.source.id: 'org/gone' cannot be reached (ConnectError: no route); 1 more")
     assert unreachable_hf_model(models, ["wheel", "prepared"], lambda m: m == "prepared") is None
+
+
+def test_planning_without_the_hub_is_said_explicitly(monkeypatch):
+    gone = {"gone": {"source": {"type": "hf", "id": "org/gone-for-good"}}}
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # no request leaves the machine; the model is in no cache
+    with pytest.raises(ConfigError, match="BENCHVAL_PLAN_WITHOUT_HUB=1 plans without this check"):
+        check_hf_models(gone, ["gone"], lambda m: False)
+    monkeypatch.setenv("BENCHVAL_PLAN_WITHOUT_HUB", "1")
+    check_hf_models(gone, ["gone"], lambda m: False)  # said explicitly: planned, fails when its job runs
 
 
 def test_the_lock_stamps_in_a_dry_run_are_read_not_written(tmp_path):
