@@ -15,6 +15,10 @@ that whoever draws it can label it blind. Usage::
     PYTHONPATH=src .venv/bin/python benchmarks/commonwhy_label_agreement.py sample --n 60
     PYTHONPATH=src .venv/bin/python benchmarks/commonwhy_label_agreement.py sample-hard --n 40
     PYTHONPATH=src .venv/bin/python benchmarks/commonwhy_label_agreement.py agree
+    PYTHONPATH=src .venv/bin/python benchmarks/commonwhy_label_agreement.py agree --labels independent_labels.csv \
+        --name agreement_independent --versus second_labels.csv
+    PYTHONPATH=src .venv/bin/python benchmarks/commonwhy_label_agreement.py agree --labels independent_labels_hard.csv \
+        --key key_hard.csv --name agreement_independent_hard
 """
 
 from __future__ import annotations
@@ -27,7 +31,13 @@ import pandas as pd
 import yaml
 
 from benchval.commonwhy.dataset import read_published
-from benchval.commonwhy.eval.label_agreement import agreement, blind_sample, known_facts, not_a_reference
+from benchval.commonwhy.eval.label_agreement import (
+    agreement,
+    blind_sample,
+    known_facts,
+    labeller_agreement,
+    not_a_reference,
+)
 from benchval.commonwhy.pipeline import read_constructed
 
 CHECK = "results/commonwhy_eval/judge_check/check_set.parquet"
@@ -55,6 +65,10 @@ def main() -> None:
     parser.add_argument("--check", default=CHECK)
     parser.add_argument("--config", default="config/config.yaml")
     parser.add_argument("--out", default="benchmarks/results/commonwhy_label_agreement")
+    parser.add_argument("--labels", default="second_labels.csv", help="agree: the labels, in --out")
+    parser.add_argument("--key", default="key.csv", help="agree: the sample's key, in --out")
+    parser.add_argument("--name", default="agreement", help="agree: writes <name>.json and <name>.csv in --out")
+    parser.add_argument("--versus", help="agree: another labeller's labels in --out, compared on shared ids")
     args = parser.parse_args()
     out, check = Path(args.out), pd.read_parquet(args.check)
     out.mkdir(parents=True, exist_ok=True)
@@ -74,10 +88,13 @@ def main() -> None:
         key.to_csv(out / "key_hard.csv", index=False)
         print(len(blind))
         return
-    labels = pd.read_csv(out / "second_labels.csv", dtype=str).fillna("")
-    summary, table = agreement(check, pd.read_csv(out / "key.csv"), labels)
-    (out / "agreement.json").write_text(json.dumps(summary, indent=2))
-    table.to_csv(out / "agreement.csv", index=False)
+    labels = pd.read_csv(out / args.labels, dtype=str).fillna("")
+    summary, table = agreement(check, pd.read_csv(out / args.key), labels)
+    if args.versus:
+        versus = pd.read_csv(out / args.versus, dtype=str).fillna("")
+        summary["versus"] = {"labels": args.versus, **labeller_agreement(labels, versus)}
+    (out / f"{args.name}.json").write_text(json.dumps(summary, indent=2))
+    table.to_csv(out / f"{args.name}.csv", index=False)
     print(json.dumps(summary, indent=2))
 
 

@@ -94,3 +94,24 @@ def agreement(check: pd.DataFrame, key: pd.DataFrame, labels: pd.DataFrame) -> t
         "per_kind": per_kind,
     }
     return summary, table
+
+
+def labeller_agreement(first: pd.DataFrame, second: pd.DataFrame) -> dict:
+    """Cohen's kappa and raw agreement of two labellers (``sample_id,label``) on the sample ids both labelled, and
+    the ids where they differ. A label other than yes/no names its sample id; no overlap is an error."""
+    for labels in (first, second):
+        bad = labels.loc[~labels["label"].str.lower().isin(LABELS), "sample_id"].tolist()
+        if bad:
+            raise ValueError(f"labels must be yes or no; not so for {bad}")
+    both = first.merge(second, on="sample_id", suffixes=("_first", "_second"), validate="one_to_one")
+    if both.empty:
+        raise ValueError("the two labellings share no sample id")
+    from sklearn.metrics import cohen_kappa_score
+
+    a, b = both["label_first"].str.lower().map(LABELS), both["label_second"].str.lower().map(LABELS)
+    return {
+        "n": len(both),
+        "kappa": float(cohen_kappa_score(a, b)),
+        "raw_agreement": float((a == b).mean()),
+        "differ": both.loc[a != b, "sample_id"].tolist(),
+    }
