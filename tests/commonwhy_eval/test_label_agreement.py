@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from benchval.commonwhy.eval.label_agreement import agreement, blind_sample
+from benchval.commonwhy.eval.label_agreement import agreement, blind_sample, labeller_agreement, not_a_reference
 
 
 def _check(n=20):
@@ -49,3 +49,27 @@ def test_kappa_is_sklearns_and_every_disagreement_is_listed():
         agreement(check, key, labels.assign(label="maybe"))
     with pytest.raises(ValueError, match="do not cover"):
         agreement(check, key, labels.iloc[1:])
+
+
+def test_the_hard_sample_draws_only_answers_that_are_no_reference_verbatim():
+    check = _check(8)
+    check.loc[0, "answer"] = "  because R0. "  # the reference, case and whitespace aside: not drawable
+    check.loc[1, "answer"] = None  # empty: not drawable
+    check.loc[2, "answer"] = "Because r2, and more."  # shares words only: drawable
+    drawable = not_a_reference(check, excluded_pairs=["p0003"])
+    assert drawable.tolist() == [False, False, True, False, True, True, True, True]
+    blind, key = blind_sample(check[drawable.to_numpy()], 3, 1, [""] * int(drawable.sum()), stream=35, prefix="h")
+    assert set(key["pair_id"]) <= {"p0002", "p0004", "p0005", "p0006", "p0007"}
+    assert blind["sample_id"].tolist() == ["h000", "h001", "h002"]
+
+
+def test_two_labellers_are_compared_on_shared_ids_by_sklearns_kappa():
+    first = pd.DataFrame({"sample_id": ["s0", "s1", "s2", "s3", "s4"], "label": ["yes", "no", "yes", "no", "no"]})
+    second = pd.DataFrame({"sample_id": ["s1", "s2", "s3", "s4", "s9"], "label": ["no", "no", "no", "Yes", "yes"]})
+    result = labeller_agreement(first, second)
+    assert result["n"] == 4 and result["differ"] == ["s2", "s4"] and result["raw_agreement"] == 0.5
+    assert result["kappa"] == pytest.approx(cohen_kappa_score([0, 1, 0, 0], [0, 0, 0, 1]))
+    with pytest.raises(ValueError, match="yes or no"):
+        labeller_agreement(first, second.assign(label="unsure"))
+    with pytest.raises(ValueError, match="share no sample id"):
+        labeller_agreement(first, second.assign(sample_id=["t1", "t2", "t3", "t4", "t5"]))

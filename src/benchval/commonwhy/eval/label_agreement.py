@@ -25,14 +25,31 @@ def known_facts(check: pd.DataFrame, items_by_anchor: Mapping[str, Sequence[str]
     return [" | ".join(items_by_anchor.get(anchor_of.get(item, ""), [])) for item in check["item"]]
 
 
-def blind_sample(check: pd.DataFrame, n: int, seed: int, facts: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _normalised(text) -> str:
+    return " ".join(str(text).split()).casefold() if isinstance(text, str) else ""
+
+
+def not_a_reference(check: pd.DataFrame, excluded_pairs: Sequence[str] = ()) -> pd.Series:
+    """Which pairs a judgement-heavy sample may draw, by what a blind labeller sees (never the kind or label): a
+    non-empty answer that is none of its references verbatim (whitespace and case aside), and a pair not in
+    `excluded_pairs` (e.g. an earlier sample's)."""
+    answers = check["answer"].map(_normalised)
+    verbatim = [
+        answer in {_normalised(ref) for ref in refs} for answer, refs in zip(answers, check["references"], strict=True)
+    ]
+    return (answers != "") & ~pd.Series(verbatim, index=check.index) & ~check["pair_id"].isin(set(excluded_pairs))
+
+
+def blind_sample(
+    check: pd.DataFrame, n: int, seed: int, facts: Sequence[str], *, stream: int = 34, prefix: str = "s"
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(what the second labeller sees, the key joining it back to the pairs): `n` pairs drawn at random with
-    ``numpy.random.default_rng([seed, 34])``, in the drawn (shuffled) order."""
+    ``numpy.random.default_rng([seed, stream])``, in the drawn (shuffled) order, named ``<prefix>000`` on."""
     if n > len(check):
         raise ValueError(f"label sample of {n} pairs > the check set's {len(check)} pairs")
-    picked = np.random.default_rng([seed, 34]).choice(len(check), size=n, replace=False)
+    picked = np.random.default_rng([seed, stream]).choice(len(check), size=n, replace=False)
     chosen = check.iloc[picked].reset_index(drop=True)
-    sample_ids = [f"s{i:03d}" for i in range(n)]
+    sample_ids = [f"{prefix}{i:03d}" for i in range(n)]
     blind = pd.DataFrame(
         {
             "sample_id": sample_ids,
@@ -77,3 +94,24 @@ def agreement(check: pd.DataFrame, key: pd.DataFrame, labels: pd.DataFrame) -> t
         "per_kind": per_kind,
     }
     return summary, table
+
+
+def labeller_agreement(first: pd.DataFrame, second: pd.DataFrame) -> dict:
+    """Cohen's kappa and raw agreement of two labellers (``sample_id,label``) on the sample ids both labelled, and
+    the ids where they differ. A label other than yes/no names its sample id; no overlap is an error."""
+    for labels in (first, second):
+        bad = labels.loc[~labels["label"].str.lower().isin(LABELS), "sample_id"].tolist()
+        if bad:
+            raise ValueError(f"labels must be yes or no; not so for {bad}")
+    both = first.merge(second, on="sample_id", suffixes=("_first", "_second"), validate="one_to_one")
+    if both.empty:
+        raise ValueError("the two labellings share no sample id")
+    from sklearn.metrics import cohen_kappa_score
+
+    a, b = both["label_first"].str.lower().map(LABELS), both["label_second"].str.lower().map(LABELS)
+    return {
+        "n": len(both),
+        "kappa": float(cohen_kappa_score(a, b)),
+        "raw_agreement": float((a == b).mean()),
+        "differ": both.loc[a != b, "sample_id"].tolist(),
+    }
