@@ -3,13 +3,18 @@ known separable and a known inseparable adjacent pair, and nlu_test_sets' one-ch
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 from statsmodels.stats.contingency_tables import mcnemar
 
 from benchval.items.paired_step import one_checkpoint, run_items_paired
 from benchval.items.readers import write_responses
+from benchval.plumbing.folders import REPO_ROOT
 
 SETTINGS = {"n_bootstrap": 500, "ci_level": 0.95}
 
@@ -100,3 +105,27 @@ def test_one_checkpoint_per_encoder(tmp_path):
         one_checkpoint(nlu_runs(), "last")
     with pytest.raises(ValueError, match="no run ends in _25"):
         one_checkpoint(nlu_runs(), "25")
+
+
+def test_rule_items_paired_writes_both_tables(tmp_path):
+    """The rule itself (Snakemake, workflow/rules/items.smk) on a hand-made responses parquet."""
+    config = yaml.safe_load((REPO_ROOT / "config/config.yaml").read_text())
+    config["items"]["sources"] = {"toy": {"reader": "lm_eval", "paths": []}}
+    config["items"]["studies"] = {}
+    config["items"]["paired"] = {"pairs": {"toy": [["C", "A"]]}}
+    config["items"]["n_bootstrap"] = 500
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(config))
+    (tmp_path / "config").symlink_to(REPO_ROOT / "config")
+    (tmp_path / "Snakefile").write_text(f'configfile: "config.yaml"\ninclude: "{REPO_ROOT}/workflow/rules/items.smk"\n')
+    write_responses(toy_responses(), tmp_path / "results/items/toy/responses.parquet")
+    target = "results/items/toy/paired_comparisons.csv"
+    command = [sys.executable, "-m", "snakemake", "--cores", "1", target]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    ranks = pd.read_csv(tmp_path / "results/items/toy/rank_resolution.csv", keep_default_na=False)
+    t1 = ranks[ranks["task"] == "t1"].set_index("model")
+    assert list(t1.loc[["A", "B", "C"], "rank_range"]) == ["1", "2-3", "2-3"]
+    paired = pd.read_csv(tmp_path / target, keep_default_na=False)
+    assert (paired["n_boot"] == 500).all() and set(paired["source"]) == {"toy"}
+    assert ("C", "A", "configured") in set(zip(paired["model_a"], paired["model_b"], paired["pair_kind"]))
+    assert "task t1 : 1 of 2 adjacent pairs separable" in (tmp_path / "logs/items_paired/toy.log").read_text()
