@@ -96,14 +96,21 @@ def paired_and_ranks(
     """(paired comparisons, rank resolution) of one source's tidy responses (one 0/1 answer per model)."""
     frame = check_tidy(frame, f"items source {source}").assign(source=source)  # the key, not the reader's name
     _check_configured(frame, configured, source)
-    comparisons, ranks = [], []
+    comparisons, ranks, done = [], [], {}
+
+    def compare(items, source, label, model_a, model_b, settings) -> dict:
+        """task_comparison, each (unit, pair) once: the rank resolution reuses the adjacent rows."""
+        if (label, model_a, model_b) not in done:
+            done[(label, model_a, model_b)] = task_comparison(items, source, label, model_a, model_b, settings)
+        return done[(label, model_a, model_b)]
+
     for level, task, category, own in _units(frame):
         label = own["task"].iloc[0]
         accuracy = own.groupby("model")["correct"].mean()
         for model_a, model_b, kind in _pairs(accuracy, configured):
-            row = task_comparison(own, source, label, model_a, model_b, settings)
+            row = compare(own, source, label, model_a, model_b, settings)
             comparisons.append(_label(row, source, level, task, category, kind))
-        resolution = adjacent_from_items(own, accuracy, settings, source, label)
+        resolution = adjacent_from_items(own, accuracy, settings, source, label, compare)
         resolution.insert(0, "n_items", own.groupby("model").size().reindex(resolution.index))
         resolution.insert(0, "accuracy", accuracy.reindex(resolution.index))
         ranks.append(resolution.rename_axis("model").reset_index().assign(source=source, level=level, task=task))
