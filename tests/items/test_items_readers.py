@@ -98,6 +98,7 @@ def test_mmlu_pro_quirks(tmp_path):
     assert by[("Llama-2-7b-hf", "2")] == 0.0  # null pred counted wrong, by the default rule
     assert ("gemini-1.5-pro-002", "2") not in by.index  # a shorter file: absent, never NaN
     assert len(frame) == 6 and not frame["correct"].isna().any()
+    assert set(frame["category"]) == {"law"}  # the question's subject (per-category paired comparisons)
     filters = {f["rule"]: f for f in frame.attrs["filters"]}
     assert filters["non_record"]["count"] == 2
     assert [r["index"] for r in filters["non_record"]["records"]] == [1, 2]
@@ -115,6 +116,7 @@ def test_mmlu_pro_quirks(tmp_path):
         ([mmlu_record(1, pred="K")], "record 0: pred 'K' is neither null nor a letter"),
         ([mmlu_record(1, answer=3)], "record 0: answer 3 is not a letter"),
         ([mmlu_record("x1")], "record 0: question_id 'x1' is not an integer id"),
+        ([{**mmlu_record(1), "category": None}], "record 0: category None is not a subject name"),
     ],
 )
 def test_mmlu_pro_malformed_record_fails_naming_file_and_index(tmp_path, records, message):

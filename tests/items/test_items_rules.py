@@ -1,4 +1,4 @@
-"""The item rules with and without an `items:` section: the default config plans its 10 jobs; a config
+"""The item rules with and without an `items:` section: the default config plans its 12 jobs; a config
 without the section (the tiny test workflow) reads the rule file and plans none."""
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ def test_items_rules_with_and_without_the_section(tmp_path, mirror):
     counts = job_counts(with_items.stdout)
     assert {k: v for k, v in counts.items() if k.startswith("items_")} == {
         "items_responses": 2,
+        "items_paired": 2,
         "items_irt_recovery": 1,
         "items_irt_nlu_test_sets": 1,
         "items_irt_mmlu_pro_outputs": 1,

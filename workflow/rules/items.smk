@@ -1,5 +1,7 @@
 # Item-level validity (docs/items.md): section `items:` of the config (workflow/schemas/items.schema.yaml).
 #   items_responses     -> results/items/{source}/responses.parquet (+ .filters.json): the tidy responses
+#   items_paired        -> results/items/{source}/{paired_comparisons,rank_resolution}.csv: paired model
+#                          comparisons (bootstrap, McNemar) and the tie groups of each task's ranking
 #   items_irt_recovery  -> results/items/irt_recovery.csv: IRT fitted back to simulated responses (a gate)
 #   items_irt_{source}  -> results/items/{source}/irt/{task}/{item_params,fit,abilities}.csv: 1PL and 2PL
 #   items_study         -> results/items/{study}/: item validity, the validity curve, LOFO folds, summary
@@ -24,6 +26,7 @@ ITEM_STUDY_FILES = (
     "models.csv",
     "filters.json",
 )
+ITEM_PAIRED_FILES = ("paired_comparisons.csv", "rank_resolution.csv")
 LAYOUT = workflow_layout(config)
 
 
@@ -109,7 +112,8 @@ def items_outputs():
         print("items: mirror: null - the item studies are not built", file=sys.stderr)
         return []
     formats = config["analysis"]["figures"]["formats"]
-    return [f"{ITEMS}/report.md"] + [
+    paired = [f"{ITEMS}/{source}/{name}" for source in _items()["sources"] for name in ITEM_PAIRED_FILES]
+    return [f"{ITEMS}/report.md", *paired] + [
         f"{ITEMS}/{study}/figures/{stem}.{ext}"
         for study in _items()["studies"]
         for stem in ("validity_curve", "item_map")
@@ -135,6 +139,38 @@ rule items_responses:
         code=script_code("items_responses.py"),
     script:
         "../scripts/items_responses.py"
+
+
+def _paired_comparison(source):
+    """What items_paired compares in one source: its reader, its configured pairs, and (nlu_test_sets)
+    the checkpoint that stands for each encoder; only this source's keys, so other edits rerun nothing."""
+    paired = _items().get("paired", {})
+    reader = _item_source(source)["reader"]
+    chosen = {"reader": reader, "pairs": paired.get("pairs", {}).get(source, [])}
+    if reader == "nlu_test_sets":
+        chosen["checkpoint"] = str(paired.get("checkpoint", "best"))
+    return canonical(chosen)
+
+
+rule items_paired:
+    input:
+        responses=f"{ITEMS}/{{source}}/responses.parquet",
+    output:
+        paired=f"{ITEMS}/{{source}}/paired_comparisons.csv",
+        ranks=f"{ITEMS}/{{source}}/rank_resolution.csv",
+    log:
+        "logs/items_paired/{source}.log",
+    benchmark:
+        "logs/benchmarks/items_paired/{source}.tsv"
+    wildcard_constraints:
+        source="[A-Za-z0-9_.-]+",
+    params:
+        comparison=lambda w: _paired_comparison(w.source),
+        settings=_items_keys("n_bootstrap", "ci_level"),
+        seed=config["seed"],
+        code=script_code("items_paired.py"),
+    script:
+        "../scripts/items_paired.py"
 
 
 rule items_irt_recovery:

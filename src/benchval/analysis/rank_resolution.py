@@ -21,6 +21,8 @@ entries stay together, and the group says ``?`` (:func:`rank_labels`).
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 import pandas as pd
 
@@ -87,17 +89,23 @@ def adjacent_from_intervals(frame: pd.DataFrame, value: str, low: str, high: str
 
 
 def adjacent_from_items(
-    items: pd.DataFrame, accuracy: pd.Series, settings: PairedSettings, source: str, task: str
+    items: pd.DataFrame,
+    accuracy: pd.Series,
+    settings: PairedSettings,
+    source: str,
+    task: str,
+    compare: Callable[..., dict] = task_comparison,
 ) -> pd.DataFrame:
     """:data:`RESOLUTION_COLUMNS` for the models of ``accuracy`` (index = model), best first; adjacent
     models separable when the paired bootstrap interval of their accuracy difference on the items of
     ``items`` (tidy frame of one source and task) excludes 0 and McNemar's exact test rejects at
     1 - ``ci_level`` (both: with few discordant items the percentile interval can exclude 0 where the
-    exact test does not, e.g. 5 against 0 discordant items, p = 0.0625)."""
+    exact test does not, e.g. 5 against 0 discordant items, p = 0.0625). ``compare``: the comparison
+    (:func:`benchval.evaluation.paired.task_comparison`, or a caller's cache of its rows)."""
     ranked = accuracy.dropna().sort_values(ascending=False, kind="mergesort")
     separable, method, reason = [], [], []
     for upper, lower in zip(ranked.index[:-1], ranked.index[1:]):
-        row = task_comparison(items, source, task, upper, lower, settings)
+        row = compare(items, source, task, upper, lower, settings)
         if row["n_items"] == 0:
             separable.append(None)
             method.append("paired bootstrap")

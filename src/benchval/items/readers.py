@@ -23,7 +23,7 @@ import pandas as pd
 SOURCE_NLU = "nlu_test_sets"
 SOURCE_MMLU_PRO = "mmlu_pro_outputs"
 RESPONSE_COLUMNS = ["source", "task", "item_id", "model", "correct"]
-OPTIONAL_COLUMNS = ["family", "option_loglik"]
+OPTIONAL_COLUMNS = ["family", "category", "option_loglik"]
 #: the fine-tuning checkpoints of one nlu_test_sets run (percent of training, and the best dev checkpoint)
 NLU_CHECKPOINTS = ("1", "10", "25", "50", "best")
 #: how many dropped records a filter entry lists by name (the count is always complete)
@@ -45,7 +45,7 @@ def _filter(rule: str, why: str, records: list) -> dict:
 def _frame(rows: dict[str, list], filters: list[dict]) -> pd.DataFrame:
     frame = pd.DataFrame(rows)
     frame["correct"] = frame["correct"].astype(float)
-    for column in ("source", "task", "item_id", "model", *(c for c in ("family",) if c in frame)):
+    for column in ("source", "task", "item_id", "model", *(c for c in ("family", "category") if c in frame)):
         frame[column] = frame[column].astype(str)
     ordered = RESPONSE_COLUMNS + [c for c in OPTIONAL_COLUMNS if c in frame]
     frame = frame[ordered].reset_index(drop=True)
@@ -185,8 +185,12 @@ def _read_mmlu_pro_file(path: Path, null_pred: str, rows: dict, non_records: lis
                 continue
         elif not isinstance(pred, str) or not _LETTER.match(pred):
             raise ResponseReadError(f"{where}: pred {pred!r} is neither null nor a letter A-J")
+        category = record.get("category")
+        if not isinstance(category, str) or not category:
+            raise ResponseReadError(f"{where}: category {category!r} is not a subject name")
         rows["item_id"].append(item)
         rows["model"].append(model)
+        rows["category"].append(category)
         rows["correct"].append(float(pred == answer))
 
 
@@ -196,13 +200,13 @@ def read_mmlu_pro_outputs(root: str | Path, null_pred: str = "wrong") -> pd.Data
     Quirks (SOURCE.md): a list entry that is not a record (DeepSeek-Coder-V2's 43 strings) is dropped and
     counted; ``pred`` null (no letter extracted) counts as wrong (``null_pred="wrong"``, counted) or is
     dropped (``"drop"``); a file may hold fewer questions (Gemini): those responses are simply absent.
-    ``model`` is the file's spelling of the model."""
+    ``model`` is the file's spelling of the model; ``category`` the question's subject (14, e.g. ``law``)."""
     if null_pred not in NULL_PRED_RULES:
         raise ValueError(f"null_pred must be one of {NULL_PRED_RULES}, got {null_pred!r}")
     files = sorted(Path(root).glob("model_outputs_*_5shots.zip"))
     if not files:
         raise ResponseReadError(f"{root}: no model_outputs_*_5shots.zip files")
-    rows: dict[str, list] = {"item_id": [], "model": [], "correct": []}
+    rows: dict[str, list] = {"item_id": [], "model": [], "category": [], "correct": []}
     non_records: list[dict] = []
     null_preds: list[dict] = []
     for path in files:
