@@ -202,20 +202,23 @@ def test_atlas_and_commonwhy_are_read_only_if_present(tmp_path):
     assert "lacks the columns" in F.atlas_lines(tmp_path / "h.csv", CRITERIA)[0]
     atlas = pd.DataFrame(
         {
-            "criterion": ["arena_elo", "arena_elo"],
-            "predictor": ["mmlu", "bbh"],
-            "n_models": [60, 60],
-            "rho": [0.8, 0.7],
-            "ci_low": [0.7, 0.5],
-            "ci_high": [0.9, 0.8],
-            "p_fdr": [0.001, 0.2],
-            "rho_partial_log_size": [0.6, 0.5],
+            "criterion": ["arena_elo"] * 4,
+            "predictor": ["mmlu", "bbh", "ifeval", "tiny"],
+            "rank": [1.0, 2.0, 3.0, None],  # tiny: unranked (too few models), though its interval excludes 0
+            "n_models": [60, 60, 60, 12],
+            "rho": [0.8, 0.7, 0.6, 0.9],
+            "rho_beyond_g": [0.4, 0.1, 0.35, 0.8],
+            "rho_beyond_g_ci_low": [0.2, -0.1, 0.05, 0.5],
+            "rho_beyond_g_ci_high": [0.6, 0.3, 0.6, 0.95],
+            "n_beyond_g": [40, 40, 40, 12],
+            "q_beyond_g": [0.001, 0.4, 0.2, 0.001],  # ifeval: its interval excludes 0 but it fails FDR
         }
     )
     atlas.to_csv(tmp_path / "hp.csv", index=False)
     lines = F.atlas_lines(tmp_path / "hp.csv", CRITERIA)
-    assert "1 predictor-criterion pairs pass" in lines[0] and len(lines) == 2
-    assert lines[1].startswith("mmlu predicts arena_elo: ρ = 0.80 [0.70, 0.90], n = 60 models")
+    assert "1 predictor-criterion pairs predict beyond general capability" in lines[0] and len(lines) == 2
+    assert lines[1].startswith("mmlu predicts arena_elo beyond general capability g: ρ beyond g = 0.40 [0.20, 0.60]")
+    assert "n = 40 models" in lines[1] and "raw ρ = 0.80 on 60 models" in lines[1]
 
 
 def test_the_page_is_written_as_markdown_and_html(tmp_path):

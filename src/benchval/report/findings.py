@@ -39,7 +39,18 @@ STUDY_INPUTS = (
     "lofo_scores",
     "specification_robustness",
 )
-ATLAS_COLUMNS = ("criterion", "predictor", "n_models", "rho", "ci_low", "ci_high", "p_fdr", "rho_partial_log_size")
+ATLAS_COLUMNS = (
+    "criterion",
+    "predictor",
+    "rank",
+    "n_models",
+    "rho",
+    "rho_beyond_g",
+    "rho_beyond_g_ci_low",
+    "rho_beyond_g_ci_high",
+    "n_beyond_g",
+    "q_beyond_g",
+)
 
 
 @dataclass(frozen=True)
@@ -363,33 +374,30 @@ def read_study_tables(paths: dict[str, str | Path]) -> dict[str, pd.DataFrame | 
 
 
 def atlas_lines(path: Path, criteria: Criteria) -> list[str]:
-    """Predictors of each criterion that pass BH and keep their sign given log size (read if present)."""
+    """Predictors that predict a criterion beyond general capability g (read if present): ranked by the atlas
+    (a defined value on at least atlas.min_headline_n models, one per group of siblings), their family-clustered
+    interval of rho beyond g excluding 0 and their q beyond g below alpha (docs/atlas.md)."""
     if not path.exists():
         return [f"Atlas: not run (no {path})."]
     table = pd.read_csv(path)
     missing = [c for c in ATLAS_COLUMNS if c not in table]
     if missing:
         return [f"Atlas: {path} lacks the columns {missing}; not summarised here."]
-    passing = table[
-        (table["p_fdr"] < criteria.alpha)
-        & table["rho_partial_log_size"].notna()
-        & (np.sign(table["rho_partial_log_size"]) == np.sign(table["rho"]))
-    ]
-    if "p_partial_fdr" in table:
-        passing = passing[passing["p_partial_fdr"] < criteria.alpha]
+    excludes_zero = (table["rho_beyond_g_ci_low"] > 0) | (table["rho_beyond_g_ci_high"] < 0)
+    passing = table[table["rank"].notna() & excludes_zero & (table["q_beyond_g"] < criteria.alpha)]
     if passing.empty:
-        return [f"Atlas ({path}): no predictor passes BH and keeps its sign given log size."]
+        return [f"Atlas ({path}): no ranked predictor predicts its criterion beyond general capability g."]
     lines = [
-        f"Atlas ({path}; checked against FDR and log size, no specification grid): "
-        f"{len(passing)} predictor-criterion pairs pass; the strongest:"
+        f"Atlas ({path}; checked against g, family-clustered intervals, FDR and a minimum n; no specification "
+        f"grid): {len(passing)} predictor-criterion pairs predict beyond general capability; the strongest:"
     ]
-    top = passing.reindex(passing["rho"].abs().sort_values(ascending=False).index).head(criteria.max_stated)
+    top = passing.reindex(passing["rho_beyond_g"].abs().sort_values(ascending=False).index).head(criteria.max_stated)
     for row in top.itertuples(index=False):
         lines.append(
-            f"{row.predictor} predicts {row.criterion}: ρ = {number(row.rho)} "
-            f"{interval_text(row.ci_low, row.ci_high)}, n = {int(row.n_models)} models, "
-            f"BH-adjusted p = {p_text(row.p_fdr)}; given log size "
-            f"ρ = {number(row.rho_partial_log_size)}."
+            f"{row.predictor} predicts {row.criterion} beyond general capability g: ρ beyond g = "
+            f"{number(row.rho_beyond_g)} {interval_text(row.rho_beyond_g_ci_low, row.rho_beyond_g_ci_high)}, "
+            f"n = {int(row.n_beyond_g)} models, q = {p_text(row.q_beyond_g)} (raw ρ = {number(row.rho)} on "
+            f"{int(row.n_models)} models)."
         )
     return lines
 
