@@ -151,3 +151,19 @@ def test_specification_curve_is_legible(tmp_path, audited, study, settings):
     figure_specification_curve(table, FigureOutput(tmp_path, ["png"], 150, "synthetic"))
     assert len(audited) == 1
     assert {path: problems for path, problems in audited.items() if problems} == {}
+
+
+def test_a_value_beyond_g_without_an_interval_is_drawn_hollow_and_said_so():
+    table, _ = _atlas_frames(beyond_g=True)
+    criterion = CRITERIA[0]
+    forest = forest_table(table, criterion, 5)
+    drawn = forest[forest["in_figure"]]
+    bare = drawn.index[0]  # e.g. a partial on too few families for a clustered interval
+    forest.loc[bare, ["rho_beyond_g_ci_low", "rho_beyond_g_ci_high"]] = np.nan
+    figure = draw_forest(forest, criterion, 5, 0.95, "")
+    beyond = figure.axes[1]
+    hollow = [line for line in beyond.get_lines() if line.get_markerfacecolor() in ("white", (1.0, 1.0, 1.0, 1.0))]
+    assert len(hollow) == 1 and list(hollow[0].get_xdata()) == [forest.loc[bare, "rho_beyond_g"]]
+    texts = [t.get_text() for t in beyond.texts]
+    assert sum(text.endswith(", no CI") for text in texts) == 1
+    plt.close(figure)

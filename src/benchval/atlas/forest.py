@@ -62,8 +62,12 @@ def _panel(axis, rows: pd.DataFrame, columns: tuple[str, str, str], colour: str,
     y = np.arange(len(rows))
     value, low, high = (rows[c].to_numpy(float) for c in columns)
     shown = np.isfinite(value)
-    errors = np.vstack([value - low, high - value])[:, shown]
-    axis.errorbar(value[shown], y[shown], xerr=np.nan_to_num(errors), fmt="o", color=colour, markersize=4, capsize=2)
+    # a value without an interval (too few models or families for one) is drawn hollow, never as a measured point
+    with_interval = shown & np.isfinite(low) & np.isfinite(high)
+    errors = np.vstack([value - low, high - value])[:, with_interval]
+    axis.errorbar(value[with_interval], y[with_interval], xerr=errors, fmt="o", color=colour, markersize=4, capsize=2)
+    bare = shown & ~with_interval
+    axis.plot(value[bare], y[bare], "o", markerfacecolor="white", markeredgecolor=colour, markersize=4)
     for row in y[~shown]:
         axis.text(0, row, "n/a", ha="center", va="center", fontsize=7, color="grey")
     axis.axvline(0, color="grey", linewidth=0.8)
@@ -86,7 +90,10 @@ def draw_forest(forest: pd.DataFrame, criterion: str, top_k: int, level: float, 
     if rows[list(BEYOND_G)].notna().any().any():
         _panel(beyond, rows, BEYOND_G, "C3", "rho beyond general capability")
         for y, n in enumerate(rows["n_beyond_g"]):
-            beyond.text(1.08, y, "n/a" if pd.isna(n) else f"n={int(n)}", va="center", fontsize=7, clip_on=False)
+            no_interval = pd.isna(rows["rho_beyond_g_ci_low"].iloc[y])
+            label = "n/a" if pd.isna(n) else f"n={int(n)}" + (", no CI" if no_interval else "")
+            beyond.text(1.08, y, label, va="center", fontsize=7, clip_on=False)
+        beyond.set_title("rho beyond g (hollow: no CI)", fontsize=9)
     else:
         beyond.set_xticks([])
         beyond.set_title("rho beyond general capability", fontsize=9)
