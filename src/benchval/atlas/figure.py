@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from benchval.analysis.figures.drawing import plt
+from benchval.atlas.forest import not_computed_panel
 
 CELL_COLUMNS = ["predictor", "criterion", "group", "rho", "ci_low", "ci_high", "n_models", "p_fdr", "rho_beyond_g"]
 
@@ -76,17 +77,7 @@ def draw_heatmap(cells: pd.DataFrame, criteria: list[str], alpha: float, min_cri
     if grouped["rho_beyond_g"].notna().any():
         _panel(beyond, grouped, criteria, "rho_beyond_g", "median rho beyond general capability")
     else:
-        beyond.set_xticks([])
-        beyond.set_title("rho beyond general capability", fontsize=9)
-        beyond.text(
-            0.5,
-            0.5,
-            "not computed:\nno rho_beyond_g column\nin pairs.csv",
-            transform=beyond.transAxes,
-            ha="center",
-            va="center",
-            fontsize=8,
-        )
+        not_computed_panel(beyond, "no rho_beyond_g column\nin pairs.csv")
     figure.colorbar(image, ax=[raw, beyond], fraction=0.03, label="Spearman rho").ax.tick_params(labelsize=8)
     figure.suptitle(
         "Validity atlas by benchmark group: median over the group's columns; k = columns; n/a (grey) = no column\n"

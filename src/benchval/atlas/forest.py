@@ -77,6 +77,15 @@ def _panel(axis, rows: pd.DataFrame, columns: tuple[str, str, str], colour: str,
     axis.tick_params(labelsize=8)
 
 
+def not_computed_panel(axis, reason: str) -> None:
+    """The beyond-g panel of an atlas figure where no rho beyond g was computed: says so, draws nothing."""
+    axis.set_xticks([])
+    axis.set_title("rho beyond general capability", fontsize=9)
+    axis.text(
+        0.5, 0.5, f"not computed:\n{reason}", transform=axis.transAxes, ha="center", va="center", fontsize=8, wrap=True
+    )
+
+
 def draw_forest(forest: pd.DataFrame, criterion: str, top_k: int, level: float, beyond_g_reason: str):
     """The figure of one criterion (rows: its drawn predictors, best first); returned open."""
     rows = forest[forest["in_figure"]].sort_values("rho", ascending=True, kind="mergesort")
@@ -95,18 +104,7 @@ def draw_forest(forest: pd.DataFrame, criterion: str, top_k: int, level: float, 
             beyond.text(1.08, y, label, va="center", fontsize=7, clip_on=False)
         beyond.set_title("rho beyond g (hollow: no CI)", fontsize=9)
     else:
-        beyond.set_xticks([])
-        beyond.set_title("rho beyond general capability", fontsize=9)
-        beyond.text(
-            0.5,
-            0.5,
-            f"not computed:\n{beyond_g_reason}",
-            transform=beyond.transAxes,
-            ha="center",
-            va="center",
-            fontsize=8,
-            wrap=True,
-        )
+        not_computed_panel(beyond, beyond_g_reason)
     n_all = len(forest)
     figure.suptitle(
         f"Predictors of {criterion}: {min(top_k, n_all)} of {n_all} drawn ({SELECTION_RULE.format(k=top_k)}; "
