@@ -33,6 +33,7 @@ STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ [\d:]+ \d{4})\]$")
 RULE = re.compile(r"^(?:local)?rule (\w+):$")
 JOBID = re.compile(r"^\s+jobid: (\d+)$")
 FINISHED = re.compile(r"^Finished jobid: (\d+) ")
+MODEL_JOB = re.compile(r"^\s+resources: .*\bmodel_jobs=1\b")
 
 
 def job_times(log_text: str) -> dict[str, list[float]]:
@@ -51,6 +52,22 @@ def job_times(log_text: str) -> dict[str, list[float]]:
             name, start = started.pop(match.group(1))
             seconds[name].append((stamp - start).total_seconds())
     return dict(seconds)
+
+
+def most_model_jobs_at_once(log_text: str) -> int:
+    """The most jobs holding a model-job slot (resources: model_jobs=1) that ran side by side, from the log:
+    it must not exceed local.model_jobs_at_once."""
+    running: set[str] = set()
+    most, jobid = 0, None
+    for line in log_text.splitlines():
+        if match := JOBID.match(line):
+            jobid = match.group(1)
+        elif MODEL_JOB.match(line) and jobid is not None:
+            running.add(jobid)
+            most = max(most, len(running))
+        elif match := FINISHED.match(line):
+            running.discard(match.group(1))
+    return most
 
 
 def run(workdir: Path, cores: int) -> float:
@@ -78,6 +95,7 @@ def report(workdir: Path, wall: float, cores: int, models_from: Path | None) -> 
     for rule, seconds in sorted(times.items(), key=lambda item: -sum(item[1])):
         print(f"  {rule:32s} {len(seconds):4d} {sum(seconds):11.0f} {max(seconds):8.0f}")
     print("  (job-seconds add up jobs that ran side by side; the total is the wall time)")
+    print(f"  most model jobs side by side: {most_model_jobs_at_once(logs[-1].read_text())} (local.model_jobs_at_once)")
 
 
 def benchmark_files(workdir: Path) -> dict[str, list[tuple[float, float]]]:

@@ -1,6 +1,7 @@
 """benchval.plumbing.job.start_job: a job's logging, prints, warnings and failure end up in its log file,
 and the library gets plain values."""
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -51,3 +52,38 @@ def test_plain_turns_named_lists_into_dicts_and_unnamed_ones_into_lists():
     value = plain(params)
     assert value == {"settings": {"k": [1, 2]}, "files": ["x.csv", "y.csv"]}
     assert type(value) is dict and type(value["files"]) is list and type(value["settings"]["k"]) is list
+
+
+NICENESS_SCRIPT = """
+import os
+from pathlib import Path
+from types import SimpleNamespace
+from benchval.plumbing.job import start_job
+
+before = os.nice(0)
+snakemake = SimpleNamespace(log=[{log!r}], params={{}}, wildcards={{}}, threads=1,
+                            resources=SimpleNamespace(torch_threads={share}),
+                            config={{"local": {{"model_jobs_at_once": 1, "light_job_niceness": 10}}}})
+job = start_job(snakemake, **{kwargs})
+Path({out!r}).write_text(f"{{os.nice(0) - before}} {{job.torch_threads}}")
+"""
+
+
+def _niceness_and_torch_threads(tmp_path, share, **kwargs):
+    script, out = tmp_path / "rule_script.py", tmp_path / "out.txt"
+    script.write_text(NICENESS_SCRIPT.format(log=str(tmp_path / "job.log"), share=share, kwargs=kwargs, out=str(out)))
+    subprocess.run([sys.executable, str(script)], check=True)
+    raised, threads = map(int, out.read_text().split())
+    return raised, threads
+
+
+def test_light_jobs_run_at_the_configured_niceness_and_model_jobs_and_preparation_do_not(tmp_path):
+    assert _niceness_and_torch_threads(tmp_path, 3)[0] == 10  # a light job (the default)
+    assert _niceness_and_torch_threads(tmp_path, 3, torch=True)[0] == 0  # a model job
+    assert _niceness_and_torch_threads(tmp_path, 3, light=False)[0] == 0  # model preparation
+
+
+def test_a_model_job_takes_its_torch_threads_from_its_resource_not_its_one_budget_thread(tmp_path):
+    # the layout gives a local model job one --cores thread and its share as the torch_threads resource
+    threads = _niceness_and_torch_threads(tmp_path, 3, torch=True)[1]
+    assert threads == torch_threads(3, 1) == min(3, os.cpu_count())

@@ -33,3 +33,47 @@ def test_torch_threads_are_the_jobs_share_of_the_real_cores():
     # a cluster job asking for fewer threads than its node has keeps its threads
     assert torch_threads(8, 2, machine_cores=64) == 8
     assert torch_threads(1, 4, machine_cores=2) == 1
+
+
+class _Workflow:
+    """The two things of Snakemake's Workflow the layout reads and sets: the --cores budget, global resources."""
+
+    def __init__(self, cores, global_resources=()):
+        self._cores = cores
+        self.global_resources = dict.fromkeys(global_resources, 7)
+
+    @property
+    def cores(self):
+        if self._cores is None:
+            from snakemake.exceptions import WorkflowError
+
+            raise WorkflowError("no local cores: a cluster run")
+        return self._cores
+
+    def register_resource(self, name, value):
+        self.global_resources[name] = value
+
+
+def _layout(at_once):
+    from benchval.plumbing.layout import workflow_layout
+
+    return workflow_layout({"local": {"model_jobs_at_once": at_once}, "models": {}, "studies": {}})
+
+
+def test_a_local_model_job_takes_one_budget_thread_a_slot_and_its_torch_share():
+    layout = _layout(2)
+    workflow = _Workflow(cores=8)
+    assert layout.model_job_resources(workflow) == {"model_jobs": 1, "torch_threads": model_job_threads(8, 2)}
+    layout.register_model_job_slots(workflow)
+    assert workflow.global_resources == {"model_jobs": 2}
+
+
+def test_a_cluster_run_and_a_users_own_limit_are_left_alone():
+    layout = _layout(2)
+    cluster = _Workflow(cores=None)
+    assert layout.model_job_resources(cluster) == {}
+    layout.register_model_job_slots(cluster)
+    assert cluster.global_resources == {}
+    own = _Workflow(cores=8, global_resources=["model_jobs"])  # --resources model_jobs=7
+    layout.register_model_job_slots(own)
+    assert own.global_resources == {"model_jobs": 7}

@@ -23,6 +23,7 @@ check_top_level_keys(config)  # a mistyped key in one line, not the schema dump 
 check_sections_are_mappings(config)
 validate(config, "../schemas/config.schema.yaml")
 LAYOUT = workflow_layout(config)  # fills the nested schema defaults validate() leaves out
+LAYOUT.register_model_job_slots(workflow)  # locally, local.model_jobs_at_once model jobs at once
 add_task_variants(config)  # catalogue `variants` -> tasks <task>__<value>; studies with sensitivity_variants list them
 check_references(config)
 # Planning-time checks (benchval.plumbing.planning_checks): a column a csv study's file lacks, and, for the

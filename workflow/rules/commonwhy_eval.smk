@@ -60,8 +60,8 @@ from benchval.plumbing.reruns import canonical, file_digests, script_code_for, w
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
 
-# local.model_jobs_at_once model jobs side by side locally (benchval.plumbing.layout.Layout.model_job_threads).
-_MODEL_THREADS = LAYOUT.model_job_threads(workflow)
+# Locally, a model-job slot (local.model_jobs_at_once of them) and torch threads (Layout.model_job_resources).
+_MODEL_JOB = LAYOUT.model_job_resources(workflow)
 
 CWE = LAYOUT.commonwhy_eval
 _cwe_check_names(CWE, config["models"])
@@ -172,7 +172,8 @@ rule commonwhy_eval_bertscore_baseline:
         "logs/commonwhy_eval_bertscore_baseline/baseline.log",
     benchmark:
         "logs/benchmarks/commonwhy_eval_bertscore_baseline/baseline.tsv"
-    threads: _MODEL_THREADS
+    resources:
+        **_MODEL_JOB,
     params:
         settings=_cwe_settings("bertscore_baseline"),
         encoder_dir=CWE_ENCODER,
@@ -215,8 +216,8 @@ rule commonwhy_eval_answer:
         "logs/benchmarks/commonwhy_eval_answer/{system}.tsv"
     wildcard_constraints:
         system=alternatives(CWE_DIRECT),
-    threads: _MODEL_THREADS
     resources:
+        **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", wildcard="system"),
     params:
         **_cwe_answer_params(CWE_ANSWERS_CHECKPOINT),
@@ -236,8 +237,8 @@ rule commonwhy_eval_kbbinder:
         "logs/commonwhy_eval_kbbinder/kbbinder.log",
     benchmark:
         "logs/benchmarks/commonwhy_eval_kbbinder/kbbinder.tsv"
-    threads: _MODEL_THREADS
     resources:
+        **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
         settings=_cwe_settings("kbbinder"),
@@ -263,8 +264,8 @@ rule commonwhy_eval_kgr:
         "logs/commonwhy_eval_kgr/kgr.log",
     benchmark:
         "logs/benchmarks/commonwhy_eval_kgr/kgr.tsv"
-    threads: _MODEL_THREADS
     resources:
+        **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
         settings=_cwe_settings("kgr"),
@@ -288,7 +289,8 @@ rule commonwhy_eval_score:
         "logs/commonwhy_eval_score/score.log",
     benchmark:
         "logs/benchmarks/commonwhy_eval_score/score.tsv"
-    threads: _MODEL_THREADS
+    resources:
+        **_MODEL_JOB,
     params:
         settings=_cwe_settings("score"),
         encoder_dir=CWE_ENCODER,
@@ -332,8 +334,8 @@ rule commonwhy_eval_check_answer:
         "logs/benchmarks/commonwhy_eval_check_answer/{system}.tsv"
     wildcard_constraints:
         system=alternatives(CWE["models"]),
-    threads: _MODEL_THREADS
     resources:
+        **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", wildcard="system"),
     params:
         **_cwe_answer_params(CWE_CHECK_ANSWERS_CHECKPOINT),
@@ -402,8 +404,8 @@ rule commonwhy_eval_judge_check:
         "logs/benchmarks/commonwhy_eval_judge_check/{judge}.tsv"
     wildcard_constraints:
         judge=alternatives([*config["models"], *CWE["endpoints"]]),
-    threads: _MODEL_THREADS
     resources:
+        **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", wildcard="judge"),
     params:
         settings=_cwe_settings("judge_check"),
@@ -449,8 +451,8 @@ rule commonwhy_eval_judge:
         "logs/commonwhy_eval_judge/judge.log",
     benchmark:
         "logs/benchmarks/commonwhy_eval_judge/judge.tsv"
-    threads: _MODEL_THREADS
     resources:
+        **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", model=CWE_JUDGE),
     params:
         settings=_cwe_settings("judge"),
@@ -477,7 +479,8 @@ rule commonwhy_eval_factscore:
         "logs/commonwhy_eval_factscore/factscore.log",
     benchmark:
         "logs/benchmarks/commonwhy_eval_factscore/factscore.tsv"
-    threads: _MODEL_THREADS
+    resources:
+        **_MODEL_JOB,
     params:
         settings=_cwe_settings("factscore"),
         models=_cwe_models(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else {},

@@ -32,8 +32,8 @@ _SCORING_PARAMS = canonical(
     }
 )
 
-# local.model_jobs_at_once model jobs side by side locally (benchval.plumbing.layout.Layout.model_job_threads).
-_MODEL_THREADS = LAYOUT.model_job_threads(workflow)
+# Locally, a model-job slot (local.model_jobs_at_once of them) and torch threads (Layout.model_job_resources).
+_MODEL_JOB = LAYOUT.model_job_resources(workflow)
 
 
 def _score_trigger(wildcards):
@@ -66,8 +66,8 @@ for _rule in LAYOUT.model_job_rules():
         wildcard_constraints:
             **_rule.wildcard_constraints,
         priority: lambda wildcards: LAYOUT.model_job_priority(wildcards.model)
-        threads: _MODEL_THREADS
         resources:
+            **_MODEL_JOB,
             **_rule_resources(config, "score", n_tasks=_rule.n_tasks),
         params:
             scoring=_SCORING_PARAMS,

@@ -8,12 +8,16 @@ no module below the workflow layer ever sees Snakemake's objects:
 * a failure ends the log with the exception and its traceback (Snakemake's error message names the
   log), and still reaches the console;
 * ``torch=True`` (model jobs) sets torch's threads to the job's share of the real cores
-  (:func:`benchval.plumbing.job_threads.torch_threads`);
+  (:func:`benchval.plumbing.job_threads.torch_threads`; the share is the job's ``torch_threads`` resource
+  where the layout gave it one, else its threads);
+* every other job (``light=True``, the default unless ``torch``) runs at ``local.light_job_niceness``
+  (:func:`benchval.plumbing.job_threads.lower_priority`): on a 2-core laptop eight light jobs beside two
+  model jobs would otherwise take most of the cores from the model jobs, the run's longest chain;
 * the returned :class:`Job` holds the params, wildcards and threads as plain dicts, lists, strings and
   numbers, ready to pass on.
 
-``local.model_jobs_at_once`` is read from the job's config here, not passed as a param, on purpose:
-it is an execution setting, and changing it must rerun nothing.
+``local.model_jobs_at_once`` and ``local.light_job_niceness`` are read from the job's config here, not
+passed as params, on purpose: they are execution settings, and changing them must rerun nothing.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchval.plumbing.job_threads import torch_threads
+from benchval.plumbing.job_threads import TORCH_THREADS, lower_priority, torch_threads
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
@@ -57,19 +61,26 @@ def plain(value: Any) -> Any:
     return value
 
 
-def start_job(snakemake: Any, *, torch: bool = False, warnings_to_console: bool = False) -> Job:
+def start_job(
+    snakemake: Any, *, torch: bool = False, light: bool | None = None, warnings_to_console: bool = False
+) -> Job:
     """Start the running Snakemake job's script (see the module docstring); returns its :class:`Job`.
 
-    ``warnings_to_console``: benchval's WARNING records also go to the console (a task that is
-    skipped, say), besides the log."""
+    ``light``: run at ``local.light_job_niceness`` (default: every job but a model job; model preparation,
+    which the model jobs wait for, passes False). ``warnings_to_console``: benchval's WARNING records also
+    go to the console (a task that is skipped, say), besides the log."""
     log = Path(snakemake.log[0])
     _log_to(log, warnings_to_console)
-    at_once = (snakemake.config.get("local") or {}).get("model_jobs_at_once", 1)
+    local = snakemake.config.get("local") or {}
+    is_light = not torch if light is None else light
+    if is_light:
+        lower_priority(local.get("light_job_niceness", 0))
+    share = getattr(getattr(snakemake, "resources", None), TORCH_THREADS, None) or snakemake.threads
     job = Job(
         params=plain(snakemake.params),
         wildcards=plain(snakemake.wildcards),
         threads=int(snakemake.threads),
-        torch_threads=torch_threads(snakemake.threads, at_once),
+        torch_threads=torch_threads(share, local.get("model_jobs_at_once", 1)),
         log=log,
     )
     if torch:

@@ -5,6 +5,11 @@ from __future__ import annotations
 import math
 import os
 
+# Snakemake resources of a local model job (benchval.plumbing.layout.Layout.model_job_resources): a slot of
+# the global `model_jobs` resource (local.model_jobs_at_once of them) and the torch threads it may use.
+MODEL_JOB_SLOTS = "model_jobs"
+TORCH_THREADS = "torch_threads"
+
 
 def model_job_threads(cores: int, model_jobs_at_once: int) -> int:
     """A model job's share of the ``--cores`` budget, such that at most ``model_jobs_at_once`` fit side by side.
@@ -43,3 +48,10 @@ def limit_torch_threads(threads: int, model_jobs_at_once: int = 1) -> int:
     usable = torch_threads(threads, model_jobs_at_once)
     torch.set_num_threads(usable)
     return usable
+
+
+def lower_priority(niceness: int) -> int:
+    """Raise this process's niceness by ``niceness`` (a light job: the operating system runs it on what the
+    model jobs leave, so that light jobs side by side on a small machine do not slow the model jobs,
+    which are the run's longest chain); returns the new niceness. 0 changes nothing."""
+    return os.nice(int(niceness))

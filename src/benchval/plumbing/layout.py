@@ -27,7 +27,7 @@ from typing import Mapping
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
 from benchval.plumbing.config import fill_defaults
 from benchval.plumbing.folders import MODELS_DIR, RESULTS, raw_root, resolve_mirror
-from benchval.plumbing.job_threads import model_job_threads
+from benchval.plumbing.job_threads import MODEL_JOB_SLOTS, TORCH_THREADS, model_job_threads
 
 # ---- file names below the top folders (results/, resources/: benchval.plumbing.folders) ------
 MODEL_MANIFEST_NAME = "benchval-model.json"
@@ -204,16 +204,26 @@ class Layout:
     def model_jobs_at_once(self) -> int:
         return self.config["local"]["model_jobs_at_once"]
 
-    def model_job_threads(self, workflow) -> int:
-        """Threads a job that runs a language model takes of the ``--cores`` budget (benchval.plumbing.job_threads):
-        at most ``local.model_jobs_at_once`` such jobs run side by side locally. On a cluster without
-        ``--cores`` it is 1: profiles/slurm sets these rules' threads."""
+    def model_job_resources(self, workflow) -> dict[str, int]:
+        """The ``resources:`` a job that runs a language model adds locally (benchval.plumbing.job_threads):
+        one of ``local.model_jobs_at_once`` model-job slots (:meth:`register_model_job_slots`) and its torch
+        threads. Such a job declares one thread of the ``--cores`` budget, so that it never waits for
+        several cores to be free at once while one-thread jobs keep taking each core that frees up (the
+        starvation that held the first scoring job back for minutes on 2 cores). On a cluster (no local
+        ``--cores``) it adds nothing: profiles/slurm sets these rules' threads."""
         from snakemake.exceptions import WorkflowError
 
         try:
-            return model_job_threads(workflow.cores, self.model_jobs_at_once)
+            share = model_job_threads(workflow.cores, self.model_jobs_at_once)
         except WorkflowError:
-            return 1
+            return {}
+        return {MODEL_JOB_SLOTS: 1, TORCH_THREADS: share}
+
+    def register_model_job_slots(self, workflow) -> None:
+        """Locally, at most ``local.model_jobs_at_once`` jobs holding a model-job slot run at once (a global
+        Snakemake resource, as ``--resources model_jobs=N`` would set, which takes precedence when given)."""
+        if self.model_job_resources(workflow) and MODEL_JOB_SLOTS not in workflow.global_resources:
+            workflow.register_resource(MODEL_JOB_SLOTS, self.model_jobs_at_once)
 
     def models_for_jobs(self) -> dict:
         """Every model entry less the keys that change no result (registry.EXECUTION_KEYS: how its jobs are cut,
