@@ -15,6 +15,7 @@ an earlier run (its resources/models) to time everything else.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import resource
 import subprocess
@@ -84,12 +85,18 @@ def run(workdir: Path, cores: int) -> float:
 def report(workdir: Path, wall: float, cores: int, models_from: Path | None) -> None:
     logs = sorted((workdir / ".snakemake" / "log").glob("*.snakemake.log"))
     times = job_times(logs[-1].read_text())
-    peak_gb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024**2
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    peak_gb = children.ru_maxrss / 1024**2
+    cpu_seconds = children.ru_utime + children.ru_stime
     models = f"models linked from {models_from}" if models_from else "models prepared in the run"
     print(f"bench_default_run: snakemake --cores {cores} results/figures in {workdir} ({models})")
     print(
         f"  total: {wall / 60:.1f} min wall (target <= {TARGET_MINUTES} min on 2 cores), "
         f"{sum(map(len, times.values()))} jobs, largest job peak RSS {peak_gb:.1f} GB"
+    )
+    print(
+        f"  CPU time of all jobs and Snakemake: {cpu_seconds / 60:.1f} min "
+        f"({cpu_seconds / (wall * os.cpu_count()):.0%} of {os.cpu_count()} cores over the wall time)"
     )
     print(f"  {'rule':32s} {'jobs':>4s} {'job-seconds':>11s} {'longest':>8s}")
     for rule, seconds in sorted(times.items(), key=lambda item: -sum(item[1])):

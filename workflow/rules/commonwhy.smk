@@ -59,6 +59,7 @@ rule commonwhy_published:
         "logs/commonwhy_published/commonwhy.log",
     benchmark:
         "logs/benchmarks/commonwhy_published/commonwhy.tsv"
+    priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     params:
         raw_dir=CW_RAW,
         raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
@@ -77,6 +78,7 @@ rule kg_store:
         "logs/kg_store/litwd1k.log",
     benchmark:
         "logs/benchmarks/kg_store/litwd1k.tsv"
+    priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     params:
         litwd1k_dir=CW_LITWD1K,
         infer_time_precision=LAYOUT.kg["infer_time_precision"],
@@ -97,6 +99,7 @@ rule commonwhy_ground:
         "logs/commonwhy_ground/commonwhy.log",
     benchmark:
         "logs/benchmarks/commonwhy_ground/commonwhy.tsv"
+    priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     params:
         raw_dir=CW_RAW,
         # the keys ground reads (annotations are inputs): editing another reruns nothing

@@ -195,6 +195,7 @@ rule commonwhy_eval_sample:
         "logs/commonwhy_eval_sample/sample.log",
     benchmark:
         "logs/benchmarks/commonwhy_eval_sample/sample.tsv"
+    priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     params:
         settings=_cwe_settings("sample"),
         seed=config["seed"],
@@ -312,6 +313,7 @@ rule commonwhy_eval_check_questions:
         "logs/commonwhy_eval_check_questions/check_questions.log",
     benchmark:
         "logs/benchmarks/commonwhy_eval_check_questions/check_questions.tsv"
+    priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     params:
         settings=_cwe_settings("check_questions"),
         seed=config["seed"],
@@ -334,6 +336,7 @@ rule commonwhy_eval_check_answer:
         "logs/benchmarks/commonwhy_eval_check_answer/{system}.tsv"
     wildcard_constraints:
         system=alternatives(CWE["models"]),
+    priority: 1  # the judge check chain, long: beside the scoring, not after it
     resources:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", wildcard="system"),
@@ -358,6 +361,7 @@ rule commonwhy_eval_check_set:
         "logs/commonwhy_eval_check_set/check_set.log",
     benchmark:
         "logs/benchmarks/commonwhy_eval_check_set/check_set.tsv"
+    priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     params:
         settings=_cwe_settings("check_set"),
         kg=canonical(CWE_KG),
@@ -379,6 +383,7 @@ rule commonwhy_eval_judge_canaries:
         "logs/commonwhy_eval_judge_canaries/canaries.log",
     benchmark:
         "logs/benchmarks/commonwhy_eval_judge_canaries/canaries.tsv"
+    priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     params:
         settings=_cwe_settings("judge_canaries"),
         seed=config["seed"],
@@ -404,6 +409,7 @@ rule commonwhy_eval_judge_check:
         "logs/benchmarks/commonwhy_eval_judge_check/{judge}.tsv"
     wildcard_constraints:
         judge=alternatives([*config["models"], *CWE["endpoints"]]),
+    priority: 1  # the judge check chain, long: beside the scoring, not after it
     resources:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", wildcard="judge"),

@@ -92,6 +92,7 @@ rule prepare_task:
         "logs/prepare_task/{task}.log",
     benchmark:
         "logs/benchmarks/prepare_task/{task}.tsv"
+    priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     params:
         task_config=_task_config,
         sample=lambda w: canonical(_task_sample(w)),

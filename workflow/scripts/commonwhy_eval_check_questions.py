@@ -4,7 +4,7 @@ from benchval.commonwhy.eval.stages.check_questions import stage_check_questions
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-job = start_job(sm)
+job = start_job(sm, light=False)  # the model jobs wait for it
 stage_check_questions(
     sm.input.published,
     sm.input.constructed,

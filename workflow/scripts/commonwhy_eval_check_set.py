@@ -4,7 +4,7 @@ from benchval.commonwhy.eval.stages.check_set import stage_check_set
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-job = start_job(sm)
+job = start_job(sm, light=False)  # the model jobs wait for it
 stage_check_set(
     sm.input.published,
     sm.input.constructed,

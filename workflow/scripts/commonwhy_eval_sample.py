@@ -4,7 +4,7 @@ from benchval.commonwhy.eval.stages.sample import stage_sample
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-job = start_job(sm)
+job = start_job(sm, light=False)  # the model jobs wait for it
 stage_sample(
     sm.input.published or None,
     sm.input.constructed or None,

@@ -5,7 +5,7 @@ from benchval.plumbing.raw_file_checks import verify_raw_files
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-job = start_job(sm)
+job = start_job(sm, light=False)  # the model jobs wait for it
 verify_raw_files(list(sm.input), **job.params["raw_files"])  # the raw files against their declared sha256
 build_store(
     job.params["litwd1k_dir"],

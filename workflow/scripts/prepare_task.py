@@ -3,7 +3,8 @@
 from benchval.plumbing.job import start_job
 from benchval.tasks.prepare import prepare_task
 
-job = start_job(snakemake, warnings_to_console=True)  # e.g. the SKIP of an unavailable task
+# the model jobs wait for the tasks: normal OS priority; warnings (e.g. the SKIP of an unavailable task) to the console
+job = start_job(snakemake, light=False, warnings_to_console=True)
 prepare_task(
     job.wildcards["task"],
     job.params["task_config"],
