@@ -1,5 +1,5 @@
-"""The files drawn from the code (benchval.testing.generated_files) are what the code gives now, and the three
-environment descriptions (pyproject.toml, environment.yml, workflow/envs/benchval.yaml) pin the same packages.
+"""The files drawn from the code (benchval.testing.generated_files) are what the code gives now; that their pins
+agree with pyproject.toml and environment.yml is tests/test_packaging.py's.
 
 Regenerate with ``python -m benchval.testing.generated_files``; ``--check`` says which file is stale.
 """
@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-import yaml
+
 
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.testing.architecture_page import (
@@ -21,20 +21,11 @@ from benchval.testing.architecture_page import (
     rule_graph_mermaid,
     section,
 )
-from benchval.testing.environment_file import (
-    ENVIRONMENT_FILE,
-    disagreements,
-    environment_text,
-    misdeclared_environments,
-)
+from benchval.testing.environment_file import ENVIRONMENT_FILE, environment_text
 from benchval.testing.generated_files import stale_files
 from benchval.testing.snakemake_run import offline_env
 
 PYPROJECT = (REPO_ROOT / "pyproject.toml").read_text()
-
-
-def _yaml(path):
-    return yaml.safe_load((REPO_ROOT / path).read_text())
 
 
 # --- the environment --------------------------------------------------------------------------------------
@@ -44,30 +35,6 @@ def test_the_rules_environment_is_written_from_pyproject():
     assert stale_files(REPO_ROOT, [ENVIRONMENT_FILE]) == {}
 
 
-def test_pyproject_environment_yml_and_the_rules_environment_agree():
-    assert disagreements(PYPROJECT, _yaml("environment.yml"), _yaml(ENVIRONMENT_FILE)) == []
-    rules_environment = _yaml(ENVIRONMENT_FILE)
-    assert rules_environment["dependencies"][2]["pip"][-1] == "-e ../.."  # the package, from this checkout
-
-
-def test_a_made_up_mismatch_between_the_three_is_named():
-    environment_yml = _yaml("environment.yml")
-    pip = environment_yml["dependencies"][2]["pip"]
-    pip[pip.index("numpy==2.4.6")] = "numpy==2.4.5"  # a pin edited in one file only
-    pip.append("requests==2.32.0")  # a package pyproject.toml does not have
-    rules_environment = yaml.safe_load(environment_text(PYPROJECT))
-    rules_environment["dependencies"][0] = "python=3.12"
-    rules_environment["dependencies"][2]["pip"].remove("scipy==1.17.1")
-    problems = disagreements(PYPROJECT, environment_yml, rules_environment)
-    print("\n".join(problems))
-    assert problems == [
-        "environment.yml: numpy==2.4.5, pyproject.toml numpy==2.4.6",
-        "environment.yml: requests==2.32.0 is not in pyproject.toml",
-        "workflow/envs/benchval.yaml: python=3.12, pyproject.toml requires-python floor 3.11",
-        "workflow/envs/benchval.yaml: scipy==1.17.1 of pyproject.toml is missing",
-    ]
-
-
 def test_a_rules_environment_edited_by_hand_is_stale(tmp_path):
     (tmp_path / "pyproject.toml").write_text(PYPROJECT)
     (tmp_path / ENVIRONMENT_FILE).parent.mkdir(parents=True)
@@ -75,25 +42,6 @@ def test_a_rules_environment_edited_by_hand_is_stale(tmp_path):
     stale = stale_files(tmp_path, [ENVIRONMENT_FILE])
     print(stale[ENVIRONMENT_FILE])
     assert "\n-      - pandas==3.1.0\n+      - pandas==3.1.1\n" in stale[ENVIRONMENT_FILE]
-
-
-def test_every_conda_directive_names_the_environment_file():
-    rule_files = [REPO_ROOT / "workflow" / "Snakefile", *sorted((REPO_ROOT / "workflow" / "rules").glob("*.smk"))]
-    assert misdeclared_environments(rule_files, REPO_ROOT) == []
-
-
-def test_a_conda_path_not_relative_to_its_rule_file_is_caught(tmp_path):
-    (tmp_path / ENVIRONMENT_FILE).parent.mkdir(parents=True)
-    (tmp_path / ENVIRONMENT_FILE).write_text("")
-    (tmp_path / "workflow" / "rules").mkdir()
-    rules = tmp_path / "workflow" / "rules" / "x.smk"
-    rules.write_text(
-        'rule a:\n    conda:\n        "../envs/benchval.yaml"\n'  # right: relative to workflow/rules/
-        'rule b:\n    conda:\n        "envs/benchval.yaml"\n'  # workflow/rules/envs/: wrong
-    )
-    assert misdeclared_environments([rules], tmp_path) == [
-        "workflow/rules/x.smk:6: conda: 'envs/benchval.yaml' is not workflow/envs/benchval.yaml"
-    ]
 
 
 # --- docs/architecture.md ---------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ dependencies``, pinned as in pyproject.toml) and the package itself from the che
 (``-e ../..``: conda runs pip in the environment file's folder). The test and bench extras are the test
 suite's, not the rules'. environment.yml, the environment of a person working on the checkout, holds the
 same pins and the extras; :func:`disagreements` names every pin, Python version or channel in which the
-three files differ (tests/test_generated_files.py). The file is written by
+three files differ (tests/test_packaging.py). The file is written by
 ``python -m benchval.testing.generated_files``.
 """
 
@@ -40,7 +40,7 @@ def environment_text(pyproject_text: str) -> str:
     lines = [
         "# Generated from pyproject.toml by `python -m benchval.testing.generated_files`: do not edit by hand.",
         "# The software environment the rules declare (snakemake --use-conda): the package's runtime pins and",
-        "# the package from this checkout. Kept in step with environment.yml by tests/test_generated_files.py.",
+        "# the package from this checkout. Kept in step with environment.yml by tests/test_packaging.py.",
         "name: benchval",
         "channels:",
         *(f"  - {channel}" for channel in CHANNELS),
