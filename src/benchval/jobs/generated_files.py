@@ -1,11 +1,11 @@
 """Writes the repository's files that are drawn from its code, or with ``--check`` says which differ.
 
-    python -m benchval.testing.generated_files           # write them (from the repository root)
-    python -m benchval.testing.generated_files --check   # exit 1 and name each one that is stale
+    python -m benchval.jobs.generated_files           # write them (from the repository root)
+    python -m benchval.jobs.generated_files --check   # exit 1 and name each one that is stale
 
 The files: docs/architecture.md (the rule graph and the package floors,
-:mod:`benchval.testing.architecture_page`) and workflow/envs/benchval.yaml (the rules' software
-environment from pyproject.toml's pins, :mod:`benchval.testing.environment_file`).
+:mod:`benchval.jobs.architecture_page`) and workflow/envs/benchval.yaml (the rules' software
+environment from pyproject.toml's pins, :mod:`benchval.jobs.environment_file`).
 tests/test_generated_files.py fails while either differs from what the code gives now.
 """
 
@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Callable
 
 from benchval.plumbing.folders import REPO_ROOT
-from benchval.testing.architecture_page import PAGE, architecture_page
-from benchval.testing.environment_file import ENVIRONMENT_FILE, environment_text
+from benchval.jobs.architecture_page import PAGE, architecture_page
+from benchval.jobs.environment_file import ENVIRONMENT_FILE, environment_text
 
 GENERATED: dict[Path, Callable[[Path], str]] = {
     ENVIRONMENT_FILE: lambda repo: environment_text((repo / "pyproject.toml").read_text(encoding="utf-8")),
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         stale = stale_files()
         for path, diff in stale.items():
-            print(f"{path} is stale: run `python -m benchval.testing.generated_files`\n{diff}", file=sys.stderr)
+            print(f"{path} is stale: run `python -m benchval.jobs.generated_files`\n{diff}", file=sys.stderr)
         return 1 if stale else 0
     changed = write_all()
     print("written: " + (", ".join(map(str, changed)) if changed else "nothing changed"))

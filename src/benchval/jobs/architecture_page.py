@@ -10,7 +10,7 @@
   and are listed with one import of each direction; otherwise a package's floor is one above the highest
   it imports, and a package that imports none is on floor 0.
 
-The page is written by ``python -m benchval.testing.generated_files`` and tests/test_generated_files.py
+The page is written by ``python -m benchval.jobs.generated_files`` and tests/test_generated_files.py
 checks that it is what the code gives now.
 """
 
@@ -182,7 +182,7 @@ def page_text(rule_edges: set[tuple[str, str]], floors: Floors) -> str:
     rules = {rule for edge in rule_edges for rule in edge if rule}
     return f"""# Architecture, drawn from the code
 
-Written by `python -m benchval.testing.generated_files` (run it from the repository root after a change to
+Written by `python -m benchval.jobs.generated_files` (run it from the repository root after a change to
 the rules or to the package's imports; it also writes workflow/envs/benchval.yaml); tests/test_generated_files.py
 fails while this page differs from what the code gives. The chain of rules in words, and what reruns when:
 [workflow.md](workflow.md).
@@ -190,7 +190,7 @@ fails while this page differs from what the code gives. The chain of rules in wo
 ## The rule graph
 
 Snakemake's rule graph of the default config and target (its `--rulegraph` option with `--forceall`, so that
-a finished run draws the same graph; read by `benchval.testing.architecture_page`): {len(rules)} rules, an
+a finished run draws the same graph; read by `benchval.jobs.architecture_page`): {len(rules)} rules, an
 arrow from a rule to each rule that reads its output.
 
 {rule_graph_mermaid(rule_edges)}

@@ -8,7 +8,7 @@ dependencies``, pinned as in pyproject.toml) and the package itself from the che
 suite's, not the rules'. environment.yml, the environment of a person working on the checkout, holds the
 same pins and the extras; :func:`disagreements` names every pin, Python version or channel in which the
 three files differ (tests/test_packaging.py). The file is written by
-``python -m benchval.testing.generated_files``.
+``python -m benchval.jobs.generated_files``.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def environment_text(pyproject_text: str) -> str:
     project = tomllib.loads(pyproject_text)["project"]
     pip = [*project["dependencies"], PACKAGE_FROM_CHECKOUT]
     lines = [
-        "# Generated from pyproject.toml by `python -m benchval.testing.generated_files`: do not edit by hand.",
+        "# Generated from pyproject.toml by `python -m benchval.jobs.generated_files`: do not edit by hand.",
         "# The software environment the rules declare (snakemake --use-conda): the package's runtime pins and",
         "# the package from this checkout. Kept in step with environment.yml by tests/test_packaging.py.",
         "name: benchval",
