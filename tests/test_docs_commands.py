@@ -42,6 +42,7 @@ RUN_BY = {
     "tests/slurm/cluster.sh": ("tests/slurm/conftest.py", "cluster.sh"),
     "BENCHVAL_SLURM_DIR=": ("tests/slurm/conftest.py", "BENCHVAL_SLURM_DIR"),
     "export SLURM_CONF=": ("tests/slurm/conftest.py", "SLURM_CONF"),
+    "python -m benchval.jobs.generated_files": ("tests/test_generated_files.py", "benchval.jobs.generated_files"),
     "ruff ": ("tests/test_lint.py", "ruff"),
     "snakefmt ": ("tests/test_lint.py", "snakefmt"),
     "BENCHVAL_ENDPOINT_DRY_RUN=1 snakemake": ("tests/commonwhy_eval/test_endpoint.py", "BENCHVAL_ENDPOINT_DRY_RUN"),
