@@ -22,7 +22,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from benchval.plumbing.folders import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT, TASK_FOLDERS
 from benchval.plumbing.config_error import ConfigError
 
 SCHEMA_DIR = REPO_ROOT / "workflow" / "schemas"
@@ -157,10 +157,10 @@ def check_references(config: dict) -> None:
             _check_study(study, spec, models, tasks)
     for task, spec in tasks.items():
         if spec.get("dataset") is not None and spec["dataset"] not in datasets:
-            raise ConfigError(f"tasks.{task}.dataset: unknown dataset {spec['dataset']!r}")
+            raise _unknown("dataset", f"tasks.{task}.dataset", spec["dataset"], datasets)
         partner = spec.get("pairs_with")
         if partner is not None and partner not in tasks:
-            raise ConfigError(f"tasks.{task}.pairs_with: unknown task {partner!r}")
+            raise _unknown("task", f"tasks.{task}.pairs_with", partner, tasks)
     for task in (config.get("sample") or {}).get("per_task") or {}:
         if task not in tasks:
             raise _unknown("task", f"sample.per_task.{task}", task, tasks)
@@ -323,13 +323,13 @@ def allowed_values(section: str, *keys: str) -> list:
 
 
 def merged_config(*overlays: Path | str) -> dict:
-    """config/config.yaml, then the catalogue (config/catalogue/*.yaml), then ``overlays`` in order,
+    """config/config.yaml, then the catalogue (:func:`catalogue_files`), then ``overlays`` in order,
     merged as snakemake merges ``--configfile config/config.yaml <overlays>`` (for tools and tests
     that read the config outside a workflow run: the cost estimate, the rehearsal)."""
     from snakemake.utils import update_config  # noqa: PLC0415  (only these callers need snakemake)
 
     config = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
-    for catalogue in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
+    for catalogue in catalogue_files(REPO_ROOT / "config" / "catalogue"):
         update_config(config, yaml.safe_load(catalogue.read_text()))
     for overlay in overlays:
         update_config(config, yaml.safe_load(Path(overlay).read_text()) or {})
@@ -347,12 +347,36 @@ def _merged(base: dict, over: Mapping) -> dict:
     return merged
 
 
-def catalogue_files(folder: Path) -> list[Path]:
-    """The catalogue's YAML files (config/catalogue/*.yaml), in name order; a missing folder is an error."""
-    files = sorted(Path(folder).glob("*.yaml"))
+def task_files(task_folders: Path = TASK_FOLDERS) -> list[Path]:
+    """Every task folder's catalogue entry (``<task_folders>/<task>/task.yaml``), in name order."""
+    return sorted(Path(task_folders).glob("*/task.yaml"))
+
+
+def catalogue_files(folder: Path, task_folders: Path = TASK_FOLDERS) -> list[Path]:
+    """The catalogue's YAML files: every task folder's task.yaml (src/benchval/tasks/catalogue/<task>/),
+    then config/catalogue/*.yaml, each in name order; a missing folder is an error, and so is a task.yaml
+    that declares another task than its folder's or a dataset another catalogue file declares too."""
+    tasks, files = task_files(task_folders), sorted(Path(folder).glob("*.yaml"))
     if not files:
-        raise ConfigError(f"catalogue: no *.yaml in {folder} (the task and dataset definitions, config/catalogue/)")
-    return files
+        raise ConfigError(f"catalogue: no *.yaml in {folder} (config/catalogue/: paper_n_deviations, raw_sources)")
+    if not tasks:
+        raise ConfigError(f"catalogue: no <task>/task.yaml in {task_folders} (the task folders)")
+    declared: dict[str, Path] = {}
+    for path in [*tasks, *files]:
+        content = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if path in tasks and list(content.get("tasks") or {}) != [path.parent.name]:
+            raise ConfigError(
+                f"{path}: a task folder's task.yaml declares exactly its own task under `tasks:` "
+                f"({path.parent.name!r}), found {sorted(content.get('tasks') or {})}"
+            )
+        for dataset in content.get("datasets") or {}:
+            if dataset in declared:
+                raise ConfigError(
+                    f"{path}: datasets.{dataset} is declared in {declared[dataset]} too; declare it once "
+                    "(another task names it with `dataset:`)"
+                )
+            declared[dataset] = path
+    return [*tasks, *files]
 
 
 def merge_catalogue_under(config: dict, files: list[Path]) -> None:

@@ -1,7 +1,8 @@
-"""Adapters for the commonsense benchmarks of "Benchmarking the Benchmarks" (Table 1).
+"""Adapters for the commonsense benchmarks of "Benchmarking the Benchmarks" (Table 1), and what they share.
 
-Registered names are the task names: winogrande, winowhat, hellaswag, goldenswag, socialiqa,
-socialiqa_filtered, piqa, piqa_rup. docs/tasks.md describes each prompt format and filter.
+Each is registered under its task's name by its task folder's adapter.py (src/benchval/tasks/catalogue/<task>/:
+winogrande, winowhat, hellaswag, goldenswag, socialiqa, socialiqa_filtered, piqa, piqa_rup), whose README.md
+describes its prompt format and filters.
 Item ids are ``{task}[-{split}]-{n:05d}`` with ``n`` = ``source_row``: the 1-based line of a
 JSON Lines file, or the 1-based data row of a CSV file (header excluded; errors name the physical line).
 """
@@ -13,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, TaskUnavailable, register
+from benchval.tasks.base import AdapterInput, FilterReport, Item, TaskDataError, TaskUnavailable
 from benchval.tasks.base import source as source_ref
 from benchval.tasks.options import check_options, choice, option
 from benchval.tasks.rawfiles import Row, parse_label, read_csv, read_jsonl, read_label_lines
@@ -84,7 +85,6 @@ def note_repairs(report: FilterReport, repaired: int, path: Path) -> None:
         )
 
 
-@register("winogrande")
 def winogrande(source: AdapterInput, report: FilterReport) -> list[Item]:
     """WinoGrande dev (``data`` = winogrande_dev.jsonl, ``labels`` = dev-labels.lst), partial scoring."""
     check_options(source, [])
@@ -115,7 +115,6 @@ def winogrande(source: AdapterInput, report: FilterReport) -> list[Item]:
 WINOWHAT_OPTIONS = ("sentence_column", "only_in_original_experiment")
 
 
-@register("winowhat")
 def winowhat(source: AdapterInput, report: FilterReport) -> list[Item]:
     """WinoWhat (``data`` = WinoWhat.csv): the paraphrase, whose blank is (nearly always) at the end.
 
@@ -194,7 +193,6 @@ def hellaswag_item(item_id: str, row: Row) -> Item:
     return Item(item_id, context, options, label, row.line)
 
 
-@register("hellaswag")
 def hellaswag(source: AdapterInput, report: FilterReport) -> list[Item]:
     """HellaSwag validation (``data`` = hellaswag_val.jsonl)."""
     check_options(source, [])
@@ -209,7 +207,6 @@ def load_hub_rows(hub_id: str, split: str) -> list[dict]:
     return [dict(row) for row in datasets.load_dataset(hub_id, split=split)]
 
 
-@register("goldenswag")
 def goldenswag(source: AdapterInput, report: FilterReport) -> list[Item]:
     """GoldenSwag (Chizhov et al. 2025): Hugging Face dataset ``PleIAs/GoldenSwag`` only.
 
@@ -243,8 +240,6 @@ def goldenswag(source: AdapterInput, report: FilterReport) -> list[Item]:
 SIQA_PROMPTS = {"lm_eval": "Q: {context} {question}\nA:", "plain": "{context} {question}"}
 
 
-@register("socialiqa")
-@register("socialiqa_filtered")
 def socialiqa(source: AdapterInput, report: FilterReport) -> list[Item]:
     """Social IQA dev or its filtered subset (``data`` jsonl + ``labels`` with 1-based labels).
 
@@ -290,7 +285,6 @@ def duplicate_step(items: list[Item], keys: Mapping[str, tuple], mode: str, repo
 PIQA_PROMPT = "Question: {goal}\nAnswer:"
 
 
-@register("piqa")
 def piqa(source: AdapterInput, report: FilterReport) -> list[Item]:
     """PIQA validation (``data`` = valid.jsonl, ``labels`` = valid-labels.lst, 0-based)."""
     check_options(source, [])
@@ -396,7 +390,6 @@ def unused_corrupt_goals(rows: list[Row], used: set[tuple[int, str]]) -> list[tu
     ]
 
 
-@register("piqa_rup")
 def piqa_rup(source: AdapterInput, report: FilterReport) -> list[Item]:
     """PIQA-RUP (``data`` = PIQA_RUP.csv, ``piqa`` = PIQA's valid.jsonl): PIQA validation with perturbed goals.
 

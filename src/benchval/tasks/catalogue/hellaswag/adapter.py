@@ -1,0 +1,9 @@
+"""The adapter ``hellaswag``: :func:`benchval.tasks.commonsense.hellaswag`, where the commonsense adapters share their
+readers and helpers; its prompt format and filters: README.md beside this file."""
+
+from __future__ import annotations
+
+from benchval.tasks import commonsense
+from benchval.tasks.base import register
+
+hellaswag = register("hellaswag")(commonsense.hellaswag)

@@ -1,0 +1,9 @@
+"""The adapter ``socialiqa_filtered``: :func:`benchval.tasks.commonsense.socialiqa`, where the commonsense
+adapters share their readers and helpers; its prompt format and filters: README.md beside this file."""
+
+from __future__ import annotations
+
+from benchval.tasks import commonsense
+from benchval.tasks.base import register
+
+socialiqa_filtered = register("socialiqa_filtered")(commonsense.socialiqa)
