@@ -124,14 +124,13 @@ def known_adapters(root: Path = TASK_FOLDERS) -> list[str]:
 
 
 def folder_catalogue(roles: Iterable[str] | None = None, root: Path = TASK_FOLDERS) -> dict:
-    """``{"tasks": ..., "datasets": ...}`` as the task folders declare them: the tasks whose role is one of
-    ``roles`` (every task when None), and every dataset the folders declare (for tests and tools that
-    read tasks outside a workflow run)."""
+    """``{"tasks": ..., "datasets": ...}`` as the task folders declare them: the folders whose task's role is
+    one of ``roles`` (every folder when None), with the datasets they declare (for tests and tools that read
+    tasks outside a workflow run)."""
     merged: dict = {"tasks": {}, "datasets": {}}
-    for folder in task_folders(root).values():
+    for name, folder in task_folders(root).items():
         content = load_yaml(folder / TASK_FILE)
-        merged["datasets"].update(content.get("datasets") or {})
-        for name, spec in content["tasks"].items():
-            if roles is None or spec["role"] in roles:
-                merged["tasks"][name] = spec
+        if roles is None or content["tasks"][name]["role"] in roles:
+            merged["tasks"][name] = content["tasks"][name]
+            merged["datasets"].update(content.get("datasets") or {})
     return merged
