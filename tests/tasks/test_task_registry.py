@@ -159,7 +159,7 @@ def test_editing_one_task_folder_reruns_only_that_task(tmp_path):
     for name in ("workflow", "config", "src"):
         shutil.copytree(REPO_ROOT / name, checkout / name, ignore=shutil.ignore_patterns("__pycache__"))
     workdir = tmp_path / "run"
-    configfile = tiny_workflow_config(workdir)
+    configfile = tiny_workflow_config(workdir, n_items=4, n_bootstrap=100)
     command = snakemake_command(workdir, configfile, cores=1, snakefile=checkout / "workflow" / "Snakefile")
     env = offline_env(PYTHONPATH=str(checkout / "src"))
 
