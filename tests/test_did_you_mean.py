@@ -97,3 +97,13 @@ def test_task_dataset_and_partner(default_config):
     config["tasks"]["winowhat"]["pairs_with"] = "winogrand"
     with pytest.raises(ConfigError, match=r"tasks.winowhat.pairs_with: unknown task 'winogrand'; did you mean"):
         check_references(config)
+
+
+def test_study(default_config):
+    from benchval.lmeval.own_output import own_output_study
+    from benchval.plumbing.gpu_hours import study_cost
+
+    with pytest.raises(ConfigError, match=r"unknown study 'defualt'; did you mean 'default'\? \(the config's studies"):
+        own_output_study(default_config, "defualt", "results/lmeval")
+    with pytest.raises(ConfigError, match=r"unknown study 'defualt'; did you mean 'default'\?"):
+        study_cost(default_config, "defualt")
