@@ -1,5 +1,5 @@
-"""The adapter ``socialiqa``: :func:`benchval.tasks.commonsense.socialiqa`, where the commonsense adapters share their
-readers and helpers; its prompt format and filters: README.md beside this file."""
+"""The adapter ``socialiqa``: :func:`benchval.tasks.commonsense.socialiqa`, the one Social IQA adapter, which the
+socialiqa and socialiqa_filtered folders both register; its prompt and duplicate rule: ../socialiqa/README.md."""
 
 from __future__ import annotations
 
