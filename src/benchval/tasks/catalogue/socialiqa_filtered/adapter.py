@@ -1,5 +1,6 @@
-"""The adapter ``socialiqa_filtered``: :func:`benchval.tasks.commonsense.socialiqa`, the one Social IQA adapter,
-which the socialiqa and socialiqa_filtered folders both register; its prompt and duplicate rule: ../socialiqa/README.md."""
+"""The adapter ``socialiqa_filtered``: :func:`benchval.tasks.commonsense.socialiqa`, the one Social IQA
+adapter, which the socialiqa and socialiqa_filtered folders both register; its prompt and duplicate rule:
+../socialiqa/README.md."""
 
 from __future__ import annotations
 
