@@ -107,3 +107,22 @@ def test_study(default_config):
         own_output_study(default_config, "defualt", "results/lmeval")
     with pytest.raises(ConfigError, match=r"unknown study 'defualt'; did you mean 'default'\?"):
         study_cost(default_config, "defualt")
+
+
+def test_a_study_task_or_model_names_its_registry(default_config):
+    import copy
+
+    from benchval.plumbing.config import check_references
+
+    config = copy.deepcopy(default_config)
+    config["studies"]["default"]["tasks"] = ["winogrnde"]
+    with pytest.raises(
+        ConfigError,
+        match=r"studies.default.tasks: unknown task .winogrnde.; did you mean .winogrande.\? "
+        r"\(the tasks: one folder each, src/benchval/tasks/catalogue/<task>/",
+    ):
+        check_references(config)
+    config = copy.deepcopy(default_config)
+    config["studies"]["default"]["models"] = ["smollm2-135"]
+    with pytest.raises(ConfigError, match=r"unknown model 'smollm2-135'; did you mean 'smollm2-135m'\? \(the config's"):
+        check_references(config)

@@ -23,7 +23,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from benchval.plumbing.folders import REPO_ROOT, TASK_FOLDERS
-from benchval.plumbing.config_error import ConfigError
+from benchval.plumbing.config_error import ConfigError, unknown_name
 
 SCHEMA_DIR = REPO_ROOT / "workflow" / "schemas"
 
@@ -99,10 +99,18 @@ def check_sections_are_mappings(config: Mapping) -> None:
             )
 
 
-def _unknown(kind: str, where: str, name: str, known) -> ConfigError:
-    close = difflib.get_close_matches(name, list(known), n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return ConfigError(f"{where}: unknown {kind} {name!r}{hint} (known: {sorted(known)})")
+#: where each kind of name is declared: the registry that an unknown name's message names
+_REGISTRIES = {
+    "task": "the tasks: one folder each, src/benchval/tasks/catalogue/<task>/, or a --configfile's tasks:",
+    "model": "the config's models:",
+    "dataset": "the datasets: of the task folders and config/catalogue/",
+    "metric": "the metrics the studies' score tables hold",
+}
+
+
+def _unknown(kind: str, where: str, name: str, known, registry: str | None = None) -> ConfigError:
+    """``WHERE: unknown KIND 'name'; did you mean 'closest'? (REGISTRY: the known names)``."""
+    return ConfigError(f"{where}: " + unknown_name(kind, name, known, registry or _REGISTRIES[kind]))
 
 
 def _check_study(study: str, spec: dict, models: dict, tasks: dict) -> None:
@@ -177,7 +185,9 @@ def _check_imported_pairs(config: dict) -> None:
         for task, task_spec in spec["tasks"].items():
             partner = task_spec.get("pairs_with")
             if partner and partner not in spec["tasks"]:
-                raise _unknown("task", f"studies.{study}.tasks.{task}.pairs_with", partner, spec["tasks"])
+                raise _unknown(
+                    "task", f"studies.{study}.tasks.{task}.pairs_with", partner, spec["tasks"], f"studies.{study}.tasks"
+                )
 
 
 def _check_composite_tasks(config: dict) -> None:
@@ -189,7 +199,9 @@ def _check_composite_tasks(config: dict) -> None:
     composite = (config.get("analysis") or {}).get("control_composite") or {}
     for task in composite.get("tasks") or ():
         if task not in known:
-            raise _unknown("task", "analysis.control_composite.tasks", task, known)
+            raise _unknown(
+                "task", "analysis.control_composite.tasks", task, known, "the task folders' and imported studies' tasks"
+            )
 
 
 # ---- defaults: written in the schemas only, filled here ------------------------------------------
