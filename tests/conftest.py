@@ -7,6 +7,7 @@ import yaml
 from snakemake.utils import update_config, validate
 from xdist.scheduler import LoadFileScheduling
 
+from benchval.plumbing.config import catalogue_files
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
 
 SLURM_TESTS = "tests/slurm/"
@@ -41,7 +42,7 @@ def default_config() -> dict:
     """config.yaml merged with the catalogue and validated (defaults filled), as the workflow sees it;
     built once per test module, so a module may edit its copy."""
     config = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
-    for catalogue in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
+    for catalogue in catalogue_files(REPO_ROOT / "config" / "catalogue"):
         update_config(config, yaml.safe_load(catalogue.read_text()))
     validate(config, str(REPO_ROOT / "workflow" / "schemas" / "config.schema.yaml"))
     return config

@@ -28,6 +28,8 @@ def documents() -> list[Path]:
     roots = [*REPO_ROOT.glob("docs/*.md"), REPO_ROOT / "README.md", REPO_ROOT / "workflow" / "Snakefile"]
     roots += [*REPO_ROOT.glob("workflow/rules/*.smk"), *REPO_ROOT.glob("workflow/scripts/*.py")]
     roots += [*REPO_ROOT.glob("config/**/*.yaml"), *REPO_ROOT.glob("workflow/schemas/*.yaml")]
+    folders = REPO_ROOT / "src" / "benchval" / "tasks" / "catalogue"  # the task folders' notes and entries
+    roots += [*sorted(folders.glob("*/README.md")), *sorted(folders.glob("*/task.yaml"))]
     return roots + sorted((REPO_ROOT / "src" / "benchval").rglob("*.py"))
 
 

@@ -9,6 +9,7 @@ import pytest
 import yaml
 from snakemake.utils import update_config, validate
 
+from benchval.plumbing.config import catalogue_files
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.testing.rehearsal import NOTICE, build_models, paper_config, rehearsal_config
 from benchval.testing.snakemake_run import finished_rules, run_snakemake, snakemake_command
@@ -31,7 +32,7 @@ def test_rehearsal_config_is_the_paper_study_on_tiny_models():
         assert entry["source"] == {"type": "local", "path": f"models/{name}"}
     assert committed["scoring"]["jobs"] == "per_model" and study["commonwhy_criterion"] is False
     merged = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
-    for catalogue in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
+    for catalogue in catalogue_files(REPO_ROOT / "config" / "catalogue"):
         update_config(merged, yaml.safe_load(catalogue.read_text()))
     update_config(merged, copy.deepcopy(committed))
     validate(merged, str(REPO_ROOT / "workflow" / "schemas" / "config.schema.yaml"))

@@ -15,6 +15,7 @@ from scipy import stats
 from benchval.testing.analysis_in_one_process import run_analysis
 from benchval.plumbing.raw_files import dataset_files
 from benchval.evaluation.evaluate import evaluate_task
+from benchval.plumbing.config import catalogue_files
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.evaluation.score_table import score_table_from_metrics, task_table_from_metas
 from benchval.evaluation.calibrate import calibrated_option_scores
@@ -36,7 +37,7 @@ STUDY_TASKS = ["winogrande", "winowhat", "piqa", "piqa_rup", "false_beliefs"]
 
 def catalogue_config() -> dict:
     config = {"tasks": {}, "datasets": {}}
-    for path in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
+    for path in catalogue_files(REPO_ROOT / "config" / "catalogue"):
         loaded = yaml.safe_load(path.read_text())
         config["tasks"].update(loaded.get("tasks") or {})  # not every catalogue file declares tasks
         config["datasets"].update(loaded.get("datasets") or {})

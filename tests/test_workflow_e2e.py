@@ -276,7 +276,8 @@ def test_editing_fdr_plans_only_fdr_and_the_starred_figures(plans):
 
 
 def _relabel(config):
-    """Tasks are declared in config/catalogue/; a --configfile entry merges into them."""
+    """Tasks are declared in their folders (src/benchval/tasks/catalogue/<task>/task.yaml); a --configfile entry
+    merges into them."""
     config.setdefault("tasks", {}).setdefault("hellaswag", {})["label"] = "HellaSwag (renamed)"
 
 

@@ -5,18 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
-
-from benchval.plumbing.folders import REPO_ROOT
 from benchval.tasks.base import AdapterInput, FilterReport, get_adapter
+from benchval.tasks.registry import folder_catalogue
 
-CATALOGUE = REPO_ROOT / "config" / "catalogue" / "commonsense.yaml"
+COMMONSENSE_ROLES = ("cs_original", "cs_reworked", "cs_variant")
 SEED = 20261130
 
 
 @pytest.fixture(scope="session")
 def catalogue() -> dict:
-    return yaml.safe_load(CATALOGUE.read_text(encoding="utf-8"))
+    """The commonsense task folders' tasks, and every dataset the folders declare."""
+    return folder_catalogue(COMMONSENSE_ROLES)
 
 
 @pytest.fixture(scope="session")

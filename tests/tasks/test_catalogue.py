@@ -1,4 +1,5 @@
-"""config/catalogue/commonsense.yaml against its schemas and the paper's design."""
+"""The commonsense task folders (src/benchval/tasks/catalogue/<task>/task.yaml) against their schemas and the
+paper's design."""
 
 from __future__ import annotations
 

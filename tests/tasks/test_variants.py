@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from benchval.plumbing.config_error import ConfigError
+from benchval.plumbing.config import catalogue_files
 from benchval.plumbing.folders import REPO_ROOT
 from benchval.tasks.commonsense import PIQA_RUP_COLUMNS
 from benchval.tasks.variants import add_task_variants, split_variant_name, variant_name
@@ -99,7 +100,7 @@ def test_shipped_config_validates_with_the_switch_on():
     from snakemake.utils import validate
 
     config = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
-    for catalogue in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
+    for catalogue in catalogue_files(REPO_ROOT / "config" / "catalogue"):
         for key, value in yaml.safe_load(catalogue.read_text()).items():
             config.setdefault(key, {}).update(value)
     config["studies"]["default"]["sensitivity_variants"] = True

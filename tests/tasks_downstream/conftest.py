@@ -4,14 +4,13 @@ from __future__ import annotations
 
 
 import pytest
-import yaml
 
-import benchval.tasks.downstream  # noqa: F401  (registers the adapters)
-from benchval.plumbing.folders import REPO_ROOT
+from benchval.tasks.registry import folder_catalogue
 
-CATALOGUE = REPO_ROOT / "config" / "catalogue" / "downstream.yaml"
+DOWNSTREAM_ROLES = ("downstream", "control")
 
 
 @pytest.fixture(scope="session")
 def catalogue() -> dict:
-    return yaml.safe_load(CATALOGUE.read_text(encoding="utf-8"))
+    """The downstream and control task folders' tasks, and every dataset the folders declare."""
+    return folder_catalogue(DOWNSTREAM_ROLES)

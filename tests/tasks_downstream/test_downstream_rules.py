@@ -16,6 +16,7 @@ from benchval.tasks.base import known_adapters
 from benchval.tasks.downstream.common import answer_statements, shuffle_options
 from benchval.tasks.rawfiles import read_csv
 from benchval.tasks.downstream.near_duplicates import jaccard, near_duplicate_of
+from benchval.tasks.registry import folder_catalogue
 from benchval.tasks.sizes import deviates, task_sizes_table
 
 
@@ -205,11 +206,7 @@ def test_every_deviating_task_has_a_reason(catalogue, mirror):
     from benchval.tasks.base import FilterReport
     from benchval.tasks.prepare import build_items
 
-    merged = {"tasks": {}, "datasets": {}}
-    for name in ("commonsense", "downstream"):
-        part = yaml.safe_load((REPO_ROOT / "config" / "catalogue" / f"{name}.yaml").read_text())
-        merged["tasks"].update(part["tasks"])
-        merged["datasets"].update(part["datasets"])
+    merged = folder_catalogue()  # every task folder
     reasons = yaml.safe_load((REPO_ROOT / "config" / "catalogue" / "paper_n_deviations.yaml").read_text())
     reasons = reasons["paper_n_deviations"]
     deviating = set()

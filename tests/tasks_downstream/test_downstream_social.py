@@ -210,7 +210,8 @@ def test_sarc7_hand_made_filters(tmp_path, catalogue):
         run_adapter(catalogue, "sarc7", raw={"sarcasm": path})
 
 
-# docs/downstream-tasks.md lists these: n under neighbouring context thresholds (label filters as configured)
+# src/benchval/tasks/catalogue/sarc7/README.md lists these: n under neighbouring context thresholds (label filters
+# as configured)
 SARC7_WORDS = (0, 20, 40)  # the table's columns: min_context_words
 SARC7_NEIGHBOURS = {1: (324, 191, 96), 2: (240, 176, 92), 3: (177, 155, 92), 4: (122, 116, 85)}  # min_context_turns: n
 

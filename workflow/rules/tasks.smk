@@ -1,5 +1,6 @@
 # Tasks: raw files (mirror or download) -> results/tasks/{task}.parquet (+ .meta.json, .filters.json).
-# Datasets and tasks are declared in config/catalogue/*.yaml; see docs/tasks.md and
+# Datasets and tasks are declared in the task folders (src/benchval/tasks/catalogue/<task>/) and in
+# config/catalogue/*.yaml; see docs/tasks.md and
 # docs/data-contract.md (section 1). A task whose data is unavailable here (GoldenSwag needs the
 # Hugging Face Hub) still gets its three files: no items, meta "unavailable" = the reason.
 
@@ -10,7 +11,8 @@ from benchval.plumbing.raw_files import find_declared as _find_declared
 from benchval.plumbing.raw_files import resolve as _resolve_data_path
 from benchval.plumbing.folders import DOWNLOADS_DIR, workflow_root
 from benchval.plumbing.layout import TASK_FILTERS, TASK_ITEMS, TASK_META, alternatives, workflow_layout
-from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
+from benchval.plumbing.reruns import canonical, code_digest, script_code_for, workdir_relative
+from benchval.tasks.registry import adapter_file
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
@@ -59,6 +61,12 @@ def _task_sample(wildcards):
 PRESENTATION_KEYS = ("label",)
 
 
+def _adapter_code(wildcards):
+    """The code of the module that registers the task's adapter (its task folder's adapter.py, and what that
+    imports): editing one task folder reruns the tasks that use its adapter, no other (docs/tasks.md)."""
+    return code_digest(adapter_file(config["tasks"][wildcards.task]["adapter"]))
+
+
 def _task_config(wildcards):
     spec = config["tasks"][wildcards.task]
     return canonical({key: value for key, value in spec.items() if key not in PRESENTATION_KEYS})
@@ -100,5 +108,6 @@ rule prepare_task:
         checksums=lambda w: canonical(_task_checksums(w)),
         exclusion=_task_exclusion,
         code=script_code("prepare_task.py"),
+        adapter_code=_adapter_code,
     script:
         "../scripts/prepare_task.py"

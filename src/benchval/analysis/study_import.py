@@ -20,7 +20,7 @@ class StudyImportError(ValueError):
 
 def expand_path(template: str, mirror: str | Path | None) -> Path:
     """Replace ``{mirror}`` in ``template`` by the mirror, or with ``mirror: null`` by the download cache
-    resources/data (rule fetch_raw_file downloads a file declared in config/catalogue/*.yaml there)."""
+    resources/data (rule fetch_raw_file downloads a file declared in the catalogue there)."""
     if "{mirror}" in template:
         template = template.replace("{mirror}", str(raw_root(Path(mirror) if mirror is not None else None)))
     return Path(template)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from sklearn.metrics import accuracy_score, f1_score
+from benchval.plumbing.config_error import unknown_name
 
 METRICS = ("accuracy", "macro_f1")
 
@@ -73,7 +74,11 @@ def compute_metrics(predictions: pd.DataFrame, metrics: list[str]) -> dict[str, 
     """Accuracy and/or macro-F1 over option classes (the classes seen as label or prediction)."""
     unknown = set(metrics) - set(METRICS)
     if unknown:
-        raise ValueError(f"unknown metrics {sorted(unknown)}; known: {METRICS}")
+        raise ValueError(
+            "; ".join(
+                unknown_name("metric", name, METRICS, "benchval.evaluation.metrics.METRICS") for name in sorted(unknown)
+            )
+        )
     if predictions.empty:
         return {metric: float("nan") for metric in metrics}
     y_true, y_pred = predictions["label"].to_numpy(), predictions["prediction"].to_numpy()

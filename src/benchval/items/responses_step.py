@@ -9,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.items import readers
+from benchval.plumbing.config_error import unknown_name
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +27,10 @@ def read_source(source: dict, mirror: str | None) -> pd.DataFrame:
         return readers.read_scores(files)
     if reader == "lm_eval":
         return readers.read_lmeval_samples(files)
-    raise ValueError(f"items.sources: unknown reader {reader!r}")
+    known = [readers.SOURCE_NLU, readers.SOURCE_MMLU_PRO, "scores", "lm_eval"]
+    raise ValueError(
+        "items.sources: " + unknown_name("reader", reader, known, "benchval.items.responses_step.read_source")
+    )
 
 
 def run_responses_step(source: dict, mirror: str | None, output: str) -> None:

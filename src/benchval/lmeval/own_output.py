@@ -11,10 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchval.evaluation.evaluate import LMEVAL_METRIC_NAMES
+from benchval.plumbing.config_error import ConfigError, unknown_name
 
 
 def own_output_study(config: dict, study_name: str, lmeval_dir: str | Path) -> dict:
     """The ``source: lm_eval`` study (with ``samples:``) of scored study ``study_name``'s output."""
+    if study_name not in config["studies"]:
+        raise ConfigError(unknown_name("study", study_name, config["studies"], "the config's studies"))
     study = config["studies"][study_name]
     models = {
         model: {"name": model, "family": config["models"][model]["family"], "size_b": config["models"][model]["size_b"]}

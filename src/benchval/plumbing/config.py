@@ -22,8 +22,8 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from benchval.plumbing.folders import REPO_ROOT
-from benchval.plumbing.config_error import ConfigError
+from benchval.plumbing.folders import REPO_ROOT, TASK_FOLDERS
+from benchval.plumbing.config_error import ConfigError, unknown_name
 
 SCHEMA_DIR = REPO_ROOT / "workflow" / "schemas"
 
@@ -99,10 +99,18 @@ def check_sections_are_mappings(config: Mapping) -> None:
             )
 
 
-def _unknown(kind: str, where: str, name: str, known) -> ConfigError:
-    close = difflib.get_close_matches(name, list(known), n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return ConfigError(f"{where}: unknown {kind} {name!r}{hint} (known: {sorted(known)})")
+#: where each kind of name is declared: the registry that an unknown name's message names
+_REGISTRIES = {
+    "task": "the tasks: one folder each, src/benchval/tasks/catalogue/<task>/, or a --configfile's tasks:",
+    "model": "the config's models:",
+    "dataset": "the datasets: of the task folders and config/catalogue/",
+    "metric": "the metrics the studies' score tables hold",
+}
+
+
+def _unknown(kind: str, where: str, name: str, known, registry: str | None = None) -> ConfigError:
+    """``WHERE: unknown KIND 'name'; did you mean 'closest'? (REGISTRY: the known names)``."""
+    return ConfigError(f"{where}: " + unknown_name(kind, name, known, registry or _REGISTRIES[kind]))
 
 
 def _check_study(study: str, spec: dict, models: dict, tasks: dict) -> None:
@@ -157,10 +165,10 @@ def check_references(config: dict) -> None:
             _check_study(study, spec, models, tasks)
     for task, spec in tasks.items():
         if spec.get("dataset") is not None and spec["dataset"] not in datasets:
-            raise ConfigError(f"tasks.{task}.dataset: unknown dataset {spec['dataset']!r}")
+            raise _unknown("dataset", f"tasks.{task}.dataset", spec["dataset"], datasets)
         partner = spec.get("pairs_with")
         if partner is not None and partner not in tasks:
-            raise ConfigError(f"tasks.{task}.pairs_with: unknown task {partner!r}")
+            raise _unknown("task", f"tasks.{task}.pairs_with", partner, tasks)
     for task in (config.get("sample") or {}).get("per_task") or {}:
         if task not in tasks:
             raise _unknown("task", f"sample.per_task.{task}", task, tasks)
@@ -177,7 +185,9 @@ def _check_imported_pairs(config: dict) -> None:
         for task, task_spec in spec["tasks"].items():
             partner = task_spec.get("pairs_with")
             if partner and partner not in spec["tasks"]:
-                raise _unknown("task", f"studies.{study}.tasks.{task}.pairs_with", partner, spec["tasks"])
+                raise _unknown(
+                    "task", f"studies.{study}.tasks.{task}.pairs_with", partner, spec["tasks"], f"studies.{study}.tasks"
+                )
 
 
 def _check_composite_tasks(config: dict) -> None:
@@ -189,7 +199,9 @@ def _check_composite_tasks(config: dict) -> None:
     composite = (config.get("analysis") or {}).get("control_composite") or {}
     for task in composite.get("tasks") or ():
         if task not in known:
-            raise _unknown("task", "analysis.control_composite.tasks", task, known)
+            raise _unknown(
+                "task", "analysis.control_composite.tasks", task, known, "the task folders' and imported studies' tasks"
+            )
 
 
 # ---- defaults: written in the schemas only, filled here ------------------------------------------
@@ -323,13 +335,13 @@ def allowed_values(section: str, *keys: str) -> list:
 
 
 def merged_config(*overlays: Path | str) -> dict:
-    """config/config.yaml, then the catalogue (config/catalogue/*.yaml), then ``overlays`` in order,
+    """config/config.yaml, then the catalogue (:func:`catalogue_files`), then ``overlays`` in order,
     merged as snakemake merges ``--configfile config/config.yaml <overlays>`` (for tools and tests
     that read the config outside a workflow run: the cost estimate, the rehearsal)."""
     from snakemake.utils import update_config  # noqa: PLC0415  (only these callers need snakemake)
 
     config = yaml.safe_load((REPO_ROOT / "config" / "config.yaml").read_text())
-    for catalogue in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
+    for catalogue in catalogue_files(REPO_ROOT / "config" / "catalogue"):
         update_config(config, yaml.safe_load(catalogue.read_text()))
     for overlay in overlays:
         update_config(config, yaml.safe_load(Path(overlay).read_text()) or {})
@@ -347,12 +359,36 @@ def _merged(base: dict, over: Mapping) -> dict:
     return merged
 
 
-def catalogue_files(folder: Path) -> list[Path]:
-    """The catalogue's YAML files (config/catalogue/*.yaml), in name order; a missing folder is an error."""
-    files = sorted(Path(folder).glob("*.yaml"))
+def task_files(task_folders: Path = TASK_FOLDERS) -> list[Path]:
+    """Every task folder's catalogue entry (``<task_folders>/<task>/task.yaml``), in name order."""
+    return sorted(Path(task_folders).glob("*/task.yaml"))
+
+
+def catalogue_files(folder: Path, task_folders: Path = TASK_FOLDERS) -> list[Path]:
+    """The catalogue's YAML files: every task folder's task.yaml (src/benchval/tasks/catalogue/<task>/),
+    then config/catalogue/*.yaml, each in name order; a missing folder is an error, and so is a task.yaml
+    that declares another task than its folder's or a dataset another catalogue file declares too."""
+    tasks, files = task_files(task_folders), sorted(Path(folder).glob("*.yaml"))
     if not files:
-        raise ConfigError(f"catalogue: no *.yaml in {folder} (the task and dataset definitions, config/catalogue/)")
-    return files
+        raise ConfigError(f"catalogue: no *.yaml in {folder} (config/catalogue/: paper_n_deviations, raw_sources)")
+    if not tasks:
+        raise ConfigError(f"catalogue: no <task>/task.yaml in {task_folders} (the task folders)")
+    declared: dict[str, Path] = {}
+    for path in [*tasks, *files]:
+        content = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if path in tasks and list(content.get("tasks") or {}) != [path.parent.name]:
+            raise ConfigError(
+                f"{path}: a task folder's task.yaml declares exactly its own task under `tasks:` "
+                f"({path.parent.name!r}), found {sorted(content.get('tasks') or {})}"
+            )
+        for dataset in content.get("datasets") or {}:
+            if dataset in declared:
+                raise ConfigError(
+                    f"{path}: datasets.{dataset} is declared in {declared[dataset]} too; declare it once "
+                    "(another task names it with `dataset:`)"
+                )
+            declared[dataset] = path
+    return [*tasks, *files]
 
 
 def merge_catalogue_under(config: dict, files: list[Path]) -> None:

@@ -20,6 +20,9 @@ RESOURCES = "resources"
 MODELS_DIR = f"{RESOURCES}/models"  # prepared models (rule prepare_model)
 DOWNLOADS_DIR = f"{RESOURCES}/data"  # raw files fetched when `mirror: null` (rule fetch_raw_file)
 DOWNLOAD_DIR = Path(DOWNLOADS_DIR)
+# one folder per task: <task>/task.yaml (its catalogue entry), its adapter module, README.md (its notes);
+# found by name by benchval.tasks.registry, merged into the config by the Snakefile (docs/tasks.md)
+TASK_FOLDERS = Path(__file__).resolve().parents[1] / "tasks" / "catalogue"
 
 
 def default_mirror() -> Path | None:
@@ -48,7 +51,7 @@ def resolve_mirror(mirror: str | None) -> Path | None:
 
 def raw_root(mirror: Path | None) -> Path:
     """Where raw files are read: the mirror, or (``mirror: null``) the download folder that rule
-    fetch_raw_file fills from the files declared in config/catalogue/*.yaml."""
+    fetch_raw_file fills from the files declared in the catalogue (task folders, config/catalogue/)."""
     return mirror if mirror is not None else DOWNLOAD_DIR
 
 

@@ -41,6 +41,7 @@ import pandas as pd
 
 from benchval.plumbing.cluster_resources import ClusterSettings, entry_resources, weights_gb
 from benchval.plumbing.config import merged_config
+from benchval.plumbing.config_error import ConfigError, unknown_name
 from benchval.plumbing.folders import REPO_ROOT
 
 log = logging.getLogger(__name__)
@@ -228,6 +229,8 @@ def study_cost(
     mirror); ``gpu_mem_gb`` replaces config ``cluster.gpu_mem_gb``. The table's attrs hold the tokens
     per task (``tokens_per_task``) and the tasks not counted, with their reason (``missing``).
     """
+    if study not in config["studies"]:
+        raise ConfigError(unknown_name("study", study, config["studies"], "the config's studies"))
     spec = config["studies"][study]
     count = counter(tokenizer_dir)
     tokens, missing = {}, {}

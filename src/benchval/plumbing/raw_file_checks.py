@@ -6,8 +6,8 @@ A rule that reads raw files (the mirror, or the download cache with ``mirror: nu
 sha256, and the job fails with :class:`~benchval.plumbing.raw_files.ChecksumMismatch` (file, both hashes, where the
 checksum is declared) before anything is read. The declared checksum is
 
-* the catalogue's (``config/catalogue/*.yaml``, ``datasets.<name>.files.<key>.sha256``) when a
-  declared file has that path, else
+* the catalogue's (task folders' ``task.yaml`` and ``config/catalogue/*.yaml``,
+  ``datasets.<name>.files.<key>.sha256``) when a declared file has that path, else
 * the line for the file in the ``SHA256SUMS`` of its mirror folder or of a folder above it (score
   tables, leaderboards: files the catalogue does not list).
 
@@ -84,8 +84,8 @@ def declared_sha256(path: Path, raw_root: Path, datasets: Mapping[str, Mapping])
     found = _from_sums(path, raw_root)
     if found is None:
         raise UndeclaredRawFile(
-            f"{path}: raw file with no declared sha256 (not in config/catalogue/*.yaml `datasets:` nor in a "
-            f"{SUMS_NAME} of its mirror folder); declare it before a rule reads it"
+            f"{path}: raw file with no declared sha256 (not in the catalogue's `datasets:`, task folders and "
+            f"config/catalogue/, nor in a {SUMS_NAME} of its mirror folder); declare it before a rule reads it"
         )
     return found
 

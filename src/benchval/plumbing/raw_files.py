@@ -1,6 +1,7 @@
 """Raw-data access: declared files, the local mirror, downloads and checksums.
 
-Every raw file a task reads is declared once in ``config/catalogue/*.yaml`` under
+Every raw file a task reads is declared once in the catalogue (a task folder's ``task.yaml``,
+``config/catalogue/*.yaml``) under
 ``datasets.<name>.files.<key>`` with
 
 * ``path``: where it lives relative to the mirror (and to ``resources/data/``),

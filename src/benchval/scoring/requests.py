@@ -15,6 +15,7 @@ from __future__ import annotations
 import pandas as pd
 
 from benchval.tasks.base import SCORING_MODES  # tasks.schema.yaml's enum
+from benchval.plumbing.config_error import unknown_name
 
 REQUEST_COLUMNS = ["request_id", "item_id", "option_index", "kind", "context", "continuation"]
 ITEM_COLUMNS = ("id", "context", "options", "label")
@@ -101,7 +102,7 @@ def build_requests(items: pd.DataFrame, scoring_mode: str, prior_context: str = 
     (``option`` | ``prior``), context, continuation.
     """
     if scoring_mode not in SCORING_MODES:
-        raise RequestError(f"unknown scoring mode {scoring_mode!r}; known: {list(SCORING_MODES)}")
+        raise RequestError(unknown_name("scoring mode", scoring_mode, SCORING_MODES, "tasks.schema.yaml scoring_mode"))
     missing = [c for c in ITEM_COLUMNS if c not in items.columns]
     if missing:
         raise RequestError(f"items table lacks columns {missing} (has {list(items.columns)})")

@@ -11,6 +11,7 @@ import logging
 from benchval.scoring.base import Scorer
 from benchval.scoring.engine import FastScorer, unsupported_reason
 from benchval.scoring.reference import ReferenceScorer
+from benchval.plumbing.config_error import unknown_name
 
 log = logging.getLogger(__name__)
 
@@ -33,5 +34,5 @@ def make_scorer(engine: str, model, tokenizer, **options) -> Scorer:
             cls = ReferenceScorer
             log.warning("fast engine cannot score this model exactly (%s); using the reference engine", reason)
     else:
-        raise ValueError(f"unknown scoring engine {engine!r}; known: {list(ENGINES)}")
+        raise ValueError(unknown_name("scoring engine", engine, ENGINES, "benchval.scoring.scorer_factory.ENGINES"))
     return cls(model, tokenizer, **options)

@@ -1,21 +1,22 @@
 """The task adapter interface and the filter report every adapter fills in.
 
 An adapter turns one dataset's raw files into items (see docs/data-contract.md, section 1).
-Adapters are registered by name with :func:`register`; config/config.yaml names the adapter of
-each task under ``tasks.<task>.adapter`` and passes it ``options`` (filter thresholds, column
+Adapters are registered by name with :func:`register` in their task folders (benchval.tasks.registry); a
+task's task.yaml names its adapter under ``tasks.<task>.adapter`` and passes it ``options`` (filter thresholds, column
 choices) and the resolved raw file paths.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 from benchval.plumbing.config import allowed_values
+
+# the adapters' registry (one folder per task): adapter modules register with `register` from here
+from benchval.tasks.registry import get_adapter, known_adapters, register  # noqa: F401
 
 # the allowed values of a task's scoring_mode, role and axes are tasks.schema.yaml's
 SCORING_MODES = tuple(allowed_values("tasks", "scoring_mode"))
@@ -257,46 +258,3 @@ class AdapterInput:
 
 
 Adapter = Callable[[AdapterInput, FilterReport], Iterable[Item]]
-_ADAPTERS: dict[str, Adapter] = {}
-#: the adapter modules, and packages every module of which is one (searched with pkgutil);
-#: benchval.plumbing.reruns counts them as code dependencies of whatever imports this module
-IMPORTS_EVERY_MODULE_OF = ("benchval.tasks.commonsense", "benchval.tasks.downstream")
-
-
-def register(name: str) -> Callable[[Adapter], Adapter]:
-    """Decorator: make an adapter available to config under ``name``.
-
-    The decorated function's module registers itself: every adapter module (``commonsense`` and
-    every module of the ``downstream`` package) is imported before an adapter is looked up
-    (:func:`import_adapter_modules`), so adding a task means a catalogue entry and one adapter
-    module, nothing else."""
-
-    def decorate(adapter: Adapter) -> Adapter:
-        if name in _ADAPTERS:
-            raise ValueError(f"adapter {name!r} registered twice")
-        _ADAPTERS[name] = adapter
-        return adapter
-
-    return decorate
-
-
-def import_adapter_modules() -> None:
-    """Import :data:`IMPORTS_EVERY_MODULE_OF` (a module imported before is not run again)."""
-    for name in IMPORTS_EVERY_MODULE_OF:
-        module = importlib.import_module(name)
-        for found in pkgutil.walk_packages(getattr(module, "__path__", []), prefix=f"{name}."):
-            importlib.import_module(found.name)
-
-
-def get_adapter(name: str) -> Adapter:
-    if name not in _ADAPTERS:
-        import_adapter_modules()
-    try:
-        return _ADAPTERS[name]
-    except KeyError:
-        raise KeyError(f"unknown task adapter {name!r}; known: {sorted(_ADAPTERS)}") from None
-
-
-def known_adapters() -> list[str]:
-    import_adapter_modules()
-    return sorted(_ADAPTERS)

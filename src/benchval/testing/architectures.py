@@ -30,8 +30,10 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from benchval.plumbing.config import catalogue_files
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.testing.tiny import common_config, tiny_tokenizer
+from benchval.plumbing.config_error import unknown_name
 
 ARCHITECTURES = ("gpt_neox", "opt", "qwen2", "llama", "gemma2", "mistral")
 WINDOW = 5  # sliding window in tokens: shorter than every item used
@@ -82,7 +84,7 @@ def architecture_config(arch: str, vocab: int, window: int | None = WINDOW):
         return tf.MistralConfig(
             **common, intermediate_size=64, num_key_value_heads=2, head_dim=8, sliding_window=window
         )
-    raise ValueError(f"unknown architecture {arch!r}; known: {list(ARCHITECTURES)}")
+    raise ValueError(unknown_name("architecture", arch, ARCHITECTURES, "benchval.testing.architectures.ARCHITECTURES"))
 
 
 def build_architecture(arch: str, vocab: int, seed: int = 0, window: int | None = WINDOW):
@@ -130,7 +132,7 @@ def real_items(task: str, n: int, mirror: Path | None = None) -> pd.DataFrame:
     if mirror is None:
         raise FileNotFoundError("no raw-data mirror (../shared/data/raw beside the checkout)")
     catalogue: dict = {"datasets": {}, "tasks": {}}
-    for path in sorted((REPO_ROOT / "config" / "catalogue").glob("*.yaml")):
+    for path in catalogue_files(REPO_ROOT / "config" / "catalogue"):
         part = yaml.safe_load(path.read_text())
         catalogue["datasets"].update(part.get("datasets") or {})
         catalogue["tasks"].update(part.get("tasks") or {})

@@ -11,6 +11,7 @@ import jsonschema
 import yaml
 
 from benchval.plumbing.folders import REPO_ROOT
+from benchval.plumbing.config_error import unknown_name
 
 SCHEMA_PATH = REPO_ROOT / "workflow" / "schemas" / "commonwhy_eval.schema.yaml"
 
@@ -80,20 +81,25 @@ def check_names(settings: Mapping, models: Mapping) -> None:
     known = set(models) | set(settings["endpoints"])
     for name in settings["models"]:
         if name not in models:
-            raise ValueError(f"commonwhy_eval.models: {name!r} is not in models: {sorted(models)}")
+            raise ValueError("commonwhy_eval.models: " + unknown_name("model", name, models, "the config's models"))
     clash = set(settings["models"]) & set(settings["endpoints"])
     if clash:
         raise ValueError(f"commonwhy_eval.endpoints: names also used by models: {sorted(clash)}")
     judge = settings["judge"]["system"]
     if judge not in known:
-        raise ValueError(f"commonwhy_eval.judge.system: {judge!r} is neither a model nor an endpoint")
+        raise ValueError(
+            "commonwhy_eval.judge.system: "
+            + unknown_name("judge", judge, known, "the config's models and commonwhy_eval.endpoints")
+        )
     if settings["judge"]["decision"] != "generate" and judge not in models:
         raise ValueError(
             "commonwhy_eval.judge.decision: logprob and calibrated need a local model; use generate for endpoints"
         )
     backbone = settings["baselines"]["backbone"]
     if backbone and backbone not in models:
-        raise ValueError(f"commonwhy_eval.baselines.backbone: {backbone!r} is not in models")
+        raise ValueError(
+            "commonwhy_eval.baselines.backbone: " + unknown_name("model", backbone, models, "the config's models")
+        )
     if backbone and "kgr" in settings["baselines"]["methods"] and backbone not in settings["models"]:
         raise ValueError(
             f"commonwhy_eval.baselines: KGR revises the backbone's own answers, so {backbone!r} "

@@ -20,6 +20,7 @@ from benchval.commonwhy.kg.source import (
 )
 from benchval.plumbing.config import section_defaults
 from benchval.plumbing.folders import REPO_ROOT
+from benchval.plumbing.config_error import unknown_name
 
 SCHEMA_PATH = REPO_ROOT / "workflow" / "schemas" / "commonwhy.schema.yaml"
 
@@ -43,7 +44,10 @@ def open_source(kg_config: Mapping, store_path: Path | str | None = None, langua
         remote = dict(kg.get("remote") or remote_defaults())
         endpoint = remote.pop("endpoint")
         return RemoteSource(endpoint, language=language, **remote)
-    raise ValueError(f"commonwhy.kg.source: unknown source {kg['source']!r} (workflow/schemas/commonwhy.schema.yaml)")
+    raise ValueError(
+        "commonwhy.kg.source: "
+        + unknown_name("source", kg["source"], ["local", "remote"], "workflow/schemas/commonwhy.schema.yaml")
+    )
 
 
 __all__ = [

@@ -1,7 +1,6 @@
-"""Downstream tasks (social, pragmatic, event axes) and the control tasks of the paper.
-
-One module per source, each registering its adapters with ``benchval.tasks.base.register``
-(the modules are found by ``benchval.tasks.base.import_adapter_modules``); near_duplicates.py holds
-the near-duplicate rule shared by IMPPRES and TRIP, common.py the helpers the adapters share.
-Filters and their thresholds are documented in docs/downstream-tasks.md.
+"""What the downstream and control adapters share: common.py (option shuffling, answer statements, the
+text-quality rule), near_duplicates.py (the near-duplicate rule of IMPPRES and TRIP) and imppres.py (the
+items of both IMPPRES tasks). The adapters themselves live in their task folders
+(src/benchval/tasks/catalogue/<task>/adapter.py, found by benchval.tasks.registry); each folder's
+README.md states its filters and their thresholds.
 """

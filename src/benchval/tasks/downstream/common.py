@@ -54,6 +54,12 @@ def option_text(text: str) -> str:
     return " " + " ".join(text.split())
 
 
+def tidy_passage(text: str) -> str:
+    """Strip each line and collapse runs of blank lines to one paragraph break (the EPITOME passages)."""
+    lines = [line.strip() for line in text.replace("\r\n", "\n").split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
 def unnatural_reason(text: str, patterns: Mapping[str, str]) -> str | None:
     """The name of the first configured pattern (name -> regex) that matches ``text``, else None."""
     for name, pattern in patterns.items():

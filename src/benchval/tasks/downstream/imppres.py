@@ -1,4 +1,6 @@
-"""IMPPRES Presupposition and Implicature (Jeretič et al., 2020): pragmatic axis, ``calibrated``.
+"""IMPPRES Presupposition and Implicature (Jeretič et al., 2020): pragmatic axis, ``calibrated``; the items
+of both tasks (:func:`imppres_items`), registered by their folders (src/benchval/tasks/catalogue/presupposition/,
+src/benchval/tasks/catalogue/implicature/).
 
 Each NLI pair becomes an item: ``context_template`` holds the premise (``{premise}``,
 ``sentence1``) and hypothesis (``{hypothesis}``, ``sentence2``); the options are one answer
@@ -36,7 +38,6 @@ from benchval.tasks.base import (
     FilterReport,
     Item,
     TaskDataError,
-    register,
     source,
 )
 from benchval.tasks.downstream.common import answer_statements, unnatural_reason
@@ -153,13 +154,3 @@ def imppres_items(inp: AdapterInput, report: FilterReport, prefix: str, default_
         )
         for key, row in rows
     ]
-
-
-@register("imppres_presupposition")
-def imppres_presupposition(inp: AdapterInput, report: FilterReport) -> list[Item]:
-    return imppres_items(inp, report, "imppres_presup", "gold_label")
-
-
-@register("imppres_implicature")
-def imppres_implicature(inp: AdapterInput, report: FilterReport) -> list[Item]:
-    return imppres_items(inp, report, "imppres_impl", "gold_label_prag")

@@ -17,7 +17,7 @@ Filters, in order:
   ``min_context_words`` words (whitespace tokens over all context turns). The catalogue asks for
   2 turns and no word minimum: the target then follows at least one exchange (a turn and a
   reply), so what is being talked about and how it is going is visible, not only the one line
-  the target answers (docs/downstream-tasks.md lists n for neighbouring thresholds).
+  the target answers (README.md beside this file lists n for neighbouring thresholds).
 
 Removed rows are listed by MUStARD id and position in the file.
 Missing or malformed fields are a :class:`TaskDataError` naming the MUStARD id.

@@ -1,0 +1,10 @@
+"""The adapter ``socialiqa_filtered``: :func:`benchval.tasks.commonsense.socialiqa`, the one Social IQA
+adapter, which the socialiqa and socialiqa_filtered folders both register; its prompt and duplicate rule:
+../socialiqa/README.md."""
+
+from __future__ import annotations
+
+from benchval.tasks import commonsense
+from benchval.tasks.base import register
+
+socialiqa_filtered = register("socialiqa_filtered")(commonsense.socialiqa)
