@@ -16,10 +16,10 @@ DOTTED = re.compile(r"\bbenchval(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 NOT_REFERENCES = {
     "benchval.prior": "the key of the N/A prior requests in an lm-eval samples file",
     "benchval.task_meta": "the parquet metadata key of a task's items",
-    "benchval.a": "an example in benchval.plumbing.reruns's docstrings",
-    "benchval.a.b": "an example in benchval.plumbing.reruns's docstrings",
-    "benchval.x": "an example in benchval.plumbing.reruns's docstrings",
-    "benchval.x.y": "an example in benchval.plumbing.reruns's docstrings",
+    "benchval.a": "an example in benchval.jobs.reruns's docstrings",
+    "benchval.a.b": "an example in benchval.jobs.reruns's docstrings",
+    "benchval.x": "an example in benchval.jobs.reruns's docstrings",
+    "benchval.x.y": "an example in benchval.jobs.reruns's docstrings",
 }
 
 

@@ -1,8 +1,8 @@
-"""benchval.plumbing.reruns: canonical params, code digests, working-directory-relative paths."""
+"""benchval.jobs.reruns: canonical params, code digests, working-directory-relative paths."""
 
 from __future__ import annotations
 
-from benchval.plumbing.reruns import canonical, code_digest, imported_modules, module_dependencies, workdir_relative
+from benchval.jobs.reruns import canonical, code_digest, imported_modules, module_dependencies, workdir_relative
 
 
 def test_canonical_sorts_keys_recursively_and_keeps_list_order():

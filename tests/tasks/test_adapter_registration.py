@@ -40,10 +40,10 @@ def test_every_adapter_module_is_found():
 
 
 def test_every_adapter_module_is_a_code_dependency_of_prepare_task():
-    """Discovery by pkgutil is invisible to ast: benchval.plumbing.reruns is told (IMPORTS_EVERY_MODULE_OF),
+    """Discovery by pkgutil is invisible to ast: benchval.jobs.reruns is told (IMPORTS_EVERY_MODULE_OF),
     so editing any adapter module reruns prepare_task."""
     from benchval.plumbing.folders import REPO_ROOT
-    from benchval.plumbing.reruns import module_dependencies
+    from benchval.jobs.reruns import module_dependencies
 
     files = {
         path.relative_to(REPO_ROOT / "src").as_posix()

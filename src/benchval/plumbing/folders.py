@@ -3,7 +3,7 @@ and the raw-data mirror. The ground floor: it imports no other benchval module.
 
 The one place that decides where raw files are read (:func:`raw_root`): the mirror (config key
 ``mirror``, :func:`resolve_mirror`), or with ``mirror: null`` the download folder that rule fetch_raw_file
-fills. The file name patterns below these folders are the workflow's (benchval.plumbing.layout).
+fills. The file name patterns below these folders are the workflow's (benchval.jobs.layout).
 """
 
 from __future__ import annotations

@@ -259,7 +259,7 @@ class AdapterInput:
 Adapter = Callable[[AdapterInput, FilterReport], Iterable[Item]]
 _ADAPTERS: dict[str, Adapter] = {}
 #: the adapter modules, and packages every module of which is one (searched with pkgutil);
-#: benchval.plumbing.reruns counts them as code dependencies of whatever imports this module
+#: benchval.jobs.reruns counts them as code dependencies of whatever imports this module
 IMPORTS_EVERY_MODULE_OF = ("benchval.tasks.commonsense", "benchval.tasks.downstream")
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from benchval.atlas.steps.factor import factor_settings
-from benchval.atlas.steps.common import context, registry_models, settings, wide_scores, write_table
+from benchval.jobs.steps.shared.atlas_factor import factor_settings
+from benchval.jobs.steps.shared.atlas_common import context, registry_models, settings, wide_scores, write_table
 
 
 def write_human_preference(atlas: dict, seed: int, ci_level: float, cells_csv, models_csv, table_csv, excluded_csv):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchval.atlas.names import normalise
-from benchval.atlas.steps.common import wide_scores, write_table
+from benchval.analysis.model_names import normalise
+from benchval.jobs.steps.shared.atlas_common import wide_scores, write_table
 
 
 def write_crosscheck(atlas: dict, mirror, cells_csv, names_csv, study: dict, min_models: int, out_csv) -> None:

@@ -11,7 +11,7 @@ from benchval.commonwhy.eval.metrics import BertScoreSettings, score_answers
 from benchval.commonwhy.eval.parquet_tables import write_table
 from benchval.commonwhy.eval.questions import read_questions
 from benchval.commonwhy.eval.stage_keys import stage_settings
-from benchval.commonwhy.eval.stages.stage_io import read_answers
+from benchval.jobs.steps.shared.commonwhy_eval_stage_io import read_answers
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval.commonwhy.eval.stages.stage_io import read_validity
+from benchval.jobs.steps.shared.commonwhy_eval_stage_io import read_validity
 
 
 def stage_judge_check_report(

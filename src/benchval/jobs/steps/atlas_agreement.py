@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchval.atlas.steps.common import settings, wide_scores, write_table
+from benchval.jobs.steps.shared.atlas_common import settings, wide_scores, write_table
 
 
 def write_agreement(atlas: dict, seed: int, ci_level: float, cells_csv, predictors_csv, table_csv) -> None:

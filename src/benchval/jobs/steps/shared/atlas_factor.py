@@ -1,4 +1,4 @@
-"""The general-factor settings the steps that compute g share (kept apart from steps.common, so that a change
+"""The general-factor settings the steps that compute g share (kept apart from atlas_common, so that a change
 to benchval.atlas.general_factor reruns only the rules that compute g)."""
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Rules items_irt_recovery (the recovery gate) and items_irt_{source} (1PL and 2PL of a source's
-benchmarks, every respondent, after the coverage rule): :mod:`benchval.items.irt` on the stored responses."""
+"""Rules items_irt_recovery (the recovery gate; workflow/scripts/items_irt_recovery.py) and items_irt_{source}
+(1PL and 2PL of a source's benchmarks, every respondent, after the coverage rule; workflow/scripts/items_irt.py):
+:mod:`benchval.items.irt` on the stored responses. One module for the two scripts of the IRT rule family."""
 
 from __future__ import annotations
 
@@ -8,33 +9,19 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.items import readers
-from benchval.items.matrix import complete, wide
+from benchval.items.irt import check_recovery, fit_irt, recovery_passed
+from benchval.items.irt import recovery as simulate_and_fit
+from benchval.items.matrix import task_matrix
 
 IRT_FILES = ("item_params", "fit", "abilities")
 
 
 def run_recovery_step(recovery: dict, seed: int, output: str) -> None:
-    from benchval.items.irt import check_recovery
-    from benchval.items.irt import recovery as simulate_and_fit
-
     table = simulate_and_fit(recovery["designs"], seed)
     table.to_csv(output, index=False)
     failures = check_recovery(table, recovery["thresholds"])
     if failures:
         raise RuntimeError("IRT recovery check failed: " + "; ".join(failures))
-
-
-def recovery_passed(path: str, thresholds: dict) -> None:
-    from benchval.items.irt import check_recovery
-
-    failures = check_recovery(pd.read_csv(path), thresholds)
-    if failures:
-        raise RuntimeError(f"{path}: IRT recovery failed, no real data is fitted: {'; '.join(failures)}")
-
-
-def task_matrix(responses: pd.DataFrame, task: str, min_model_coverage: float) -> tuple[pd.DataFrame, list[dict]]:
-    completed = complete(wide(responses, task), min_model_coverage)
-    return completed.matrix, completed.report(task)
 
 
 def run_irt_steps(responses_path: str, tasks: list, settings: dict, recovery_csv: str, out_dir: str) -> None:
@@ -50,8 +37,6 @@ def run_irt_steps(responses_path: str, tasks: list, settings: dict, recovery_csv
 def run_irt_step(responses: pd.DataFrame, task: str, settings: dict, outputs: dict) -> None:
     """IRT of one task on every respondent (the nlu runs: all 90, checkpoints included), constant items
     left out (counted in the fit table)."""
-    from benchval.items.irt import fit_irt
-
     matrix, _ = task_matrix(responses, task, float(settings["min_model_coverage"]))
     values = matrix.to_numpy(float)
     varying = values.min(axis=0) != values.max(axis=0)

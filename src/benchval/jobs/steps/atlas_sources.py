@@ -6,7 +6,7 @@ import logging
 from pathlib import Path
 import pandas as pd
 
-from benchval.atlas.steps.common import write_table
+from benchval.jobs.steps.shared.atlas_common import write_table
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from benchval.commonwhy.eval.judge import JUDGE_PLACEHOLDERS, Judge
-from benchval.commonwhy.eval.stages.systems import make_generator
+from benchval.jobs.steps.shared.commonwhy_eval_systems import make_generator
 from benchval.generation.prompts import PromptTemplate
 from benchval.plumbing.folders import MODELS_DIR
 

@@ -12,8 +12,8 @@ from benchval.commonwhy.eval.factscore import anchors_about, factscore_summary, 
 from benchval.commonwhy.eval.kg_claims import KGFactChecker, claim_reading
 from benchval.commonwhy.eval.parquet_tables import read_table, write_table
 from benchval.commonwhy.eval.stage_keys import stage_settings
-from benchval.commonwhy.eval.stages.stage_io import open_kg, read_answers
-from benchval.commonwhy.eval.stages.systems import make_generator
+from benchval.jobs.steps.shared.commonwhy_eval_stage_io import open_kg, read_answers
+from benchval.jobs.steps.shared.commonwhy_eval_systems import make_generator
 from benchval.plumbing.folders import MODELS_DIR
 
 log = logging.getLogger(__name__)

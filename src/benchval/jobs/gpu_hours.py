@@ -1,7 +1,7 @@
 """GPU-hours a config's scoring will take, per model and in total, before anything is submitted.
 
-    python -m benchval.plumbing.gpu_hours --configfile config/paper.yaml --gpu rtx-pro-6000
-    python -m benchval.plumbing.gpu_hours --configfile config/paper.yaml --measured gpu_check.json
+    python -m benchval.jobs.gpu_hours --configfile config/paper.yaml --gpu rtx-pro-6000
+    python -m benchval.jobs.gpu_hours --configfile config/paper.yaml --measured gpu_check.json
 
 Tokens: the study's tasks' items, always built by each task's adapter from the raw-data mirror with
 the config's own exclusions and sampling (``sample:``), as prepare_task builds them -- never read from
@@ -17,7 +17,7 @@ Time per model (a formula; each input printed with where it comes from):
     load_s    = jobs x weights_GB / load_GBps        (jobs: n_tasks per_task, 1 per_model; one load each)
     start_s   = jobs x job_start_s                   (Python, torch, CUDA start-up while the GPUs wait)
     GPU-hours = (compute_s + load_s + start_s) x GPUs / 3600
-                (GPUs: benchval.plumbing.cluster_resources, as the jobs ask)
+                (GPUs: benchval.jobs.cluster_resources, as the jobs ask)
 
 A model split over several GPUs runs its layers one GPU after the other (accelerate's device map),
 so its extra GPUs add memory, not speed, and are billed for the whole job. ``peak x mfu`` is either
@@ -39,7 +39,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval.plumbing.cluster_resources import ClusterSettings, entry_resources, weights_gb
+from benchval.jobs.cluster_resources import ClusterSettings, entry_resources, weights_gb
 from benchval.plumbing.config import merged_config
 from benchval.plumbing.folders import REPO_ROOT
 
@@ -336,7 +336,7 @@ def main(argv: list[str] | None = None) -> None:
     if gpu_mem is None:
         configured = (config.get("cluster") or {}).get("gpu_mem_gb")
         gpu_mem_source = (
-            "config cluster.gpu_mem_gb" if configured else "assumed (benchval.plumbing.cluster_resources's default)"
+            "config cluster.gpu_mem_gb" if configured else "assumed (benchval.jobs.cluster_resources's default)"
         )
     table = study_cost(config, args.study, throughput, args.tokenizer, gpu_mem_gb=gpu_mem)
     sampling = json.dumps(config.get("sample"), sort_keys=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import pandas as pd
 
-from benchval.atlas.steps.common import write_table
+from benchval.jobs.steps.shared.atlas_common import write_table
 
 log = logging.getLogger(__name__)
 

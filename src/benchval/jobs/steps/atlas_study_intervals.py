@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from benchval.atlas.steps.common import write_table
+from benchval.jobs.steps.shared.atlas_common import write_table
 
 
 def write_study_intervals(atlas: dict, seed: int, ci_level: float, score_table_csv, tasks_csv, out_csv) -> None:

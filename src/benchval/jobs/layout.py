@@ -3,13 +3,13 @@
 "Layout" means the files only; how a model's scoring is cut into jobs is its *scoring jobs*
 (:meth:`Layout.scoring_jobs`, config ``scoring.jobs``), and a model job's share of the cores its
 *threads* (benchval.plumbing.job_threads). The top folders (results/, resources/) and the raw-data
-mirror are benchval.plumbing.folders'; this module is the workflow layer's (tests/test_import_graph.py):
-it may import stage modules' constants, no stage module imports it.
+mirror are benchval.plumbing.folders'; this module is the jobs wing's (tests/test_import_graph.py):
+it may import stage modules' constants; nothing below the wing imports it.
 
 Every rule file (workflow/rules/*.smk), the Snakefile and the test Snakefiles take their paths, name
 patterns and study sets from here, so that no rule file reads another's globals:
 
-    from benchval.plumbing.layout import workflow_layout
+    from benchval.jobs.layout import workflow_layout
     LAYOUT = workflow_layout(config)
 
 Paths are relative to the working directory (Snakemake's ``--directory``). A pattern keeps its

@@ -13,8 +13,8 @@ from benchval.commonwhy.eval.baselines import KGR, KBBinder, KBBinderAuthors
 from benchval.commonwhy.eval.kg_claims import claim_reading
 from benchval.commonwhy.eval.questions import read_questions
 from benchval.commonwhy.eval.stage_keys import stage_settings
-from benchval.commonwhy.eval.stages.stage_io import open_kg, read_answers, write_answers
-from benchval.commonwhy.eval.stages.systems import make_generator
+from benchval.jobs.steps.shared.commonwhy_eval_stage_io import open_kg, read_answers, write_answers
+from benchval.jobs.steps.shared.commonwhy_eval_systems import make_generator
 from benchval.generation.prompts import PromptTemplate
 from benchval.plumbing.folders import MODELS_DIR
 

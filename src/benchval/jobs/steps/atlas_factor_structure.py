@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from benchval.atlas.steps.factor import factor_settings
-from benchval.atlas.steps.common import wide_scores, write_table
+from benchval.jobs.steps.shared.atlas_factor import factor_settings
+from benchval.jobs.steps.shared.atlas_common import wide_scores, write_table
 
 
 def write_factor_structure(atlas: dict, dpi: int, cells_csv, outputs: dict, figure_paths: list[str]) -> None:

@@ -13,7 +13,7 @@ import pandas as pd
 from benchval.commonwhy.eval.judge import Judge
 from benchval.commonwhy.eval.judge_check import gate_scores, judge_pairs, judge_validity
 from benchval.commonwhy.eval.stage_keys import stage_settings
-from benchval.commonwhy.eval.stages.judges import make_judge
+from benchval.jobs.steps.shared.commonwhy_eval_judges import make_judge
 from benchval.plumbing.folders import MODELS_DIR
 
 log = logging.getLogger(__name__)

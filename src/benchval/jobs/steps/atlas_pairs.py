@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from benchval.atlas.steps.factor import factor_settings
-from benchval.atlas.steps.common import context, registry_models, wide_scores, write_table
+from benchval.jobs.steps.shared.atlas_factor import factor_settings
+from benchval.jobs.steps.shared.atlas_common import context, registry_models, wide_scores, write_table
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchval.atlas.steps.common import write_table
+from benchval.jobs.steps.shared.atlas_common import write_table
 
 
 def write_identity(atlas: dict, seed: int, ci_level: float, inputs: dict, outputs: dict) -> None:

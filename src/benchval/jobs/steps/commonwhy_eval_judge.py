@@ -12,8 +12,8 @@ from benchval.commonwhy.eval.judge import judge_answers
 from benchval.commonwhy.eval.parquet_tables import write_table
 from benchval.commonwhy.eval.questions import read_questions
 from benchval.commonwhy.eval.stage_keys import stage_settings
-from benchval.commonwhy.eval.stages.judges import make_judge
-from benchval.commonwhy.eval.stages.stage_io import read_answers, read_validity
+from benchval.jobs.steps.shared.commonwhy_eval_judges import make_judge
+from benchval.jobs.steps.shared.commonwhy_eval_stage_io import read_answers, read_validity
 from benchval.plumbing.folders import MODELS_DIR
 
 log = logging.getLogger(__name__)

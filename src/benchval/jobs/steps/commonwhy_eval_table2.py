@@ -9,7 +9,7 @@ import pandas as pd
 
 from benchval.commonwhy.eval import table2_results
 from benchval.commonwhy.eval.questions import read_questions, sample_composition
-from benchval.commonwhy.eval.stages.stage_io import read_validity
+from benchval.jobs.steps.shared.commonwhy_eval_stage_io import read_validity
 
 
 def measured_judges_note(judges_csv: str | Path, bar: float) -> str:

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 
 from benchval.commonwhy.eval.questions import read_questions
 from benchval.commonwhy.eval.stage_keys import stage_settings
-from benchval.commonwhy.eval.stages.stage_io import ANSWER_COLUMNS, write_answers
-from benchval.commonwhy.eval.stages.systems import make_generator
+from benchval.jobs.steps.shared.commonwhy_eval_stage_io import ANSWER_COLUMNS, write_answers
+from benchval.jobs.steps.shared.commonwhy_eval_systems import make_generator
 from benchval.generation.prompts import PromptTemplate, user
 from benchval.generation.runner import generate_resumable
 from benchval.plumbing.folders import MODELS_DIR

@@ -11,8 +11,8 @@ from benchval.commonwhy.eval.kg_claims import KGFactChecker
 from benchval.commonwhy.eval.judge_check import build_check_set
 from benchval.commonwhy.eval.parquet_tables import write_table
 from benchval.commonwhy.eval.stage_keys import stage_settings
-from benchval.commonwhy.eval.stages.check_questions import commonwhy_tables
-from benchval.commonwhy.eval.stages.stage_io import open_kg, read_answers
+from benchval.jobs.steps.commonwhy_eval_check_questions import commonwhy_tables
+from benchval.jobs.steps.shared.commonwhy_eval_stage_io import open_kg, read_answers
 
 log = logging.getLogger(__name__)
 
