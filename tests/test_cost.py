@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from benchval.plumbing import gpu_hours as cost
+from benchval.jobs import gpu_hours as cost
 from benchval.plumbing.config import merged_config
 from benchval.jobs.gpu_hours import (
     MeasuredFileError,

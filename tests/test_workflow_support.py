@@ -54,7 +54,7 @@ def test_code_digest_covers_the_transitive_imports_only(tmp_path):
     package2, script2 = _package(moved)
     assert code_digest(script2, package2) == before  # content, not location
     (package2 / "sub" / "b.py").write_text("value = 3\n")
-    from benchval.plumbing import reruns
+    from benchval.jobs import reruns
 
     reruns._file_hash.cache_clear()
     after = code_digest(script2, package2)
