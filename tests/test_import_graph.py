@@ -176,6 +176,7 @@ def test_no_two_packages_import_each_other_and_the_ground_floor_imports_no_packa
     assert {GROUND, WING, "benchval.analysis", "benchval.atlas"} <= set(packages)  # every package was read
     assert upward == []
     assert packages[GROUND] == set()
+    assert graph["benchval.plumbing.folders"] == {"benchval.plumbing.config_error"}  # docs/workflow.md, "Layout"
     assert pairs == []
 
 
