@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.plumbing.config import merged_config
-from benchval.plumbing.layout import ROBUSTNESS_TABLES, fill, workflow_layout
+from benchval.jobs.layout import ROBUSTNESS_TABLES, fill, workflow_layout
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.testing.snakemake_run import snakemake_command
 

@@ -29,7 +29,7 @@ import pandas as pd
 
 from benchval.plumbing.config import merged_config
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
-from benchval.plumbing.layout import workflow_layout
+from benchval.jobs.layout import workflow_layout
 from benchval.testing.snakemake_run import snakemake_command
 
 TARGET_SECONDS = 120.0

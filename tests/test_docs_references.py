@@ -17,10 +17,10 @@ NOT_REFERENCES = {
     "benchval.prior": "the key of the N/A prior requests in an lm-eval samples file",
     "benchval.yaml": "the rules' software environment, workflow/envs/benchval.yaml (benchval.jobs.environment_file)",
     "benchval.task_meta": "the parquet metadata key of a task's items",
-    "benchval.a": "an example in benchval.plumbing.reruns's docstrings",
-    "benchval.a.b": "an example in benchval.plumbing.reruns's docstrings",
-    "benchval.x": "an example in benchval.plumbing.reruns's docstrings",
-    "benchval.x.y": "an example in benchval.plumbing.reruns's docstrings",
+    "benchval.a": "an example in benchval.jobs.reruns's docstrings",
+    "benchval.a.b": "an example in benchval.jobs.reruns's docstrings",
+    "benchval.x": "an example in benchval.jobs.reruns's docstrings",
+    "benchval.x.y": "an example in benchval.jobs.reruns's docstrings",
 }
 
 

@@ -1,13 +1,14 @@
-"""The import graph of src/benchval has no circle (lazy imports inside functions included), and the
-layout is imported by the workflow layer only.
+"""The import graph of src/benchval: no circle between modules (lazy imports inside functions included), no
+two packages importing each other, the ground floor (benchval.plumbing) importing no other package, nothing
+below the jobs wing (benchval.jobs) importing it, and docs/workflow.md's floor plan equal to the graph's floors.
 
 An edge ``a -> b`` is an import of module ``b`` written in module ``a`` (anywhere: at the top, inside a
-function, relative or absolute; found with :func:`benchval.plumbing.reruns.imported_modules`, by
-reading, never by importing). The workflow layer (:data:`WORKFLOW_LAYER`) is the plumbing that exists for
-the rule files: the layout (paths and the sets a config asks for), the rerun params (benchval.plumbing.reruns)
-and the cluster resources of the model rules. It may import the stages; every other module, the rest of the
-plumbing included (config, folders, raw files, their checks, the published folders), is below it and does
-not import the layout.
+function, relative or absolute; found with :func:`benchval.jobs.reruns.imported_modules`, by reading, never
+by importing). A package edge ``benchval.x -> benchval.y`` is any module edge from below ``benchval.x`` to
+below ``benchval.y``. The floors are the package graph's layers: floor 0 holds the packages that import no
+other package, floor n those whose imports all lie on lower floors (so the floors exist only where no two
+packages import each other). The wing is the top floor: the layout (paths and the sets a config asks for),
+the rerun params, cluster sizing, the GPU-hours planner and the rules' step modules; it may import every stage.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from pathlib import Path
 
 import pytest
 
+from benchval.jobs.reruns import imported_modules
 from benchval.plumbing.folders import REPO_ROOT
-from benchval.plumbing.reruns import imported_modules
 
 PACKAGE_DIR = REPO_ROOT / "src" / "benchval"
-LAYOUT = "benchval.plumbing.layout"
-WORKFLOW_LAYER = {LAYOUT, "benchval.plumbing.reruns", "benchval.plumbing.cluster_resources"}
+GROUND = "benchval.plumbing"
+WING = "benchval.jobs"
+LAYOUT = "benchval.jobs.layout"
+FLOOR_PLAN = REPO_ROOT / "docs" / "workflow.md"
 
 
 def import_graph(package_dir: Path) -> dict[str, set[str]]:
@@ -68,18 +71,89 @@ def find_circle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def package_of(module: str) -> str | None:
+    """``benchval.x`` for ``benchval.x`` and everything below it; None for ``benchval`` itself."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 else None
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """{package: the other packages its modules import}."""
+    packages: dict[str, set[str]] = {}
+    for name, targets in graph.items():
+        source = package_of(name)
+        if source is None:
+            continue
+        found = {package_of(target) for target in targets}
+        packages.setdefault(source, set()).update(p for p in found if p is not None and p != source)
+    return packages
+
+
+def mutual_pairs(packages: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Every pair of packages that import each other, each pair once (sorted)."""
+    return sorted((a, b) for a, targets in packages.items() for b in targets if a < b and a in packages.get(b, ()))
+
+
+def upward_imports(graph: dict[str, set[str]], ground: str = GROUND) -> list[str]:
+    """``module -> module`` for every import from below ``ground`` to a module of another package."""
+    return sorted(
+        f"{name} -> {target}"
+        for name, targets in graph.items()
+        if package_of(name) == ground
+        for target in targets
+        if package_of(target) not in (ground, None)
+    )
+
+
+def wing_importers(graph: dict[str, set[str]], wing: str = WING) -> list[str]:
+    """``module -> module`` for every import of the wing from a module outside it."""
+    return sorted(
+        f"{name} -> {target}"
+        for name, targets in graph.items()
+        if package_of(name) != wing
+        for target in targets
+        if package_of(target) == wing
+    )
+
+
+def floors(packages: dict[str, set[str]]) -> list[list[str]]:
+    """The packages floor by floor: each imports only packages on lower floors. ValueError where some
+    packages import each other, directly or around a circle (they have no floor)."""
+    placed: dict[str, int] = {}
+    while len(placed) < len(packages):
+        ready = {
+            package: max((placed[target] + 1 for target in targets), default=0)
+            for package, targets in packages.items()
+            if package not in placed and targets <= placed.keys()
+        }
+        if not ready:
+            raise ValueError(f"no floor for {sorted(set(packages) - set(placed))}: they import each other")
+        placed.update(ready)
+    return [sorted(p for p, floor in placed.items() if floor == level) for level in range(max(placed.values()) + 1)]
+
+
+def floor_table(levels: list[list[str]]) -> str:
+    """The rows of the floor table docs/workflow.md should have (without the last column)."""
+    names = [", ".join(f"`{package.split('.')[1]}`" for package in level) for level in levels]
+    return "\n".join(f"| {level} | {cell} |" for level, cell in enumerate(names))
+
+
+FLOOR_ROW = re.compile(r"^\|\s*(\d+)\s*\|(.*)\|\s*$")
+
+
+def documented_floors(text: str) -> list[list[str]]:
+    """The floor table of docs/workflow.md's section "Floors": rows ``| n | `a`, `b` | what they hold |``."""
+    section = text.split("\n## Floors", 1)[1].split("\n## ", 1)[0]
+    rows = [FLOOR_ROW.match(line) for line in section.splitlines()]
+    table = {int(row[1]): row[2].split("|")[0] for row in rows if row}
+    return [sorted(f"benchval.{name}" for name in re.findall(r"`(\w+)`", table[level])) for level in sorted(table)]
+
+
 def rule_file_imports(repo: Path = REPO_ROOT) -> set[str]:
-    """The plumbing modules the Snakefile and the rule files import."""
+    """The wing modules the Snakefile and the rule files import."""
     rule_files = [repo / "workflow" / "Snakefile", *sorted((repo / "workflow" / "rules").glob("*.smk"))]
-    imports = re.compile(r"^\s*(?:from|import)\s+(benchval\.plumbing\.\w+)", re.MULTILINE)
+    imports = re.compile(r"^\s*(?:from|import)\s+(benchval\.jobs\.\w+)", re.MULTILINE)
     return {name for path in rule_files for name in imports.findall(path.read_text())}
-
-
-def layout_importers(graph: dict[str, set[str]], layer: set[str]) -> dict[str, str]:
-    """{module outside ``layer``: why it is wrong} for every such module that imports the layout."""
-    return {
-        name: f"{name} imports {LAYOUT}" for name, targets in graph.items() if LAYOUT in targets and name not in layer
-    }
 
 
 def _circle_message(circle: list[str]) -> str:
@@ -88,9 +162,35 @@ def _circle_message(circle: list[str]) -> str:
 
 def test_benchval_has_no_import_circle():
     graph = import_graph(PACKAGE_DIR)
-    assert len(graph) > 150 and "benchval.plumbing.layout" in graph  # the whole package was read
+    assert len(graph) > 150 and LAYOUT in graph  # the whole package was read
     circle = find_circle(graph)
     assert circle is None, _circle_message(circle)
+
+
+def test_no_two_packages_import_each_other_and_the_ground_floor_imports_no_package():
+    graph = import_graph(PACKAGE_DIR)
+    packages = package_graph(graph)
+    upward, pairs = upward_imports(graph), mutual_pairs(packages)
+    print(f"upward imports from {GROUND}: {len(upward)} {upward}")
+    print(f"package pairs importing each other: {len(pairs)} {pairs}")
+    assert {GROUND, WING, "benchval.analysis", "benchval.atlas"} <= set(packages)  # every package was read
+    assert upward == []
+    assert packages[GROUND] == set()
+    assert graph["benchval.plumbing.folders"] == {"benchval.plumbing.config_error"}  # docs/workflow.md, "Layout"
+    assert pairs == []
+
+
+def test_nothing_below_the_wing_imports_it():
+    assert {LAYOUT, "benchval.jobs.reruns", "benchval.jobs.cluster_resources"} <= rule_file_imports()
+    assert wing_importers(import_graph(PACKAGE_DIR)) == []
+
+
+def test_the_floor_plan_of_the_docs_is_the_package_graph():
+    expected = floors(package_graph(import_graph(PACKAGE_DIR)))
+    table = floor_table(expected)
+    print(table)
+    assert documented_floors(FLOOR_PLAN.read_text()) == expected, f"docs/workflow.md 'Floors' should list:\n{table}"
+    assert GROUND in expected[0] and expected[-1] == [WING]
 
 
 def _made_up_package(root: Path, files: dict[str, str]) -> Path:
@@ -135,20 +235,41 @@ def test_no_circle_in_a_made_up_package_without_one(tmp_path):
     assert find_circle(import_graph(_made_up_package(tmp_path, files))) is None
 
 
-def test_the_layout_is_imported_by_the_workflow_layer_only():
-    assert WORKFLOW_LAYER <= rule_file_imports()  # the layer is what the rule files use
-    assert layout_importers(import_graph(PACKAGE_DIR), WORKFLOW_LAYER) == {}
+MADE_UP = {  # two packages that import each other through different modules: no module circle
+    "plumbing/__init__.py": "",
+    "plumbing/config.py": "def default():\n    from benchval.lmeval import METRICS\n",
+    "lmeval/__init__.py": "METRICS = ()\n",
+    "stage/__init__.py": "",
+    "stage/names.py": "",
+    "stage/steps.py": "from benchval.other.table import read\n",
+    "other/__init__.py": "",
+    "other/table.py": "from benchval.stage.names import normalise\n",
+    "jobs/__init__.py": "",
+    "jobs/layout.py": "from benchval.stage.names import normalise\n",
+    "lmeval/importer.py": "from benchval.jobs.layout import fill\n",
+}
 
 
-def test_a_stage_module_importing_the_layout_is_named(tmp_path):
-    files = {
-        "plumbing/__init__.py": "",
-        "plumbing/layout.py": "from benchval.stage import CONSTANT\n",
-        "plumbing/reruns.py": "",
-        "stage.py": "CONSTANT = 1\n\ndef path():\n    from benchval.plumbing.layout import fill\n",
+def test_a_made_up_package_pair_and_an_upward_import_are_named(tmp_path):
+    graph = import_graph(_made_up_package(tmp_path, MADE_UP))
+    packages = package_graph(graph)
+    print(packages)
+    assert find_circle(graph) is None  # the module-level check alone passes this package
+    assert mutual_pairs(packages) == [("benchval.other", "benchval.stage")]
+    assert upward_imports(graph) == ["benchval.plumbing.config -> benchval.lmeval"]
+    assert wing_importers(graph) == ["benchval.lmeval.importer -> benchval.jobs.layout"]
+    with pytest.raises(ValueError, match=r"no floor for .*'benchval.other'.*'benchval.stage'"):
+        floors(packages)
+
+
+def test_floors_of_a_made_up_graph_and_a_floor_plan_that_differs():
+    packages = {
+        "benchval.plumbing": set(),
+        "benchval.tasks": {"benchval.plumbing"},
+        "benchval.jobs": {"benchval.tasks"},
     }
-    graph = import_graph(_made_up_package(tmp_path, files))
-    wrong = layout_importers(graph, {LAYOUT, "benchval.plumbing.reruns"})
-    print(wrong)
-    assert wrong == {"benchval.stage": "benchval.stage imports benchval.plumbing.layout"}
-    assert find_circle(graph) == ["benchval.plumbing.layout", "benchval.stage", "benchval.plumbing.layout"]
+    assert floors(packages) == [["benchval.plumbing"], ["benchval.tasks"], ["benchval.jobs"]]
+    doc = "# x\n\n## Floors\n\n| Floor | Packages | Holds |\n|---|---|---|\n"
+    doc += "| 0 | `plumbing`, `tasks` | ... |\n| 1 | `jobs` | |\n"
+    assert documented_floors(doc) == [["benchval.plumbing", "benchval.tasks"], ["benchval.jobs"]]
+    assert documented_floors(doc) != floors(packages)  # tasks is drawn one floor too low: the test above fails

@@ -1,4 +1,4 @@
-"""benchval.plumbing.layout (paths and sets from one config) and benchval.plumbing.config's schema-default filling."""
+"""benchval.jobs.layout (paths and sets from one config) and benchval.plumbing.config's schema-default filling."""
 
 import yaml
 
@@ -9,7 +9,7 @@ from benchval.plumbing.config import (
     fill_defaults,
     section_defaults,
 )
-from benchval.plumbing.layout import SCORES, Layout, fill, model_manifest, workflow_layout
+from benchval.jobs.layout import SCORES, Layout, fill, model_manifest, workflow_layout
 
 
 def _schema(name):

@@ -1,6 +1,6 @@
 """No two rule bodies of the workflow share six or more consecutive lines (issue 22: "rule files that
 repeat themselves"). A repeated block belongs in one rule declared in a loop (as score, calibrate and
-evaluate are: benchval.plumbing.layout.Layout.model_job_rules) or in a helper of the rule file.
+evaluate are: benchval.jobs.layout.Layout.model_job_rules) or in a helper of the rule file.
 
 Lines are compared with their whitespace normalised; blank lines and comment-only lines do not count.
 """

@@ -55,7 +55,7 @@ class _Workflow:
 
 
 def _layout(at_once):
-    from benchval.plumbing.layout import workflow_layout
+    from benchval.jobs.layout import workflow_layout
 
     return workflow_layout({"local": {"model_jobs_at_once": at_once}, "models": {}, "studies": {}})
 

@@ -1,8 +1,8 @@
-"""benchval.plumbing.reruns: canonical params, code digests, working-directory-relative paths."""
+"""benchval.jobs.reruns: canonical params, code digests, working-directory-relative paths."""
 
 from __future__ import annotations
 
-from benchval.plumbing.reruns import canonical, code_digest, imported_modules, module_dependencies, workdir_relative
+from benchval.jobs.reruns import canonical, code_digest, imported_modules, module_dependencies, workdir_relative
 
 
 def test_canonical_sorts_keys_recursively_and_keeps_list_order():
@@ -54,7 +54,7 @@ def test_code_digest_covers_the_transitive_imports_only(tmp_path):
     package2, script2 = _package(moved)
     assert code_digest(script2, package2) == before  # content, not location
     (package2 / "sub" / "b.py").write_text("value = 3\n")
-    from benchval.plumbing import reruns
+    from benchval.jobs import reruns
 
     reruns._file_hash.cache_clear()
     after = code_digest(script2, package2)

@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from benchval.analysis.study_import import StudyImportError, expand_path
-from benchval.analysis.importers import import_study
+from benchval.jobs.steps.import_score_table import import_study
 from benchval.analysis.study_table import load_study
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
 
@@ -157,7 +157,7 @@ def test_obsscaling_study_from_config(tmp_path):
 
 
 def test_csv_importer_uses_the_one_name_rule_for_duplicates(tmp_path):
-    """'m1 ' and 'M1' are one model (benchval.atlas.names): a duplicate naming both lines."""
+    """'m1 ' and 'M1' are one model (benchval.analysis.model_names): a duplicate naming both lines."""
     pd.DataFrame(
         {
             "Model": ["m1 ", "M1"],

@@ -12,7 +12,7 @@ from benchval.atlas.identity_check import (
     load_disagreements,
     resolution_problems,
 )
-from benchval.atlas.names import alias, normalise
+from benchval.analysis.model_names import alias, normalise
 from benchval.atlas.registry import RegistryError, build_registry, load_display_names, load_overrides, load_rules
 from benchval.plumbing.folders import REPO_ROOT
 

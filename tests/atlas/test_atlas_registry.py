@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from benchval.atlas.names import normalise
+from benchval.analysis.model_names import normalise
 from benchval.atlas.registry import RegistryError, build_registry, load_overrides, load_rules, parse_size
 from benchval.plumbing.folders import REPO_ROOT
 

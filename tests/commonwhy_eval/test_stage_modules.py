@@ -5,34 +5,38 @@ from __future__ import annotations
 import ast
 
 from benchval.plumbing.folders import REPO_ROOT
-from benchval.plumbing.reruns import PACKAGE_DIR, module_dependencies
+from benchval.jobs.reruns import PACKAGE_DIR, module_dependencies
 
 SCRIPTS = REPO_ROOT / "workflow/scripts"
 EVAL = PACKAGE_DIR / "commonwhy/eval"
-#: stage modules that several stages share: file helpers, loading a model, loading the judge, the CommonWhy tables
-SHARED = {"__init__", "stage_io", "systems", "judges"}
-SCRIPT_STAGES = {  # script -> the stage modules it may hash beyond SHARED
-    "commonwhy_eval_answer.py": {"answer"},
-    "commonwhy_eval_bertscore_baseline.py": {"bertscore_baseline"},
-    "commonwhy_eval_check_questions.py": {"check_questions"},
-    "commonwhy_eval_check_set.py": {"check_set", "check_questions"},  # the same two input tables
-    "commonwhy_eval_criterion.py": {"criterion"},
-    "commonwhy_eval_encoder.py": {"encoder"},
-    "commonwhy_eval_factscore.py": {"factscore"},
-    "commonwhy_eval_judge.py": {"judge"},
-    "commonwhy_eval_judge_canaries.py": {"canaries"},
-    "commonwhy_eval_judge_check.py": {"judge_check"},
-    "commonwhy_eval_judge_check_report.py": {"judge_check_report"},
-    "commonwhy_eval_kbbinder.py": {"baselines"},
-    "commonwhy_eval_kgr.py": {"baselines"},
-    "commonwhy_eval_sample.py": {"sample"},
-    "commonwhy_eval_score.py": {"score"},
-    "commonwhy_eval_table2.py": {"table2"},
+STEPS = PACKAGE_DIR / "jobs/steps"
+#: step modules that several stages share are in jobs/steps/shared (another folder); the package file imports nothing
+SHARED = {"__init__"}
+SCRIPT_STAGES = {  # script -> the step modules (benchval.jobs.steps) it may hash beyond SHARED
+    "commonwhy_eval_answer.py": {"commonwhy_eval_answer"},
+    "commonwhy_eval_bertscore_baseline.py": {"commonwhy_eval_bertscore_baseline"},
+    "commonwhy_eval_check_questions.py": {"commonwhy_eval_check_questions"},
+    "commonwhy_eval_check_set.py": {
+        "commonwhy_eval_check_set",
+        "commonwhy_eval_check_questions",
+    },  # the same two input tables
+    "commonwhy_eval_criterion.py": {"commonwhy_eval_criterion"},
+    "commonwhy_eval_encoder.py": {"commonwhy_eval_encoder"},
+    "commonwhy_eval_factscore.py": {"commonwhy_eval_factscore"},
+    "commonwhy_eval_judge.py": {"commonwhy_eval_judge"},
+    "commonwhy_eval_judge_canaries.py": {"commonwhy_eval_judge_canaries"},
+    "commonwhy_eval_judge_check.py": {"commonwhy_eval_judge_check"},
+    "commonwhy_eval_judge_check_report.py": {"commonwhy_eval_judge_check_report"},
+    "commonwhy_eval_kbbinder.py": {"commonwhy_eval_baselines"},
+    "commonwhy_eval_kgr.py": {"commonwhy_eval_baselines"},
+    "commonwhy_eval_sample.py": {"commonwhy_eval_sample"},
+    "commonwhy_eval_score.py": {"commonwhy_eval_score"},
+    "commonwhy_eval_table2.py": {"commonwhy_eval_table2"},
 }
 
 
 def _stage_modules(script: str) -> set[str]:
-    return {p.stem for p in module_dependencies(SCRIPTS / script) if p.parent == EVAL / "stages"}
+    return {p.stem for p in module_dependencies(SCRIPTS / script) if p.parent == STEPS}
 
 
 def test_each_script_hashes_only_its_stage():
@@ -50,6 +54,6 @@ def test_factscore_modules_only_in_factscore():
 
 
 def test_package_inits_import_nothing():
-    for init in (EVAL / "__init__.py", EVAL / "stages/__init__.py"):
+    for init in (EVAL / "__init__.py", STEPS / "__init__.py", STEPS / "shared/__init__.py"):
         tree = ast.parse(init.read_text())
         assert not [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))], init

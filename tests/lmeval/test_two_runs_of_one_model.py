@@ -11,7 +11,7 @@ import logging
 
 import pytest
 
-from benchval.analysis.importers import import_lm_eval
+from benchval.lmeval.results import import_lm_eval
 from benchval.analysis.study_import import StudyImportError
 from benchval.plumbing.folders import REPO_ROOT
 

@@ -8,7 +8,7 @@ import torch
 from accelerate.utils import compute_module_sizes
 from transformers import Qwen2Config
 
-from benchval.plumbing.cluster_resources import gpus_needed
+from benchval.jobs.cluster_resources import gpus_needed
 from benchval.models import loader as loader_module
 from benchval.models.placement import ModelDoesNotFit, Placement, meta_model, plan_device_map, planned
 
@@ -76,7 +76,7 @@ def test_device_maps_for_7b_32b_72b_on_80_and_96_gb_cards(fake_cuda, meta_models
         assert size <= placement.max_memory[gpu] - (logits if gpu == expected - 1 else 0), (gpu, size)
     if expected > 1:
         assert device_map["model.embed_tokens"] == 0 and device_map["lm_head"] == expected - 1
-    # the jobs ask for at least as many GPUs as the loader needs (benchval.plumbing.cluster_resources, same card)
+    # the jobs ask for at least as many GPUs as the loader needs (benchval.jobs.cluster_resources, same card)
     size_b = sum(p.numel() for p in model.parameters()) / 1e9
     assert gpus_needed(size_b, "bfloat16", card, BATCH_TOKENS) >= expected
 

@@ -1,9 +1,9 @@
-"""benchval.plumbing.layout.Layout.model_job_rules: how the scoring layout cuts score, calibrate and evaluate
+"""benchval.jobs.layout.Layout.model_job_rules: how the scoring layout cuts score, calibrate and evaluate
 into rules (the dry runs of tests/scoring/test_job_layout.py check the same through Snakemake)."""
 
 import re
 
-from benchval.plumbing.layout import SCORES, Layout
+from benchval.jobs.layout import SCORES, Layout
 from benchval.models.registry import EXECUTION_KEYS, PLANNING_KEYS, entry_without
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 from scoring_fixtures import make_items
 
-from benchval.plumbing.cluster_resources import model_resources
+from benchval.jobs.cluster_resources import model_resources
 from benchval.scoring import task_scoring as run_module
 from benchval.scoring.store import read_scores, read_scores_meta
 

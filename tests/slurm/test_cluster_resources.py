@@ -1,10 +1,10 @@
-"""benchval.plumbing.cluster_resources: resources from the model size, checked against hand-computed values."""
+"""benchval.jobs.cluster_resources: resources from the model size, checked against hand-computed values."""
 
 from types import SimpleNamespace
 
 import pytest
 
-from benchval.plumbing.cluster_resources import (
+from benchval.jobs.cluster_resources import (
     ClusterSettings,
     gpus_needed,
     model_resources,

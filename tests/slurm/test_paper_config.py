@@ -11,7 +11,7 @@ import yaml
 from snakemake.utils import validate
 
 from benchval.testing.synthetic_study import PAPER_FAMILY_SIZES
-from benchval.plumbing.cluster_resources import ClusterSettings, entry_resources
+from benchval.jobs.cluster_resources import ClusterSettings, entry_resources
 from benchval.plumbing.config import check_references, merged_config
 from benchval.testing.snakemake_run import job_counts, offline_env, run_snakemake, snakemake_command
 

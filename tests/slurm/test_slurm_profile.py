@@ -2,7 +2,7 @@
 and a failing job ends the run promptly with the rule's name and log path.
 
 Uses the toy workflow in tests/slurm/toy/ (prepare -> score per model x task -> table -> figure,
-with the score rule's resources from benchval.plumbing.cluster_resources.rule_resources, as in the real workflow).
+with the score rule's resources from benchval.jobs.cluster_resources.rule_resources, as in the real workflow).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def test_toy_workflow_on_slurm_equals_local_run(slurm_cluster, tmp_path):
     # The score jobs really ran inside SLURM allocations (their logs record SLURM_JOB_ID) ...
     score_log = (tmp_path / "slurm" / "logs" / "score" / "tiny-a" / "alpha.log").read_text()
     assert re.search(r"slurm_job_id=(\d+)", score_log).group(1) in job_ids
-    # ... and asked for the resources computed from the model size (benchval.plumbing.cluster_resources).
+    # ... and asked for the resources computed from the model size (benchval.jobs.cluster_resources).
     accounting = sacct(job_ids, "JobID,ReqMem,Timelimit", slurm_cluster)
     assert "|4864M|00:31:00" in accounting  # tiny-a: 0.001 B params, fp32, CPU (hand-computed)
 

@@ -14,7 +14,7 @@ from snakemake.utils import update_config, validate
 from benchval.plumbing.config import catalogue_files, check_references
 from benchval.plumbing.config_error import ConfigError
 from benchval.plumbing.folders import REPO_ROOT, TASK_FOLDERS, default_mirror
-from benchval.plumbing.reruns import code_digest, module_dependencies
+from benchval.jobs.reruns import code_digest, module_dependencies
 from benchval.tasks import base, registry
 from benchval.tasks.index import BEGIN, END, PAGE, index_markdown, updated_page
 

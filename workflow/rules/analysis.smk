@@ -21,7 +21,7 @@ from benchval.analysis.outputs import (
     TABLE_NAMES,
     TESTED_TABLES,
 )
-from benchval.plumbing.layout import (
+from benchval.jobs.layout import (
     SCORE_TABLE,
     STUDY_DIR,
     STUDY_TABLE,
@@ -30,10 +30,10 @@ from benchval.plumbing.layout import (
     alternatives,
     fill,
 )
-from benchval.plumbing.layout import TASK_RELIABILITY_TABLE
-from benchval.plumbing.layout import workflow_layout
+from benchval.jobs.layout import TASK_RELIABILITY_TABLE
+from benchval.jobs.layout import workflow_layout
 from benchval.lmeval import samples_studies
-from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
+from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)

@@ -8,10 +8,10 @@
 # Each rule gets only the `atlas:` keys it reads. Local rules: seconds of pandas on small tables.
 import sys
 
-from benchval.atlas.steps.sources import SOURCE_TABLES
+from benchval.jobs.steps.atlas_sources import SOURCE_TABLES
 from benchval.plumbing.folders import workflow_root
-from benchval.plumbing.layout import workflow_layout
-from benchval.plumbing.reruns import canonical, file_digests, script_code_for, workdir_relative
+from benchval.jobs.layout import workflow_layout
+from benchval.jobs.reruns import canonical, file_digests, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 ATLAS = "results/atlas"

@@ -1,5 +1,5 @@
 # Config loading and the wildcard constraints. Paths, name patterns and the studies' models, tasks
-# and pairs live in benchval.plumbing.layout, which every rule file imports itself (docs/workflow.md, "Layout").
+# and pairs live in benchval.jobs.layout, which every rule file imports itself (docs/workflow.md, "Layout").
 import sys
 from pathlib import Path
 
@@ -12,7 +12,7 @@ from benchval.plumbing.config import (
     check_top_level_keys,
 )
 from benchval.plumbing.command_line import plans_jobs
-from benchval.plumbing.layout import alternatives, model_manifest, workflow_layout
+from benchval.jobs.layout import alternatives, model_manifest, workflow_layout
 from benchval.plumbing.planning_checks import check_hf_models, check_study_columns
 from benchval.plumbing.strict_yaml import check_no_duplicate_keys
 from benchval.tasks.variants import add_task_variants

@@ -4,7 +4,7 @@
 
 from benchval.commonwhy.rdf_convert import INPUT_FILES as CW_LITWD1K_FILES
 from benchval.commonwhy.config_keys import GROUND_KEYS as CW_GROUND_KEYS
-from benchval.plumbing.layout import (
+from benchval.jobs.layout import (
     COMMONWHY_CONSTRUCTED,
     COMMONWHY_CONSTRUCTION_SUMMARY,
     COMMONWHY_GROUNDING_REPORT,
@@ -12,7 +12,7 @@ from benchval.plumbing.layout import (
     COMMONWHY_PUBLISHED_REPORT,
     workflow_layout,
 )
-from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
+from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)

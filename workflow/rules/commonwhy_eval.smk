@@ -5,18 +5,18 @@
 # Config: the `commonwhy_eval:` block (workflow/schemas/commonwhy_eval.schema.yaml); docs/commonwhy-eval.md.
 # Inputs from the CommonWhy part: results/commonwhy/{published,constructed}.parquet and the KG store.
 # Every rule passes its stage only the `commonwhy_eval` keys it reads (benchval.commonwhy.eval.stage_keys);
-# its files are named in benchval.plumbing.layout (the CommonWhy block).
+# its files are named in benchval.jobs.layout (the CommonWhy block).
 
 
 from pathlib import Path
 
-from benchval.plumbing.cluster_resources import rule_resources as _cwe_rule_resources
+from benchval.jobs.cluster_resources import rule_resources as _cwe_rule_resources
 from benchval.commonwhy.eval.settings import answering_endpoints as _cwe_answering_endpoints
 from benchval.commonwhy.eval.settings import check_names as _cwe_check_names
 from benchval.commonwhy.eval.settings import reads_with_llm as _cwe_reads_with_llm
 from benchval.commonwhy.eval.stage_keys import stage_section as _cwe_stage_section
 from benchval.commonwhy.eval.table2_results import bertscore_note as _cwe_bertscore_note
-from benchval.plumbing.layout import (
+from benchval.jobs.layout import (
     COMMONWHY_CONSTRUCTED,
     COMMONWHY_PUBLISHED,
     CWE_ANSWERS,
@@ -54,8 +54,8 @@ from benchval.plumbing.layout import (
     WHEELS_DIR,
 )
 from benchval.plumbing.folders import workflow_root
-from benchval.plumbing.layout import alternatives, fill, model_manifest, workflow_layout
-from benchval.plumbing.reruns import canonical, file_digests, script_code_for, workdir_relative
+from benchval.jobs.layout import alternatives, fill, model_manifest, workflow_layout
+from benchval.jobs.reruns import canonical, file_digests, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)
@@ -119,7 +119,7 @@ def _cwe_for_systems(pattern):
 
 def commonwhy_eval_outputs():
     """Final files of the CommonWhy evaluation for the default target
-    (benchval.plumbing.layout.Layout.commonwhy_in_default_target)."""
+    (benchval.jobs.layout.Layout.commonwhy_in_default_target)."""
     if not LAYOUT.commonwhy_in_default_target():
         return []
     return [

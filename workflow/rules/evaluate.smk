@@ -1,13 +1,13 @@
 # Per (model, task): calibration (the decision score of every option, benchval.evaluation.calibrate), then
 # metrics and lm-evaluation-harness-style outputs; per study, the score table.
 #
-# The jobs follow the scoring layout (benchval.plumbing.layout.Layout.model_job_rules, as in scoring.smk):
+# The jobs follow the scoring layout (benchval.jobs.layout.Layout.model_job_rules, as in scoring.smk):
 # per_task, rules `calibrate` and `evaluate` run once per (model, task); per_model, rules
 # `calibrate_model_<model>` and `evaluate_model_<model>` run once per model over all its tasks (each
 # job costs a Python start-up, 2-3 s; 57 evaluate jobs of the default study became 3). The files
 # written are the same.
 
-from benchval.plumbing.layout import (
+from benchval.jobs.layout import (
     CALIBRATED,
     LMEVAL_RESULTS,
     LMEVAL_SAMPLES,
@@ -21,7 +21,7 @@ from benchval.plumbing.layout import (
     model_manifest,
     workflow_layout,
 )
-from benchval.plumbing.reruns import canonical, script_code_for
+from benchval.jobs.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)

@@ -10,8 +10,8 @@
 # Each rule gets only the `items:` keys it reads. Cost: benchmarks/bench_items.py.
 import sys
 
-from benchval.plumbing.layout import workflow_layout
-from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
+from benchval.jobs.layout import workflow_layout
+from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 ITEMS = "results/items"

@@ -1,9 +1,9 @@
 # lm_eval studies recomputed from lm-eval's samples files (benchval.lmeval, docs/configuration.md
 # "lm-eval studies"): beside the score table (rule import_score_table), the item-bootstrap 95% interval
 # of every score, results/studies/{study}/tables/item_intervals.csv. Seconds of pandas: a local rule.
-from benchval.plumbing.layout import STUDY_TABLE, alternatives, fill, workflow_layout
+from benchval.jobs.layout import STUDY_TABLE, alternatives, fill, workflow_layout
 from benchval.lmeval import samples_studies
-from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
+from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)

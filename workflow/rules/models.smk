@@ -6,14 +6,14 @@
 import sys
 from pathlib import Path
 
-from benchval.plumbing.cluster_resources import rule_resources as _rule_resources
+from benchval.jobs.cluster_resources import rule_resources as _rule_resources
 from benchval.plumbing.folders import MODELS_DIR
-from benchval.plumbing.layout import model_manifest, workflow_layout
+from benchval.jobs.layout import model_manifest, workflow_layout
 from benchval.models.lock import sync_entry_stamps as _sync_entry_stamps
 from benchval.plumbing.command_line import is_dry_run as _is_dry_run
 from benchval.models.registry import EXECUTION_KEYS as _EXECUTION_KEYS
 from benchval.models.registry import entry_without as _entry_without
-from benchval.plumbing.reruns import canonical, script_code_for
+from benchval.jobs.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 workflow_layout(config)  # fills the schema defaults (model_lock) when this file is used on its own

@@ -3,13 +3,13 @@
 # They are directory outputs checked against a manifest of their files: deleting a published file
 # makes the check file newer when this file is read, so `publish` (and only it) runs again
 # (benchval.plumbing.published_folders).
-from benchval.plumbing.layout import PUBLISHED_FIGURES, PUBLISHED_TABLES, TASK_FILTERS, TASK_META, TASK_SIZES
-from benchval.plumbing.layout import workflow_layout
+from benchval.jobs.layout import PUBLISHED_FIGURES, PUBLISHED_TABLES, TASK_FILTERS, TASK_META, TASK_SIZES
+from benchval.jobs.layout import workflow_layout
 import sys
 
 from benchval.plumbing.command_line import is_dry_run
 from benchval.plumbing.published_folders import PUBLISHED_MANIFEST, check_input
-from benchval.plumbing.reruns import canonical, script_code_for
+from benchval.jobs.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)

@@ -5,7 +5,7 @@
 # workflow/report/*.rst. Copying files and rendering small tables: every rule here is a local
 # rule, not worth a cluster job each.
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
-from benchval.plumbing.layout import (
+from benchval.jobs.layout import (
     COMMONWHY_EVAL_DIR,
     FINDINGS_HTML,
     FINDINGS_MARKDOWN,
@@ -29,7 +29,7 @@ from benchval.plumbing.layout import (
     model_manifest,
     workflow_layout,
 )
-from benchval.plumbing.reruns import canonical, script_code_for
+from benchval.jobs.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)

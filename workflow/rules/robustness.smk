@@ -3,7 +3,7 @@
 # runs for every study the config declares; scored studies also read their stored item-level scores
 # (no model reruns), imported ones the item counts their task entries declare (`n_items`). The report page
 # of the specification table: workflow/rules/report.smk.
-from benchval.plumbing.layout import (
+from benchval.jobs.layout import (
     SCORE_TABLE,
     SCORES,
     STUDY_TASKS,
@@ -15,7 +15,7 @@ from benchval.plumbing.layout import (
     fill,
     workflow_layout,
 )
-from benchval.plumbing.reruns import canonical, script_code_for, workdir_relative
+from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)

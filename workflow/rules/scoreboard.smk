@@ -3,7 +3,7 @@
 # scores and metrics files that scoring and evaluation already wrote: no model reruns. Its report page:
 # workflow/rules/report.smk. (The partial-Spearman sensitivity table became a dimension of the specification
 # grid: workflow/rules/robustness.smk.)
-from benchval.plumbing.layout import (
+from benchval.jobs.layout import (
     CALIBRATED,
     METRICS,
     PAIRED_TABLE,
@@ -15,7 +15,7 @@ from benchval.plumbing.layout import (
     fill,
     workflow_layout,
 )
-from benchval.plumbing.reruns import canonical, script_code_for
+from benchval.jobs.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)

@@ -8,15 +8,15 @@
 #              shards of every other task and rescores only that task.
 # A model entry's `scoring_jobs` overrides `scoring.jobs` for that model (config/paper.yaml: the
 # 66-72B models per_model, loaded once; the others per_task). One declaration serves both:
-# benchval.plumbing.layout.Layout.model_job_rules, as in evaluate.smk.
+# benchval.jobs.layout.Layout.model_job_rules, as in evaluate.smk.
 # Finished shards stay in results/scores/{model}/{task}.shards/ so that an interrupted job resumes.
 
-from benchval.plumbing.cluster_resources import rule_resources as _rule_resources
-from benchval.plumbing.layout import SCORE_SHARDS, SCORES, TASK_ITEMS, TASK_META, model_manifest, workflow_layout
+from benchval.jobs.cluster_resources import rule_resources as _rule_resources
+from benchval.jobs.layout import SCORE_SHARDS, SCORES, TASK_ITEMS, TASK_META, model_manifest, workflow_layout
 from benchval.models.registry import EXECUTION_KEYS as _EXECUTION_KEYS
 from benchval.models.registry import PLANNING_KEYS as _PLANNING_KEYS
 from benchval.models.registry import entry_without as _entry_without
-from benchval.plumbing.reruns import canonical, script_code_for
+from benchval.jobs.reruns import canonical, script_code_for
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 LAYOUT = workflow_layout(config)

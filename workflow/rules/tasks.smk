@@ -10,8 +10,8 @@ from benchval.plumbing.raw_files import dataset_files as _dataset_files
 from benchval.plumbing.raw_files import find_declared as _find_declared
 from benchval.plumbing.raw_files import resolve as _resolve_data_path
 from benchval.plumbing.folders import DOWNLOADS_DIR, workflow_root
-from benchval.plumbing.layout import TASK_FILTERS, TASK_ITEMS, TASK_META, alternatives, workflow_layout
-from benchval.plumbing.reruns import canonical, code_digest, script_code_for, workdir_relative
+from benchval.jobs.layout import TASK_FILTERS, TASK_ITEMS, TASK_META, alternatives, workflow_layout
+from benchval.jobs.reruns import canonical, code_digest, script_code_for, workdir_relative
 from benchval.tasks.registry import adapter_file
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"

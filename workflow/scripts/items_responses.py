@@ -1,6 +1,6 @@
-"""Snakemake script: one source's item-level responses (benchval.items.responses_step)."""
+"""Snakemake script: one source's item-level responses (benchval.jobs.steps.items_responses)."""
 
-from benchval.items.responses_step import run_responses_step
+from benchval.jobs.steps.items_responses import run_responses_step
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

@@ -1,6 +1,6 @@
 """Snakemake script: model manifests -> models table (CSV) and its HTML page for the report."""
 
-from benchval.plumbing.layout import model_manifest
+from benchval.jobs.layout import model_manifest
 from benchval.plumbing.job import start_job
 from benchval.report.pages import write_models_pages
 

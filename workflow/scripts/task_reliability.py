@@ -1,6 +1,6 @@
-"""Snakemake script: the task reliability table of one study (benchval.analysis.reliability_step)."""
+"""Snakemake script: the task reliability table of one study (benchval.jobs.steps.task_reliability)."""
 
-from benchval.analysis.reliability_step import run_reliability_step
+from benchval.jobs.steps.task_reliability import run_reliability_step
 from benchval.plumbing.job import plain, start_job
 
 job = start_job(snakemake)

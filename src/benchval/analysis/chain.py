@@ -7,7 +7,7 @@ tables it draws. Each step gets only the ``analysis:`` keys it reads (STEP_SETTI
 :class:`StepSettings`, which fails on any other setting instead of silently using a default.
 
 This module imports no statistic, so that a change to one statistic's module reruns only its step
-(each rule depends on the modules its script imports; benchval.plumbing.reruns).
+(each rule depends on the modules its script imports; benchval.jobs.reruns).
 """
 
 from __future__ import annotations

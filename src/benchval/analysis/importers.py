@@ -9,16 +9,13 @@ Two sources, configured per study under ``studies:`` (schema: workflow/schemas/s
   number (``0.62``, ``1e-3``; sizes may end in a unit, ``1.5B``, ``500M``, ``1.2T``); an empty cell
   is a missing score, and so is a token listed in ``missing_values`` (e.g. ``["n/a", "-"]``). Any
   other cell (``0,62``, ``71%``, ``True``, ``nan``) is an error naming file, line and column.
-* ``source: lm_eval`` - a directory of lm-evaluation-harness results JSON files
-  (``{"results": {task: {"acc,none": x, ...}}, "config": {"model_args": ...}}``). ``models`` maps
-  the ``model_key`` value of ``model_args`` (default ``pretrained``) to name/family/size_b;
-  ``tasks`` maps each task to its ``harness_task`` and a ``metrics`` mapping
-  {our metric name: harness key, e.g. ``accuracy: "acc,none"``}.
+* ``source: lm_eval`` - imported by :mod:`benchval.lmeval.results` (it builds on this module's checks); rule
+  ``import_score_table`` picks the importer by ``source`` (:mod:`benchval.jobs.steps.import_score_table`).
 
 ``path`` may contain ``{mirror}``, replaced by the config's raw-data mirror. Every dropped
 row or file is reported (log) with before/after counts and the reason.
 
-Model names: two names are one model when the project's one name rule (benchval.atlas.names.normalise:
+Model names: two names are one model when the project's one name rule (benchval.analysis.model_names.normalise:
 case, surrounding whitespace, separators) makes them equal, so ``"m1 "`` and ``"M1"`` in one file are a
 duplicate; the name written is the source's, stripped. A model without a size (empty or non-numeric
 ``size_b``) is kept with a missing size and counted: the analyses that need a size leave it out
@@ -33,7 +30,6 @@ number of scores the rounding turned into new ties is logged.
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import re
@@ -42,15 +38,13 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.analysis.study_import import StudyImportError, expand_path, task_table
-from benchval.analysis.study_vocabulary import apply_vocabulary
-from benchval.analysis.study_table import SCORE_COLUMNS, read_score_table, read_tasks
-from benchval.atlas.names import normalise
-from benchval.evaluation.score_table import validate_score_table
+from benchval.analysis.study_table import SCORE_COLUMNS
+from benchval.analysis.model_names import normalise
 
 log = logging.getLogger(__name__)
 
 
-def _check_values(frame: pd.DataFrame, where: str, value_range: str = "unit") -> None:
+def check_values(frame: pd.DataFrame, where: str, value_range: str = "unit") -> None:
     if value_range == "any":  # a rank-based analysis reads the order only
         return
     bad = frame[(frame["value"] < 0) | (frame["value"] > 1)]
@@ -125,7 +119,7 @@ def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple
         raise StudyImportError(
             f"{path}: model {models.at[row, 'model']!r} appears twice: line {first + 2} and line {row + 2} "
             f"(line {first + 2} names it {models.at[first, 'model']!r}; one model by the name rule, "
-            "benchval.atlas.names)"
+            "benchval.analysis.model_names)"
         )
     non_positive = models["size_b"].notna() & ~(models["size_b"] > 0)
     if non_positive.any():
@@ -162,129 +156,8 @@ def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple
         )
         frames.append(kept)
     scores = pd.concat(frames, ignore_index=True)[list(SCORE_COLUMNS)]
-    _check_values(scores, f"study {study_name!r} ({path})", study.get("value_range", "unit"))
+    check_values(scores, f"study {study_name!r} ({path})", study.get("value_range", "unit"))
     return scores, task_table(study["tasks"])
-
-
-def _model_args(config: dict | str | None) -> dict:
-    """``model_args`` as a dict (lm-eval writes either ``"k=v,k=v"`` or a dict)."""
-    if isinstance(config, dict):
-        return config
-    if not config:
-        return {}
-    pairs = [item.split("=", 1) for item in str(config).split(",") if "=" in item]
-    return {key.strip(): value.strip() for key, value in pairs}
-
-
-def _result_files(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.rglob("*.json") if p.is_file())
-
-
-def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(score_table, tasks) frames from a directory of lm-evaluation-harness results JSON files.
-
-    When several files of one folder hold the same (model, task, metric), the file sorted last
-    (lm-eval names files ``results_<timestamp>.json``) wins; the override is reported. One model in
-    two result folders is an error naming both. The size comes from the run's
-    ``config.model_num_parameters`` (the mapping's ``size_b`` only where the run has none); a value
-    that is not a number (``"N/A"``, a boolean) is an error naming file and key, a null or NaN value
-    is missing and counted. A study with ``samples:`` is recomputed item by item from the samples
-    files instead (:mod:`benchval.lmeval.importer`).
-    """
-    from benchval.lmeval.provenance import family_of, read_provenance, size_of
-
-    if "samples" in study:
-        from benchval.lmeval.importer import import_lm_eval_samples
-
-        return import_lm_eval_samples(study_name, study, mirror)
-    directory = expand_path(study["path"], mirror)
-    if not directory.is_dir():
-        raise StudyImportError(f"study {study_name!r}: lm-eval results directory {directory} not found")
-    model_key = study.get("model_key", "pretrained")
-    models = study["models"]
-    files = _result_files(directory)
-    records: dict[tuple, dict] = {}
-    skipped: dict[str, int] = {}
-    for path in files:
-        try:
-            payload = json.loads(path.read_text())
-        except json.JSONDecodeError as error:
-            raise StudyImportError(f"{path}: not valid JSON ({error})") from error
-        if not isinstance(payload, dict) or "results" not in payload:
-            skipped["no 'results' key (not a results file)"] = (
-                skipped.get("no 'results' key (not a results file)", 0) + 1
-            )
-            continue
-        source_model = _model_args((payload.get("config") or {}).get("model_args")).get(model_key)
-        if source_model not in models:
-            reason = f"model_args {model_key}={source_model!r} not in the study's models mapping"
-            skipped[reason] = skipped.get(reason, 0) + 1
-            continue
-        model = models[source_model]
-        where = f"studies.{study_name}.models.{source_model}"
-        size_b = size_of(read_provenance(payload, model_key, path), model, where)
-        family = family_of(source_model, model, where, study.get("family_rules"))
-        for task, spec in study["tasks"].items():
-            result = payload["results"].get(spec["harness_task"])
-            if result is None:
-                continue
-            for metric, harness_key in spec["metrics"].items():
-                if harness_key not in result:
-                    raise StudyImportError(
-                        f"{path}: results[{spec['harness_task']!r}] has no key {harness_key!r} "
-                        f"(tasks.{task}.metrics.{metric}); keys: {sorted(result)}"
-                    )
-                value = result[harness_key]
-                if value is None or (isinstance(value, float) and math.isnan(value)):
-                    reason = "value null or NaN (missing)"
-                    skipped[reason] = skipped.get(reason, 0) + 1
-                    continue
-                if isinstance(value, bool) or not isinstance(value, (int, float)):
-                    raise StudyImportError(
-                        f"{path}: results[{spec['harness_task']!r}][{harness_key!r}] = {value!r} is not a number"
-                    )
-                key = (model["name"], task, metric)
-                if key in records:
-                    _same_folder_or_fail(records[key]["file"], path, model["name"])
-                    log.info("%s: overrides %s from %s", path, key, records[key]["file"])
-                records[key] = {
-                    "model": model["name"],
-                    "family": family,
-                    "size_b": size_b,
-                    "task": task,
-                    "metric": metric,
-                    "value": float(value),
-                    "file": str(path),
-                }
-    log.info(
-        "%s: %d JSON files -> %d used; skipped: %s",
-        directory,
-        len(files),
-        len({r["file"] for r in records.values()}),
-        skipped or "none",
-    )
-    if not records:
-        raise StudyImportError(
-            f"study {study_name!r}: no scores found in {directory} ({len(files)} JSON files; skipped: {skipped})"
-        )
-    scores = pd.DataFrame.from_records(list(records.values()))[list(SCORE_COLUMNS)]
-    for task in study["tasks"]:
-        log.info(
-            "%s: task %s: %d models with scores", directory, task, scores.loc[scores.task == task, "model"].nunique()
-        )
-    _check_values(scores, f"study {study_name!r} ({directory})")
-    return scores, task_table(study["tasks"])
-
-
-def _same_folder_or_fail(earlier: str, later: Path, model: str) -> None:
-    if Path(earlier).parent != later.parent:
-        raise StudyImportError(
-            f"model {model!r} has results in two result folders: {Path(earlier).parent} and {later.parent} "
-            f"({earlier}, {later}); keep one, or map them to two model names"
-        )
-
-
-IMPORTERS = {"csv": import_csv, "lm_eval": import_lm_eval}
 
 
 def _tied_values(scores: pd.DataFrame) -> int:
@@ -303,35 +176,3 @@ def round_scores(scores: pd.DataFrame, digits: int, study_name: str) -> pd.DataF
         _tied_values(rounded),
     )
     return rounded
-
-
-def import_study(
-    study_name: str, study: dict, mirror: str | Path | None, score_table_csv: str | Path, tasks_csv: str | Path
-) -> None:
-    """Import one study and write both files; re-read them with the validating readers."""
-    source = study.get("source")
-    if source not in IMPORTERS:
-        raise StudyImportError(
-            f"study {study_name!r}: source {source!r} is not importable (one of {sorted(IMPORTERS)})"
-        )
-    scores, tasks = IMPORTERS[source](study_name, study, mirror)
-    tasks = apply_vocabulary(study_name, study, tasks)  # the study's own roles and axes
-    if study.get("round_digits") is not None:
-        scores = round_scores(scores, int(study["round_digits"]), study_name)
-    validate_score_table(scores, f"study {study_name!r}")
-    no_scores = [t for t in tasks["task"] if t not in set(scores["task"])]
-    tasks.loc[tasks["task"].isin(no_scores), "unavailable"] = "no score in the imported source"
-    for path in (score_table_csv, tasks_csv):
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    scores.sort_values(["model", "task", "metric"]).to_csv(score_table_csv, index=False)  # full precision
-    tasks.to_csv(tasks_csv, index=False)
-    read_tasks(tasks_csv)
-    read_score_table(score_table_csv)
-    log.info(
-        "study %s: wrote %d scores (%d models, %d tasks) to %s",
-        study_name,
-        len(scores),
-        scores["model"].nunique(),
-        scores["task"].nunique(),
-        score_table_csv,
-    )

@@ -1,4 +1,4 @@
-"""What every study importer shares (benchval.analysis.importers for CSV and lm_eval results,
+"""What every study importer shares (benchval.analysis.importers for CSV, benchval.lmeval.results for lm_eval results,
 benchval.lmeval.importer for lm_eval samples): the error, the ``{mirror}`` in a source path, and the
 task table. Its own module so that benchval.lmeval can use it without importing the importers that
 import benchval.lmeval.

@@ -4,7 +4,7 @@ Built from stated rules, in this order, plus one reviewed override table (config
 
 1. exclusion: a raw name matching a rule of ``excluded`` (config/atlas/registry_rules.yaml) is left
    out and listed (Open LLM v1's deliberately contaminated entries);
-2. identity: the normalised key (benchval.atlas.names, the project's one name rule); an override row
+2. identity: the normalised key (benchval.analysis.model_names, the project's one name rule); an override row
    may map a key to another canonical id (the same weights under two organisations), citing its evidence;
 3. a bare name (no organisation) joins the one ``org/name`` key whose name part equals it, when exactly
    one exists (``gpt2`` -> ``openai-community/gpt2``); with several, it stays its own model and is listed;
@@ -27,9 +27,9 @@ import numpy as np
 import pandas as pd
 import yaml
 
-from benchval.atlas.names import alias, normalise, parse
+from benchval.analysis.model_names import alias, normalise, parse
 
-OVERRIDE_COLUMNS = (  # raw_key: a normalised key (benchval.atlas.names.normalise)
+OVERRIDE_COLUMNS = (  # raw_key: a normalised key (benchval.analysis.model_names.normalise)
     "raw_key",
     "canonical_id",
     "family",
@@ -148,7 +148,7 @@ def display_keys(frame: pd.DataFrame, display: pd.DataFrame) -> tuple[pd.Series,
 
 
 def join_aliases(canonical: dict, rule: dict, publishers: frozenset, pseudo_orgs: frozenset = frozenset()) -> None:
-    """The alias rule (benchval.atlas.names.alias), in place on key -> canonical id:
+    """The alias rule (benchval.analysis.model_names.alias), in place on key -> canonical id:
 
     * keys whose canonical ids share an alias are one model when at most one of those ids is an HF id
       (bare names join it) or, with several HF ids, the bare names join the one HF id of a publisher

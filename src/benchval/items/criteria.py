@@ -4,7 +4,7 @@
   its accuracy (the mean over the task's items, after the study's run rule).
 * ``atlas`` (MMLU-Pro): the study's models are joined to the atlas model registry
   (results/atlas/registry/names.csv): a file's model name (``Meta-Llama-3_1-8B``: ``_`` between digits
-  read as ``.``) is normalised by the project's one name rule (benchval.atlas.names) and joins the
+  read as ``.``) is normalised by the project's one name rule (benchval.analysis.model_names) and joins the
   registry model whose key, canonical id or HF-id name part equals it, when exactly one does; a reviewed
   ``registry_overrides`` entry decides otherwise (listed). A criterion is a leaderboard column of
   results/atlas/cells.csv that ``min_models`` joined models share. The *best supported* criterion is
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval.atlas.names import parse
+from benchval.analysis.model_names import parse
 
 _UNDERSCORE_VERSION = re.compile(r"(?<=\d)_(?=\d)")
 

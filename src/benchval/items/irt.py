@@ -137,3 +137,10 @@ def check_recovery(table: pd.DataFrame, thresholds: dict) -> list[str]:
         if not row["converged"]:
             failures.append(f"{row['design']} {row['model']}: EM did not converge")
     return failures
+
+
+def recovery_passed(path: str, thresholds: dict) -> None:
+    """Raise unless the recovery table at ``path`` passes ``thresholds`` (no real data is fitted otherwise)."""
+    failures = check_recovery(pd.read_csv(path), thresholds)
+    if failures:
+        raise RuntimeError(f"{path}: IRT recovery failed, no real data is fitted: {'; '.join(failures)}")

@@ -76,3 +76,9 @@ def combine_runs(matrix: pd.DataFrame, unit_of: dict[str, str], rule: str) -> pd
         best = [run for run in matrix.index if nlu_checkpoint(run) == "best"]
         return matrix.loc[best].rename(index=unit_of).sort_index()
     return matrix.groupby(pd.Series(unit_of).reindex(matrix.index).to_numpy()).mean().sort_index()
+
+
+def task_matrix(responses: pd.DataFrame, task: str, min_model_coverage: float) -> tuple[pd.DataFrame, list[dict]]:
+    """The complete model x item matrix of ``task`` (after the coverage rule) and its filter report."""
+    completed = complete(wide(responses, task), min_model_coverage)
+    return completed.matrix, completed.report(task)

@@ -1,6 +1,6 @@
 """Rule items_study: item validity and the validity curve of every (benchmark, criterion) pair of an item
-study (docs/items.md). The responses come from benchval.items.responses_step, the IRT fits from
-benchval.items.irt_step."""
+study (docs/items.md). The responses come from benchval.jobs.steps.items_responses, the IRT fits from
+benchval.jobs.steps.items_irt."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import pandas as pd
 
 from benchval.analysis.bootstrap import rng_for
 from benchval.items import readers
-from benchval.items.irt_step import recovery_passed, task_matrix
-from benchval.items.matrix import combine_runs
+from benchval.items.irt import recovery_passed
+from benchval.items.matrix import combine_runs, task_matrix
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@
   sorted order, so that the page changes only when the graph does (Snakemake numbers its nodes in the
   order of a set, which differs between runs).
 * The package floors: an edge ``a -> b`` for every package ``a`` of ``src/benchval`` with a module that
-  imports a module of package ``b`` (found by reading, with :func:`benchval.plumbing.reruns.imported_modules`,
+  imports a module of package ``b`` (found by reading, with :func:`benchval.jobs.reruns.imported_modules`,
   lazy imports included). Packages that import each other, directly or round a longer circle, share a floor
   and are listed with one import of each direction; otherwise a package's floor is one above the highest
   it imports, and a package that imports none is on floor 0.
@@ -22,7 +22,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchval.plumbing.reruns import imported_modules
+from benchval.jobs.reruns import imported_modules
 from benchval.testing.snakemake_run import offline_env
 
 PAGE = Path("docs/architecture.md")

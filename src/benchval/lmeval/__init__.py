@@ -10,10 +10,9 @@ One module per concept:
 * :mod:`~benchval.lmeval.provenance` - size, dtype, revision, sha, family and the comparability
   checks of a study's runs;
 * :mod:`~benchval.lmeval.importer` - a ``source: lm_eval`` study with ``samples:`` -> score table.
+* :mod:`~benchval.lmeval.results` - a ``source: lm_eval`` study from its results JSON files (or, with
+  ``samples:``, through the importer) -> score table.
 """
-
-#: metrics a ``samples:`` study recomputes unless ``samples.metrics`` says otherwise
-DEFAULT_SAMPLE_METRICS = ("accuracy", "macro_f1")
 
 
 def samples_studies(studies: dict) -> list[str]:

@@ -33,7 +33,7 @@ import pandas as pd
 from benchval.analysis.study_import import expand_path, task_table
 from benchval.analysis.study_table import SCORE_COLUMNS
 from benchval.evaluation.item_bootstrap import item_rng
-from benchval.lmeval import DEFAULT_SAMPLE_METRICS, recompute
+from benchval.lmeval import recompute
 from benchval.lmeval.errors import LmEvalImportError
 from benchval.lmeval.layout import RunFiles, discover_runs
 from benchval.lmeval.provenance import (
@@ -44,6 +44,7 @@ from benchval.lmeval.provenance import (
     size_of,
 )
 from benchval.lmeval.task_rows import read_task_rows, scoring_mode
+from benchval.plumbing.config import DEFAULT_SAMPLE_METRICS
 
 log = logging.getLogger(__name__)
 

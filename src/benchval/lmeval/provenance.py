@@ -85,7 +85,7 @@ def family_of(source_model: str, mapping: dict, where: str, family_rules: str | 
         return str(family)
     if family_rules is None:
         raise LmEvalImportError(f"{where}: models.{source_model}.family is not set (nor family_rules)")
-    from benchval.atlas.names import parse
+    from benchval.analysis.model_names import parse
     from benchval.atlas.registry import family_of as registry_family, load_rules
 
     parsed = parse(source_model)

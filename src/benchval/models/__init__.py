@@ -5,7 +5,7 @@ or a local HF folder. See docs/data-contract.md and workflow/schemas/models.sche
 
 Public API: prepare_model, load_prepared, read_manifest (and the names in __all__). They are
 imported lazily so that `benchval.models.registry` (imported by the rule files models.smk and scoring.smk,
-by benchval.plumbing.layout and benchval.plumbing.cluster_resources) does not pull in torch.
+by benchval.jobs.layout and benchval.jobs.cluster_resources) does not pull in torch.
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
-"""The workflow's plumbing: configuration, folders, the start of every job, code digests, cluster resources.
+"""The ground floor: configuration, errors, folders, strict YAML, the start of every job, threads, raw files.
 
-Nothing here computes a result of the study; the stage packages (tasks, scoring, evaluation, analysis,
-atlas, commonwhy, ...) do. The ground floor (folders, config_error, config, strict_yaml, raw_files,
-raw_file_checks, published_folders, job_threads, job) imports no stage (config reads one constant of
-benchval.lmeval's __init__); the workflow layer (layout, reruns, cluster_resources: what the rule files
-use to build the plan) may import stage modules' constants, and no module below it imports the layout
-(tests/test_import_graph.py). gpu_hours is a command on top of the stages (it builds the tasks).
+Nothing here computes a result of the study (the stage packages do), and nothing here imports any other
+package of benchval (tests/test_import_graph.py; docs/workflow.md "Floors"). What
+only the workflow needs (the layout, rerun helpers, cluster sizing, the GPU-hours planner, the rules'
+step modules) is in the jobs wing, benchval.jobs, above the stages.
 
 * folders: the repository root, results/, resources/, the models and download folders, where the
   raw-data mirror is and where raw files are read (the one place that decides it);
@@ -15,10 +13,8 @@ use to build the plan) may import stage modules' constants, and no module below 
 * raw_files: declared raw files, their lookup in the mirror or the download folder, downloads, checksums;
 * raw_file_checks: raw files checked against their declared sha256 where a job reads them;
 * published_folders: results/figures/ and results/tables/ checked against their manifest;
+* command_line: the targets and the dry-run flag of the snakemake command line;
+* planning_checks: checks run when the workflow is read (csv studies' columns, Hub models);
 * job_threads: a model job's share of the ``--cores`` budget, and torch's threads in it;
-* job: ``start_job(snakemake)``, the first statement of every rule script;
-* layout: the file layout (paths, name patterns) and the studies, models and tasks a config asks for;
-* reruns: what makes reruns honest (canonical params, code digests, working-directory-relative paths);
-* cluster_resources: memory, runtime and GPUs of the model-heavy rules, from the model's size;
-* gpu_hours: GPU-hours a config's scoring will take (``python -m benchval.plumbing.gpu_hours``).
+* job: ``start_job(snakemake)``, the first statement of every rule script.
 """

@@ -25,6 +25,10 @@ from referencing.jsonschema import DRAFT202012
 from benchval.plumbing.folders import REPO_ROOT, TASK_FOLDERS
 from benchval.plumbing.config_error import ConfigError, unknown_name
 
+#: metrics a ``samples:`` lm_eval study recomputes unless ``samples.metrics`` says otherwise (studies.schema.yaml);
+#: here, on the ground floor, because the start-up checks need it (benchval.lmeval.importer reads it from here)
+DEFAULT_SAMPLE_METRICS = ("accuracy", "macro_f1")
+
 SCHEMA_DIR = REPO_ROOT / "workflow" / "schemas"
 
 
@@ -137,8 +141,6 @@ def _study_metrics(config: dict) -> set[str]:
             metrics.add(spec.get("metric", "accuracy"))
             metrics.update(task.get("metric", spec.get("metric", "accuracy")) for task in spec["tasks"].values())
         elif "samples" in spec:  # lm_eval recomputed item by item (benchval.lmeval.importer)
-            from benchval.lmeval import DEFAULT_SAMPLE_METRICS
-
             default = spec["samples"].get("metrics", DEFAULT_SAMPLE_METRICS)
             metrics.update(m for task in spec["tasks"].values() for m in (task.get("metrics") or default))
         else:
@@ -290,7 +292,7 @@ def fill_defaults(config: dict) -> dict:
     """Fill ``config`` in place with every default of workflow/schemas/ (nested ones too) and return it.
 
     Snakemake's validate() fills top-level defaults only (it does not follow ``$ref`` into the
-    section files); benchval.plumbing.layout.workflow_layout calls this once per config (common.smk: right
+    section files); benchval.jobs.layout.workflow_layout calls this once per config (common.smk: right
     after validate()), so that rules and scripts read every setting from the config and no code
     restates a default.
     """

@@ -1,9 +1,9 @@
 """Where things live: the repository root, the top folders (results/, resources/, the models and download folders)
-and the raw-data mirror. The ground floor: it imports no other benchval module.
+and the raw-data mirror. On the ground floor: it imports only benchval.plumbing.config_error.
 
 The one place that decides where raw files are read (:func:`raw_root`): the mirror (config key
 ``mirror``, :func:`resolve_mirror`), or with ``mirror: null`` the download folder that rule fetch_raw_file
-fills. The file name patterns below these folders are the workflow's (benchval.plumbing.layout).
+fills. The file name patterns below these folders are the workflow's (benchval.jobs.layout).
 """
 
 from __future__ import annotations

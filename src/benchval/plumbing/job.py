@@ -1,7 +1,7 @@
 """The start of every rule script: ``job = start_job(snakemake)``, its first statement.
 
 One call does what each job needs before its work starts, and hands the library plain values, so that
-no module below the workflow layer ever sees Snakemake's objects:
+no module below the rule scripts ever sees Snakemake's objects:
 
 * the job's log file (``log[0]``) receives logging (INFO and up), ``print`` and stderr (tqdm's progress
   bars), and Python's warnings; it exists as soon as the job starts, even when nothing is logged;

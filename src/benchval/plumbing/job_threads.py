@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import os
 
-# Snakemake resources of a local model job (benchval.plumbing.layout.Layout.model_job_resources): a slot of
+# Snakemake resources of a local model job (benchval.jobs.layout.Layout.model_job_resources): a slot of
 # the global `model_jobs` resource (local.model_jobs_at_once of them) and the torch threads it may use.
 MODEL_JOB_SLOTS = "model_jobs"
 TORCH_THREADS = "torch_threads"

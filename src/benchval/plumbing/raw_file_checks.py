@@ -2,7 +2,7 @@
 
 A rule that reads raw files (the mirror, or the download cache with ``mirror: null``) calls
 :func:`verify_raw_files` on its inputs first (with the rule's ``raw_files`` param,
-:meth:`benchval.plumbing.layout.Layout.raw_file_check`): every input under the raw root is checked against its declared
+:meth:`benchval.jobs.layout.Layout.raw_file_check`): every input under the raw root is checked against its declared
 sha256, and the job fails with :class:`~benchval.plumbing.raw_files.ChecksumMismatch` (file, both hashes, where the
 checksum is declared) before anything is read. The declared checksum is
 

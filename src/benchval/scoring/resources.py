@@ -1,4 +1,4 @@
-"""Cluster resources of one scoring job. No torch here: benchval.plumbing.cluster_resources imports it, and the
+"""Cluster resources of one scoring job. No torch here: benchval.jobs.cluster_resources imports it, and the
 rule files import that while Snakemake reads the workflow."""
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ NOTICE = (
     "Every score, metric, table and figure of this run is meaningless; only the job count and "
     "the times mean something."
 )
-# Jobs' resources are computed from this size (benchval.plumbing.cluster_resources): the tiny models have about 30,000
+# Jobs' resources are computed from this size (benchval.jobs.cluster_resources): the tiny models have about 30,000
 # parameters; 1 million is a round upper bound.
 TINY_JOB_SIZE_B = 0.001
 MODELS_DIR = "models"  # relative to the rehearsal's working directory (snakemake --directory)

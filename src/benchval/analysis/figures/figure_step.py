@@ -3,7 +3,7 @@ figure's tables, draw the figure with its module's ``draw``, or, for a study wit
 one-line notice that says so.
 
 The figure module is an argument, imported by the figure's own script, never looked up here: this
-module imports no figure, so that editing one figure reruns only its rule (benchval.plumbing.reruns).
+module imports no figure, so that editing one figure reruns only its rule (benchval.jobs.reruns).
 """
 
 from __future__ import annotations

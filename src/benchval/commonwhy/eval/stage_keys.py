@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-#: what make_generator (benchval.commonwhy.eval.stages.systems) reads to load a model or an endpoint
+#: what make_generator (benchval.jobs.steps.shared.commonwhy_eval_systems) reads to load a model or an endpoint
 GENERATOR_KEYS = ("endpoints", "generation.use_chat_template", "generation.batch_size")
 _BERTSCORE = "metrics.bertscore."
 #: what benchval.commonwhy.eval.metrics.BertScoreSettings.from_section reads

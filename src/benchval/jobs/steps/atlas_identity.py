@@ -1,0 +1,43 @@
+"""Rule atlas_identity: the registry against the labelled identity sample (the resolved labels, and the blind
+labels alone), the two labellings' agreement, and leaderboard overlap counts."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from benchval.jobs.steps.shared.atlas_common import write_table
+
+
+def write_identity(atlas: dict, seed: int, ci_level: float, inputs: dict, outputs: dict) -> None:
+    """Rule atlas_identity (benchval.atlas.identity_check)."""
+    from benchval.atlas.identity_check import (
+        identity_scores,
+        label_agreement,
+        leaderboard_overlaps,
+        load_disagreements,
+        load_labels,
+        resolution_problems,
+    )
+
+    models = pd.read_csv(inputs["models"]).set_index("canonical_id")
+    settings = {
+        "size_tolerance": float(atlas["size_tolerance"]),
+        "n_bootstrap": int(atlas["n_bootstrap"]),
+        "ci_level": ci_level,
+        "seed": seed,
+    }
+    resolved, first, blind = (load_labels(inputs[k]) for k in ("labels", "labels_first", "labels_blind"))
+    problems = resolution_problems(
+        first, blind, resolved, load_disagreements(inputs["disagreements"]), settings["size_tolerance"]
+    )
+    if problems:
+        raise ValueError(f"{inputs['labels']}: {len(problems)} label(s) without a resolution, e.g. {problems[:3]}")
+    names = pd.read_csv(inputs["names"])
+    summary, detail = identity_scores(resolved, names, models, settings)
+    blind_summary, _ = identity_scores(blind, names, models, settings)
+    overlaps = leaderboard_overlaps(pd.read_csv(inputs["cells"]), [tuple(p) for p in atlas["identity"]["overlaps"]])
+    write_table(summary, outputs["summary"])
+    write_table(detail, outputs["detail"])
+    write_table(blind_summary, outputs["blind_summary"])
+    write_table(label_agreement(first, blind, settings["size_tolerance"]), outputs["agreement"])
+    write_table(overlaps, outputs["overlaps"])

@@ -1,0 +1,140 @@
+"""A ``source: lm_eval`` study -> its tidy score table and task table (docs/configuration.md, "lm-eval studies").
+
+Without ``samples:``, the scores are read from a directory of lm-evaluation-harness results JSON files
+(``{"results": {task: {"acc,none": x, ...}}, "config": {"model_args": ...}}``). ``models`` maps the
+``model_key`` value of ``model_args`` (default ``pretrained``) to name/family/size_b; ``tasks`` maps each
+task to its ``harness_task`` and a ``metrics`` mapping {our metric name: harness key, e.g.
+``accuracy: "acc,none"``}. With ``samples:``, the study is recomputed item by item from the samples files
+(:mod:`benchval.lmeval.importer`). Every dropped file is reported (log) with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from benchval.analysis.importers import check_values
+from benchval.analysis.study_import import StudyImportError, expand_path, task_table
+from benchval.analysis.study_table import SCORE_COLUMNS
+from benchval.lmeval.importer import import_lm_eval_samples
+from benchval.lmeval.provenance import family_of, read_provenance, size_of
+
+log = logging.getLogger(__name__)
+
+
+def _model_args(config: dict | str | None) -> dict:
+    """``model_args`` as a dict (lm-eval writes either ``"k=v,k=v"`` or a dict)."""
+    if isinstance(config, dict):
+        return config
+    if not config:
+        return {}
+    pairs = [item.split("=", 1) for item in str(config).split(",") if "=" in item]
+    return {key.strip(): value.strip() for key, value in pairs}
+
+
+def _result_files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.rglob("*.json") if p.is_file())
+
+
+def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(score_table, tasks) frames from a directory of lm-evaluation-harness results JSON files.
+
+    When several files of one folder hold the same (model, task, metric), the file sorted last
+    (lm-eval names files ``results_<timestamp>.json``) wins; the override is reported. One model in
+    two result folders is an error naming both. The size comes from the run's
+    ``config.model_num_parameters`` (the mapping's ``size_b`` only where the run has none); a value
+    that is not a number (``"N/A"``, a boolean) is an error naming file and key, a null or NaN value
+    is missing and counted. A study with ``samples:`` is recomputed item by item from the samples
+    files instead (:mod:`benchval.lmeval.importer`).
+    """
+    if "samples" in study:
+        return import_lm_eval_samples(study_name, study, mirror)
+    directory = expand_path(study["path"], mirror)
+    if not directory.is_dir():
+        raise StudyImportError(f"study {study_name!r}: lm-eval results directory {directory} not found")
+    model_key = study.get("model_key", "pretrained")
+    models = study["models"]
+    files = _result_files(directory)
+    records: dict[tuple, dict] = {}
+    skipped: dict[str, int] = {}
+    for path in files:
+        try:
+            payload = json.loads(path.read_text())
+        except json.JSONDecodeError as error:
+            raise StudyImportError(f"{path}: not valid JSON ({error})") from error
+        if not isinstance(payload, dict) or "results" not in payload:
+            skipped["no 'results' key (not a results file)"] = (
+                skipped.get("no 'results' key (not a results file)", 0) + 1
+            )
+            continue
+        source_model = _model_args((payload.get("config") or {}).get("model_args")).get(model_key)
+        if source_model not in models:
+            reason = f"model_args {model_key}={source_model!r} not in the study's models mapping"
+            skipped[reason] = skipped.get(reason, 0) + 1
+            continue
+        model = models[source_model]
+        where = f"studies.{study_name}.models.{source_model}"
+        size_b = size_of(read_provenance(payload, model_key, path), model, where)
+        family = family_of(source_model, model, where, study.get("family_rules"))
+        for task, spec in study["tasks"].items():
+            result = payload["results"].get(spec["harness_task"])
+            if result is None:
+                continue
+            for metric, harness_key in spec["metrics"].items():
+                if harness_key not in result:
+                    raise StudyImportError(
+                        f"{path}: results[{spec['harness_task']!r}] has no key {harness_key!r} "
+                        f"(tasks.{task}.metrics.{metric}); keys: {sorted(result)}"
+                    )
+                value = result[harness_key]
+                if value is None or (isinstance(value, float) and math.isnan(value)):
+                    reason = "value null or NaN (missing)"
+                    skipped[reason] = skipped.get(reason, 0) + 1
+                    continue
+                if isinstance(value, bool) or not isinstance(value, (int, float)):
+                    raise StudyImportError(
+                        f"{path}: results[{spec['harness_task']!r}][{harness_key!r}] = {value!r} is not a number"
+                    )
+                key = (model["name"], task, metric)
+                if key in records:
+                    _same_folder_or_fail(records[key]["file"], path, model["name"])
+                    log.info("%s: overrides %s from %s", path, key, records[key]["file"])
+                records[key] = {
+                    "model": model["name"],
+                    "family": family,
+                    "size_b": size_b,
+                    "task": task,
+                    "metric": metric,
+                    "value": float(value),
+                    "file": str(path),
+                }
+    log.info(
+        "%s: %d JSON files -> %d used; skipped: %s",
+        directory,
+        len(files),
+        len({r["file"] for r in records.values()}),
+        skipped or "none",
+    )
+    if not records:
+        raise StudyImportError(
+            f"study {study_name!r}: no scores found in {directory} ({len(files)} JSON files; skipped: {skipped})"
+        )
+    scores = pd.DataFrame.from_records(list(records.values()))[list(SCORE_COLUMNS)]
+    for task in study["tasks"]:
+        log.info(
+            "%s: task %s: %d models with scores", directory, task, scores.loc[scores.task == task, "model"].nunique()
+        )
+    check_values(scores, f"study {study_name!r} ({directory})")
+    return scores, task_table(study["tasks"])
+
+
+def _same_folder_or_fail(earlier: str, later: Path, model: str) -> None:
+    if Path(earlier).parent != later.parent:
+        raise StudyImportError(
+            f"model {model!r} has results in two result folders: {Path(earlier).parent} and {later.parent} "
+            f"({earlier}, {later}); keep one, or map them to two model names"
+        )
