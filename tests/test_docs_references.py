@@ -16,6 +16,7 @@ DOTTED = re.compile(r"\bbenchval(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 NOT_REFERENCES = {
     "benchval.prior": "the key of the N/A prior requests in an lm-eval samples file",
     "benchval.task_meta": "the parquet metadata key of a task's items",
+    "benchval.yaml": "the software environment every rule declares, workflow/envs/benchval.yaml",
     "benchval.a": "an example in benchval.plumbing.reruns's docstrings",
     "benchval.a.b": "an example in benchval.plumbing.reruns's docstrings",
     "benchval.x": "an example in benchval.plumbing.reruns's docstrings",
