@@ -174,7 +174,7 @@ def test_shared_lines_that_are_not_six_in_a_row_pass():
 def test_every_rule_file_is_split_into_rule_bodies():
     bodies = bodies_of(RULE_FILES)
     names = {body.name for body in bodies}
-    assert {"all", "prepare_task", "score_table", '"score" + _rule.suffix', '"evaluate" + _rule.suffix'} <= names
+    assert {"all", "prepare_task", "score_table", 'f"score{_rule.suffix}"', 'f"evaluate{_rule.suffix}"'} <= names
     assert all(body.lines for body in bodies), [str(b) for b in bodies if not b.lines]
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from benchval.analysis.outputs import FIGURE_STEMS, STEP_TABLES
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.testing.snakemake_run import job_counts, run_snakemake, snakemake_command
 
@@ -25,9 +26,20 @@ pytestmark = [
 ]
 TARGET = "results/figures"
 # outputs declared with directory(): made as folders
-DIRECTORY_OUTPUTS = {"results/figures", "results/tables"}
+DIRECTORY_OUTPUTS = {"results/figures", "results/tables", "resources/kg/litwd1k.oxigraph"}
 # what publishes, reports or summarises every study's outputs: any statistic's change reaches them
+# (report_config shows the whole config, so any edit reruns it, on purpose: workflow/rules/report.smk)
 PUBLISHING = {"publish", "report_figures", "report_tables", "report_config", "findings", "report_scoreboard"}
+# every rule of a study's analysis chain (workflow/rules/analysis.smk) and its robustness
+ANALYSIS = {
+    *(f"analysis_{step}" for step in STEP_TABLES),
+    "analysis_fdr",
+    *(f"analysis_figure_{stem}" for stem in FIGURE_STEMS),
+    "task_reliability",
+    "power_planning",
+    "specification_robustness",
+    "report_specification_robustness",
+}
 
 
 def _dry_run(workdir: Path, configfile: Path, *args: str) -> str:
@@ -47,15 +59,26 @@ def finished(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("finished")
     configfile = workdir / "config.yaml"
     configfile.write_text((REPO_ROOT / "config/config.yaml").read_text())
+    headers = _study_headers(yaml.safe_load(configfile.read_text()))
     for path in _planned_outputs(_dry_run(workdir, configfile, "-n")):
         target = workdir / path
         if path in DIRECTORY_OUTPUTS:
             target.mkdir(parents=True, exist_ok=True)
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.touch()
-    _dry_run(workdir, configfile, "--touch")
+            target.write_text(headers.get(path, ""))
+    _dry_run(workdir, configfile, "--touch", "--forceall")  # every job, so that each records its metadata
     return workdir, configfile
+
+
+def _study_headers(config: dict) -> dict[str, str]:
+    """The header of each csv study a rule writes (planning reads its columns: planning_checks)."""
+    headers = {}
+    for study in config.get("studies", {}).values():
+        if study.get("source") == "csv" and study["path"].startswith("results/"):
+            columns = [*study["columns"].values(), *(spec["column"] for spec in study["tasks"].values())]
+            headers[study["path"]] = ",".join(columns) + "\n"
+    return headers
 
 
 def _edited(finished, name: str, edit) -> Path:
@@ -71,7 +94,7 @@ def _set(path: str, value):
     """An edit setting the dotted config key ``path`` to ``value``."""
 
     def edit(config):
-        *parents, last = path.split(".")
+        *parents, last = path.split(".") if not path.startswith("models.") else ["models", *path[7:].rsplit(".", 1)]
         node = config
         for part in parents:
             node = node.setdefault(part, {})
@@ -85,13 +108,9 @@ EDITS = {
     "analysis": (
         "analysis.ridge_alpha",
         2.0,
-        {"analysis_lofo"},
-        {
-            "analysis_figure_fig3_lofo_delta_r2",
-            "power_planning",
-            "specification_robustness",
-            "report_specification_robustness",
-        },
+        # power planning reads ridge_alpha, the specification grid the whole section
+        {"analysis_lofo", "power_planning", "specification_robustness"},
+        {"analysis_figure_fig3_lofo_delta_r2", "report_specification_robustness"},
     ),
     "atlas": ("atlas.forest_top_k", 7, {"atlas_forest", "atlas_explorer"}, set()),
     "items": ("items.fdr_alpha", 0.1, {"items_study"}, {"items_figures", "items_report"}),
@@ -100,11 +119,33 @@ EDITS = {
         "scoring.normalisation",
         "sum",
         {"calibrate", "evaluate"},
-        {"score_table", "scoreboard", "task_reliability", "specification_robustness", "paired_comparisons"},
+        {"score_table", "scoreboard", "paired_comparisons", *ANALYSIS},
+    ),
+    "commonwhy_eval": (
+        "commonwhy_eval.judge_check.bar",
+        0.9,
+        {"commonwhy_eval_judge_canaries", "commonwhy_eval_judge_check"},
+        {
+            "commonwhy_eval_judge_check_report",
+            "commonwhy_eval_judge",
+            "commonwhy_eval_factscore",
+            "commonwhy_eval_table2",
+            "commonwhy_eval_criterion",
+            "score_table",
+            "scoreboard",
+            "paired_comparisons",
+            *ANALYSIS,
+        },
     ),
 }
-# a key no rule names (a job's niceness: planning only)
-UNNAMED = {"unrelated": ("local.light_job_niceness", 5)}
+# keys no rule's job reads: a job's niceness, a model's job size (planning) and placement (read beside the
+# scoring rules' trigger), the progress bar
+UNNAMED = {
+    "local": ("local.light_job_niceness", 5),
+    "model_planning": ("models.smollm2-135m.job_size_b", 2.0),
+    "model_placement": ("models.smollm2-135m.cpu_offload_gb", 2),
+    "scoring_progress": ("scoring.progress", False),
+}
 
 
 @pytest.fixture(scope="module")
@@ -136,5 +177,7 @@ def test_a_key_edit_replans_its_rules_and_what_follows(plans, family):
     assert rules <= named | following | PUBLISHING, rules - named - following - PUBLISHING
 
 
-def test_a_key_no_rule_names_plans_nothing(plans):
-    assert plans["unrelated"] == {}
+@pytest.mark.parametrize("name", sorted(UNNAMED))
+def test_a_key_no_rule_names_plans_only_the_config_page(plans, name):
+    """Only the report's config page, which shows the whole config, and the publishing that includes it."""
+    assert plans[name] == {"report_config": 1, "publish": 1}

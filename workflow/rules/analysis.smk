@@ -178,10 +178,11 @@ for _stem in FIGURE_STEMS:
 # figures only (e.g. an imported lm_eval study, without scoring the default study; docs/configuration.md),
 # for an lm_eval study with samples also its item intervals (workflow/rules/lmeval.smk).
 for _study in LAYOUT.studies:
+    _study_target = _analysis_re.sub(r"\W", "_", _study)  # the rule name: study_<name>
 
     rule:
         name:
-            "study_" + _analysis_re.sub(r"\W", "_", _study)
+            f"study_{_study_target}"
         input:
             LAYOUT.study_figure_files(_study),
             LAYOUT.study_table_files(_study),

@@ -39,7 +39,7 @@ for _rule in LAYOUT.model_job_rules():
 
     rule:
         name:
-            "calibrate" + _rule.suffix
+            f"calibrate{_rule.suffix}"
         input:
             scores=_rule.files(SCORES),
             metas=_rule.files(TASK_META),
@@ -61,7 +61,7 @@ for _rule in LAYOUT.model_job_rules():
 
     rule:
         name:
-            "evaluate" + _rule.suffix
+            f"evaluate{_rule.suffix}"
         input:
             task_items=_rule.files(TASK_ITEMS),
             metas=_rule.files(TASK_META),

@@ -4,6 +4,8 @@
 # the config used under results/report/, each flagged with report() and a caption from
 # workflow/report/*.rst. Copying files and rendering small tables: every rule here is a local
 # rule, not worth a cluster job each.
+import os
+
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
 from benchval.plumbing.layout import (
     COMMONWHY_EVAL_DIR,
@@ -75,8 +77,10 @@ rule report_figures:
     localrule: True
     conda:
         "../envs/benchval.yaml"
+    params:
+        folder=lambda wildcards, output: os.path.dirname(output[0]),  # the study's report folder
     shell:
-        '(for f in {input}; do cp -v "$f" "$(dirname {output[0]})"/; done) > {log} 2>&1'
+        '(for f in {input}; do cp -v "$f" "{params.folder}"/; done) > {log} 2>&1'
 
 
 rule report_tables:

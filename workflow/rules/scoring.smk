@@ -38,7 +38,7 @@ for _rule in LAYOUT.model_job_rules():
 
     rule:
         name:
-            "score" + _rule.suffix
+            f"score{_rule.suffix}"
         input:
             tables=_rule.files(TASK_ITEMS),  # ("items" is reserved by Snakemake)
             metas=_rule.files(TASK_META),  # scoring_mode
