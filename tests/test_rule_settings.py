@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from benchval.jobs.job_logs import add_logs_and_benchmarks, log_path, ordered_wildcards
-from benchval.jobs.rule_files import prompt_files, prompt_keys
+from benchval.jobs.rule_files import outside_repository, prompt_files, prompt_keys
 from benchval.jobs.rule_settings import ConfigProvider
 from benchval.plumbing.folders import REPO_ROOT
 
@@ -148,6 +148,13 @@ def test_every_prompt_setting_is_found(tmp_path):
     local, shipped = sorted(files, key=lambda path: path.startswith(".."))
     assert local == "config/prompts/a.txt"
     assert shipped.startswith("..") and shipped.endswith("config/prompts/b.txt")
+
+
+def test_only_a_users_prompt_is_an_input_path(tmp_path):
+    """A shipped prompt is code (its digest a param, its path no input: another clone plans nothing)."""
+    mine = tmp_path / "mine.txt"
+    shipped = REPO_ROOT / "config/prompts/commonwhy_judge.txt"
+    assert outside_repository([str(mine), str(shipped)], REPO_ROOT) == [str(mine)]
 
 
 # --- logs and benchmarks --------------------------------------------------------------------------------------------

@@ -128,7 +128,8 @@ def finished_run(tmp_path_factory, tiny_lm_builder):
     # copies of the shipped prompts, so that a test can edit one (test_a_prompt_edit_plans_its_rules)
     (wf / "prompts").mkdir()
     prompts = {
-        p.name: shutil.copy(p, wf / "prompts" / p.name) for p in (REPO_ROOT / "config/prompts").glob("commonwhy_*.txt")
+        p.name: str(shutil.copy(p, wf / "prompts" / p.name))
+        for p in (REPO_ROOT / "config/prompts").glob("commonwhy_*.txt")
     }
     mirror = wf / "mirror"
     mirror.mkdir()
@@ -357,8 +358,9 @@ def test_factscore_modules_plan_only_factscore_and_what_follows(plans):
 def test_a_prompt_edit_plans_its_rules_and_what_follows(plans):
     """Issue 32: a prompt file is an input of the rules that read it (ancient, its content a param:
     benchval.jobs.rule_files). Appending a line to the judge's prompt replans the judge's check and the judge
-    and what follows them, nothing else; the answer prompt replans the direct answers and what follows,
-    not the baselines (their prompts are others) nor the judge's check. Put back, nothing is planned."""
+    and what follows them, nothing else; the answer prompt replans the direct answers and the check answers and
+    what follows them (the check set, so the judge's check), not KB-Binder (its prompts are others) nor the
+    sampled questions. Put back, nothing is planned."""
     print("judge prompt:", plans["judge_prompt"])
     print("answer prompt:", plans["answer_prompt"])
     assert (
@@ -372,5 +374,5 @@ def test_a_prompt_edit_plans_its_rules_and_what_follows(plans):
     )
     answer = set(plans["answer_prompt"])
     assert {"commonwhy_eval_answer", "commonwhy_eval_check_answer", "commonwhy_eval_score"} <= answer
-    assert not {"commonwhy_eval_kbbinder", "commonwhy_eval_sample", "commonwhy_eval_judge_canaries"} & answer
+    assert not {"commonwhy_eval_kbbinder", "commonwhy_eval_sample", "commonwhy_eval_check_questions"} & answer
     assert plans["restored"] == {}

@@ -54,11 +54,13 @@ from benchval.plumbing.layout import (
     JUDGE_CHECK_PAGE,
     WHEELS_DIR,
 )
+from benchval.plumbing.folders import REPO_ROOT as _CWE_REPO_ROOT
 from benchval.plumbing.folders import workflow_root
 from benchval.plumbing.layout import alternatives, fill, model_manifest, workflow_layout
 from benchval.plumbing.reruns import canonical, file_digests, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.rule_files import outside_repository as _cwe_outside_repository
 from benchval.jobs.rule_files import prompt_files as _cwe_prompt_files
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -105,12 +107,19 @@ def _cwe_settings(stage):
 
 def _cwe_prompts(stage):
     """The prompt files the stage reads (its settings' *prompt keys): ancient inputs of its rule, their
-    content a param (_cwe_prompt_digests), so that editing a prompt reruns the rules that read it."""
-    return _cwe_prompt_files(_cwe_settings(stage), workflow_root(workflow.basedir))
+    content a param (_cwe_prompt_digests), so that editing a prompt reruns the rules that read it. A relative
+    path is found where the stage finds it: in the working directory, else in the package's repository
+    (benchval.generation.prompts.PromptTemplate.from_file)."""
+    return _cwe_prompt_files(_cwe_settings(stage), _CWE_REPO_ROOT)
 
 
 def _cwe_prompt_digests(stage):
-    return file_digests(_cwe_prompts(stage), workflow_root(workflow.basedir))
+    return file_digests(_cwe_prompts(stage), _CWE_REPO_ROOT)
+
+
+def _cwe_prompt_inputs(stage):
+    """The stage's prompt files of the user's (outside the repository): ancient inputs besides their digest."""
+    return ancient(_cwe_outside_repository(_cwe_prompts(stage), _CWE_REPO_ROOT))
 
 
 def _cwe_model_families():
@@ -228,7 +237,7 @@ rule commonwhy_eval_sample:
 
 rule commonwhy_eval_answer:
     input:
-        prompts=ancient(_cwe_prompts("answer")),  # repository files: their content is a param
+        prompts=_cwe_prompt_inputs("answer"),  # user prompt files; the content of every prompt is a param
         questions=CWE_QUESTIONS,
         model=lambda wc: _cwe_manifest(wc.system),
     output:
@@ -250,7 +259,7 @@ rule commonwhy_eval_answer:
 rule commonwhy_eval_kbbinder:
     input:
         unpack(lambda wc: _cwe_kg_inputs()),
-        prompts=ancient(_cwe_prompts("kbbinder")),  # repository files: their content is a param
+        prompts=_cwe_prompt_inputs("kbbinder"),  # user prompt files; the content of every prompt is a param
         questions=CWE_QUESTIONS,
         model=_cwe_manifest(CWE_BACKBONE) if CWE_BACKBONE else [],
     output:
@@ -274,7 +283,7 @@ rule commonwhy_eval_kbbinder:
 rule commonwhy_eval_kgr:
     input:
         unpack(lambda wc: _cwe_kg_inputs()),
-        prompts=ancient(_cwe_prompts("kgr")),  # repository files: their content is a param
+        prompts=_cwe_prompt_inputs("kgr"),  # user prompt files; the content of every prompt is a param
         questions=CWE_QUESTIONS,
         drafts=fill(CWE_ANSWERS, system=CWE_BACKBONE),
         model=_cwe_manifest(CWE_BACKBONE) if CWE_BACKBONE else [],
@@ -341,7 +350,7 @@ rule commonwhy_eval_check_questions:
 rule commonwhy_eval_check_answer:
     # a configured model answers the check questions; its outputs become rule-labelled negatives
     input:
-        prompts=ancient(_cwe_prompts("answer")),  # repository files: their content is a param
+        prompts=_cwe_prompt_inputs("answer"),  # user prompt files; the content of every prompt is a param
         questions=CWE_CHECK_QUESTIONS,
         model=lambda wc: _cwe_manifest(wc.system),
     output:
@@ -404,7 +413,7 @@ rule commonwhy_eval_judge_check:
     # one judge on the check set; its outputs depend only on the set, the judge and its settings,
     # so the check runs once per judge (benchmarks/bench_commonwhy_judges.py measures every model)
     input:
-        prompts=ancient(_cwe_prompts("judge_check")),  # repository files: their content is a param
+        prompts=_cwe_prompt_inputs("judge_check"),  # user prompt files; the content of every prompt is a param
         pairs=CWE_CHECK_SET,
         canaries=CWE_CANARY_VALIDITY,
         model=lambda wc: _cwe_manifest(wc.judge),
@@ -452,7 +461,7 @@ rule commonwhy_eval_judge_check_report:
 rule commonwhy_eval_judge:
     # runs the judge only when it passed its check; otherwise every verdict is missing with the reason
     input:
-        prompts=ancient(_cwe_prompts("judge")),  # repository files: their content is a param
+        prompts=_cwe_prompt_inputs("judge"),  # user prompt files; the content of every prompt is a param
         questions=CWE_QUESTIONS,
         answers=_cwe_for_systems(CWE_ANSWERS),
         validity=fill(CWE_JUDGE_VALIDITY, judge=CWE_JUDGE),
@@ -478,7 +487,7 @@ rule commonwhy_eval_factscore:
     # all systems in one job: the KG store opens once and entity look-ups are shared
     input:
         unpack(lambda wc: _cwe_kg_inputs()),
-        prompts=ancient(_cwe_prompts("factscore")),  # repository files: their content is a param
+        prompts=_cwe_prompt_inputs("factscore"),  # user prompt files; the content of every prompt is a param
         answers=_cwe_for_systems(CWE_ANSWERS),
         judged=_cwe_for_systems(CWE_JUDGED),
         questions=CWE_QUESTIONS,

@@ -1,10 +1,11 @@
 """Repository files a job reads (prompt templates, override tables): inputs of its rule, by content.
 
-A file a job reads is an input of its rule, never only a path in its params: a prompt named by
-``commonwhy_eval.judge.prompt`` is read by the judge, so an edit of the file must rerun the judge. A
-repository file (config/prompts/, config/atlas/, committed tables) is an ``ancient()`` input with its
-content digest as a param (benchval.plumbing.reruns.file_digests): an edit reruns the rule (params trigger),
-a fresh clone's new modification times do not (docs/workflow.md, "What reruns when").
+A file a job reads reruns its rule when its content changes, never only a path in its params: a prompt
+named by ``commonwhy_eval.judge.prompt`` is read by the judge, so an edit of the file must rerun the judge.
+Its content digest is a param (benchval.plumbing.reruns.file_digests): an edit reruns the rule (params
+trigger), a fresh clone's new modification times do not (docs/workflow.md, "What reruns when"). A file of
+the user's (a prompt outside the repository, an annotation table) is also an ``ancient()`` input; a prompt
+shipped in the package's repository is part of the code, like its modules (:func:`outside_repository`).
 """
 
 from __future__ import annotations
@@ -58,3 +59,13 @@ def content_digests(paths, root: str | Path) -> dict[str, str]:
     return dict(
         sorted({**file_digests(there, root), **{path.name: "missing" for path in paths if path not in there}}.items())
     )
+
+
+def outside_repository(paths, root: str | Path) -> list[str]:
+    """The ``paths`` that are not files of the repository ``root``: the inputs among a rule's prompt files.
+
+    A shipped prompt (config/prompts/ of the package's repository) is part of the code, as the package's
+    modules are: its content digest is a param, not an input path, so that the same run planned with another
+    clone of the repository, at another place, plans nothing; a prompt of the user's is an ancient input too."""
+    root = Path(root).resolve()
+    return [path for path in paths if not Path(path).resolve().is_relative_to(root)]
