@@ -100,9 +100,3 @@ def test_larger_models_score_first_and_before_commonwhy_but_after_preparation():
     priorities = {model: layout.model_job_priority(model) for model in config["models"]}
     assert sorted(priorities, key=priorities.get) == ["unsized", "small", "large"]
     assert all(0 < p < 10 for p in priorities.values())  # CommonWhy's model jobs 0, prepare_model 10
-
-
-def test_models_for_jobs_leave_out_the_keys_that_change_no_result():
-    entry = {"family": "f", "size_b": 72, "job_size_b": 0.001, "scoring_jobs": "per_model", "cpu_offload_gb": 4}
-    config = {"models": {"m": entry}}
-    assert Layout(config).models_for_jobs() == {"m": {"family": "f", "size_b": 72}}

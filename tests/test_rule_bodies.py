@@ -51,8 +51,20 @@ def rule_bodies(text: str, source: str) -> list[RuleBody]:
             body.append(following)
         name = match["name"] or _loop_name(body)
         kept = tuple(normalise(b) for b in body if b.strip() and not b.strip().startswith("#"))
+        kept = _without_environment(kept)
         bodies.append(RuleBody(f"{source}:{start + 1}", name, kept))
     return bodies
+
+
+# the one software environment every rule declares (docs/workflow.md, "Conventions"): not a repeated block
+ENVIRONMENT = ("conda:", '"../envs/benchval.yaml"')
+
+
+def _without_environment(lines: tuple[str, ...]) -> tuple[str, ...]:
+    for index in range(len(lines) - 1):
+        if lines[index : index + 2] == ENVIRONMENT:
+            return lines[:index] + lines[index + 2 :]
+    return lines
 
 
 def _loop_name(body: list[str]) -> str:
@@ -162,7 +174,7 @@ def test_shared_lines_that_are_not_six_in_a_row_pass():
 def test_every_rule_file_is_split_into_rule_bodies():
     bodies = bodies_of(RULE_FILES)
     names = {body.name for body in bodies}
-    assert {"all", "prepare_task", "score_table", '"score" + _rule.suffix', '"evaluate" + _rule.suffix'} <= names
+    assert {"all", "prepare_task", "score_table", 'f"score{_rule.suffix}"', 'f"evaluate{_rule.suffix}"'} <= names
     assert all(body.lines for body in bodies), [str(b) for b in bodies if not b.lines]
 
 
@@ -172,35 +184,36 @@ def test_no_two_rule_bodies_share_six_lines():
     assert not shared, report(shared)
 
 
-def _misplaced_logs(bodies: list[RuleBody]) -> list[str]:
-    """Rules with a literal name whose log or benchmark file is not under logs/<rule>/ or
-    logs/benchmarks/<rule>/ (docs/workflow.md, "Conventions"). Rules named in a loop are left out:
-    the model-job families are checked in tests/scoring/test_model_job_rules.py."""
-    misplaced = []
-    for body in bodies:
-        if not re.fullmatch(r"\w+", body.name):
-            continue
-        for directive, folder in (("log:", f"logs/{body.name}/"), ("benchmark:", f"logs/benchmarks/{body.name}/")):
-            if directive in body.lines:
-                path = body.lines[body.lines.index(directive) + 1]
-                if not path.startswith(f'"{folder}'):
-                    misplaced.append(f"{body}: {directive} {path} (not under {folder})")
-    return misplaced
+def _hand_written_logs(bodies: list[RuleBody]) -> list[str]:
+    """Rules that write a log or benchmark path by hand: every rule's come from its name
+    (benchval.jobs.job_logs, docs/workflow.md "Conventions"), so that its name is written once."""
+    return [
+        f"{body}: {directive}" for body in bodies for directive in ("log:", "benchmark:") if directive in body.lines
+    ]
 
 
-def test_every_log_is_under_logs_rule():
-    misplaced = _misplaced_logs(bodies_of(RULE_FILES))
-    assert not misplaced, "\n".join(misplaced)
+def test_no_rule_writes_its_log_or_benchmark_by_hand():
+    found = _hand_written_logs(bodies_of(RULE_FILES))
+    assert not found, "\n".join(found)
 
 
-def test_a_log_beside_its_rules_folder_is_rejected():
+def test_a_hand_written_log_is_rejected():
     text = """
 rule atlas_pairs:
     log:
-        "logs/atlas_pairs.log",
-    benchmark:
-        "logs/benchmarks/atlas_pairs/x.tsv"
+        "logs/atlas_pairs/atlas_pairs.log",
+    output:
+        "x.csv",
 """
-    assert _misplaced_logs(rule_bodies(text, "m")) == [
-        'rule atlas_pairs (m:2): log: "logs/atlas_pairs.log", (not under logs/atlas_pairs/)'
+    assert _hand_written_logs(rule_bodies(text, "m")) == ["rule atlas_pairs (m:2): log:"]
+
+
+def test_every_rule_file_gives_its_rules_logs_and_benchmarks():
+    """Each rule file ends with the one call that gives its rules their log and benchmark files."""
+    call = "add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)"
+    missing = [
+        path.name
+        for path in RULE_FILES[1:]
+        if rule_bodies(path.read_text(), path.name) and not path.read_text().rstrip().endswith(call)
     ]
+    assert not missing, missing

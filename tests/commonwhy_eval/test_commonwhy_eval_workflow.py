@@ -125,7 +125,12 @@ def finished_run(tmp_path_factory, tiny_lm_builder):
     disk.flush()
     del disk
     encoder = build_tiny_encoder(tmp_path / "encoder", ENCODER_WORDS)
-    prompts = {p.name: str(p) for p in (REPO_ROOT / "config/prompts").glob("commonwhy_*.txt")}
+    # copies of the shipped prompts, so that a test can edit one (test_a_prompt_edit_plans_its_rules)
+    (wf / "prompts").mkdir()
+    prompts = {
+        p.name: str(shutil.copy(p, wf / "prompts" / p.name))
+        for p in (REPO_ROOT / "config/prompts").glob("commonwhy_*.txt")
+    }
     mirror = wf / "mirror"
     mirror.mkdir()
     (mirror / "sentences.json").write_text(
@@ -270,6 +275,16 @@ def _planned(wf, configfile=None, snakefile="Snakefile", pythonpath=None):
     return job_counts(result.stdout + result.stderr)
 
 
+def _planned_with_edited_file(wf, path):
+    """The planned jobs after appending a line to ``path`` (put back afterwards, its bytes as they were)."""
+    text = path.read_text()
+    path.write_text(text + "Answer carefully.\n")
+    try:
+        return _planned(wf)
+    finally:
+        path.write_text(text)
+
+
 @pytest.fixture(scope="module")
 def plans(finished_run, tmp_path_factory):
     """Name -> planned jobs of each change, two dry runs at a time."""
@@ -294,6 +309,10 @@ def plans(finished_run, tmp_path_factory):
     with ThreadPoolExecutor(max_workers=2) as pool:
         futures = {name: pool.submit(run) for name, run in runs.items()}
         planned = {name: future.result() for name, future in futures.items()}
+    # a prompt file edited in place (the same path: only its content changed), then put back
+    planned["judge_prompt"] = _planned_with_edited_file(wf, wf / "prompts/commonwhy_judge.txt")
+    planned["answer_prompt"] = _planned_with_edited_file(wf, wf / "prompts/commonwhy_answer.txt")
+    planned["restored"] = _planned(wf)
     for name, jobs in planned.items():
         print(f"{name}: {jobs}")
     return planned
@@ -333,3 +352,27 @@ def test_factscore_modules_plan_only_factscore_and_what_follows(plans):
     """The FActScore stage and the FActScore library module (the KG claim check, .kg_claims, is shared)."""
     print("stages/factscore.py and factscore.py edited:", plans["factscore_module"])
     assert set(plans["factscore_module"]) == AFTER_JUDGING
+
+
+@pytest.mark.slow
+def test_a_prompt_edit_plans_its_rules_and_what_follows(plans):
+    """Issue 32: a prompt file is an input of the rules that read it (ancient, its content a param:
+    benchval.jobs.rule_files). Appending a line to the judge's prompt replans the judge's check and the judge
+    and what follows them, nothing else; the answer prompt replans the direct answers and the check answers and
+    what follows them (the check set, so the judge's check), not KB-Binder (its prompts are others) nor the
+    sampled questions. Put back, nothing is planned."""
+    print("judge prompt:", plans["judge_prompt"])
+    print("answer prompt:", plans["answer_prompt"])
+    assert (
+        set(plans["judge_prompt"])
+        == {
+            "commonwhy_eval_judge_check",
+            "commonwhy_eval_judge_check_report",
+            "commonwhy_eval_judge",
+        }
+        | AFTER_JUDGING
+    )
+    answer = set(plans["answer_prompt"])
+    assert {"commonwhy_eval_answer", "commonwhy_eval_check_answer", "commonwhy_eval_score"} <= answer
+    assert not {"commonwhy_eval_kbbinder", "commonwhy_eval_sample", "commonwhy_eval_check_questions"} & answer
+    assert plans["restored"] == {}

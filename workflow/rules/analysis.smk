@@ -33,17 +33,17 @@ from benchval.jobs.layout import (
 from benchval.jobs.layout import TASK_RELIABILITY_TABLE
 from benchval.jobs.layout import workflow_layout
 from benchval.lmeval import samples_studies
-from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
+from benchval.jobs.reruns import script_code_for, workdir_relative
+from benchval.jobs.rule_settings import config_provider_for
+from benchval.jobs.rule_files import content_digests
+from benchval.plumbing.folders import workflow_root
+from benchval.jobs.job_logs import add_logs_and_benchmarks
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
-
-
-def _analysis_params(keys):
-    """The given keys of the `analysis:` section (seed: the top-level seed unless analysis.seed is set)."""
-    section = dict(config["analysis"])
-    section.setdefault("seed", config["seed"])
-    return canonical({key: section[key] for key in keys if key in section})
+# the analysis seed: analysis.seed, else the top-level seed
+_SEED = {"seed": "seed"}
 
 
 def _step_file(name):
@@ -59,27 +59,31 @@ def _import_source(wildcards):
 
 
 def _family_rules(wildcards):
-    """An lm_eval study's model-registry rules file, an input so that editing it reruns the import."""
+    """An lm_eval study's model-registry rules file: an ancient input, its content a param
+    (_family_rules_content), so that editing it reruns the import and a fresh clone does not."""
     rules = LAYOUT.studies[wildcards.study].get("family_rules")
     return [rules] if rules else []
+
+
+def _family_rules_content(wildcards):
+    return content_digests(_family_rules(wildcards), workflow_root(workflow.basedir))
 
 
 rule import_score_table:
     input:
         source=_import_source,
-        family_rules=_family_rules,
+        family_rules=lambda w: ancient(_family_rules(w)),
     output:
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
-    log:
-        "logs/import_score_table/{study}.log",
-    benchmark:
-        "logs/benchmarks/import_score_table/{study}.tsv"
     wildcard_constraints:
         study=alternatives(LAYOUT.imported_studies),
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        study=lambda w: canonical(LAYOUT.studies[w.study]),
+        study=config_provider("studies.{study}"),
+        family_rules=_family_rules_content,
         mirror=workdir_relative(LAYOUT.mirror),
         raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
         code=script_code("import_score_table.py"),
@@ -97,16 +101,14 @@ for _step, _tables in STEP_TABLES.items():
             tasks=STUDY_TASKS,
         output:
             **{name: _step_file(name) for name in _tables},
-        log:
-            f"logs/analysis_{_step}/{{study}}.log",
-        benchmark:
-            f"logs/benchmarks/analysis_{_step}/{{study}}.tsv"
         wildcard_constraints:
             study="[^/]+",
         localrule: True
+        conda:
+            "../envs/benchval.yaml"
         params:
             step=_step,
-            analysis=_analysis_params(STEP_SETTINGS[_step]),
+            analysis=config_provider("analysis", *STEP_SETTINGS[_step], defaults=_SEED),
             out_dir=lambda w: fill(STUDY_DIR, study=w.study),
             code=script_code(f"analysis_{_step}.py"),
         script:
@@ -121,16 +123,14 @@ rule analysis_fdr:
         reliability=TASK_RELIABILITY_TABLE,
     output:
         **{name: fill(STUDY_TABLE, name=name) for name in (*TESTED_TABLES, "fdr")},
-    log:
-        "logs/analysis_fdr/{study}.log",
-    benchmark:
-        "logs/benchmarks/analysis_fdr/{study}.tsv"
     wildcard_constraints:
         study="[^/]+",
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        analysis=_analysis_params(STEP_SETTINGS["fdr"]),
-        ceiling_bar=config["robustness"]["reliability"]["ceiling_bar"],
+        analysis=config_provider("analysis", *STEP_SETTINGS["fdr"], defaults=_SEED),
+        ceiling_bar=config_provider("robustness.reliability.ceiling_bar"),
         out_dir=lambda w: fill(STUDY_DIR, study=w.study),
         code=script_code("analysis_fdr.py"),
     script:
@@ -158,18 +158,16 @@ for _stem in FIGURE_STEMS:
             tasks=STUDY_TASKS,
         output:
             LAYOUT.study_figure_files("{study}", [_stem]),
-        log:
-            f"logs/analysis_figure_{_stem}/{{study}}.log",
-        benchmark:
-            f"logs/benchmarks/analysis_figure_{_stem}/{{study}}.tsv"
         wildcard_constraints:
             study="[^/]+",
         localrule: True
+        conda:
+            "../envs/benchval.yaml"
         params:
             stem=_stem,
-            analysis=_analysis_params(FIGURE_SETTINGS[_stem]),
+            analysis=config_provider("analysis", *FIGURE_SETTINGS[_stem], defaults=_SEED),
             out_dir=lambda w: fill(STUDY_DIR, study=w.study),
-            notice=lambda w: config["studies"][w.study].get("notice"),
+            notice=config_provider("studies.{study}.notice", default=None),
             # each figure its own script, importing only its own module (benchval.analysis.figures)
             code=script_code(f"analysis_figure_{_stem}.py"),
         script:
@@ -180,10 +178,11 @@ for _stem in FIGURE_STEMS:
 # figures only (e.g. an imported lm_eval study, without scoring the default study; docs/configuration.md),
 # for an lm_eval study with samples also its item intervals (workflow/rules/lmeval.smk).
 for _study in LAYOUT.studies:
+    _study_target = _analysis_re.sub(r"\W", "_", _study)  # the rule name: study_<name>
 
     rule:
         name:
-            "study_" + _analysis_re.sub(r"\W", "_", _study)
+            f"study_{_study_target}"
         input:
             LAYOUT.study_figure_files(_study),
             LAYOUT.study_table_files(_study),
@@ -191,3 +190,7 @@ for _study in LAYOUT.studies:
             if _study in samples_studies(LAYOUT.studies)
             else [],
         localrule: True
+
+
+# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
+add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

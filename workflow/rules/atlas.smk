@@ -11,9 +11,12 @@ import sys
 from benchval.jobs.steps.atlas_sources import SOURCE_TABLES
 from benchval.plumbing.folders import workflow_root
 from benchval.jobs.layout import workflow_layout
-from benchval.jobs.reruns import canonical, file_digests, script_code_for, workdir_relative
+from benchval.jobs.reruns import file_digests, script_code_for, workdir_relative
+from benchval.jobs.rule_settings import config_provider_for
+from benchval.jobs.job_logs import add_logs_and_benchmarks
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+config_provider = config_provider_for(config)  # the one way a rule names its config keys
 ATLAS = "results/atlas"
 LAYOUT = workflow_layout(config)
 
@@ -23,11 +26,6 @@ if LAYOUT.mirror is None:
     for _study in sorted(set((config.get("atlas") or {}).get("study_tables", {})) & set(config["studies"])):
         print(f"atlas: mirror: null - study {_study!r} and the atlas are not built", file=sys.stderr)
         del config["studies"][_study]
-
-
-def _atlas(*keys):
-    """The given keys of the `atlas:` section (canonical order, so that rewording the file reruns nothing)."""
-    return canonical({key: config["atlas"][key] for key in keys if key in config["atlas"]})
 
 
 # the `atlas:` keys the incremental-validity statistics read (rules atlas_pairs, atlas_human_preference)
@@ -53,6 +51,24 @@ def _mirror_path(template):
 def _repo_path(path):
     """A path of the repository (config/atlas/...), from the working directory (--directory may differ)."""
     return workdir_relative(workflow_root(workflow.basedir) / path)
+
+
+# Repository files the atlas rules read (config/atlas/): ancient inputs, their content a param (a fresh
+# clone's new mtimes rerun nothing; an edit reruns the rule: benchval.jobs.rule_files)
+_SOURCE_FILES = {key: _repo_path(config["atlas"][key]) for key in ("rules", "overrides", "display_names")}
+_IDENTITY = config["atlas"]["identity"]
+_IDENTITY_FILES = {
+    "labels": _repo_path(_IDENTITY["sample"]),
+    "labels_first": _repo_path(_IDENTITY["labellings"]["first"]),
+    "labels_blind": _repo_path(_IDENTITY["labellings"]["blind"]),
+    "disagreements": _repo_path(_IDENTITY["disagreements"]),
+}
+# every labelling is digested (the check reads each), the first and the blind one are the inputs
+_IDENTITY_DIGESTED = [
+    _IDENTITY_FILES["labels"],
+    *(_repo_path(path) for path in _IDENTITY["labellings"].values()),
+    _IDENTITY_FILES["disagreements"],
+]
 
 
 def _benchbench_files():
@@ -93,22 +109,19 @@ def _forest_figures():
 
 rule atlas_sources:
     input:
+        **{name: ancient(path) for name, path in _SOURCE_FILES.items()},
         files=_benchbench_files(),
         lower_is_better=_mirror_path(config["atlas"]["lower_is_better"]),
         obsscaling=_mirror_path(config["atlas"]["obsscaling"]["path"]),
         # repository files: ancient (a fresh clone's mtimes rerun nothing), their content a param below
-        rules=ancient(_repo_path(config["atlas"]["rules"])),
-        overrides=ancient(_repo_path(config["atlas"]["overrides"])),
-        display_names=ancient(_repo_path(config["atlas"]["display_names"])),
     output:
         **{name: f"{ATLAS}/{path}" for name, path in SOURCE_TABLES.items()},
-    log:
-        "logs/atlas_sources/atlas_sources.log",
-    benchmark:
-        "logs/benchmarks/atlas_sources/atlas_sources.tsv"
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        atlas=_atlas(
+        atlas=config_provider(
+            "atlas",
             "benchbench_dirs",
             "lower_is_better",
             "obsscaling",
@@ -121,10 +134,7 @@ rule atlas_sources:
             "drop_columns",
         ),
         mirror=workdir_relative(LAYOUT.raw_root),
-        repository_files=file_digests(
-            [_repo_path(config["atlas"][key]) for key in ("rules", "overrides", "display_names")],
-            workflow_root(workflow.basedir),
-        ),
+        repository_files=file_digests(_SOURCE_FILES.values(), workflow_root(workflow.basedir)),
         code=script_code("atlas_sources.py"),
     script:
         "../scripts/atlas_sources.py"
@@ -132,35 +142,25 @@ rule atlas_sources:
 
 rule atlas_identity:
     input:
+        **{name: ancient(path) for name, path in _IDENTITY_FILES.items()},
         names=f"{ATLAS}/registry/names.csv",
         models=f"{ATLAS}/registry/models.csv",
         cells=f"{ATLAS}/cells.csv",
         # repository files: ancient (a fresh clone's mtimes rerun nothing), their content a param below
-        labels=ancient(_repo_path(config["atlas"]["identity"]["sample"])),
-        labels_first=ancient(_repo_path(config["atlas"]["identity"]["labellings"]["first"])),
-        labels_blind=ancient(_repo_path(config["atlas"]["identity"]["labellings"]["blind"])),
-        disagreements=ancient(_repo_path(config["atlas"]["identity"]["disagreements"])),
     output:
         summary=f"{ATLAS}/registry/identity_check.csv",
         detail=f"{ATLAS}/registry/identity_detail.csv",
         blind_summary=f"{ATLAS}/registry/identity_check_blind.csv",
         agreement=f"{ATLAS}/registry/identity_agreement.csv",
         overlaps=f"{ATLAS}/registry/overlaps.csv",
-    log:
-        "logs/atlas_identity/atlas_identity.log",
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        atlas=_atlas("identity", "size_tolerance", "n_bootstrap"),
-        repository_files=file_digests(
-            [
-                _repo_path(config["atlas"]["identity"]["sample"]),
-                *(_repo_path(path) for path in config["atlas"]["identity"]["labellings"].values()),
-                _repo_path(config["atlas"]["identity"]["disagreements"]),
-            ],
-            workflow_root(workflow.basedir),
-        ),
-        seed=config["seed"],
-        ci_level=config["analysis"]["ci_level"],
+        atlas=config_provider("atlas", "identity", "size_tolerance", "n_bootstrap"),
+        repository_files=file_digests(_IDENTITY_DIGESTED, workflow_root(workflow.basedir)),
+        seed=config_provider("seed"),
+        ci_level=config_provider("analysis.ci_level"),
         code=script_code("atlas_identity.py"),
     script:
         "../scripts/atlas_identity.py"
@@ -173,14 +173,14 @@ rule atlas_study_table:
     output:
         table=f"{ATLAS}/studies/{{study}}.csv",
         report=f"{ATLAS}/study_models/{{study}}.csv",
-    log:
-        "logs/atlas_study_table/{study}.log",
     wildcard_constraints:
         study="[A-Za-z0-9_.-]+",
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        study=lambda w: canonical(config["studies"][w.study]),
-        leaderboards=lambda w: config["atlas"]["study_tables"][w.study]["leaderboards"],
+        study=config_provider("studies.{study}"),
+        leaderboards=config_provider("atlas.study_tables.{study}.leaderboards"),
         code=script_code("atlas_study_table.py"),
     script:
         "../scripts/atlas_study_table.py"
@@ -193,15 +193,13 @@ rule atlas_pairs:
     output:
         pairs=f"{ATLAS}/pairs.csv",
         excluded=f"{ATLAS}/pairs_excluded.csv",
-    log:
-        "logs/atlas_pairs/atlas_pairs.log",
-    benchmark:
-        "logs/benchmarks/atlas_pairs/atlas_pairs.tsv"
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        atlas=_atlas(*INCREMENTAL_KEYS),
-        seed=config["seed"],
-        ci_level=config["analysis"]["ci_level"],
+        atlas=config_provider("atlas", *INCREMENTAL_KEYS),
+        seed=config_provider("seed"),
+        ci_level=config_provider("analysis.ci_level"),
         code=script_code("atlas_pairs.py"),
     script:
         "../scripts/atlas_pairs.py"
@@ -214,15 +212,13 @@ rule atlas_human_preference:
     output:
         table=f"{ATLAS}/human_preference.csv",
         excluded=f"{ATLAS}/human_preference_excluded.csv",
-    log:
-        "logs/atlas_human_preference/atlas_human_preference.log",
-    benchmark:
-        "logs/benchmarks/atlas_human_preference/atlas_human_preference.tsv"
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        atlas=_atlas(*INCREMENTAL_KEYS, "human_preference"),
-        seed=config["seed"],
-        ci_level=config["analysis"]["ci_level"],
+        atlas=config_provider("atlas", *INCREMENTAL_KEYS, "human_preference"),
+        seed=config_provider("seed"),
+        ci_level=config_provider("analysis.ci_level"),
         code=script_code("atlas_human_preference.py"),
     script:
         "../scripts/atlas_human_preference.py"
@@ -234,13 +230,12 @@ rule atlas_agreement:
         predictors=f"{ATLAS}/human_preference.csv",
     output:
         table=f"{ATLAS}/agreement_validity.csv",
-    log:
-        "logs/atlas_agreement/atlas_agreement.log",
-    benchmark:
-        "logs/benchmarks/atlas_agreement/atlas_agreement.tsv"
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        atlas=_atlas(
+        atlas=config_provider(
+            "atlas",
             "min_models",
             "n_bootstrap",
             "human_preference",
@@ -248,8 +243,8 @@ rule atlas_agreement:
             "same_measure",
             "measure_groups",
         ),
-        seed=config["seed"],
-        ci_level=config["analysis"]["ci_level"],
+        seed=config_provider("seed"),
+        ci_level=config_provider("analysis.ci_level"),
         code=script_code("atlas_agreement.py"),
     script:
         "../scripts/atlas_agreement.py"
@@ -272,13 +267,13 @@ rule atlas_heatmap:
             )
             for ext in config["analysis"]["figures"]["formats"]
         ],
-    log:
-        "logs/atlas_heatmap/atlas_heatmap.log",
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        atlas=_atlas("human_preference", "heatmap_min_criteria"),
-        alpha=config["analysis"]["fdr"]["alpha"],
-        dpi=config["analysis"]["figures"]["dpi"],
+        atlas=config_provider("atlas", "human_preference", "heatmap_min_criteria"),
+        alpha=config_provider("analysis.fdr.alpha"),
+        dpi=config_provider("analysis.figures.dpi"),
         code=script_code("atlas_heatmap.py"),
     script:
         "../scripts/atlas_heatmap.py"
@@ -292,12 +287,12 @@ rule atlas_factor_structure:
         loadings=f"{ATLAS}/factor_structure/loadings.csv",
         g_check=f"{ATLAS}/factor_structure/g_method_check.csv",
         figures=[f"{ATLAS}/figures/factor_structure.{ext}" for ext in config["analysis"]["figures"]["formats"]],
-    log:
-        "logs/atlas_factor_structure/atlas_factor_structure.log",
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        atlas=_atlas("factor_structure", "aggregate_columns", "general_factor", "min_models"),
-        dpi=config["analysis"]["figures"]["dpi"],
+        atlas=config_provider("atlas", "factor_structure", "aggregate_columns", "general_factor", "min_models"),
+        dpi=config_provider("analysis.figures.dpi"),
         code=script_code("atlas_factor_structure.py"),
     script:
         "../scripts/atlas_factor_structure.py"
@@ -309,13 +304,13 @@ rule atlas_forest:
     output:
         table=f"{ATLAS}/forest.csv",
         figures=_forest_figures(),
-    log:
-        "logs/atlas_forest/atlas_forest.log",
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        atlas=_atlas("human_preference", "forest_top_k"),
-        ci_level=config["analysis"]["ci_level"],
-        dpi=config["analysis"]["figures"]["dpi"],
+        atlas=config_provider("atlas", "human_preference", "forest_top_k"),
+        ci_level=config_provider("analysis.ci_level"),
+        dpi=config_provider("analysis.figures.dpi"),
         code=script_code("atlas_forest.py"),
     script:
         "../scripts/atlas_forest.py"
@@ -330,12 +325,12 @@ rule atlas_explorer:
         models=f"{ATLAS}/registry/models.csv",
     output:
         page="results/explorer/index.html",
-    log:
-        "logs/atlas_explorer/atlas_explorer.log",
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        atlas=_atlas("human_preference", "forest_top_k"),
-        ci_level=config["analysis"]["ci_level"],
+        atlas=config_provider("atlas", "human_preference", "forest_top_k"),
+        ci_level=config_provider("analysis.ci_level"),
         code=script_code("atlas_explorer.py"),
     script:
         "../scripts/atlas_explorer.py"
@@ -349,12 +344,12 @@ rule atlas_crosscheck:
         v2=_mirror_path(config["atlas"]["obsscaling"]["leaderboard_v2"]),
     output:
         table=f"{ATLAS}/open_llm_crosscheck.csv",
-    log:
-        "logs/atlas_crosscheck/atlas_crosscheck.log",
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        atlas=_atlas("obsscaling", "crosscheck", "min_models"),
-        study=canonical(config["studies"].get("open_llm", {})),
+        atlas=config_provider("atlas", "obsscaling", "crosscheck", "min_models"),
+        study=config_provider("studies.open_llm", default={}),
         mirror=workdir_relative(LAYOUT.raw_root),
         code=script_code("atlas_crosscheck.py"),
     script:
@@ -367,15 +362,15 @@ rule atlas_study_intervals:
         tasks="results/studies/{study}/tasks.csv",
     output:
         table=f"{ATLAS}/intervals/{{study}}.csv",
-    log:
-        "logs/atlas_study_intervals/{study}.log",
     wildcard_constraints:
         study="[A-Za-z0-9_.-]+",
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        atlas=_atlas("min_models", "n_bootstrap"),
-        seed=config["seed"],
-        ci_level=config["analysis"]["ci_level"],
+        atlas=config_provider("atlas", "min_models", "n_bootstrap"),
+        seed=config_provider("seed"),
+        ci_level=config_provider("analysis.ci_level"),
         code=script_code("atlas_study_intervals.py"),
     script:
         "../scripts/atlas_study_intervals.py"
@@ -414,13 +409,17 @@ rule atlas_report:
             category="Validity atlas",
             labels={"page": "atlas report"},
         ),
-    log:
-        "logs/atlas_report/atlas_report.log",
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        atlas=_atlas("human_preference", "report", "min_headline_n"),
-        study=canonical(config["studies"].get("open_llm", {})),
-        alpha=config["analysis"]["fdr"]["alpha"],
+        atlas=config_provider("atlas", "human_preference", "report", "min_headline_n"),
+        study=config_provider("studies.open_llm", default={}),
+        alpha=config_provider("analysis.fdr.alpha"),
         code=script_code("atlas_report.py"),
     script:
         "../scripts/atlas_report.py"
+
+
+# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
+add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -13,8 +13,13 @@ from benchval.jobs.layout import (
     workflow_layout,
 )
 from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
+from benchval.jobs.rule_settings import config_provider_for
+from benchval.jobs.rule_files import content_digests
+from benchval.plumbing.folders import workflow_root
+from benchval.jobs.job_logs import add_logs_and_benchmarks
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 
 CW_CONFIG = config["commonwhy"]
@@ -41,12 +46,19 @@ def _commonwhy_ground_inputs(wildcards):
     inputs = {
         "rule_entities": f"{CW_RAW}/inference_rule_entities.json",
         "labeled_rules": f"{CW_RAW}/LabeledRules.json",
-        "annotations": list(CW_CONFIG["annotations"]),
+        # files of annotations and rules: ancient, their content a param (benchval.jobs.rule_files)
+        "annotations": ancient(list(CW_CONFIG["annotations"])),
         **LAYOUT.kg_store_inputs,
     }
     if CW_CONFIG["user_rules"]:
-        inputs["user_rules"] = CW_CONFIG["user_rules"]
+        inputs["user_rules"] = ancient(CW_CONFIG["user_rules"])
     return inputs
+
+
+def _commonwhy_ground_files():
+    """The annotation and rule files ground reads (its ancient inputs): their content, a param."""
+    files = [*CW_CONFIG["annotations"], *([CW_CONFIG["user_rules"]] if CW_CONFIG["user_rules"] else [])]
+    return content_digests(files, workflow_root(workflow.basedir))
 
 
 rule commonwhy_published:
@@ -55,11 +67,9 @@ rule commonwhy_published:
     output:
         table=COMMONWHY_PUBLISHED,
         report=COMMONWHY_PUBLISHED_REPORT,
-    log:
-        "logs/commonwhy_published/commonwhy.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_published/commonwhy.tsv"
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
+    conda:
+        "../envs/benchval.yaml"
     params:
         raw_dir=CW_RAW,
         raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
@@ -74,14 +84,12 @@ rule kg_store:
     output:
         store=directory(LAYOUT.kg_store),
         stats=f"{LAYOUT.kg_store}.stats.json",
-    log:
-        "logs/kg_store/litwd1k.log",
-    benchmark:
-        "logs/benchmarks/kg_store/litwd1k.tsv"
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
+    conda:
+        "../envs/benchval.yaml"
     params:
         litwd1k_dir=CW_LITWD1K,
-        infer_time_precision=LAYOUT.kg["infer_time_precision"],
+        infer_time_precision=config_provider("commonwhy.kg.infer_time_precision"),
         raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
         code=script_code("commonwhy_kg_store.py"),
     script:
@@ -95,16 +103,19 @@ rule commonwhy_ground:
         constructed=COMMONWHY_CONSTRUCTED,
         report=COMMONWHY_GROUNDING_REPORT,
         summary=COMMONWHY_CONSTRUCTION_SUMMARY,
-    log:
-        "logs/commonwhy_ground/commonwhy.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_ground/commonwhy.tsv"
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
+    conda:
+        "../envs/benchval.yaml"
     params:
         raw_dir=CW_RAW,
         # the keys ground reads (annotations are inputs): editing another reruns nothing
-        commonwhy=canonical({key: CW_CONFIG[key] for key in CW_GROUND_KEYS}),
+        commonwhy=config_provider("commonwhy", *CW_GROUND_KEYS),
+        files=_commonwhy_ground_files(),
         raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
         code=script_code("commonwhy_ground.py"),
     script:
         "../scripts/commonwhy_ground.py"
+
+
+# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
+add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -14,7 +14,8 @@ from benchval.jobs.cluster_resources import rule_resources as _cwe_rule_resource
 from benchval.commonwhy.eval.settings import answering_endpoints as _cwe_answering_endpoints
 from benchval.commonwhy.eval.settings import check_names as _cwe_check_names
 from benchval.commonwhy.eval.settings import reads_with_llm as _cwe_reads_with_llm
-from benchval.commonwhy.eval.stage_keys import stage_section as _cwe_stage_section
+from benchval.commonwhy.eval.stage_keys import STAGE_KEYS as _CWE_STAGE_KEYS
+from benchval.models.registry import RESULT_KEYS as _CWE_RESULT_KEYS
 from benchval.commonwhy.eval.table2_results import bertscore_note as _cwe_bertscore_note
 from benchval.jobs.layout import (
     COMMONWHY_CONSTRUCTED,
@@ -53,11 +54,18 @@ from benchval.jobs.layout import (
     JUDGE_CHECK_PAGE,
     WHEELS_DIR,
 )
+from benchval.plumbing.folders import REPO_ROOT as _CWE_REPO_ROOT
 from benchval.plumbing.folders import workflow_root
 from benchval.jobs.layout import alternatives, fill, model_manifest, workflow_layout
 from benchval.jobs.reruns import canonical, file_digests, script_code_for, workdir_relative
+from benchval.jobs.rule_settings import config_provider_for
+from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.rule_files import outside_repository as _cwe_outside_repository
+from benchval.jobs.rule_files import prompt_files as _cwe_prompt_files
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+# the one way a rule names its config keys; `commonwhy_eval:` as resolved, with its defaults
+config_provider = config_provider_for(config, commonwhy_eval=workflow_layout(config).commonwhy_eval)
 LAYOUT = workflow_layout(config)
 
 # Locally, a model-job slot (local.model_jobs_at_once of them) and torch threads (Layout.model_job_resources).
@@ -92,14 +100,43 @@ def _cwe_kg_inputs():
 
 
 def _cwe_settings(stage):
-    """The `commonwhy_eval` keys the stage reads (benchval.commonwhy.eval.stage_keys.STAGE_KEYS), and no other."""
-    return canonical(_cwe_stage_section(CWE, stage))
+    """The `commonwhy_eval` keys the stage reads (benchval.commonwhy.eval.stage_keys.STAGE_KEYS), and no other:
+    the same declaration the stage's guard checks (stage_settings)."""
+    return config_provider("commonwhy_eval", *_CWE_STAGE_KEYS[stage])
+
+
+def _cwe_prompts(stage):
+    """The prompt files the stage reads (its settings' *prompt keys): ancient inputs of its rule, their
+    content a param (_cwe_prompt_digests), so that editing a prompt reruns the rules that read it. A relative
+    path is found where the stage finds it: in the working directory, else in the package's repository
+    (benchval.generation.prompts.PromptTemplate.from_file)."""
+    return _cwe_prompt_files(_cwe_settings(stage), _CWE_REPO_ROOT)
+
+
+def _cwe_prompt_digests(stage):
+    return file_digests(_cwe_prompts(stage), _CWE_REPO_ROOT)
+
+
+def _cwe_prompt_inputs(stage):
+    """The stage's prompt files of the user's (outside the repository): ancient inputs besides their digest."""
+    return ancient(_cwe_outside_repository(_cwe_prompts(stage), _CWE_REPO_ROOT))
+
+
+def _cwe_model_families():
+    """The family and size of every configured model (the criterion rows of those found in results.csv)."""
+    return {name: config_provider(("models", name), "family", "size_b") for name in sorted(config["models"])}
 
 
 def _cwe_models(*systems):
-    """The model entries of the local models among `systems` (an endpoint has none)."""
-    models = LAYOUT.models_for_jobs()
-    return canonical({system: models[system] for system in systems if system in models})
+    """The model entries of the local models among `systems` (an endpoint has none): the keys that change
+    a result (benchval.models.registry.RESULT_KEYS)."""
+    return canonical(
+        {
+            system: config_provider(("models", system), *_CWE_RESULT_KEYS)
+            for system in systems
+            if system in config["models"]
+        }
+    )
 
 
 def _cwe_answer_params(resume_file):
@@ -107,6 +144,7 @@ def _cwe_answer_params(resume_file):
     a rerun after an interruption resumes from it."""
     return {
         "settings": _cwe_settings("answer"),
+        "prompt_files": _cwe_prompt_digests("answer"),
         "models": lambda wc: _cwe_models(wc.system),
         "checkpoint": lambda wc: fill(resume_file, system=wc.system),
         "code": script_code("commonwhy_eval_answer.py"),
@@ -147,10 +185,8 @@ def _cwe_judges_table():
 rule commonwhy_eval_encoder:
     output:
         CWE_ENCODER_FILE,
-    log:
-        "logs/commonwhy_eval_encoder/encoder.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_encoder/encoder.tsv"
+    conda:
+        "../envs/benchval.yaml"
     params:
         settings=_cwe_settings("encoder"),
         wheel_dir=WHEELS_DIR,
@@ -168,16 +204,14 @@ rule commonwhy_eval_bertscore_baseline:
     output:
         baseline=CWE_BERTSCORE_BASELINE,
         report=CWE_BERTSCORE_BASELINE_REPORT,
-    log:
-        "logs/commonwhy_eval_bertscore_baseline/baseline.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_bertscore_baseline/baseline.tsv"
+    conda:
+        "../envs/benchval.yaml"
     resources:
         **_MODEL_JOB,
     params:
         settings=_cwe_settings("bertscore_baseline"),
         encoder_dir=CWE_ENCODER,
-        seed=config.get("seed", 0),
+        seed=config_provider("seed", default=0),
         raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
         code=script_code("commonwhy_eval_bertscore_baseline.py"),
     script:
@@ -191,14 +225,12 @@ rule commonwhy_eval_sample:
     output:
         questions=CWE_QUESTIONS,
         report=CWE_QUESTIONS_REPORT,
-    log:
-        "logs/commonwhy_eval_sample/sample.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_sample/sample.tsv"
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
+    conda:
+        "../envs/benchval.yaml"
     params:
         settings=_cwe_settings("sample"),
-        seed=config["seed"],
+        seed=config_provider("seed"),
         code=script_code("commonwhy_eval_sample.py"),
     script:
         "../scripts/commonwhy_eval_sample.py"
@@ -206,17 +238,16 @@ rule commonwhy_eval_sample:
 
 rule commonwhy_eval_answer:
     input:
+        prompts=_cwe_prompt_inputs("answer"),  # user prompt files; the content of every prompt is a param
         questions=CWE_QUESTIONS,
         model=lambda wc: _cwe_manifest(wc.system),
     output:
         answers=CWE_ANSWERS,
         timing=CWE_ANSWERS_TIMING,
-    log:
-        "logs/commonwhy_eval_answer/{system}.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_answer/{system}.tsv"
     wildcard_constraints:
         system=alternatives(CWE_DIRECT),
+    conda:
+        "../envs/benchval.yaml"
     resources:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", wildcard="system"),
@@ -229,22 +260,22 @@ rule commonwhy_eval_answer:
 rule commonwhy_eval_kbbinder:
     input:
         unpack(lambda wc: _cwe_kg_inputs()),
+        prompts=_cwe_prompt_inputs("kbbinder"),  # user prompt files; the content of every prompt is a param
         questions=CWE_QUESTIONS,
         model=_cwe_manifest(CWE_BACKBONE) if CWE_BACKBONE else [],
     output:
         answers=fill(CWE_ANSWERS, system=f"kbbinder-{CWE_BACKBONE}"),
         timing=fill(CWE_ANSWERS_TIMING, system=f"kbbinder-{CWE_BACKBONE}"),
-    log:
-        "logs/commonwhy_eval_kbbinder/kbbinder.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_kbbinder/kbbinder.tsv"
+    conda:
+        "../envs/benchval.yaml"
     resources:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
         settings=_cwe_settings("kbbinder"),
+        prompt_files=_cwe_prompt_digests("kbbinder"),
         models=_cwe_models(CWE_BACKBONE),
-        kg=canonical(CWE_KG),
+        kg=config_provider("commonwhy.kg"),
         code=script_code("commonwhy_eval_kbbinder.py"),
     script:
         "../scripts/commonwhy_eval_kbbinder.py"
@@ -253,6 +284,7 @@ rule commonwhy_eval_kbbinder:
 rule commonwhy_eval_kgr:
     input:
         unpack(lambda wc: _cwe_kg_inputs()),
+        prompts=_cwe_prompt_inputs("kgr"),  # user prompt files; the content of every prompt is a param
         questions=CWE_QUESTIONS,
         drafts=fill(CWE_ANSWERS, system=CWE_BACKBONE),
         model=_cwe_manifest(CWE_BACKBONE) if CWE_BACKBONE else [],
@@ -261,17 +293,16 @@ rule commonwhy_eval_kgr:
     output:
         answers=fill(CWE_ANSWERS, system=f"kgr-{CWE_BACKBONE}"),
         timing=fill(CWE_ANSWERS_TIMING, system=f"kgr-{CWE_BACKBONE}"),
-    log:
-        "logs/commonwhy_eval_kgr/kgr.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_kgr/kgr.tsv"
+    conda:
+        "../envs/benchval.yaml"
     resources:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
         settings=_cwe_settings("kgr"),
+        prompt_files=_cwe_prompt_digests("kgr"),
         models=_cwe_models(CWE_BACKBONE, *([CWE["factscore"]["claim_system"]] if CWE_CLAIMS_BY_LLM else [])),
-        kg=canonical(CWE_KG),
+        kg=config_provider("commonwhy.kg"),
         code=script_code("commonwhy_eval_kgr.py"),
     script:
         "../scripts/commonwhy_eval_kgr.py"
@@ -286,10 +317,8 @@ rule commonwhy_eval_score:
         baseline=CWE_BERTSCORE_BASELINE if CWE_BS_CORPUS else [],
     output:
         _cwe_for_systems(CWE_METRICS),
-    log:
-        "logs/commonwhy_eval_score/score.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_score/score.tsv"
+    conda:
+        "../envs/benchval.yaml"
     resources:
         **_MODEL_JOB,
     params:
@@ -309,14 +338,12 @@ rule commonwhy_eval_check_questions:
     output:
         questions=CWE_CHECK_QUESTIONS,
         report=CWE_CHECK_QUESTIONS_REPORT,
-    log:
-        "logs/commonwhy_eval_check_questions/check_questions.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_check_questions/check_questions.tsv"
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
+    conda:
+        "../envs/benchval.yaml"
     params:
         settings=_cwe_settings("check_questions"),
-        seed=config["seed"],
+        seed=config_provider("seed"),
         code=script_code("commonwhy_eval_check_questions.py"),
     script:
         "../scripts/commonwhy_eval_check_questions.py"
@@ -325,18 +352,17 @@ rule commonwhy_eval_check_questions:
 rule commonwhy_eval_check_answer:
     # a configured model answers the check questions; its outputs become rule-labelled negatives
     input:
+        prompts=_cwe_prompt_inputs("answer"),  # user prompt files; the content of every prompt is a param
         questions=CWE_CHECK_QUESTIONS,
         model=lambda wc: _cwe_manifest(wc.system),
     output:
         answers=CWE_CHECK_ANSWERS,
         timing=CWE_CHECK_ANSWERS_TIMING,
-    log:
-        "logs/commonwhy_eval_check_answer/{system}.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_check_answer/{system}.tsv"
     wildcard_constraints:
         system=alternatives(CWE["models"]),
     priority: 1  # the judge check chain, long: beside the scoring, not after it
+    conda:
+        "../envs/benchval.yaml"
     resources:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", wildcard="system"),
@@ -357,15 +383,13 @@ rule commonwhy_eval_check_set:
     output:
         pairs=CWE_CHECK_SET,
         report=CWE_CHECK_SET_REPORT,
-    log:
-        "logs/commonwhy_eval_check_set/check_set.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_check_set/check_set.tsv"
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
+    conda:
+        "../envs/benchval.yaml"
     params:
         settings=_cwe_settings("check_set"),
-        kg=canonical(CWE_KG),
-        seed=config["seed"],
+        kg=config_provider("commonwhy.kg"),
+        seed=config_provider("seed"),
         systems=CWE_CHECK_ANSWERERS,
         code=script_code("commonwhy_eval_check_set.py"),
     script:
@@ -379,14 +403,12 @@ rule commonwhy_eval_judge_canaries:
     output:
         scores=CWE_CANARY_SCORES,
         validity=CWE_CANARY_VALIDITY,
-    log:
-        "logs/commonwhy_eval_judge_canaries/canaries.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_judge_canaries/canaries.tsv"
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
+    conda:
+        "../envs/benchval.yaml"
     params:
         settings=_cwe_settings("judge_canaries"),
-        seed=config["seed"],
+        seed=config_provider("seed"),
         code=script_code("commonwhy_eval_judge_canaries.py"),
     script:
         "../scripts/commonwhy_eval_judge_canaries.py"
@@ -396,6 +418,7 @@ rule commonwhy_eval_judge_check:
     # one judge on the check set; its outputs depend only on the set, the judge and its settings,
     # so the check runs once per judge (benchmarks/bench_commonwhy_judges.py measures every model)
     input:
+        prompts=_cwe_prompt_inputs("judge_check"),  # user prompt files; the content of every prompt is a param
         pairs=CWE_CHECK_SET,
         canaries=CWE_CANARY_VALIDITY,
         model=lambda wc: _cwe_manifest(wc.judge),
@@ -403,20 +426,19 @@ rule commonwhy_eval_judge_check:
         verdicts=CWE_JUDGE_VERDICTS,
         scores=CWE_JUDGE_SCORES,
         validity=CWE_JUDGE_VALIDITY,
-    log:
-        "logs/commonwhy_eval_judge_check/{judge}.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_judge_check/{judge}.tsv"
     wildcard_constraints:
         judge=alternatives([*config["models"], *CWE["endpoints"]]),
     priority: 1  # the judge check chain, long: beside the scoring, not after it
+    conda:
+        "../envs/benchval.yaml"
     resources:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", wildcard="judge"),
     params:
         settings=_cwe_settings("judge_check"),
+        prompt_files=_cwe_prompt_digests("judge_check"),
         models=lambda wc: _cwe_models(wc.judge),
-        seed=config["seed"],
+        seed=config_provider("seed"),
         code=script_code("commonwhy_eval_judge_check.py"),
     script:
         "../scripts/commonwhy_eval_judge_check.py"
@@ -433,10 +455,8 @@ rule commonwhy_eval_judge_check_report:
     output:
         table=CWE_JUDGE_CHECK_TABLE,
         page=report(JUDGE_CHECK_PAGE, caption="../report/commonwhy_judge_check.rst", category="CommonWhy"),
-    log:
-        "logs/commonwhy_eval_judge_check_report/report.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_judge_check_report/report.tsv"
+    conda:
+        "../envs/benchval.yaml"
     params:
         measured=file_digests(_cwe_measured_judges(), workflow_root(workflow.basedir)),
         code=script_code("commonwhy_eval_judge_check_report.py"),
@@ -447,21 +467,21 @@ rule commonwhy_eval_judge_check_report:
 rule commonwhy_eval_judge:
     # runs the judge only when it passed its check; otherwise every verdict is missing with the reason
     input:
+        prompts=_cwe_prompt_inputs("judge"),  # user prompt files; the content of every prompt is a param
         questions=CWE_QUESTIONS,
         answers=_cwe_for_systems(CWE_ANSWERS),
         validity=fill(CWE_JUDGE_VALIDITY, judge=CWE_JUDGE),
         model=_cwe_manifest(CWE_JUDGE),
     output:
         judged=_cwe_for_systems(CWE_JUDGED),
-    log:
-        "logs/commonwhy_eval_judge/judge.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_judge/judge.tsv"
+    conda:
+        "../envs/benchval.yaml"
     resources:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", model=CWE_JUDGE),
     params:
         settings=_cwe_settings("judge"),
+        prompt_files=_cwe_prompt_digests("judge"),
         models=_cwe_models(CWE_JUDGE),
         systems=CWE_SYSTEMS,
         code=script_code("commonwhy_eval_judge.py"),
@@ -473,6 +493,7 @@ rule commonwhy_eval_factscore:
     # all systems in one job: the KG store opens once and entity look-ups are shared
     input:
         unpack(lambda wc: _cwe_kg_inputs()),
+        prompts=_cwe_prompt_inputs("factscore"),  # user prompt files; the content of every prompt is a param
         answers=_cwe_for_systems(CWE_ANSWERS),
         judged=_cwe_for_systems(CWE_JUDGED),
         questions=CWE_QUESTIONS,
@@ -481,16 +502,15 @@ rule commonwhy_eval_factscore:
         systems=_cwe_for_systems(CWE_FACTSCORE),
         references=CWE_FACTSCORE_REFERENCES,
         summary=CWE_FACTSCORE_SUMMARY,
-    log:
-        "logs/commonwhy_eval_factscore/factscore.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_factscore/factscore.tsv"
+    conda:
+        "../envs/benchval.yaml"
     resources:
         **_MODEL_JOB,
     params:
         settings=_cwe_settings("factscore"),
+        prompt_files=_cwe_prompt_digests("factscore"),
         models=_cwe_models(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else {},
-        kg=canonical(CWE_KG),
+        kg=config_provider("commonwhy.kg"),
         systems=CWE_SYSTEMS,
         code=script_code("commonwhy_eval_factscore.py"),
     script:
@@ -527,16 +547,14 @@ rule commonwhy_eval_table2:
         results=CWE_RESULTS,
         tables=expand(CWE_TABLE2, source=CWE_SOURCES),
         figure=CWE_TABLE2_FIGURE,
-    log:
-        "logs/commonwhy_eval_table2/table2.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_table2/table2.tsv"
+    conda:
+        "../envs/benchval.yaml"
     params:
         systems=CWE_SYSTEMS,
         sources=CWE_SOURCES,
         judges_table=file_digests(_cwe_judges_table(), workflow_root(workflow.basedir)),
         code=script_code("commonwhy_eval_table2.py"),
-        factscore_min_coverage=CWE["factscore"]["min_coverage"],
+        factscore_min_coverage=config_provider("commonwhy_eval.factscore.min_coverage"),
         bertscore_note=_cwe_bertscore_table_note(),
     script:
         "../scripts/commonwhy_eval_table2.py"
@@ -548,19 +566,16 @@ rule commonwhy_eval_criterion:
     output:
         rows=CWE_CRITERION_ROWS,
         tasks=CWE_CRITERION_TASKS,
-    log:
-        "logs/commonwhy_eval_criterion/criterion.log",
-    benchmark:
-        "logs/benchmarks/commonwhy_eval_criterion/criterion.tsv"
+    conda:
+        "../envs/benchval.yaml"
     params:
         settings=_cwe_settings("criterion"),
         # the family and size of every configured model: the rows of those found in results.csv
-        models=canonical(
-            {
-                name: {key: entry[key] for key in ("family", "size_b") if key in entry}
-                for name, entry in config["models"].items()
-            }
-        ),
+        models=_cwe_model_families(),
         code=script_code("commonwhy_eval_criterion.py"),
     script:
         "../scripts/commonwhy_eval_criterion.py"
+
+
+# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
+add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -22,33 +22,36 @@ from benchval.jobs.layout import (
     workflow_layout,
 )
 from benchval.jobs.reruns import canonical, script_code_for
+from benchval.jobs.rule_settings import config_provider_for
+from benchval.jobs.job_logs import add_logs_and_benchmarks
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 
 # lm-eval-style standard errors (benchval.evaluation.lmeval_format): the seed and bootstrap iterations
-_LMEVAL_STDERR = canonical({"seed": config["seed"], "bootstrap_iters": config["scoring"]["lmeval_bootstrap_iters"]})
+_LMEVAL_STDERR = canonical(
+    {"seed": config_provider("seed"), "bootstrap_iters": config_provider("scoring.lmeval_bootstrap_iters")}
+)
 
 
 for _rule in LAYOUT.model_job_rules():
 
     rule:
         name:
-            "calibrate" + _rule.suffix
+            f"calibrate{_rule.suffix}"
         input:
             scores=_rule.files(SCORES),
             metas=_rule.files(TASK_META),
         output:
             calibrated=_rule.files(CALIBRATED),
-        log:
-            _rule.log("calibrate"),
-        benchmark:
-            _rule.benchmark("calibrate")
         wildcard_constraints:
             **_rule.wildcard_constraints,
         localrule: True
+        conda:
+            "../envs/benchval.yaml"
         params:
-            normalisation=config["scoring"]["normalisation"],
+            normalisation=config_provider("scoring.normalisation"),
             code=script_code("calibrate.py"),
         script:
             "../scripts/calibrate.py"
@@ -58,7 +61,7 @@ for _rule in LAYOUT.model_job_rules():
 
     rule:
         name:
-            "evaluate" + _rule.suffix
+            f"evaluate{_rule.suffix}"
         input:
             task_items=_rule.files(TASK_ITEMS),
             metas=_rule.files(TASK_META),
@@ -69,15 +72,13 @@ for _rule in LAYOUT.model_job_rules():
             metrics=_rule.files(METRICS),
             lmeval_results=_rule.files(LMEVAL_RESULTS),
             lmeval_samples=_rule.files(LMEVAL_SAMPLES),
-        log:
-            _rule.log("evaluate"),
-        benchmark:
-            _rule.benchmark("evaluate")
         wildcard_constraints:
             **_rule.wildcard_constraints,
         localrule: True
+        conda:
+            "../envs/benchval.yaml"
         params:
-            normalisation=config["scoring"]["normalisation"],
+            normalisation=config_provider("scoring.normalisation"),
             lmeval_stderr=_LMEVAL_STDERR,
             model=lambda wildcards: wildcards.model,
             code=script_code("evaluate.py"),
@@ -90,6 +91,16 @@ for _rule in LAYOUT.model_job_rules():
 _SCORE_TABLE_MODEL_KEYS = ("family", "size_b")
 
 
+def _task_labels(study):
+    """Each task of ``study``: its label (the task's `label`, else its name; Layout.task_labels)."""
+    return canonical(LAYOUT.task_labels(study))
+
+
+def _study_models(study):
+    """Of each model of ``study``, the keys the score table reads (_SCORE_TABLE_MODEL_KEYS)."""
+    return canonical({m: config_provider(("models", m), *_SCORE_TABLE_MODEL_KEYS) for m in LAYOUT.study_models(study)})
+
+
 rule score_table:
     input:
         metrics=lambda w: expand(METRICS, model=LAYOUT.study_models(w.study), task=LAYOUT.study_tasks(w.study)),
@@ -98,19 +109,19 @@ rule score_table:
     output:
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
-    log:
-        "logs/score_table/{study}.log",
-    benchmark:
-        "logs/benchmarks/score_table/{study}.tsv"
     wildcard_constraints:
         study=alternatives(LAYOUT.scored_studies),
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        models=lambda w: canonical(
-            {m: {k: config["models"][m][k] for k in _SCORE_TABLE_MODEL_KEYS} for m in LAYOUT.study_models(w.study)}
-        ),
-        labels=lambda w: canonical(LAYOUT.task_labels(w.study)),
+        models=lambda w: _study_models(w.study),
+        labels=lambda w: _task_labels(w.study),
         criteria_files=lambda w: LAYOUT.commonwhy_criterion_inputs(w.study),
         code=script_code("score_table.py"),
     script:
         "../scripts/score_table.py"
+
+
+# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
+add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

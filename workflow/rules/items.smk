@@ -12,8 +12,11 @@ import sys
 
 from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
+from benchval.jobs.rule_settings import config_provider_for
+from benchval.jobs.job_logs import add_logs_and_benchmarks
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+config_provider = config_provider_for(config)  # the one way a rule names its config keys
 ITEMS = "results/items"
 ITEM_IRT_FILES = ("item_params", "fit", "abilities")
 ITEM_STUDY_FILES = (
@@ -32,15 +35,6 @@ LAYOUT = workflow_layout(config)
 
 def _items():
     return config.get("items") or {}
-
-
-def _items_keys(*keys, irt=()):
-    """The given keys of `items:` (and of `items.irt:`), canonical, so that other keys rerun nothing."""
-    section = _items()
-    chosen = {key: section[key] for key in keys if key in section}
-    if irt:
-        chosen["irt"] = {key: section["irt"][key] for key in irt if key in section.get("irt", {})}
-    return canonical(chosen)
 
 
 def _item_source(source):
@@ -127,14 +121,12 @@ rule items_responses:
     output:
         responses=f"{ITEMS}/{{source}}/responses.parquet",
         filters=f"{ITEMS}/{{source}}/responses.filters.json",
-    log:
-        "logs/items_responses/{source}.log",
-    benchmark:
-        "logs/benchmarks/items_responses/{source}.tsv"
     wildcard_constraints:
         source="[A-Za-z0-9_.-]+",
+    conda:
+        "../envs/benchval.yaml"
     params:
-        source=lambda w: canonical(_item_source(w.source)),
+        source=config_provider("items.sources.{source}"),
         mirror=workdir_relative(LAYOUT.raw_root),
         code=script_code("items_responses.py"),
     script:
@@ -158,16 +150,14 @@ rule items_paired:
     output:
         paired=f"{ITEMS}/{{source}}/paired_comparisons.csv",
         ranks=f"{ITEMS}/{{source}}/rank_resolution.csv",
-    log:
-        "logs/items_paired/{source}.log",
-    benchmark:
-        "logs/benchmarks/items_paired/{source}.tsv"
     wildcard_constraints:
         source="[A-Za-z0-9_.-]+",
+    conda:
+        "../envs/benchval.yaml"
     params:
         comparison=lambda w: _paired_comparison(w.source),
-        settings=_items_keys("n_bootstrap", "ci_level"),
-        seed=config["seed"],
+        settings=config_provider("items", "n_bootstrap", "ci_level", default={}),
+        seed=config_provider("seed"),
         code=script_code("items_paired.py"),
     script:
         "../scripts/items_paired.py"
@@ -176,13 +166,11 @@ rule items_paired:
 rule items_irt_recovery:
     output:
         f"{ITEMS}/irt_recovery.csv",
-    log:
-        "logs/items_irt_recovery/items_irt_recovery.log",
-    benchmark:
-        "logs/benchmarks/items_irt_recovery/items_irt_recovery.tsv"
+    conda:
+        "../envs/benchval.yaml"
     params:
-        settings=_items_keys(irt=("recovery",)),
-        seed=config["seed"],
+        settings=config_provider("items", "irt.recovery", default={}),
+        seed=config_provider("seed"),
         code=script_code("items_irt_recovery.py"),
     script:
         "../scripts/items_irt_recovery.py"
@@ -205,12 +193,12 @@ for _source in sorted(s for s in _items().get("sources", {}) if _irt_tasks(s)):
             recovery=f"{ITEMS}/irt_recovery.csv",
         output:
             [f"{ITEMS}/{_source}/irt/{t}/{n}.csv" for t in _irt_tasks(_source) for n in ITEM_IRT_FILES],
-        log:
-            f"logs/items_irt/{_source}.log",
-        benchmark:
-            f"logs/benchmarks/items_irt/{_source}.tsv"
+        conda:
+            "../envs/benchval.yaml"
         params:
-            settings=_items_keys("min_model_coverage", irt=("models", "max_iter", "recovery")),
+            settings=config_provider(
+                "items", "min_model_coverage", "irt.models", "irt.max_iter", "irt.recovery", default={}
+            ),
             tasks=_irt_tasks(_source),
             out_dir=f"{ITEMS}/{_source}/irt",
             code=script_code("items_irt.py"),
@@ -223,16 +211,15 @@ rule items_study:
         unpack(_item_study_inputs),
     output:
         [f"{ITEMS}/{{study}}/{name}" for name in ITEM_STUDY_FILES],
-    log:
-        "logs/items_study/{study}.log",
-    benchmark:
-        "logs/benchmarks/items_study/{study}.tsv"
     wildcard_constraints:
         study="[A-Za-z0-9_.-]+",
+    conda:
+        "../envs/benchval.yaml"
     params:
-        study=lambda w: canonical(_item_study(w.study)),
+        study=config_provider("items.studies.{study}"),
         irt_dirs=lambda w: _item_study_irt(w.study),
-        settings=_items_keys(
+        settings=config_provider(
+            "items",
             "k",
             "n_random_draws",
             "n_bootstrap",
@@ -240,9 +227,11 @@ rule items_study:
             "fdr_alpha",
             "min_models",
             "min_model_coverage",
-            irt=("selection_model", "recovery"),
+            "irt.selection_model",
+            "irt.recovery",
+            default={},
         ),
-        seed=config["seed"],
+        seed=config_provider("seed"),
         code=script_code("items_study.py"),
     script:
         "../scripts/items_study.py"
@@ -260,14 +249,14 @@ rule items_figures:
             for stem in ("validity_curve", "item_map")
             for ext in config["analysis"]["figures"]["formats"]
         ],
-    log:
-        "logs/items_figures/{study}.log",
     wildcard_constraints:
         study="[A-Za-z0-9_.-]+",
+    conda:
+        "../envs/benchval.yaml"
     params:
-        headline=lambda w: canonical(_item_study(w.study)["headline"]),
-        formats=config["analysis"]["figures"]["formats"],
-        dpi=config["analysis"]["figures"]["dpi"],
+        headline=config_provider("items.studies.{study}.headline"),
+        formats=config_provider("analysis.figures.formats"),
+        dpi=config_provider("analysis.figures.dpi"),
         code=script_code("items_figures.py"),
     script:
         "../scripts/items_figures.py"
@@ -282,9 +271,9 @@ rule items_report:
         fits=list(_item_report_fits().values()),
     output:
         f"{ITEMS}/report.md",
-    log:
-        "logs/items_report/items_report.log",
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
         studies=lambda w: {study: f"{ITEMS}/{study}" for study in _items().get("studies", {})},
         headlines=canonical({s: spec["headline"] for s, spec in _items().get("studies", {}).items()}),
@@ -292,3 +281,7 @@ rule items_report:
         code=script_code("items_report.py"),
     script:
         "../scripts/items_report.py"
+
+
+# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
+add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -3,9 +3,12 @@
 # of every score, results/studies/{study}/tables/item_intervals.csv. Seconds of pandas: a local rule.
 from benchval.jobs.layout import STUDY_TABLE, alternatives, fill, workflow_layout
 from benchval.lmeval import samples_studies
-from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
+from benchval.jobs.reruns import script_code_for, workdir_relative
+from benchval.jobs.rule_settings import config_provider_for
+from benchval.jobs.job_logs import add_logs_and_benchmarks
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 LMEVAL_ITEM_INTERVALS = fill(STUDY_TABLE, name="item_intervals")
 
@@ -21,17 +24,19 @@ rule lmeval_item_intervals:
         source=_lmeval_source,
     output:
         intervals=LMEVAL_ITEM_INTERVALS,
-    log:
-        "logs/lmeval_item_intervals/{study}.log",
-    benchmark:
-        "logs/benchmarks/lmeval_item_intervals/{study}.tsv"
     wildcard_constraints:
         study=alternatives(samples_studies(LAYOUT.studies)),
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
-        study=lambda w: canonical(LAYOUT.studies[w.study]),
+        study=config_provider("studies.{study}"),
         mirror=workdir_relative(LAYOUT.mirror),
-        seed=config["seed"],
+        seed=config_provider("seed"),
         code=script_code("lmeval_item_intervals.py"),
     script:
         "../scripts/lmeval_item_intervals.py"
+
+
+# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
+add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -11,18 +11,14 @@ from benchval.plumbing.folders import MODELS_DIR
 from benchval.jobs.layout import model_manifest, workflow_layout
 from benchval.models.lock import sync_entry_stamps as _sync_entry_stamps
 from benchval.plumbing.command_line import is_dry_run as _is_dry_run
-from benchval.models.registry import EXECUTION_KEYS as _EXECUTION_KEYS
-from benchval.models.registry import entry_without as _entry_without
-from benchval.jobs.reruns import canonical, script_code_for
+from benchval.models.registry import RESULT_KEYS as _RESULT_KEYS
+from benchval.jobs.reruns import script_code_for
+from benchval.jobs.rule_settings import config_provider_for
+from benchval.jobs.job_logs import add_logs_and_benchmarks
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+config_provider = config_provider_for(config)  # the one way a rule names its config keys
 workflow_layout(config)  # fills the schema defaults (model_lock) when this file is used on its own
-
-
-def _model_entry(wildcards):
-    """The model's config entry: a params value, so editing it reruns the preparation (not the
-    scoring job layout, `scoring_jobs`, which changes no prepared file)."""
-    return canonical(_entry_without(config["models"][wildcards.model], _EXECUTION_KEYS))
 
 
 def _local_model_files(wildcards):
@@ -50,20 +46,23 @@ rule prepare_model:
         lock_entry=lambda wildcards: _LOCK_ENTRIES[wildcards.model],
     output:
         manifest=model_manifest(),
-    log:
-        "logs/prepare_model/{model}.log",
-    benchmark:
-        "logs/benchmarks/prepare_model/{model}.tsv"
     # before the tasks: every model job waits for its model, and preparing one takes 1-3 minutes
     priority: 10
+    conda:
+        "../envs/benchval.yaml"
     # transformers dequantises a GGUF file in one Python thread; claiming one core lets a model job
     # start beside the other preparations as soon as its own model is ready
     threads: 1
     resources:
         **_rule_resources(config, "prepare"),
     params:
-        entry=_model_entry,
-        model_lock=config["model_lock"],  # benchval.models.lock
+        # the model's entry, less the keys that change no prepared file (registry.RESULT_KEYS)
+        entry=config_provider("models.{model}", *_RESULT_KEYS),
+        model_lock=config_provider("model_lock"),  # benchval.models.lock
         code=script_code("prepare_model.py"),
     script:
         "../scripts/prepare_model.py"
+
+
+# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
+add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

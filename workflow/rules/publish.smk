@@ -10,8 +10,11 @@ import sys
 from benchval.plumbing.command_line import is_dry_run
 from benchval.plumbing.published_folders import PUBLISHED_MANIFEST, check_input
 from benchval.jobs.reruns import canonical, script_code_for
+from benchval.jobs.rule_settings import config_provider_for
+from benchval.jobs.job_logs import add_logs_and_benchmarks
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 PUBLISHED_CHECK_INPUT = check_input(dry_run=is_dry_run(sys.argv))  # a dry run writes nothing
 
@@ -19,8 +22,8 @@ PUBLISHED_CHECK_INPUT = check_input(dry_run=is_dry_run(sys.argv))  # a dry run w
 def _task_sizes_catalogue():
     """Of each scored task's entry only what the task-size table reads (its `paper_n`), so that editing a
     label or a filter setting does not rerun it."""
-    entries = {task: config["tasks"][task] for task in LAYOUT.scored_tasks()}
-    return canonical({task: {"paper_n": entry["paper_n"]} for task, entry in entries.items() if "paper_n" in entry})
+    entries = {task: config_provider(("tasks", task), "paper_n") for task in LAYOUT.scored_tasks()}
+    return canonical({task: entry for task, entry in entries.items() if entry})
 
 
 rule task_sizes:
@@ -29,16 +32,13 @@ rule task_sizes:
         filters=expand(TASK_FILTERS, task=LAYOUT.scored_tasks()),
     output:
         TASK_SIZES,
-    log:
-        "logs/task_sizes/task_sizes.log",
-    benchmark:
-        "logs/benchmarks/task_sizes/task_sizes.tsv"
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
         tasks=_task_sizes_catalogue(),
-        deviations=canonical(
-            {task: reason for task, reason in config["paper_n_deviations"].items() if task in LAYOUT.scored_tasks()}
-        ),
+        # the reasons of the scored tasks' deviations from their paper_n (none without scored tasks)
+        deviations=config_provider("paper_n_deviations", *LAYOUT.scored_tasks()) if LAYOUT.scored_tasks() else {},
         code=script_code("task_sizes.py"),
     script:
         "../scripts/task_sizes.py"
@@ -61,12 +61,14 @@ rule publish:
         figures=directory(PUBLISHED_FIGURES),
         tables=directory(PUBLISHED_TABLES),
         manifest=PUBLISHED_MANIFEST,
-    log:
-        "logs/publish/publish.log",
-    benchmark:
-        "logs/benchmarks/publish/publish.tsv"
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
         code=script_code("publish.py"),
     script:
         "../scripts/publish.py"
+
+
+# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
+add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -4,6 +4,8 @@
 # the config used under results/report/, each flagged with report() and a caption from
 # workflow/report/*.rst. Copying files and rendering small tables: every rule here is a local
 # rule, not worth a cluster job each.
+import os
+
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
 from benchval.jobs.layout import (
     COMMONWHY_EVAL_DIR,
@@ -30,8 +32,11 @@ from benchval.jobs.layout import (
     workflow_layout,
 )
 from benchval.jobs.reruns import canonical, script_code_for
+from benchval.jobs.rule_settings import config_provider_for
+from benchval.jobs.job_logs import add_logs_and_benchmarks
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 
 REPORT_STUDY_TABLES = ("score_table", "task_table") + tuple(TABLE_NAMES)
@@ -69,13 +74,13 @@ rule report_figures:
         [fill(STUDY_FIGURE, stem=stem, fmt="png") for stem in FIGURE_STEMS],
     output:
         [_study_figure_page(stem) for stem in FIGURE_STEMS],
-    log:
-        "logs/report_figures/{study}.log",
-    benchmark:
-        "logs/benchmarks/report_figures/{study}.tsv"
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
+    params:
+        folder=lambda wildcards, output: os.path.dirname(output[0]),  # the study's report folder
     shell:
-        '(for f in {input}; do cp -v "$f" "$(dirname {output[0]})"/; done) > {log} 2>&1'
+        '(for f in {input}; do cp -v "$f" "{params.folder}"/; done) > {log} 2>&1'
 
 
 rule report_tables:
@@ -83,11 +88,9 @@ rule report_tables:
         **{name: _report_table_csv(name) for name in REPORT_STUDY_TABLES},
     output:
         **{name: _study_table_page(name) for name in REPORT_STUDY_TABLES},
-    log:
-        "logs/report_tables/{study}.log",
-    benchmark:
-        "logs/benchmarks/report_tables/{study}.tsv"
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
         code=script_code("report_tables.py"),
     script:
@@ -101,13 +104,11 @@ rule report_scoreboard:
     output:
         figure=_study_figure_page("scoreboard"),
         table=_study_table_page("scoreboard"),
-    log:
-        "logs/report_scoreboard/{study}.log",
-    benchmark:
-        "logs/benchmarks/report_scoreboard/{study}.tsv"
     wildcard_constraints:
         study=alternatives(LAYOUT.scored_studies),
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
         code=script_code("report_scoreboard.py"),
     script:
@@ -119,11 +120,9 @@ rule report_specification_robustness:
         SPECIFICATION_TABLE,
     output:
         _study_table_page("specification_robustness"),
-    log:
-        "logs/report_specification_robustness/{study}.log",
-    benchmark:
-        "logs/benchmarks/report_specification_robustness/{study}.tsv"
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
         name="specification_robustness",
         code=script_code("report_table_page.py"),
@@ -172,16 +171,14 @@ rule findings:
             caption="../report/findings.rst",
             category="0 Findings (read first)",
         ),
-    log:
-        "logs/findings/findings.log",
-    benchmark:
-        "logs/benchmarks/findings/findings.tsv"
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
         studies=list(LAYOUT.studies),
-        alpha=config["analysis"]["fdr"]["alpha"],
-        min_models=config["analysis"]["min_models"],
-        criteria=canonical(config["robustness"]["findings"]),
+        alpha=config_provider("analysis.fdr.alpha"),
+        min_models=config_provider("analysis.min_models"),
+        criteria=config_provider("robustness.findings"),
         atlas_table="results/atlas/human_preference.csv",
         commonwhy_dir=COMMONWHY_EVAL_DIR,
         code=script_code("report_findings.py"),
@@ -196,11 +193,9 @@ rule report_models:
     output:
         page=report(REPORT_MODELS_PAGE, caption="../report/models.rst", category="Models"),
         table=REPORT_MODELS_TABLE,
-    log:
-        "logs/report_models/models.log",
-    benchmark:
-        "logs/benchmarks/report_models/models.tsv"
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
         code=script_code("report_models.py"),
     script:
@@ -212,11 +207,9 @@ rule report_task_sizes:
         TASK_SIZES,
     output:
         report(REPORT_TASK_SIZES_PAGE, caption="../report/task_sizes.rst", category="Tasks"),
-    log:
-        "logs/report_task_sizes/task_sizes.log",
-    benchmark:
-        "logs/benchmarks/report_task_sizes/task_sizes.tsv"
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
         code=script_code("report_task_sizes.py"),
     script:
@@ -227,11 +220,9 @@ rule report_config:
     output:
         page=report(REPORT_CONFIG_PAGE, caption="../report/config.rst", category="Configuration"),
         config=REPORT_CONFIG_YAML,
-    log:
-        "logs/report_config/config.log",
-    benchmark:
-        "logs/benchmarks/report_config/config.tsv"
     localrule: True
+    conda:
+        "../envs/benchval.yaml"
     params:
         config=canonical(config),  # the page shows the whole config: any edit reruns it, on purpose
         code=script_code("report_config.py"),
@@ -250,3 +241,7 @@ rule report_inputs:
         REPORT_MODELS_PAGE,
         REPORT_CONFIG_PAGE,
         [REPORT_TASK_SIZES_PAGE] if LAYOUT.scored_studies else [],
+
+
+# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
+add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

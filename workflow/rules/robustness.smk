@@ -16,8 +16,11 @@ from benchval.jobs.layout import (
     workflow_layout,
 )
 from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
+from benchval.jobs.rule_settings import config_provider_for
+from benchval.jobs.job_logs import add_logs_and_benchmarks
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 
 
@@ -66,7 +69,7 @@ def _lmeval_samples_folder(wildcards):
 
 def _normalisation(study):
     """The scored study's normalisation (imported studies have none)."""
-    return config["scoring"]["normalisation"] if study in LAYOUT.scored_studies else None
+    return config_provider("scoring.normalisation") if study in LAYOUT.scored_studies else None
 
 
 rule task_reliability:
@@ -77,13 +80,11 @@ rule task_reliability:
         tasks=STUDY_TASKS,
     output:
         table=TASK_RELIABILITY_TABLE,
-    log:
-        "logs/task_reliability/{study}.log",
-    benchmark:
-        "logs/benchmarks/task_reliability/{study}.tsv"
     wildcard_constraints:
         study="[^/]+",
     localrule: True  # seconds of numpy on stored scores
+    conda:
+        "../envs/benchval.yaml"
     params:
         pairs=lambda w: _item_level_pairs(w.study),
         item_counts=lambda w: canonical(_declared_item_counts(w.study)),
@@ -91,11 +92,9 @@ rule task_reliability:
         lmeval=lambda w: _lmeval_samples_study(w.study),
         settings=canonical(
             {
-                "seed": config["seed"],
-                "min_models": config["analysis"]["min_models"],
-                "metrics": config["analysis"]["metrics"],
-                "n_bootstrap": config["robustness"]["reliability"]["n_bootstrap"],
-                "n_splits": config["robustness"]["reliability"]["n_splits"],
+                "seed": config_provider("seed"),
+                **config_provider("analysis", "metrics", "min_models"),
+                **config_provider("robustness.reliability", "n_bootstrap", "n_splits"),
             }
         ),
         code=script_code("task_reliability.py"),
@@ -110,27 +109,20 @@ rule power_planning:
         reliability=TASK_RELIABILITY_TABLE,
     output:
         table=POWER_TABLE,
-    log:
-        "logs/power_planning/{study}.log",
-    benchmark:
-        "logs/benchmarks/power_planning/{study}.tsv"
     wildcard_constraints:
         study="[^/]+",
     localrule: True  # seconds of vectorised simulation
+    conda:
+        "../envs/benchval.yaml"
     params:
-        power=canonical(config["robustness"]["power"]),
-        seed=config["seed"],
-        alpha=config["analysis"]["fdr"]["alpha"],
-        min_models=config["analysis"]["min_models"],
-        ridge_alpha=config["analysis"]["ridge_alpha"],
+        power=config_provider("robustness.power"),
+        seed=config_provider("seed"),
+        alpha=config_provider("analysis.fdr.alpha"),
+        min_models=config_provider("analysis.min_models"),
+        ridge_alpha=config_provider("analysis.ridge_alpha"),
         code=script_code("power_planning.py"),
     script:
         "../scripts/power_planning.py"
-
-
-def _analysis_section():
-    """The whole `analysis:` section (every statistic is recomputed under the grid), seed filled in."""
-    return canonical({"seed": config["seed"], **config["analysis"]})
 
 
 rule specification_robustness:
@@ -141,19 +133,22 @@ rule specification_robustness:
     output:
         table=SPECIFICATION_TABLE,
         figures=LAYOUT.study_figure_files("{study}", ["specification_curve"]),
-    log:
-        "logs/specification_robustness/{study}.log",
-    benchmark:
-        "logs/benchmarks/specification_robustness/{study}.tsv"
     wildcard_constraints:
         study="[^/]+",
     localrule: True  # the analysis statistics a few times over, on stored scores
+    conda:
+        "../envs/benchval.yaml"
     params:
         pairs=lambda w: _item_level_pairs(w.study),
         normalisation=lambda w: _normalisation(w.study),
-        grid=canonical(config["robustness"]["specification"]),
-        analysis=_analysis_section(),
-        notice=lambda w: config["studies"][w.study].get("notice"),
+        grid=config_provider("robustness.specification"),
+        # the whole `analysis:` section (every statistic is recomputed under the grid), seed filled in
+        analysis=config_provider("analysis", defaults={"seed": "seed"}),
+        notice=config_provider("studies.{study}.notice", default=None),
         code=script_code("specification_robustness.py"),
     script:
         "../scripts/specification_robustness.py"
+
+
+# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
+add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -16,8 +16,11 @@ from benchval.jobs.layout import (
     workflow_layout,
 )
 from benchval.jobs.reruns import canonical, script_code_for
+from benchval.jobs.rule_settings import config_provider_for
+from benchval.jobs.job_logs import add_logs_and_benchmarks
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 _SCORED_STUDY_PATTERN = alternatives(LAYOUT.scored_studies)
 
@@ -27,7 +30,8 @@ def _scoreboard_pairs(study):
 
 
 def _scoreboard_bootstrap():
-    """Only what the scoreboard uses, so that other analysis settings do not rerun it."""
+    """Only what the scoreboard uses (keys analysis.seed, else seed; analysis.n_bootstrap, analysis.ci_level,
+    as the analysis settings resolve them), so that other analysis settings do not rerun it."""
     from benchval.analysis.settings import settings_from_config
 
     settings = settings_from_config({"seed": config["seed"], **config["analysis"]})
@@ -45,25 +49,21 @@ rule scoreboard:
     output:
         table=SCOREBOARD_TABLE,
         figures=LAYOUT.scoreboard_figure_files("{study}"),
-    log:
-        "logs/scoreboard/{study}.log",
-    benchmark:
-        "logs/benchmarks/scoreboard/{study}.tsv"
     wildcard_constraints:
         study=_SCORED_STUDY_PATTERN,
+    conda:
+        "../envs/benchval.yaml"
     params:
         tasks=lambda w: LAYOUT.study_tasks(w.study),
         pairs=lambda w: _scoreboard_pairs(w.study),
-        models=lambda w: canonical(
-            {m: {k: config["models"][m][k] for k in ("family", "size_b")} for m in LAYOUT.study_models(w.study)}
-        ),
-        labels=lambda w: canonical(LAYOUT.task_labels(w.study)),
-        normalisation=config["scoring"]["normalisation"],
+        models=lambda w: _study_models(w.study),  # evaluate.smk: each model's family and size_b
+        labels=lambda w: _task_labels(w.study),
+        normalisation=config_provider("scoring.normalisation"),
         bootstrap=canonical(_scoreboard_bootstrap()),
         code=script_code("scoreboard.py"),
         figure_formats=LAYOUT.figure_formats,
-        figure_dpi=config["analysis"]["figures"]["dpi"],
-        notice=lambda w: config["studies"][w.study].get("notice"),
+        figure_dpi=config_provider("analysis.figures.dpi"),
+        notice=config_provider("studies.{study}.notice", default=None),
     script:
         "../scripts/scoreboard.py"
 
@@ -76,12 +76,10 @@ rule paired_comparisons:
         calibrated=lambda w: [fill(CALIBRATED, model=m, task=t) for m, t in _scoreboard_pairs(w.study)],
     output:
         table=PAIRED_TABLE,
-    log:
-        "logs/paired_comparisons/{study}.log",
-    benchmark:
-        "logs/benchmarks/paired_comparisons/{study}.tsv"
     wildcard_constraints:
         study=_SCORED_STUDY_PATTERN,
+    conda:
+        "../envs/benchval.yaml"
     params:
         tasks=lambda w: LAYOUT.study_tasks(w.study),
         pairs=lambda w: _scoreboard_pairs(w.study),
@@ -89,3 +87,7 @@ rule paired_comparisons:
         code=script_code("paired_comparisons.py"),
     script:
         "../scripts/paired_comparisons.py"
+
+
+# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
+add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -13,67 +13,57 @@
 
 from benchval.jobs.cluster_resources import rule_resources as _rule_resources
 from benchval.jobs.layout import SCORE_SHARDS, SCORES, TASK_ITEMS, TASK_META, model_manifest, workflow_layout
-from benchval.models.registry import EXECUTION_KEYS as _EXECUTION_KEYS
-from benchval.models.registry import PLANNING_KEYS as _PLANNING_KEYS
-from benchval.models.registry import entry_without as _entry_without
-from benchval.jobs.reruns import canonical, script_code_for
+from benchval.models.registry import PLACEMENT_KEYS as _PLACEMENT_KEYS
+from benchval.models.registry import RESULT_KEYS as _RESULT_KEYS
+from benchval.scoring.config_keys import SCORE_KEYS as _SCORE_KEYS
+from benchval.jobs.reruns import script_code_for
+from benchval.jobs.rule_settings import config_provider_for
+from benchval.jobs.job_logs import add_logs_and_benchmarks
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
-
-# Everything in `scoring:` but what changes no score: the normalisation and lm-eval bootstrap
-# iterations (only the evaluation rules use them), the job layout and the progress bars. Editing
-# them must not rerun the scoring (Snakemake reruns a job whose params changed).
-_SCORING_PARAMS = canonical(
-    {
-        k: v
-        for k, v in config["scoring"].items()
-        if k not in ("normalisation", "lmeval_bootstrap_iters", "jobs", "progress")
-    }
-)
 
 # Locally, a model-job slot (local.model_jobs_at_once of them) and torch threads (Layout.model_job_resources).
 _MODEL_JOB = LAYOUT.model_job_resources(workflow)
 
 
-def _score_trigger(wildcards):
-    """The model entry less EXECUTION_KEYS: what changes a score, so an edit of it reruns the scoring."""
-    return canonical(_entry_without(config["models"][wildcards.model], _EXECUTION_KEYS))
-
-
-def _score_entry(wildcards, input):
-    """The model entry the job reads: the trigger's keys and the placement keys (where the layers go),
-    which change no score. Taking `input` makes it a derived param, which Snakemake leaves out of its
-    rerun trigger (tests/test_workflow_e2e.py: editing cpu_offload_gb plans nothing)."""
-    return canonical(_entry_without(config["models"][wildcards.model], _PLANNING_KEYS))
+# The model entry the job reads: the trigger's keys (RESULT_KEYS) and the placement keys (where the
+# layers go), which change no score. Taking `input` makes it a derived param, which Snakemake leaves out
+# of its rerun trigger (tests/test_workflow_e2e.py: editing cpu_offload_gb plans nothing).
+_MODEL_ENTRY = config_provider("models.{model}", *_RESULT_KEYS, *_PLACEMENT_KEYS)
 
 
 for _rule in LAYOUT.model_job_rules():
 
     rule:
         name:
-            "score" + _rule.suffix
+            f"score{_rule.suffix}"
         input:
             tables=_rule.files(TASK_ITEMS),  # ("items" is reserved by Snakemake)
             metas=_rule.files(TASK_META),  # scoring_mode
             model=model_manifest(),
         output:
             scores=_rule.files(SCORES),
-        log:
-            _rule.log("score"),
-        benchmark:
-            _rule.benchmark("score")
         wildcard_constraints:
             **_rule.wildcard_constraints,
         priority: lambda wildcards: LAYOUT.model_job_priority(wildcards.model)
+        conda:
+            "../envs/benchval.yaml"
         resources:
             **_MODEL_JOB,
             **_rule_resources(config, "score", n_tasks=_rule.n_tasks),
         params:
-            scoring=_SCORING_PARAMS,
-            model=_score_trigger,
-            entry=_score_entry,
+            # the `scoring:` keys that change a score (benchval.scoring.config_keys)
+            scoring=config_provider("scoring", *_SCORE_KEYS),
+            # the model entry's keys that change a score: an edit of one reruns the scoring
+            model=config_provider("models.{model}", *_RESULT_KEYS),
+            entry=lambda wildcards, input: _MODEL_ENTRY(wildcards),
             shard_dirs=_rule.files(SCORE_SHARDS),
             code=script_code("score.py"),
         script:
             "../scripts/score.py"
+
+
+# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
+add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -13,21 +13,35 @@ from benchval.plumbing.folders import DOWNLOADS_DIR, workflow_root
 from benchval.jobs.layout import TASK_FILTERS, TASK_ITEMS, TASK_META, alternatives, workflow_layout
 from benchval.jobs.reruns import canonical, code_digest, script_code_for, workdir_relative
 from benchval.tasks.registry import adapter_file
+from benchval.jobs.rule_settings import config_provider_for
+from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.tasks.config_keys import ITEM_KEYS as _ITEM_KEYS
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
+config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 _DECLARED_PATHS = sorted(
     {f.path for name in config["datasets"] for f in _dataset_files(config["datasets"], name).values()}
 )
 
 
+def _declared_file(path):
+    """The catalogue's declaration of the raw file at ``path`` (config/catalogue/: url, sha256, ...)."""
+    return canonical(vars(_find_declared(config["datasets"], path)))
+
+
 def _task_raw_files(wildcards):
-    """{file key: path}: the mirror copy when present, else resources/data/<path> (made by fetch_raw_file)."""
+    """{file key: path}: the mirror copy when present, else resources/data/<path> (made by fetch_raw_file).
+
+    Inputs by content, not by modification time: each is ancient() and its declared sha256 is a param
+    (`checksums`), which prepare_task checks the file against before reading it. A mirror copied again
+    with the same bytes (new mtimes) reruns nothing; new bytes come with a new declared sha256 in the
+    catalogue, which reruns the task (a file that no longer matches its declaration fails the job)."""
     spec = config["tasks"][wildcards.task]
     files = {}
     if spec.get("dataset") is not None:
         for key, data_file in _dataset_files(config["datasets"], spec["dataset"]).items():
-            files[key] = workdir_relative(_resolve_data_path(data_file.path, LAYOUT.mirror))
+            files[key] = ancient(workdir_relative(_resolve_data_path(data_file.path, LAYOUT.mirror)))
     return files
 
 
@@ -51,14 +65,10 @@ def _task_checksums(wildcards):
 
 
 def _task_sample(wildcards):
-    """Only this task's sample size, so that changing another task's size does not rerun this one."""
+    """Only this task's sample size (keys sample.per_task.<task>, else sample.n_items), so that changing
+    another task's size does not rerun this one."""
     sample = config["sample"]
     return {"n_items": sample["per_task"].get(wildcards.task, sample["n_items"])}
-
-
-# Keys of a task's config that only name or present it: editing them must not rebuild its items
-# (and so rerun no model job); rule score_table passes them to the task table instead.
-PRESENTATION_KEYS = ("label",)
 
 
 def _adapter_code(wildcards):
@@ -67,22 +77,15 @@ def _adapter_code(wildcards):
     return code_digest(adapter_file(config["tasks"][wildcards.task]["adapter"]))
 
 
-def _task_config(wildcards):
-    spec = config["tasks"][wildcards.task]
-    return canonical({key: value for key, value in spec.items() if key not in PRESENTATION_KEYS})
-
-
 rule fetch_raw_file:
     output:
         f"{DOWNLOADS_DIR}/{{path}}",
-    log:
-        "logs/fetch_raw_file/{path}.log",
-    benchmark:
-        "logs/benchmarks/fetch_raw_file/{path}.tsv"
     wildcard_constraints:
         path=alternatives(_DECLARED_PATHS),
+    conda:
+        "../envs/benchval.yaml"
     params:
-        entry=lambda w: canonical(vars(_find_declared(config["datasets"], w.path))),
+        entry=lambda w: _declared_file(w.path),
         mirror=workdir_relative(LAYOUT.mirror),
         code=script_code("fetch_raw_file.py"),
     script:
@@ -96,18 +99,21 @@ rule prepare_task:
         table=TASK_ITEMS,
         meta=TASK_META,
         filters=TASK_FILTERS,
-    log:
-        "logs/prepare_task/{task}.log",
-    benchmark:
-        "logs/benchmarks/prepare_task/{task}.tsv"
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
+    conda:
+        "../envs/benchval.yaml"
     params:
-        task_config=_task_config,
+        # the keys that build the items; not `label` (benchval.tasks.config_keys)
+        task_config=config_provider("tasks.{task}", *_ITEM_KEYS),
         sample=lambda w: canonical(_task_sample(w)),
-        seed=config["seed"],
+        seed=config_provider("seed"),
         checksums=lambda w: canonical(_task_checksums(w)),
         exclusion=_task_exclusion,
         code=script_code("prepare_task.py"),
         adapter_code=_adapter_code,
     script:
         "../scripts/prepare_task.py"
+
+
+# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
+add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

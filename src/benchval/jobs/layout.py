@@ -114,17 +114,6 @@ class ModelJobRule:
     def wildcard_constraints(self) -> dict[str, str]:
         return {} if self.models is None else {"model": self.models}
 
-    def log(self, family: str) -> str:
-        """logs/<rule>/<wildcards>.log, as every rule's (docs/workflow.md)."""
-        return f"logs/{family}{self.suffix}/{self._wildcards}.log"
-
-    def benchmark(self, family: str) -> str:
-        return f"logs/benchmarks/{family}{self.suffix}/{self._wildcards}.tsv"
-
-    @property
-    def _wildcards(self) -> str:
-        return "{model}/{task}" if self.tasks is None else "{model}"
-
 
 class Layout:
     """Paths and sets that follow from one loaded config (defaults filled: :func:`workflow_layout`)."""
@@ -224,15 +213,6 @@ class Layout:
         Snakemake resource, as ``--resources model_jobs=N`` would set, which takes precedence when given)."""
         if self.model_job_resources(workflow) and MODEL_JOB_SLOTS not in workflow.global_resources:
             workflow.register_resource(MODEL_JOB_SLOTS, self.model_jobs_at_once)
-
-    def models_for_jobs(self) -> dict:
-        """Every model entry less the keys that change no result (registry.EXECUTION_KEYS: how its jobs are cut,
-        sized and placed): the params of the CommonWhy rules, whose generators read only device and dtype, so
-        that editing e.g. ``job_size_b`` or ``cpu_offload_gb`` reruns none of them. (The scoring rules, whose jobs
-        do read the placement keys, pass them beside their trigger: scoring.smk.)"""
-        from benchval.models.registry import EXECUTION_KEYS, entry_without
-
-        return {name: entry_without(entry, EXECUTION_KEYS) for name, entry in self.config["models"].items()}
 
     def model_job_rules(self) -> list[ModelJobRule]:
         """The rules of each model-job family (score, calibrate, evaluate), as the scoring layout

@@ -23,15 +23,18 @@ SOURCE_TYPES = {"hf": "hf_source", "gguf_wheels": "gguf_wheels_source", "local":
 # (benchval.models.checks) on them unless the entry says `sanity_check: false`. A local folder may
 # hold random test weights: checked only with `sanity_check: true`.
 REAL_WEIGHT_SOURCES = ("gguf_wheels", "hf")
-# Keys of a model entry that change no prepared file and no score, in two kinds (so the one helper
-# below takes either list):
+# The keys of a model entry, by who reads them (every key of models.schema.yaml is in exactly one list:
+# tests/test_rule_settings.py). The rules name them with the one helper (benchval.jobs.rule_settings):
+# * RESULT_KEYS: what changes a prepared file or a score; prepare_model, the scoring rules and the
+#   CommonWhy rules pass exactly these, so an edit of one reruns them;
 # * PLANNING_KEYS: read only by the planning of the workflow (job layout, cluster resources): no job
-#   script needs them, so every rule leaves them out of what it passes to a job;
-# * the placement keys (where a model's layers go): model jobs read them, but a change must rerun no
-#   scoring job, so the scoring rules pass them beside their rerun trigger, not in it.
+#   script needs them, so no rule passes them;
+# * PLACEMENT_KEYS (where a model's layers go): model jobs read them, but a change must rerun no
+#   scoring job, so the scoring rules pass them beside their rerun trigger, as a derived param.
+RESULT_KEYS = ("family", "size_b", "dtype", "device", "sanity_check", "source")
 PLANNING_KEYS = ("scoring_jobs", "job_size_b")
 PLACEMENT_KEYS = ("max_memory_per_gpu_gb", "cpu_offload_gb")
-EXECUTION_KEYS = PLANNING_KEYS + PLACEMENT_KEYS  # left out of the params of prepare_model and the scoring rules
+EXECUTION_KEYS = PLANNING_KEYS + PLACEMENT_KEYS  # what no rule's rerun trigger holds
 
 
 def entry_without(entry: Mapping[str, Any], keys: Sequence[str]) -> dict[str, Any]:

@@ -1,0 +1,183 @@
+"""A key's edit replans exactly the rules that name it (benchval.jobs.rule_settings) and what follows them,
+one rule family at a time, on the default config (docs/workflow.md, "What reruns when").
+
+The finished run is a stand-in, made in seconds: every output of the default target's jobs is created
+empty and ``snakemake --touch`` records each job as finished (its params included), as a real run would.
+A dry run of the unchanged config then plans nothing; each edit below plans its family's rules and what
+follows them, and an edit of a key no rule of the default run names plans nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import yaml
+
+from benchval.analysis.outputs import FIGURE_STEMS, STEP_TABLES
+from benchval.plumbing.folders import REPO_ROOT, default_mirror
+from benchval.testing.snakemake_run import job_counts, run_snakemake, snakemake_command
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(default_mirror() is None, reason="needs the shared raw-data mirror"),
+]
+TARGET = "results/figures"
+# outputs declared with directory(): made as folders
+DIRECTORY_OUTPUTS = {"results/figures", "results/tables", "resources/kg/litwd1k.oxigraph"}
+# what publishes, reports or summarises every study's outputs: any statistic's change reaches them
+# (report_config shows the whole config, so any edit reruns it, on purpose: workflow/rules/report.smk)
+PUBLISHING = {"publish", "report_figures", "report_tables", "report_config", "findings", "report_scoreboard"}
+# every rule of a study's analysis chain (workflow/rules/analysis.smk) and its robustness
+ANALYSIS = {
+    *(f"analysis_{step}" for step in STEP_TABLES),
+    "analysis_fdr",
+    *(f"analysis_figure_{stem}" for stem in FIGURE_STEMS),
+    "task_reliability",
+    "power_planning",
+    "specification_robustness",
+    "report_specification_robustness",
+}
+
+
+def _dry_run(workdir: Path, configfile: Path, *args: str) -> str:
+    result, _ = run_snakemake([*snakemake_command(workdir, configfile, cores=1), *args, TARGET], timeout=600)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    return result.stdout + result.stderr
+
+
+def _planned_outputs(output: str) -> list[str]:
+    """Every output file of a dry run's jobs (its ``output:`` lines)."""
+    return [path for line in re.findall(r"^\s+output: (.+)$", output, re.MULTILINE) for path in line.split(", ")]
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """A working directory where the default config's target is finished (outputs empty, metadata recorded)."""
+    workdir = tmp_path_factory.mktemp("finished")
+    configfile = workdir / "config.yaml"
+    configfile.write_text((REPO_ROOT / "config/config.yaml").read_text())
+    headers = _study_headers(yaml.safe_load(configfile.read_text()))
+    for path in _planned_outputs(_dry_run(workdir, configfile, "-n")):
+        target = workdir / path
+        if path in DIRECTORY_OUTPUTS:
+            target.mkdir(parents=True, exist_ok=True)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(headers.get(path, ""))
+    _dry_run(workdir, configfile, "--touch", "--forceall")  # every job, so that each records its metadata
+    return workdir, configfile
+
+
+def _study_headers(config: dict) -> dict[str, str]:
+    """The header of each csv study a rule writes (planning reads its columns: planning_checks)."""
+    headers = {}
+    for study in config.get("studies", {}).values():
+        if study.get("source") == "csv" and study["path"].startswith("results/"):
+            columns = [*study["columns"].values(), *(spec["column"] for spec in study["tasks"].values())]
+            headers[study["path"]] = ",".join(columns) + "\n"
+    return headers
+
+
+def _edited(finished, name: str, edit) -> Path:
+    workdir, configfile = finished
+    config = yaml.safe_load(configfile.read_text())
+    edit(config)
+    path = workdir / f"edit-{name}.yaml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return path
+
+
+def _set(path: str, value):
+    """An edit setting the dotted config key ``path`` to ``value``."""
+
+    def edit(config):
+        *parents, last = path.split(".") if not path.startswith("models.") else ["models", *path[7:].rsplit(".", 1)]
+        node = config
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[last] = value
+
+    return edit
+
+
+# family -> (the edited key, its new value, the rules that name it, the rules that may follow them)
+EDITS = {
+    "analysis": (
+        "analysis.ridge_alpha",
+        2.0,
+        # power planning reads ridge_alpha, the specification grid the whole section
+        {"analysis_lofo", "power_planning", "specification_robustness"},
+        {"analysis_figure_fig3_lofo_delta_r2", "report_specification_robustness"},
+    ),
+    "atlas": ("atlas.forest_top_k", 7, {"atlas_forest", "atlas_explorer"}, set()),
+    "items": ("items.fdr_alpha", 0.1, {"items_study"}, {"items_figures", "items_report"}),
+    "robustness": ("robustness.power.n_sim", 123, {"power_planning"}, set()),
+    "scoring": (
+        "scoring.normalisation",
+        "sum",
+        {"calibrate", "evaluate"},
+        {"score_table", "scoreboard", "paired_comparisons", *ANALYSIS},
+    ),
+    "commonwhy_eval": (
+        "commonwhy_eval.judge_check.bar",
+        0.9,
+        {"commonwhy_eval_judge_canaries", "commonwhy_eval_judge_check"},
+        {
+            "commonwhy_eval_judge_check_report",
+            "commonwhy_eval_judge",
+            "commonwhy_eval_factscore",
+            "commonwhy_eval_table2",
+            "commonwhy_eval_criterion",
+            "score_table",
+            "scoreboard",
+            "paired_comparisons",
+            *ANALYSIS,
+        },
+    ),
+}
+# keys no rule's job reads: a job's niceness, a model's job size (planning) and placement (read beside the
+# scoring rules' trigger), the progress bar
+UNNAMED = {
+    "local": ("local.light_job_niceness", 5),
+    "model_planning": ("models.smollm2-135m.job_size_b", 2.0),
+    "model_placement": ("models.smollm2-135m.cpu_offload_gb", 2),
+    "scoring_progress": ("scoring.progress", False),
+}
+
+
+@pytest.fixture(scope="module")
+def plans(finished):
+    workdir, configfile = finished
+    runs = {"unchanged": configfile}
+    for family, (key, value, *_) in EDITS.items():
+        runs[family] = _edited(finished, family, _set(key, value))
+    for name, (key, value) in UNNAMED.items():
+        runs[name] = _edited(finished, name, _set(key, value))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {name: pool.submit(_dry_run, workdir, path, "-n") for name, path in runs.items()}
+        planned = {name: job_counts(future.result()) for name, future in futures.items()}
+    for name, jobs in planned.items():
+        print(f"{name}: {jobs}")
+    return planned
+
+
+def test_the_finished_stand_in_plans_nothing(plans):
+    assert plans["unchanged"] == {}
+
+
+@pytest.mark.parametrize("family", sorted(EDITS))
+def test_a_key_edit_replans_its_rules_and_what_follows(plans, family):
+    key, _, named, following = EDITS[family]
+    rules = {re.sub(r"_model_\w+$", "", rule) for rule in plans[family]}  # score_model_<m> -> score
+    print(family, key, sorted(rules))
+    assert named <= rules, rules
+    assert rules <= named | following | PUBLISHING, rules - named - following - PUBLISHING
+
+
+@pytest.mark.parametrize("name", sorted(UNNAMED))
+def test_a_key_no_rule_names_plans_only_the_config_page(plans, name):
+    """Only the report's config page, which shows the whole config, and the publishing that includes it."""
+    assert plans[name] == {"report_config": 1, "publish": 1}
