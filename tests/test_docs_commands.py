@@ -43,6 +43,7 @@ RUN_BY = {
     "BENCHVAL_SLURM_DIR=": ("tests/slurm/conftest.py", "BENCHVAL_SLURM_DIR"),
     "export SLURM_CONF=": ("tests/slurm/conftest.py", "SLURM_CONF"),
     "python -m benchval.jobs.generated_files": ("tests/test_generated_files.py", "benchval.jobs.generated_files"),
+    "python -m benchval.tasks.index": ("tests/tasks/test_task_registry.py", "benchval.tasks.index"),
     "ruff ": ("tests/test_lint.py", "ruff"),
     "snakefmt ": ("tests/test_lint.py", "snakefmt"),
     "BENCHVAL_ENDPOINT_DRY_RUN=1 snakemake": ("tests/commonwhy_eval/test_endpoint.py", "BENCHVAL_ENDPOINT_DRY_RUN"),

@@ -19,8 +19,6 @@ def test_per_task_everywhere_is_one_rule_over_the_configured_models():
     (rule,) = _layout("per_task").model_job_rules()
     assert (rule.suffix, rule.models, rule.tasks) == ("", None, None)
     assert rule.files(SCORES) == [SCORES] and rule.n_tasks == 1 and rule.wildcard_constraints == {}
-    assert rule.log("score") == "logs/score/{model}/{task}.log"
-    assert rule.benchmark("score") == "logs/benchmarks/score/{model}/{task}.tsv"
 
 
 def test_per_model_models_get_a_rule_each_and_the_per_task_rule_the_others():
@@ -29,7 +27,6 @@ def test_per_model_models_get_a_rule_each_and_the_per_task_rule_the_others():
     assert b.suffix == "_model_b_1" and b.tasks == ("t1", "t2") and b.n_tasks == 2
     assert re.fullmatch(b.models, "b-1") and not re.fullmatch(b.models, "a")
     assert b.files(SCORES) == ["results/scores/{model}/t1.parquet", "results/scores/{model}/t2.parquet"]
-    assert b.log("score") == "logs/score_model_b_1/{model}.log"  # logs/<rule>/<wildcards>.log
 
 
 def test_no_per_task_rule_when_every_scored_model_is_per_model():

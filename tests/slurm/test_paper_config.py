@@ -12,7 +12,7 @@ from snakemake.utils import validate
 
 from benchval.testing.synthetic_study import PAPER_FAMILY_SIZES
 from benchval.jobs.cluster_resources import ClusterSettings, entry_resources
-from benchval.plumbing.config import check_references, merged_config
+from benchval.plumbing.config import check_references, merged_config, task_files
 from benchval.testing.snakemake_run import job_counts, offline_env, run_snakemake, snakemake_command
 
 REPO = Path(__file__).resolve().parents[2]
@@ -46,7 +46,7 @@ def test_paper_config_is_valid_and_complete():
     assert study["source"] == "scored"
     catalogue_tasks = [  # every catalogue task but the sensitivity variants (not the paper's)
         task
-        for path in sorted((REPO / "config" / "catalogue").glob("*.yaml"))
+        for path in task_files()  # every task folder's task.yaml
         for task, spec in yaml.safe_load(path.read_text()).get("tasks", {}).items()
         if spec["role"] != "cs_variant"
     ]
