@@ -85,6 +85,13 @@ results/commonwhy_eval/judge_check/*.json | document | seconds_load | seconds lo
 results/tasks/*.meta.json | document | source_files.*.path | raw file path, relative to the workdir (moves with it)
 results/tasks/*.parquet | parquet_meta | benchval.task_meta:source_files.*.path | the same path, in the items' metadata
 config/models.lock.yaml | document | models.*.locked_at | when each model was first locked
+resources/models/_lock/*.json | document | entry.locked_at | when the model was locked
+resources/models/*/.weights-stamp.json | document | files.* | size and mtime of this copy of the weights (content: sha256)
+results/commonwhy_eval/bertscore_baseline.json | document | seconds | seconds the baseline took
+results/commonwhy_eval/judge_check/answers/*.checkpoint.jsonl | jsonl | seconds | seconds each answer's generation took
+results/commonwhy_eval/judge_check/answers/*.parquet | column | seconds | seconds each answer's generation took
+results/commonwhy_eval/judge_check/answers/*.timing.json | document | seconds_this_run | the generation's wall time
+results/commonwhy_eval/judge_check/answers/*.timing.json | document | seconds_per_question | the generation's wall time
 """
 VOLATILE = tuple(Volatile(*(cell.strip() for cell in line.split("|"))) for line in VOLATILE_TABLE.strip().split("\n"))
 
