@@ -35,9 +35,9 @@ from benchval.jobs.layout import workflow_layout
 from benchval.lmeval import samples_studies
 from benchval.jobs.reruns import script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.rule_files import content_digests
 from benchval.plumbing.folders import workflow_root
 from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.rules import analysis as analysis_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
@@ -46,33 +46,10 @@ LAYOUT = workflow_layout(config)
 _SEED = {"seed": "seed"}
 
 
-def _step_file(name):
-    """Where a statistic step writes table `name` (p-values unadjusted until the FDR step)."""
-    return fill(UNADJUSTED_TABLE if name in TESTED_TABLES else STUDY_TABLE, name=name)
-
-
-def _import_source(wildcards):
-    """The imported study's source file or directory (mirror expanded), relative to the working directory."""
-    from benchval.analysis.study_import import expand_path
-
-    return workdir_relative(expand_path(LAYOUT.studies[wildcards.study]["path"], LAYOUT.mirror))
-
-
-def _family_rules(wildcards):
-    """An lm_eval study's model-registry rules file: an ancient input, its content a param
-    (_family_rules_content), so that editing it reruns the import and a fresh clone does not."""
-    rules = LAYOUT.studies[wildcards.study].get("family_rules")
-    return [rules] if rules else []
-
-
-def _family_rules_content(wildcards):
-    return content_digests(_family_rules(wildcards), workflow_root(workflow.basedir))
-
-
 rule import_score_table:
     input:
-        source=_import_source,
-        family_rules=lambda w: ancient(_family_rules(w)),
+        source=analysis_functions.study_source(LAYOUT),
+        family_rules=lambda w: ancient(analysis_functions.family_rules(LAYOUT, w.study)),
     output:
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
@@ -83,7 +60,7 @@ rule import_score_table:
         "../envs/benchval.yaml"
     params:
         study=config_provider("studies.{study}"),
-        family_rules=_family_rules_content,
+        family_rules=analysis_functions.family_rules_content(LAYOUT, workflow_root(workflow.basedir)),
         mirror=workdir_relative(LAYOUT.mirror),
         raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
         code=script_code("import_score_table.py"),
@@ -100,7 +77,7 @@ for _step, _tables in STEP_TABLES.items():
             table=SCORE_TABLE,
             tasks=STUDY_TASKS,
         output:
-            **{name: _step_file(name) for name in _tables},
+            **{name: analysis_functions.step_file(name) for name in _tables},
         wildcard_constraints:
             study="[^/]+",
         localrule: True
@@ -137,23 +114,14 @@ rule analysis_fdr:
         "../scripts/analysis_fdr.py"
 
 
-# Figure 4 draws estimates and CIs, no significance: it reads the unadjusted table, so that editing
-# analysis.fdr does not redraw it (Figures 1 and 2 star significance and read the adjusted tables).
-_FIGURES_FROM_UNADJUSTED = {"fig4_axis_tests"}
-
-
-def _figure_table(stem, name):
-    unadjusted = stem in _FIGURES_FROM_UNADJUSTED and name in TESTED_TABLES
-    return fill(UNADJUSTED_TABLE if unadjusted else STUDY_TABLE, name=name)
-
-
+# Figure 4 reads the unadjusted tested tables, Figures 1 and 2 the adjusted ones (analysis_functions.figure_table)
 for _stem in FIGURE_STEMS:
 
     rule:
         name:
             f"analysis_figure_{_stem}"
         input:
-            **{name: _figure_table(_stem, name) for name in FIGURE_INPUTS[_stem]},
+            **{name: analysis_functions.figure_table(_stem, name) for name in FIGURE_INPUTS[_stem]},
             table=SCORE_TABLE,
             tasks=STUDY_TASKS,
         output:

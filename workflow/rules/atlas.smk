@@ -7,6 +7,7 @@
 #   atlas_human_preference, atlas_agreement, atlas_heatmap, atlas_crosscheck, atlas_report
 # Each rule gets only the `atlas:` keys it reads. Local rules: seconds of pandas on small tables.
 import sys
+from functools import partial
 
 from benchval.jobs.steps.atlas_sources import SOURCE_TABLES
 from benchval.plumbing.folders import workflow_root
@@ -14,10 +15,11 @@ from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import file_digests, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.rules import atlas as atlas_functions
+from benchval.jobs.rules.atlas import ATLAS
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
-ATLAS = "results/atlas"
 LAYOUT = workflow_layout(config)
 
 # The leaderboard tables come from the mirror only (no download is declared for them): with `mirror: null`
@@ -40,79 +42,21 @@ INCREMENTAL_KEYS = (
     "n_bootstrap",
 )
 
-
-def _mirror_path(template):
-    """A mirror path from the working directory (the mirror resolved as every rule resolves it)."""
-    from benchval.atlas.sources import expand
-
-    return workdir_relative(expand(template, LAYOUT.raw_root))
-
-
-def _repo_path(path):
-    """A path of the repository (config/atlas/...), from the working directory (--directory may differ)."""
-    return workdir_relative(workflow_root(workflow.basedir) / path)
-
-
+ATLAS_REPOSITORY = workflow_root(workflow.basedir)  # the repository of config/atlas/
 # Repository files the atlas rules read (config/atlas/): ancient inputs, their content a param (a fresh
 # clone's new mtimes rerun nothing; an edit reruns the rule: benchval.jobs.rule_files)
-_SOURCE_FILES = {key: _repo_path(config["atlas"][key]) for key in ("rules", "overrides", "display_names")}
-_IDENTITY = config["atlas"]["identity"]
-_IDENTITY_FILES = {
-    "labels": _repo_path(_IDENTITY["sample"]),
-    "labels_first": _repo_path(_IDENTITY["labellings"]["first"]),
-    "labels_blind": _repo_path(_IDENTITY["labellings"]["blind"]),
-    "disagreements": _repo_path(_IDENTITY["disagreements"]),
-}
-# every labelling is digested (the check reads each), the first and the blind one are the inputs
-_IDENTITY_DIGESTED = [
-    _IDENTITY_FILES["labels"],
-    *(_repo_path(path) for path in _IDENTITY["labellings"].values()),
-    _IDENTITY_FILES["disagreements"],
-]
-
-
-def _benchbench_files():
-    from pathlib import Path
-
-    return sorted(str(p) for d in config["atlas"]["benchbench_dirs"] for p in Path(_mirror_path(d)).glob("*.csv"))
-
-
-def atlas_outputs():
-    """Everything the atlas writes (rule publish depends on it, so the main command builds it), when the
-    config runs an atlas study (a study of atlas.study_tables): a config of other studies (the tiny test
-    workflow) builds none of it."""
-    studies = sorted(set((config.get("atlas") or {}).get("study_tables", {})) & set(config["studies"]))
-    if not studies:
-        return []
-    return [
-        f"{ATLAS}/pairs.csv",
-        f"{ATLAS}/human_preference.csv",
-        f"{ATLAS}/agreement_validity.csv",
-        *(f"{ATLAS}/intervals/{study}.csv" for study in studies),
-        *([f"{ATLAS}/open_llm_crosscheck.csv", f"{ATLAS}/report.md"] if "open_llm" in studies else []),
-        *(f"{ATLAS}/figures/atlas_heatmap.{ext}" for ext in config["analysis"]["figures"]["formats"]),
-        *(f"{ATLAS}/figures/factor_structure.{ext}" for ext in config["analysis"]["figures"]["formats"]),
-        f"{ATLAS}/forest.csv",
-        *_forest_figures(),
-        "results/explorer/index.html",
-    ]
-
-
-def _forest_figures():
-    """One forest plot per human-preference criterion, in every figure format."""
-    return [
-        f"{ATLAS}/figures/forest_{criterion}.{ext}"
-        for criterion in config["atlas"]["human_preference"]["criteria"]
-        for ext in config["analysis"]["figures"]["formats"]
-    ]
+_SOURCE_FILES = atlas_functions.source_files(config, ATLAS_REPOSITORY)
+_IDENTITY_FILES = atlas_functions.identity_files(config, ATLAS_REPOSITORY)
+_IDENTITY_DIGESTED = atlas_functions.identity_digested(config, ATLAS_REPOSITORY)
+atlas_outputs = partial(atlas_functions.outputs, config)  # rules publish and findings
 
 
 rule atlas_sources:
     input:
         **{name: ancient(path) for name, path in _SOURCE_FILES.items()},
-        files=_benchbench_files(),
-        lower_is_better=_mirror_path(config["atlas"]["lower_is_better"]),
-        obsscaling=_mirror_path(config["atlas"]["obsscaling"]["path"]),
+        files=atlas_functions.benchbench_files(config, LAYOUT),
+        lower_is_better=atlas_functions.mirror_path(LAYOUT, config["atlas"]["lower_is_better"]),
+        obsscaling=atlas_functions.mirror_path(LAYOUT, config["atlas"]["obsscaling"]["path"]),
         # repository files: ancient (a fresh clone's mtimes rerun nothing), their content a param below
     output:
         **{name: f"{ATLAS}/{path}" for name, path in SOURCE_TABLES.items()},
@@ -133,7 +77,7 @@ rule atlas_sources:
             "size_tolerance",
             "drop_columns",
         ),
-        mirror=workdir_relative(LAYOUT.raw_root),
+        mirror=lambda w: workdir_relative(LAYOUT.raw_root),  # the raw-data folder of every input
         repository_files=file_digests(_SOURCE_FILES.values(), workflow_root(workflow.basedir)),
         code=script_code("atlas_sources.py"),
     script:
@@ -303,7 +247,7 @@ rule atlas_forest:
         table=f"{ATLAS}/human_preference.csv",
     output:
         table=f"{ATLAS}/forest.csv",
-        figures=_forest_figures(),
+        figures=atlas_functions.forest_figures(config),
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -340,8 +284,8 @@ rule atlas_crosscheck:
     input:
         cells=f"{ATLAS}/cells.csv",
         names=f"{ATLAS}/registry/names.csv",
-        obsscaling=_mirror_path(config["atlas"]["obsscaling"]["path"]),
-        v2=_mirror_path(config["atlas"]["obsscaling"]["leaderboard_v2"]),
+        obsscaling=atlas_functions.mirror_path(LAYOUT, config["atlas"]["obsscaling"]["path"]),
+        v2=atlas_functions.mirror_path(LAYOUT, config["atlas"]["obsscaling"]["leaderboard_v2"]),
     output:
         table=f"{ATLAS}/open_llm_crosscheck.csv",
     localrule: True
@@ -350,7 +294,7 @@ rule atlas_crosscheck:
     params:
         atlas=config_provider("atlas", "obsscaling", "crosscheck", "min_models"),
         study=config_provider("studies.open_llm", default={}),
-        mirror=workdir_relative(LAYOUT.raw_root),
+        mirror=lambda w: workdir_relative(LAYOUT.raw_root),  # the raw-data folder of every input
         code=script_code("atlas_crosscheck.py"),
     script:
         "../scripts/atlas_crosscheck.py"

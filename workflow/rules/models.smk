@@ -4,7 +4,6 @@
 # The {model} wildcard is constrained to the configured names in common.smk.
 
 import sys
-from pathlib import Path
 
 from benchval.jobs.cluster_resources import rule_resources as _rule_resources
 from benchval.plumbing.folders import MODELS_DIR
@@ -15,20 +14,11 @@ from benchval.models.registry import RESULT_KEYS as _RESULT_KEYS
 from benchval.jobs.reruns import script_code_for
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.rules import models as model_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 workflow_layout(config)  # fills the schema defaults (model_lock) when this file is used on its own
-
-
-def _local_model_files(wildcards):
-    """For `type: local` sources, the folder's config and weights, so changes rerun the rule."""
-    source = config["models"][wildcards.model]["source"]
-    if source["type"] != "local":
-        return []
-    folder = Path(source["path"])
-    weights = sorted(folder.glob("*.safetensors")) or sorted(folder.glob("*.bin"))
-    return [folder / "config.json", *weights]
 
 
 # Each model's entry of the lock file, copied to a file of its own when it changed (now, before
@@ -42,7 +32,7 @@ _LOCK_ENTRIES = _sync_entry_stamps(
 
 rule prepare_model:
     input:
-        _local_model_files,
+        model_functions.local_model_files(config["models"]),
         lock_entry=lambda wildcards: _LOCK_ENTRIES[wildcards.model],
     output:
         manifest=model_manifest(),

@@ -9,21 +9,15 @@ import sys
 
 from benchval.plumbing.command_line import is_dry_run
 from benchval.plumbing.published_folders import PUBLISHED_MANIFEST, check_input
-from benchval.jobs.reruns import canonical, script_code_for
+from benchval.jobs.reruns import script_code_for
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.rules import publish as publish_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 PUBLISHED_CHECK_INPUT = check_input(dry_run=is_dry_run(sys.argv))  # a dry run writes nothing
-
-
-def _task_sizes_catalogue():
-    """Of each scored task's entry only what the task-size table reads (its `paper_n`), so that editing a
-    label or a filter setting does not rerun it."""
-    entries = {task: config_provider(("tasks", task), "paper_n") for task in LAYOUT.scored_tasks()}
-    return canonical({task: entry for task, entry in entries.items() if entry})
 
 
 rule task_sizes:
@@ -36,7 +30,7 @@ rule task_sizes:
     conda:
         "../envs/benchval.yaml"
     params:
-        tasks=_task_sizes_catalogue(),
+        tasks=publish_functions.task_sizes_catalogue(LAYOUT, config_provider),
         # the reasons of the scored tasks' deviations from their paper_n (none without scored tasks)
         deviations=config_provider("paper_n_deviations", *LAYOUT.scored_tasks()) if LAYOUT.scored_tasks() else {},
         code=script_code("task_sizes.py"),

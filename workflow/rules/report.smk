@@ -34,6 +34,7 @@ from benchval.jobs.layout import (
 from benchval.jobs.reruns import canonical, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.rules import report as report_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
@@ -42,38 +43,11 @@ LAYOUT = workflow_layout(config)
 REPORT_STUDY_TABLES = ("score_table", "task_table") + tuple(TABLE_NAMES)
 
 
-def _report_table_csv(name):
-    """Where a study's table lives (docs/data-contract.md)."""
-    return {"score_table": SCORE_TABLE, "task_table": STUDY_TASKS}.get(name, fill(STUDY_TABLE, name=name))
-
-
-def _study_figure_page(stem):
-    """A study's figure in the report, captioned by workflow/report/<stem>.rst."""
-    return report(
-        fill(REPORT_STUDY_FIGURE, stem=stem),
-        caption=f"../report/{stem}.rst",
-        category="Figures",
-        subcategory="{study}",
-        labels={"study": "{study}", "figure": stem},
-    )
-
-
-def _study_table_page(name):
-    """A study's table as an HTML page in the report, captioned by workflow/report/table_<name>.rst."""
-    return report(
-        fill(REPORT_STUDY_TABLE, name=name),
-        caption=f"../report/table_{name}.rst",
-        category="Tables",
-        subcategory="{study}",
-        labels={"study": "{study}", "table": name},
-    )
-
-
 rule report_figures:
     input:
         [fill(STUDY_FIGURE, stem=stem, fmt="png") for stem in FIGURE_STEMS],
     output:
-        [_study_figure_page(stem) for stem in FIGURE_STEMS],
+        [report(**report_functions.study_figure_page(stem)) for stem in FIGURE_STEMS],
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -85,9 +59,9 @@ rule report_figures:
 
 rule report_tables:
     input:
-        **{name: _report_table_csv(name) for name in REPORT_STUDY_TABLES},
+        **{name: report_functions.report_table_csv(name) for name in REPORT_STUDY_TABLES},
     output:
-        **{name: _study_table_page(name) for name in REPORT_STUDY_TABLES},
+        **{name: report(**report_functions.study_table_page(name)) for name in REPORT_STUDY_TABLES},
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -102,8 +76,8 @@ rule report_scoreboard:
         figure=fill(STUDY_FIGURE, stem="scoreboard", fmt="png"),
         table=SCOREBOARD_TABLE,
     output:
-        figure=_study_figure_page("scoreboard"),
-        table=_study_table_page("scoreboard"),
+        figure=report(**report_functions.study_figure_page("scoreboard")),
+        table=report(**report_functions.study_table_page("scoreboard")),
     wildcard_constraints:
         study=alternatives(LAYOUT.scored_studies),
     localrule: True
@@ -119,7 +93,7 @@ rule report_specification_robustness:
     input:
         SPECIFICATION_TABLE,
     output:
-        _study_table_page("specification_robustness"),
+        report(**report_functions.study_table_page("specification_robustness")),
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -133,36 +107,14 @@ rule report_specification_robustness:
 # The findings page (docs/report.md, "Findings"): per study, the conclusions that survive their controls,
 # FDR and the specification grid, in sentences read from the tables; first in the report (its category
 # sorts first). The atlas's table is read if the run has one (an input only when the config runs the atlas).
-FINDINGS_STUDY_TABLES = (
-    "study_summary",
-    "correlations_cs_downstream",
-    "partial_spearman",
-    "delta_rho",
-    "revision_groups",
-    "lofo_scores",
-)
-
-
-def _findings_inputs():
-    inputs = {}
-    for study in LAYOUT.studies:
-        for name in FINDINGS_STUDY_TABLES:
-            inputs[f"{study}/{name}"] = fill(STUDY_TABLE, study=study, name=name)
-        inputs[f"{study}/specification_robustness"] = fill(SPECIFICATION_TABLE, study=study)
-        inputs[f"{study}/tasks"] = fill(STUDY_TASKS, study=study)
-    return inputs
-
-
-def _atlas_for_findings(wildcards):
-    """The atlas's outputs when this workflow runs it (atlas.smk), so that the page reads them after."""
-    outputs = globals().get("atlas_outputs")
-    return outputs() if outputs else []
+# The tables it reads: benchval.jobs.rules.report.FINDINGS_STUDY_TABLES.
 
 
 rule findings:
     input:
-        **_findings_inputs(),
-        atlas=_atlas_for_findings,
+        **report_functions.findings_inputs(LAYOUT),
+        # the atlas's outputs when this workflow runs it (atlas.smk), so that the page reads them after
+        atlas=lambda w: globals()["atlas_outputs"]() if "atlas_outputs" in globals() else [],
     output:
         markdown=FINDINGS_MARKDOWN,
         html=FINDINGS_HTML,

@@ -18,64 +18,17 @@ from benchval.jobs.layout import (
 from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.rules import robustness as robustness_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 
 
-def _item_level_pairs(study):
-    """(model, task) pairs whose stored scores a scored study's robustness rules read; none if imported."""
-    if study not in LAYOUT.scored_studies:
-        return []
-    return [[model, task] for model in LAYOUT.study_models(study) for task in LAYOUT.study_tasks(study)]
-
-
-def _item_level_inputs(study):
-    pairs = _item_level_pairs(study)
-    tasks = sorted({task for _, task in pairs})
-    return {
-        "task_items": [fill(TASK_ITEMS, task=t) for t in tasks],
-        "metas": [fill(TASK_META, task=t) for t in tasks],
-        "scores": [fill(SCORES, model=m, task=t) for m, t in pairs],
-    }
-
-
-def _declared_item_counts(study):
-    """Imported studies: task -> the `n_items` its entry declares (tasks without one are reported)."""
-    tasks = LAYOUT.studies[study].get("tasks")
-    if not isinstance(tasks, dict):
-        return {}
-    return {task: spec["n_items"] for task, spec in tasks.items() if "n_items" in spec}
-
-
-def _lmeval_samples_study(study):
-    """An lm_eval study read item by item (`samples:`): its study entry and the mirror, for reliability
-    from its samples files; None otherwise."""
-    spec = LAYOUT.studies[study]
-    if spec.get("source") != "lm_eval" or "samples" not in spec:
-        return None
-    return canonical({"study": spec, "mirror": workdir_relative(LAYOUT.mirror)})
-
-
-def _lmeval_samples_folder(wildcards):
-    """The samples study's lm-eval output folder, an input so that new runs rerun its reliability."""
-    from benchval.analysis.study_import import expand_path
-
-    if _lmeval_samples_study(wildcards.study) is None:
-        return []
-    return [workdir_relative(expand_path(LAYOUT.studies[wildcards.study]["path"], LAYOUT.mirror))]
-
-
-def _normalisation(study):
-    """The scored study's normalisation (imported studies have none)."""
-    return config_provider("scoring.normalisation") if study in LAYOUT.scored_studies else None
-
-
 rule task_reliability:
     input:
-        unpack(lambda w: _item_level_inputs(w.study)),
-        lmeval_samples=_lmeval_samples_folder,
+        unpack(lambda w: robustness_functions.item_level_inputs(LAYOUT, w.study)),
+        lmeval_samples=robustness_functions.lmeval_samples_folder(LAYOUT),
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
     output:
@@ -86,10 +39,10 @@ rule task_reliability:
     conda:
         "../envs/benchval.yaml"
     params:
-        pairs=lambda w: _item_level_pairs(w.study),
-        item_counts=lambda w: canonical(_declared_item_counts(w.study)),
-        normalisation=lambda w: _normalisation(w.study),
-        lmeval=lambda w: _lmeval_samples_study(w.study),
+        pairs=lambda w: robustness_functions.item_level_pairs(LAYOUT, w.study),
+        item_counts=lambda w: canonical(robustness_functions.declared_item_counts(LAYOUT, w.study)),
+        normalisation=lambda w: robustness_functions.normalisation(LAYOUT, config_provider, w.study),
+        lmeval=lambda w: robustness_functions.lmeval_samples_study(LAYOUT, w.study),
         settings=canonical(
             {
                 "seed": config_provider("seed"),
@@ -127,7 +80,7 @@ rule power_planning:
 
 rule specification_robustness:
     input:
-        unpack(lambda w: _item_level_inputs(w.study)),
+        unpack(lambda w: robustness_functions.item_level_inputs(LAYOUT, w.study)),
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
     output:
@@ -139,8 +92,8 @@ rule specification_robustness:
     conda:
         "../envs/benchval.yaml"
     params:
-        pairs=lambda w: _item_level_pairs(w.study),
-        normalisation=lambda w: _normalisation(w.study),
+        pairs=lambda w: robustness_functions.item_level_pairs(LAYOUT, w.study),
+        normalisation=lambda w: robustness_functions.normalisation(LAYOUT, config_provider, w.study),
         grid=config_provider("robustness.specification"),
         # the whole `analysis:` section (every statistic is recomputed under the grid), seed filled in
         analysis=config_provider("analysis", defaults={"seed": "seed"}),

@@ -18,6 +18,8 @@ from benchval.jobs.layout import (
 from benchval.jobs.reruns import canonical, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.rules import evaluate as evaluate_functions
+from benchval.jobs.rules import scoreboard as scoreboard_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
@@ -25,25 +27,16 @@ LAYOUT = workflow_layout(config)
 _SCORED_STUDY_PATTERN = alternatives(LAYOUT.scored_studies)
 
 
-def _scoreboard_pairs(study):
-    return [[model, task] for model in LAYOUT.study_models(study) for task in LAYOUT.study_tasks(study)]
-
-
-def _scoreboard_bootstrap():
-    """Only what the scoreboard uses (keys analysis.seed, else seed; analysis.n_bootstrap, analysis.ci_level,
-    as the analysis settings resolve them), so that other analysis settings do not rerun it."""
-    from benchval.analysis.settings import settings_from_config
-
-    settings = settings_from_config({"seed": config["seed"], **config["analysis"]})
-    return {"seed": settings.seed, "n_bootstrap": settings.n_bootstrap, "ci_level": settings.ci_level}
-
-
 rule scoreboard:
     input:
         task_items=lambda w: expand(TASK_ITEMS, task=LAYOUT.study_tasks(w.study)),
         metas=lambda w: expand(TASK_META, task=LAYOUT.study_tasks(w.study)),
-        scores=lambda w: [fill(SCORES, model=m, task=t) for m, t in _scoreboard_pairs(w.study)],
-        metrics=lambda w: [fill(METRICS, model=m, task=t) for m, t in _scoreboard_pairs(w.study)],
+        scores=lambda w: [
+            fill(SCORES, model=m, task=t) for m, t in scoreboard_functions.model_task_pairs(LAYOUT, w.study)
+        ],
+        metrics=lambda w: [
+            fill(METRICS, model=m, task=t) for m, t in scoreboard_functions.model_task_pairs(LAYOUT, w.study)
+        ],
         # CommonWhy's criterion rows and tasks: whether each measure entered the study, and why not
         criteria=lambda w: LAYOUT.commonwhy_criterion_inputs(w.study),
     output:
@@ -55,11 +48,11 @@ rule scoreboard:
         "../envs/benchval.yaml"
     params:
         tasks=lambda w: LAYOUT.study_tasks(w.study),
-        pairs=lambda w: _scoreboard_pairs(w.study),
-        models=lambda w: _study_models(w.study),  # evaluate.smk: each model's family and size_b
-        labels=lambda w: _task_labels(w.study),
+        pairs=lambda w: scoreboard_functions.model_task_pairs(LAYOUT, w.study),
+        models=lambda w: evaluate_functions.study_models(LAYOUT, config_provider, w.study),
+        labels=lambda w: evaluate_functions.task_labels(LAYOUT, w.study),
         normalisation=config_provider("scoring.normalisation"),
-        bootstrap=canonical(_scoreboard_bootstrap()),
+        bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),
         code=script_code("scoreboard.py"),
         figure_formats=LAYOUT.figure_formats,
         figure_dpi=config_provider("analysis.figures.dpi"),
@@ -73,7 +66,9 @@ rule paired_comparisons:
     a paired bootstrap interval, McNemar's test (benchval.evaluation.paired; docs/analysis.md)."""
     input:
         task_items=lambda w: expand(TASK_ITEMS, task=LAYOUT.study_tasks(w.study)),
-        calibrated=lambda w: [fill(CALIBRATED, model=m, task=t) for m, t in _scoreboard_pairs(w.study)],
+        calibrated=lambda w: [
+            fill(CALIBRATED, model=m, task=t) for m, t in scoreboard_functions.model_task_pairs(LAYOUT, w.study)
+        ],
     output:
         table=PAIRED_TABLE,
     wildcard_constraints:
@@ -82,8 +77,8 @@ rule paired_comparisons:
         "../envs/benchval.yaml"
     params:
         tasks=lambda w: LAYOUT.study_tasks(w.study),
-        pairs=lambda w: _scoreboard_pairs(w.study),
-        bootstrap=canonical(_scoreboard_bootstrap()),
+        pairs=lambda w: scoreboard_functions.model_task_pairs(LAYOUT, w.study),
+        bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),
         code=script_code("paired_comparisons.py"),
     script:
         "../scripts/paired_comparisons.py"

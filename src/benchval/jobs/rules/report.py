@@ -1,0 +1,64 @@
+"""Functions of workflow/rules/report.smk: the report's pages of each study and the findings page's inputs."""
+
+from __future__ import annotations
+
+from benchval.jobs.layout import (
+    REPORT_STUDY_FIGURE,
+    REPORT_STUDY_TABLE,
+    SCORE_TABLE,
+    SPECIFICATION_TABLE,
+    STUDY_TABLE,
+    STUDY_TASKS,
+    Layout,
+    fill,
+)
+
+#: the tables of each study the findings page reads (docs/report.md, "Findings")
+FINDINGS_STUDY_TABLES = (
+    "study_summary",
+    "correlations_cs_downstream",
+    "partial_spearman",
+    "delta_rho",
+    "revision_groups",
+    "lofo_scores",
+)
+
+
+def report_table_csv(name: str) -> str:
+    """Where a study's table lives (docs/data-contract.md)."""
+    return {"score_table": SCORE_TABLE, "task_table": STUDY_TASKS}.get(name, fill(STUDY_TABLE, name=name))
+
+
+def study_figure_page(stem: str) -> dict:
+    """A study's figure in the report, captioned by workflow/report/<stem>.rst: the arguments of Snakemake's
+    ``report()``."""
+    return {
+        "value": fill(REPORT_STUDY_FIGURE, stem=stem),
+        "caption": f"../report/{stem}.rst",
+        "category": "Figures",
+        "subcategory": "{study}",
+        "labels": {"study": "{study}", "figure": stem},
+    }
+
+
+def study_table_page(name: str) -> dict:
+    """A study's table as an HTML page in the report, captioned by workflow/report/table_<name>.rst: the
+    arguments of Snakemake's ``report()``."""
+    return {
+        "value": fill(REPORT_STUDY_TABLE, name=name),
+        "caption": f"../report/table_{name}.rst",
+        "category": "Tables",
+        "subcategory": "{study}",
+        "labels": {"study": "{study}", "table": name},
+    }
+
+
+def findings_inputs(layout: Layout) -> dict[str, str]:
+    """The tables of every study the findings page reads."""
+    inputs = {}
+    for study in layout.studies:
+        for name in FINDINGS_STUDY_TABLES:
+            inputs[f"{study}/{name}"] = fill(STUDY_TABLE, study=study, name=name)
+        inputs[f"{study}/specification_robustness"] = fill(SPECIFICATION_TABLE, study=study)
+        inputs[f"{study}/tasks"] = fill(STUDY_TASKS, study=study)
+    return inputs
