@@ -86,7 +86,7 @@ results/tasks/*.meta.json | document | source_files.*.path | raw file path, rela
 results/tasks/*.parquet | parquet_meta | benchval.task_meta:source_files.*.path | the same path, in the items' metadata
 config/models.lock.yaml | document | models.*.locked_at | when each model was first locked
 resources/models/_lock/*.json | document | entry.locked_at | when the model was locked
-resources/models/*/.weights-stamp.json | document | files.* | size and mtime of this copy of the weights (sha256 compared)
+resources/models/*/.weights-stamp.json | document | files.* | size and mtime of this weights copy
 results/commonwhy_eval/bertscore_baseline.json | document | seconds | seconds the baseline took
 results/commonwhy_eval/judge_check/answers/*.checkpoint.jsonl | jsonl | seconds | seconds each answer's generation took
 results/commonwhy_eval/judge_check/answers/*.parquet | column | seconds | seconds each answer's generation took
