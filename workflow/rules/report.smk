@@ -107,7 +107,7 @@ rule report_specification_robustness:
 # The findings page (docs/report.md, "Findings"): per study, the conclusions that survive their controls,
 # FDR and the specification grid, in sentences read from the tables; first in the report (its category
 # sorts first). The atlas's table is read if the run has one (an input only when the config runs the atlas).
-# The tables it reads: benchval.jobs.rules.report.FINDINGS_STUDY_TABLES.
+# The tables it reads: benchval.report.findings.STUDY_INPUTS.
 
 
 rule findings:

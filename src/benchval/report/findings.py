@@ -29,16 +29,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-#: the study tables the page reads (benchval.analysis.outputs names + the robustness table)
-STUDY_INPUTS = (
+#: the analysis tables of a study the page reads (benchval.analysis.outputs names)
+ANALYSIS_INPUTS = (
     "study_summary",
     "correlations_cs_downstream",
     "partial_spearman",
     "delta_rho",
     "revision_groups",
     "lofo_scores",
-    "specification_robustness",
 )
+#: every study table the page reads: the analysis tables and the robustness table
+STUDY_INPUTS = (*ANALYSIS_INPUTS, "specification_robustness")
 ATLAS_COLUMNS = (
     "criterion",
     "predictor",

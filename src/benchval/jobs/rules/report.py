@@ -12,16 +12,7 @@ from benchval.jobs.layout import (
     Layout,
     fill,
 )
-
-#: the tables of each study the findings page reads (docs/report.md, "Findings")
-FINDINGS_STUDY_TABLES = (
-    "study_summary",
-    "correlations_cs_downstream",
-    "partial_spearman",
-    "delta_rho",
-    "revision_groups",
-    "lofo_scores",
-)
+from benchval.report.findings import ANALYSIS_INPUTS
 
 
 def report_table_csv(name: str) -> str:
@@ -57,7 +48,7 @@ def findings_inputs(layout: Layout) -> dict[str, str]:
     """The tables of every study the findings page reads."""
     inputs = {}
     for study in layout.studies:
-        for name in FINDINGS_STUDY_TABLES:
+        for name in ANALYSIS_INPUTS:
             inputs[f"{study}/{name}"] = fill(STUDY_TABLE, study=study, name=name)
         inputs[f"{study}/specification_robustness"] = fill(SPECIFICATION_TABLE, study=study)
         inputs[f"{study}/tasks"] = fill(STUDY_TASKS, study=study)
