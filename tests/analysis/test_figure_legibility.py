@@ -164,6 +164,42 @@ def test_a_value_beyond_g_without_an_interval_is_drawn_hollow_and_said_so():
     beyond = figure.axes[1]
     hollow = [line for line in beyond.get_lines() if line.get_markerfacecolor() in ("white", (1.0, 1.0, 1.0, 1.0))]
     assert len(hollow) == 1 and list(hollow[0].get_xdata()) == [forest.loc[bare, "rho_beyond_g"]]
-    texts = [t.get_text() for t in beyond.texts]
+    texts = [t.get_text() for t in figure.axes[2].get_yticklabels()]  # n beyond g: the right-hand axis
     assert sum(text.endswith(", no CI") for text in texts) == 1
+    plt.close(figure)
+
+
+def test_the_check_rejects_text_cut_off_at_the_figure_edge():
+    """The old forest plot's margin text ("n=13, no CI" placed right of the last axes): clipped when saved."""
+    figure, axis = plt.subplots(figsize=(4, 2), layout="constrained")
+    axis.set_xlim(-1.05, 1.05)
+    axis.text(1.08, 0.5, "n=13, no CI", clip_on=False, fontsize=7)
+    assert any("'n=13, no CI' is clipped" in p for p in layout_problems(figure, 100))
+    plt.close(figure)
+
+
+def _one_group_forest(criterion="arena_elo"):
+    table, _ = _atlas_frames(beyond_g=True)
+    table = table[table["criterion"] == criterion].copy()
+    table["ci_low"], table["ci_high"] = -0.9, 0.99  # every interval overlaps every other: one tie group
+    table["ci_low"] = table["ci_low"] + np.linspace(0, 0.3, len(table))  # distinct lower bounds
+    return forest_table(table, criterion, 20)
+
+
+def test_forest_rows_follow_the_title_and_one_tie_group_is_not_printed():
+    forest = _one_group_forest()
+    assert forest["rank_range"].nunique() == 1  # one group of all: it separates nothing
+    figure = draw_forest(forest, "arena_elo", 20, 0.95, "")
+    labels = [t.get_text() for t in figure.axes[0].get_yticklabels()]
+    assert not any(label.startswith(forest["rank_range"].iloc[0]) for label in labels)
+    drawn = forest[forest["in_figure"]].sort_values("ci_low")
+    # bottom to top by the lower CI bound, as the title says; the best at the top
+    assert [label.split("  (n=")[0] for label in labels] == list(drawn["predictor"])
+    title = figure._suptitle.get_text()
+    best = drawn.iloc[-1]
+    assert title.startswith(f"{best['predictor'][:39]}") and "most surely" in title and "in that order" in title
+    plt.close(figure)
+    table, _ = _atlas_frames(beyond_g=True)  # separated intervals: tie groups shown
+    figure = draw_forest(forest_table(table, "arena_elo", 20), "arena_elo", 20, 0.95, "")
+    assert any(t.get_text()[:1].isspace() or t.get_text()[:1].isdigit() for t in figure.axes[0].get_yticklabels())
     plt.close(figure)

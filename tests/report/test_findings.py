@@ -132,9 +132,14 @@ def test_fdr_controls_and_multiverse_failures_are_not_stated_but_listed_with_the
     assert rejected["hs ~ arc"].startswith("multiverse: cs_downstream_spearman agrees in 33% of 6")
     assert "flipped by fdr_family, models" in rejected["hs ~ arc"]
     assert rejected["hs ~ tqa"].startswith("controls:")
-    page = F.markdown_page([found], CRITERIA, [], lambda s, n, stem: f"[{n}](figures/{s}/{stem}.png)")
-    stated_part, rejected_part = page.split("Not stated (rejected):")
-    assert "WinoGrande" not in stated_part and "| score: benchmark ~ task wg ~ gsm | 0.90 | FDR" in rejected_part
+    page = F.markdown_page([found], CRITERIA, [], F.page_links({}, published=True))
+    stated_part, rejected_part = page.split("Not stated (rejected)")
+    assert "WinoGrande" not in stated_part.split("## obs")[1]
+    # the label in words, the ids only in the link's title (a tooltip), the link to the table with the row
+    assert (
+        '| [WinoGrande ~ GSM8K](tables/obs/correlations_cs_downstream.csv "score: wg \\~ gsm") '
+        "| Spearman ρ (score) | 0.90 | FDR" in rejected_part
+    )
     assert "([Figure 2](figures/obs/fig2_cs_downstream.png))" in stated_part
 
 
@@ -186,10 +191,9 @@ def test_a_study_with_too_few_models_says_so_and_states_nothing():
     found = F.study_findings("default", _tables(n_models=3), LABELS, 5, CRITERIA)
     assert not found.stated and not found.rejected and found.too_few_models
     assert found.notes == [
-        "This study has 3 models; conclusions across models need at least 5 (analysis.min_models), so it draws "
-        "none. A scored study's scoreboard (figures/default/scoreboard.png) shows what each model scores on each task."
+        "This study has 3 models; conclusions across models need at least 5 (analysis.min_models), so it draws none."
     ]
-    page = F.markdown_page([found], CRITERIA, [], lambda s, n, stem: "")
+    page = F.markdown_page([found], CRITERIA, [], F.page_links({}, published=False))
     assert "No conclusion survives" not in page  # the reason is the number of models, said once
 
 
@@ -217,7 +221,9 @@ def test_atlas_and_commonwhy_are_read_only_if_present(tmp_path):
     atlas.to_csv(tmp_path / "hp.csv", index=False)
     lines = F.atlas_lines(tmp_path / "hp.csv", CRITERIA)
     assert "1 predictor-criterion pairs predict beyond general capability" in lines[0] and len(lines) == 2
-    assert lines[1].startswith("mmlu predicts arena_elo beyond general capability g: ρ beyond g = 0.40 [0.20, 0.60]")
+    assert lines[1].startswith(
+        "mmlu predicts arena\\_elo beyond general capability g: ρ beyond g = 0.40 [0.20, 0.60] (family-clustered"
+    )
     assert "n = 40 models" in lines[1] and "raw ρ = 0.80 on 60 models" in lines[1]
 
 
@@ -267,3 +273,95 @@ def test_a_correlation_whose_interval_includes_zero_is_not_stated():
     tables["correlations_cs_downstream"].loc[0, "ci_low"] = -0.05
     found = F.study_findings("obs", tables, LABELS, 5, CRITERIA)
     assert not found.stated and any(c.failed.startswith("interval: ρ's interval") for c in found.rejected)
+
+
+def test_a_directional_claim_never_prints_a_bound_of_zero():
+    """ΔR² 'improves' with a lower bound of 0.004: two decimals would print [0.00, ...]; three are used."""
+    tables = _tables()
+    tables["lofo_scores"] = pd.DataFrame(
+        [("score", "gsm", "controls+original", 0.031, 0.004, 0.061, 148, 40, "")],
+        columns=list(_empty_tables()["lofo_scores"].columns),
+    )
+    found = F.study_findings("obs", tables, LABELS, 5, CRITERIA)
+    sentence = next(c.sentence for c in found.rejected + found.stated if c.kind == "lofo_gain")
+    assert "improves" in sentence and "ΔR² = 0.031 [0.004, 0.061]" in sentence
+    assert F.estimate_text(0.62, 0.48, 0.74) == "0.62 [0.48, 0.74]"  # two decimals where they suffice
+    assert F.interval_text(-0.004, 0.2) == "[-0.004, 0.200]"
+
+
+def test_a_rejection_for_the_interval_says_so_beside_a_small_p():
+    """A partial correlation with BH-adjusted p < alpha but an interval that includes 0: the reason says the
+    interval failed, not the p-value, so the row does not contradict its numbers."""
+    tables = _tables()
+    tables["partial_spearman"].loc[0, ["ci_low", "ci_high", "p_fdr"]] = [-0.11, 0.48, 0.0035]
+    failed = next(c.failed for c in F.study_findings("obs", tables, LABELS, 5, CRITERIA).rejected if c.subject == "hs ~ gsm")
+    assert "BH-adjusted p = 0.0035: significant after FDR, but its bootstrap interval includes 0" in failed
+    tables["partial_spearman"].loc[0, "reject"] = False
+    failed = next(c.failed for c in F.study_findings("obs", tables, LABELS, 5, CRITERIA).rejected if c.subject == "hs ~ gsm")
+    assert failed.endswith("not significant after FDR (≥ 0.05)")
+
+
+def test_each_study_has_a_one_line_summary_counting_its_gates():
+    found = F.study_findings("obs", _tables(), LABELS, 5, CRITERIA)
+    assert found.summary() == (
+        "1 of 4 candidate conclusions survive every gate; the others failed (first gate): "
+        "FDR 1, multiverse 1, controls 1."
+    )
+    page = F.markdown_page([found], CRITERIA, [], F.page_links({}, published=True))
+    assert f"**In one line:** {found.summary()}" in page
+    assert "![Figure 2: each commonsense benchmark" in page  # its key figure embedded (the stated one's)
+
+
+def _scoreboard():
+    rows = []
+    for model, values in {"m1": [(0.8, 0.7, 0.9), (0.55, 0.45, 0.65)], "m2": [(0.6, 0.5, 0.7), (0.5, 0.4, 0.6)]}.items():
+        for task, (value, low, high) in zip(["hs", "wg"], values):
+            rows.append({"model": model, "task": task, "metric": "accuracy", "value": value, "ci_low": low,
+                         "ci_high": high, "chance": 0.5, "ci_above_chance": low > 0.5})
+    return pd.DataFrame(rows)
+
+
+def _paired():
+    columns = ["task", "model_a", "model_b", "n_items", "difference", "ci_low", "ci_high", "p_mcnemar_exact"]
+    return pd.DataFrame(
+        [
+            ("hs", "m1", "m2", 100, 0.2, 0.1, 0.3, 0.001),
+            ("wg", "m1", "m2", 100, 0.05, -0.05, 0.15, 0.4),
+            ("(pooled)", "m1", "m2", 200, 0.125, 0.06, 0.19, 0.004),
+            ("(pooled)", "m1", "m3", 200, 0.004, -0.03, 0.04, 0.8),
+        ],
+        columns=columns,
+    )
+
+
+def test_a_study_with_too_few_models_states_its_models_against_chance_and_its_separable_pairs():
+    tables = _tables(n_models=3)
+    tables["scoreboard"], tables["paired_comparisons"] = _scoreboard(), _paired()
+    found = F.study_findings("default", tables, LABELS, 5, CRITERIA)
+    assert found.too_few_models and not found.stated and found.key_figure == "scoreboard"
+    chance, pairs = found.small_study
+    assert "m1: accuracy above chance on 1 of 2 tasks (not on WinoGrande)" in chance
+    assert "m2: accuracy above chance on 0 of 2 tasks (not on HellaSwag, WinoGrande)" in chance
+    # BH over the two pooled pairs (reference: statsmodels): 0.004 -> 0.008, 0.8 -> 0.8
+    from statsmodels.stats.multitest import multipletests
+
+    adjusted = multipletests([0.004, 0.8], method="fdr_bh")[1]
+    assert f"m1 − m2: +0.12 [+0.06, +0.19] on 200 items, BH-adjusted McNemar p = {adjusted[0]:.2g} (separable)" in pairs
+    assert "m1 − m3: +0.004 [-0.030, +0.040] on 200 items, BH-adjusted McNemar p = 0.8 (not separable)" in pairs
+    assert "1 of 2 separable" in pairs and "Per task, 1 of 2 (pair, task) comparisons are separable" in pairs
+    # an interval that excludes 0 is not enough: with McNemar's p above alpha the pair is not separable
+    tables["paired_comparisons"].loc[2, "p_mcnemar_exact"] = 0.2
+    assert "0 of 2 separable" in F.study_findings("default", tables, LABELS, 5, CRITERIA).small_study[1]
+
+
+def test_the_html_pages_embed_the_key_figure(tmp_path):
+    from PIL import Image
+
+    png = tmp_path / "fig2.png"
+    Image.new("RGB", (4, 4), "white").save(png)
+    links = F.page_links({"obs": {"fig2_cs_downstream": str(png)}}, published=False)
+    assert links.embed("obs", "fig2_cs_downstream").startswith("![Figure 2: ")
+    assert "(data:image/png;base64," in links.embed("obs", "fig2_cs_downstream")
+    assert links.embed("obs", "fig3_lofo_delta_r2") == ""  # no file, no link in the report's copy
+    html = F.html_page(F.markdown_page([F.study_findings("obs", _tables(), LABELS, 5, CRITERIA)], CRITERIA, [], links))
+    assert '<img src="data:image/png;base64,' in html

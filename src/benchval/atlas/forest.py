@@ -10,7 +10,11 @@ From the human-preference table (one row per criterion and predictor: Spearman r
 * **n** of each estimate printed at the right;
 * **ranks as groups**: the predictors' ranks by raw rho are tie groups from their intervals
   (:func:`benchval.analysis.rank_resolution.adjacent_from_intervals`: adjacent predictors whose intervals
-  overlap share a group), printed as a range (``"2-5"``) before each name.
+  overlap share a group), printed as a range (``"2-5"``) before each name only where the drawn rows fall in
+  more than one group (one group for all separates nothing);
+* **rows in the order the title says**: by the lower CI bound (the selection key), the highest at the top;
+  the title states the point (the most surely predictive predictor with its interval) before the rule;
+* **n beyond g** as the right-hand axis's tick labels, so the layout makes room for them (never clipped).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import pandas as pd
 
 from benchval.analysis.figures.drawing import plt
 from benchval.analysis.rank_resolution import adjacent_from_intervals
+from benchval.report.safe_text import shorten_label
 
 BEYOND_G = ("rho_beyond_g", "rho_beyond_g_ci_low", "rho_beyond_g_ci_high")
 FOREST_COLUMNS = [
@@ -86,29 +91,62 @@ def not_computed_panel(axis, reason: str) -> None:
     )
 
 
+def tie_prefixes(rows: pd.DataFrame) -> list[str]:
+    """Each drawn row's tie group, as a prefix; none where every drawn row shares one group (a single
+    group separates nothing)."""
+    if rows["rank_range"].nunique() <= 1:
+        return ["" for _ in range(len(rows))]
+    width = int(rows["rank_range"].astype(str).str.len().max())
+    return [f"{str(r):>{width}}  " for r in rows["rank_range"]]
+
+
+def _n_axis(beyond, rows: pd.DataFrame) -> None:
+    """n of each beyond-g estimate as tick labels of a right-hand axis (laid out, never clipped)."""
+    labels = []
+    for y, n in enumerate(rows["n_beyond_g"]):
+        no_interval = pd.isna(rows["rho_beyond_g_ci_low"].iloc[y])
+        labels.append("n/a" if pd.isna(n) else f"n={int(n)}" + (", no CI" if no_interval else ""))
+    right = beyond.twinx()
+    right.set_ylim(beyond.get_ylim())
+    right.set_yticks(range(len(rows)), labels, fontsize=7)
+    right.tick_params(length=0)
+
+
+def forest_title(forest: pd.DataFrame, rows: pd.DataFrame, criterion: str, top_k: int, level: float) -> str:
+    """The point first (the most surely predictive predictor and its bound), then what is drawn and how."""
+    percent = int(round(level * 100))
+    n_all = len(forest)
+    if rows.empty:
+        return f"{shorten_label(criterion)}: no predictor with a defined rho"
+    best = rows.iloc[-1]
+    point = (
+        f"{shorten_label(best['predictor'])} predicts {shorten_label(criterion)} most surely: "
+        f"rho = {best['rho']:.2f}, {percent}% CI [{best['ci_low']:.2f}, {best['ci_high']:.2f}]"
+    )
+    return (
+        f"{point}\n{min(top_k, n_all)} of {n_all} predictors drawn ({SELECTION_RULE.format(k=top_k)}), in that order; "
+        "the rest in forest.csv" + ("; prefix = tie group (intervals overlap)" if tie_prefixes(rows)[0] else "")
+    )
+
+
 def draw_forest(forest: pd.DataFrame, criterion: str, top_k: int, level: float, beyond_g_reason: str):
-    """The figure of one criterion (rows: its drawn predictors, best first); returned open."""
-    rows = forest[forest["in_figure"]].sort_values("rho", ascending=True, kind="mergesort")
+    """The figure of one criterion (rows: its drawn predictors, best lower bound at the top); returned open."""
+    drawn = forest[forest["in_figure"]].assign(_n=forest["n_models"])
+    rows = drawn.sort_values(["ci_low", "_n"], ascending=True, kind="mergesort").drop(columns="_n")
     height = 0.28 * max(len(rows), 3) + 1.9
     figure, (raw, beyond) = plt.subplots(1, 2, sharey=True, figsize=(9.5, height), layout="constrained")
     percent = int(round(level * 100))
-    _panel(raw, rows, ("rho", "ci_low", "ci_high"), "C0", f"Spearman rho with {criterion} [{percent}% CI]")
-    labels = [f"{r.rank_range:>5}  {r.predictor}  (n={int(r.n_models)})" for r in rows.itertuples()]
+    _panel(raw, rows, ("rho", "ci_low", "ci_high"), "C0", f"Spearman rho with {shorten_label(criterion)} [{percent}% CI]")
+    labels = [
+        f"{prefix}{shorten_label(r.predictor)}  (n={int(r.n_models)})" for prefix, r in zip(tie_prefixes(rows), rows.itertuples())
+    ]
     raw.set_yticks(range(len(rows)), labels, fontsize=8)
     raw.set_ylim(-0.7, len(rows) - 0.3)
     if rows[list(BEYOND_G)].notna().any().any():
         _panel(beyond, rows, BEYOND_G, "C3", "rho beyond general capability")
-        for y, n in enumerate(rows["n_beyond_g"]):
-            no_interval = pd.isna(rows["rho_beyond_g_ci_low"].iloc[y])
-            label = "n/a" if pd.isna(n) else f"n={int(n)}" + (", no CI" if no_interval else "")
-            beyond.text(1.08, y, label, va="center", fontsize=7, clip_on=False)
         beyond.set_title("rho beyond g (hollow: no CI)", fontsize=9)
+        _n_axis(beyond, rows)
     else:
         not_computed_panel(beyond, beyond_g_reason)
-    n_all = len(forest)
-    figure.suptitle(
-        f"Predictors of {criterion}: {min(top_k, n_all)} of {n_all} drawn ({SELECTION_RULE.format(k=top_k)}; "
-        "the rest in forest.csv)\nrank = tie group (intervals overlap); n = models shared",
-        fontsize=9,
-    )
+    figure.suptitle(forest_title(forest, rows, criterion, top_k, level), fontsize=9)
     return figure

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from pathlib import Path
@@ -10,7 +11,10 @@ import pandas as pd
 
 from benchval.evaluation import metrics as metric_functions
 from benchval.evaluation.lmeval_format import (
+    HIGHER_IS_BETTER,
+    OWN_KEYS,
     STDERR_NOT_AVAILABLE,
+    harness_figures,
     lmeval_sample_rows,
     lmeval_stderr,
     stderr_key,
@@ -20,9 +24,9 @@ from benchval.evaluation.item_bootstrap import item_rng
 log = logging.getLogger(__name__)
 
 METRICS_COLUMNS = ["model", "task", "metric", "value", "n_items", "normalisation", "note"]
-# lm-evaluation-harness keys for our metrics, so that its tooling can read our results JSON. Note that
-# "f1,none" here holds our macro-F1; lm-eval's own f1 is binary F1 (benchval.lmeval recomputes both).
-LMEVAL_METRIC_NAMES = {"accuracy": "acc,none", "macro_f1": "f1,none"}
+# our metrics' keys in the lm-eval-style results JSON: our own names, so that lm-eval's keys (acc, acc_norm,
+# f1) keep lm-eval's meaning (benchval.evaluation.lmeval_format)
+LMEVAL_METRIC_NAMES = OWN_KEYS
 
 
 def evaluate_task(
@@ -50,12 +54,15 @@ def lmeval_results(
     model_manifest: dict,
     predictions: pd.DataFrame | None = None,
     stderr: dict | None = None,
+    samples: list[dict] | None = None,
 ) -> dict:
-    """A results JSON in lm-evaluation-harness's layout (results / configs / n-samples).
+    """A results JSON in lm-evaluation-harness's layout (results, configs, versions, n-shot,
+    higher_is_better, n-samples, config).
 
-    With ``predictions`` (of :func:`evaluate_task`) and ``stderr`` = {seed, bootstrap_iters}, every
-    metric gets its lm-eval standard error beside it (``acc_stderr,none``, ...;
-    :func:`benchval.evaluation.lmeval_format.lmeval_stderr`).
+    Our metrics under their own names (``accuracy,none``, ``macro_f1,none``); with ``samples`` (the records
+    of :func:`lmeval_samples`) lm-eval's own figures beside them (``acc,none``, ``acc_norm,none``, binary
+    ``f1,none``; :func:`benchval.evaluation.lmeval_format.harness_figures`). With ``predictions`` and
+    ``stderr`` = {seed, bootstrap_iters}, every metric gets its lm-eval standard error beside it.
     """
     task = meta["task"]
     results = {"alias": task}
@@ -74,9 +81,26 @@ def lmeval_results(
                     stderr["bootstrap_iters"],
                 )
             )
+    if samples:
+        settings = stderr or {"seed": 0, "bootstrap_iters": 0}
+        rng = item_rng(settings["seed"], "lmeval_stderr", model, task, "f1")
+        results.update(harness_figures(samples, rng, settings["bootstrap_iters"]))
+    names = [key.split(",", 1)[0] for key in results if "," in key and "_stderr" not in key]
     return {
         "results": {task: results},
-        "configs": {task: {"task": task, "output_type": "multiple_choice", "scoring_mode": meta["scoring_mode"]}},
+        "group_subtasks": {task: []},
+        "configs": {
+            task: {
+                "task": task,
+                "output_type": "multiple_choice",
+                "target_delimiter": " ",
+                "num_fewshot": 0,
+                "scoring_mode": meta["scoring_mode"],
+            }
+        },
+        "versions": {task: task_version(samples)},
+        "n-shot": {task: 0},
+        "higher_is_better": {task: {name: HIGHER_IS_BETTER.get(name, True) for name in names}},
         "n-samples": {task: {"original": meta.get("n_raw"), "effective": int(metrics_rows["n_items"].max())}},
         "config": {
             "model": "benchval",
@@ -87,9 +111,18 @@ def lmeval_results(
     }
 
 
+def task_version(samples: list[dict] | None) -> str:
+    """The task's version: ``items-`` and the first 12 hex digits of the sha256 of its documents' hashes
+    (lm-eval numbers its task configs; ours are identified by the items they hold), "N/A" without items."""
+    if not samples:
+        return "N/A"
+    digest = hashlib.sha256("".join(record["doc_hash"] for record in samples).encode("ascii")).hexdigest()
+    return f"items-{digest[:12]}"
+
+
 def lmeval_samples(items: pd.DataFrame, scores: pd.DataFrame, predictions: pd.DataFrame) -> list[dict]:
-    """lm-evaluation-harness sample records (acc = sum, acc_norm = per character, as lm-eval scores
-    them), plus the prediction under this study's normalisation."""
+    """lm-evaluation-harness sample records (acc = sum, acc_norm = per character of the choice, f1 on
+    two-option tasks, as lm-eval scores them), plus the prediction under this study's normalisation."""
     predicted = dict(zip(predictions["id"], predictions["prediction"]))
     records = lmeval_sample_rows(scores, items)
     for record in records:
@@ -125,6 +158,6 @@ def evaluate_files(
         meta = json.loads(Path(meta_path).read_text())
         rows, predictions = evaluate_task(items, pd.read_parquet(calibrated_path), meta, model, normalisation)
         samples = lmeval_samples(items, scores, predictions) if not meta.get("unavailable") else []
-        results = lmeval_results(rows, meta, model, manifest, predictions, stderr_settings)
+        results = lmeval_results(rows, meta, model, manifest, predictions, stderr_settings, samples)
         write_outputs(metrics_csv, Path(results_json).parent, rows, results, samples)
         log.info("%s on %s:\n%s", model, meta["task"], rows.to_string(index=False))

@@ -8,8 +8,18 @@ lm-evaluation-harness logs one record per document for ``multiple_choice`` tasks
      "acc", "acc_norm"}
 
 ``acc`` is the argmax of the summed log-probs; ``acc_norm`` that of log-prob / characters of the
-continuation (lm-evaluation-harness divides by the characters of the choice without the target
-delimiter, i.e. one character fewer where the option starts with its separating space).
+choice, as lm-eval computes it (``ConfigurableTask.process_results``: ``len(choice)``, the choice without
+the task's ``target_delimiter`` " ", i.e. one character fewer than the continuation where the option starts
+with its separating space); ``f1`` (two-option tasks only: lm-eval's ``f1`` is
+``sklearn.metrics.f1_score`` with ``average="binary"``, which a task of more options cannot compute) holds
+``[gold, prediction]`` by summed log-probs, as lm-eval logs it.
+
+The results JSON (:func:`harness_figures`, ``benchval.evaluation.evaluate.lmeval_results``) carries lm-eval's
+keys with lm-eval's meaning (``acc,none``, ``acc_norm,none``, ``f1,none`` where defined: the means of the
+records' figures) and this project's metrics under their own names (``accuracy,none``, ``macro_f1,none``:
+under the run's ``scoring.normalisation`` and calibration), never under lm-eval's keys; ``versions``,
+``n-shot`` (0: every prompt is zero-shot) and ``higher_is_better`` are filled, so lm-eval's
+``lm_eval.utils.make_table`` prints our files (tests/scoring/test_lmeval_round_trip.py).
 
 Beyond lm-eval's fields, each record carries a ``benchval`` object with what lm-eval does not log
 but re-scoring under this project's normalisations needs (``benchval.lmeval`` reads it back, so that
@@ -20,10 +30,9 @@ results/lmeval/ re-imported as a ``source: lm_eval`` study gives the scored stud
 
 Standard errors (:func:`lmeval_stderr`) follow lm-evaluation-harness (``lm_eval.api.metrics`` and
 ``evaluator_utils``): each metric ``m,none`` gets ``m_stderr,none``. For a mean of per-item values
-(accuracy) it is ``mean_stderr`` = sample standard deviation (ddof = 1) / sqrt(n); for a corpus-level
-metric (our macro-F1, written under lm-eval's key ``f1,none``; lm-eval's own ``f1`` is the binary
-F1 of the positive class, ``sklearn.metrics.f1_score`` with its default ``average="binary"``, not
-macro-F1) it is ``bootstrap_stderr`` = the sample standard deviation of
+(accuracy, ``acc``, ``acc_norm``) it is ``mean_stderr`` = sample standard deviation (ddof = 1) / sqrt(n);
+for a corpus-level metric (our macro-F1, lm-eval's binary ``f1``) it is ``bootstrap_stderr`` = the sample
+standard deviation of
 the metric over ``bootstrap_iters`` item resamples (lm-eval's default is 100000; ours is
 ``scoring.lmeval_bootstrap_iters``, seeded from the config seed). ``"N/A"`` when there is at most one
 item or ``bootstrap_iters`` is 0, as lm-eval writes it.
@@ -38,10 +47,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from benchval.evaluation.item_bootstrap import bootstrap_metric
+from benchval.evaluation.item_bootstrap import CHUNK, bootstrap_metric, resample_counts
 
 #: lm-eval's value for a standard error it does not compute
 STDERR_NOT_AVAILABLE = "N/A"
+#: lm-eval's default target_delimiter: the separator before each choice, not counted in its length
+TARGET_DELIMITER = " "
+#: this project's metrics in the results JSON, under their own names (lm-eval's keys mean lm-eval's figures)
+OWN_KEYS = {"accuracy": "accuracy,none", "macro_f1": "macro_f1,none"}
+#: every figure the results JSON may hold: all are better when higher
+HIGHER_IS_BETTER = {"acc": True, "acc_norm": True, "f1": True, "accuracy": True, "macro_f1": True}
 
 
 def _hash(text: str) -> str:
@@ -115,7 +130,9 @@ def lmeval_sample_rows(scores: pd.DataFrame, items: pd.DataFrame) -> list[dict]:
         doc = _doc(item)
         label = int(item.label)
         acc = float(np.argmax(lls) == label)
-        acc_norm = float(np.argmax(lls / group["n_chars"].to_numpy(dtype=np.float64)) == label)
+        choice_chars = np.array([len(choice_text(c)) for c in group["continuation"]], dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):  # an empty choice: as lm-eval, no guard
+            acc_norm = float(np.argmax(lls / choice_chars) == label)
         arguments = [[c, o] for c, o in zip(group["context"], group["continuation"])]
         extra = _lengths(group)
         if len(priors):
@@ -129,16 +146,61 @@ def lmeval_sample_rows(scores: pd.DataFrame, items: pd.DataFrame) -> list[dict]:
                 "resps": [[p] for p in pairs],
                 "filtered_resps": pairs,
                 "filter": "none",
-                "metrics": ["acc", "acc_norm"],
+                "metrics": ["acc", "acc_norm"] + (["f1"] if len(lls) == 2 else []),
                 "doc_hash": _hash(json.dumps(doc, indent=2, ensure_ascii=False)),
                 "prompt_hash": _hash(arguments[0][0]),
                 "target_hash": _hash(str(label)),
                 "acc": acc,
                 "acc_norm": acc_norm,
+                **({"f1": [label, int(np.argmax(lls))]} if len(lls) == 2 else {}),
                 "benchval": extra,
             }
         )
     return records
+
+
+def choice_text(continuation: str) -> str:
+    """The choice as lm-eval's ``doc_to_choice`` gives it: the continuation without the target delimiter."""
+    return continuation[len(TARGET_DELIMITER) :] if continuation.startswith(TARGET_DELIMITER) else continuation
+
+
+def binary_f1_replicates(gold: np.ndarray, predicted: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """F1 of class 1 in each resample (``counts``: B x n draws of each item), 0 where it is undefined
+    (``sklearn.metrics.f1_score`` with ``zero_division=0``)."""
+    true_positive = counts @ ((gold == 1) & (predicted == 1)).astype(float)
+    denominator = counts @ (gold == 1).astype(float) + counts @ (predicted == 1).astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denominator > 0, 2 * true_positive / denominator, 0.0)
+
+
+def harness_figures(records: list[dict], rng: np.random.Generator, bootstrap_iters: int) -> dict:
+    """lm-eval's own keys of the results JSON from the sample records: ``acc``, ``acc_norm`` (means, with
+    ``mean_stderr``) and, where every record logs it, binary ``f1`` (with ``bootstrap_stderr``)."""
+    from sklearn.metrics import f1_score
+
+    if not records:
+        return {}
+    figures = {}
+    for name in ("acc", "acc_norm"):
+        values = np.array([record[name] for record in records], dtype=float)
+        figures[f"{name},none"] = float(values.mean())
+        figures[f"{name}_stderr,none"] = (
+            float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else STDERR_NOT_AVAILABLE
+        )
+    if all("f1" in record for record in records):
+        gold, predicted = (np.array([record["f1"][i] for record in records]) for i in (0, 1))
+        figures["f1,none"] = float(f1_score(gold, predicted))
+        if len(gold) > 1 and bootstrap_iters > 0:
+            replicates = np.concatenate(
+                [
+                    binary_f1_replicates(gold, predicted, resample_counts(rng, len(gold), min(CHUNK, bootstrap_iters - start)))
+                    for start in range(0, bootstrap_iters, CHUNK)
+                ]
+            )
+            figures["f1_stderr,none"] = float(np.std(replicates, ddof=1))
+        else:
+            figures["f1_stderr,none"] = STDERR_NOT_AVAILABLE
+    return figures
 
 
 def write_lmeval_samples(scores: pd.DataFrame, items: pd.DataFrame, path: str | Path) -> Path:

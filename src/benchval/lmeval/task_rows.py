@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchval.evaluation.lmeval_format import OWN_KEYS, TARGET_DELIMITER
 from benchval.lmeval import recompute
 from benchval.lmeval.errors import LmEvalImportError
 from benchval.lmeval.layout import RunFiles
@@ -171,12 +172,16 @@ def reported(run: RunFiles, harness_task: str) -> dict[str, float | None]:
 
 def _recomputed(run: RunFiles, harness_task: str, task: TaskRows, keys: list[str]) -> dict[str, float]:
     """Each key of ``keys`` that can be recomputed from the rows, recomputed."""
+    got = {}
     if run.layout == "benchval":
+        # our metrics under their own names (the recorded normalisation), lm-eval's keys as lm-eval computes
+        # them (lengths of the choice without the target delimiter, not the record's continuation lengths)
         recorded = run.payload["benchval"]["normalisation"]
         predicted = recompute.predictions(task.rows, recorded, scoring_mode(run, harness_task), task.where)
         ours = recompute.recompute_metrics(predicted, ["accuracy", "macro_f1"])
-        return {key: ours[name] for key, name in (("acc,none", "accuracy"), ("f1,none", "macro_f1")) if key in keys}
-    got = {}
+        got = {key: ours[name] for name, key in OWN_KEYS.items() if key in keys}
+        rows = recompute.with_lengths(task.rows.assign(n_chars=np.nan, n_bytes=np.nan), TARGET_DELIMITER)
+        task = TaskRows(task.kind, rows[rows["kind"] == "option"], task.where, task.options)
     if task.generative:
         key = f"exact_match,{task.options['filter']}"
         matched = recompute.exact_match(list(task.rows["response"]), list(task.rows["target"]), task.options)

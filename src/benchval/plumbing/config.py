@@ -405,3 +405,18 @@ def merge_catalogue_under(config: dict, files: list[Path]) -> None:
     merged = _merged(catalogue, config)
     config.clear()
     config.update(merged)
+
+
+def merge_catalogue_over(workflow, files: list[Path]) -> None:
+    """Merge the catalogue ``files`` into the workflow's config as Snakemake's ``configfile`` directive
+    would (each file over the config, then the command line's ``--config``/``--configfile`` values over
+    that), without its log line per file ("Config file ... is extended by additional config specified via
+    the command line": 25 lines before every run given a ``--configfile``)."""
+    from snakemake.common.configfile import load_configfile
+    from snakemake.utils import update_config
+
+    for path in files:
+        workflow.configfiles.append(str(path))
+        update_config(workflow.config, load_configfile(str(path)))
+    if workflow.config_settings.overwrite_config:
+        update_config(workflow.config, workflow.config_settings.overwrite_config)

@@ -4,7 +4,8 @@
 every text that is too small (below :data:`MIN_POINTS` points, i.e. under about 2 mm tall at the saved
 size: hard to read on paper and on a screen showing the whole figure; a figure larger than
 :data:`PAGE_INCHES` counts as shrunk to fit, so a 50-inch-tall figure of 6 pt type fails) and every two texts whose
-rendered boxes overlap by more than :data:`OVERLAP_PX` pixels in both directions. Only texts that are
+rendered boxes overlap by more than :data:`OVERLAP_PX` pixels in both directions, and every text that
+reaches beyond the figure's edge (cut off when saved). Only texts that are
 drawn count: visible, non-empty, and for tick labels only those of ticks inside the view limits.
 """
 
@@ -65,6 +66,10 @@ def layout_problems(figure: Figure, dpi: float | None = None, min_points: float 
         if t.get_fontsize() * shrink < min_points
     ]
     boxes = np.array([t.get_window_extent(renderer).extents for t in texts]).reshape(-1, 4)
+    canvas = figure.bbox.extents
+    outside = (boxes[:, 0] < canvas[0] - OVERLAP_PX) | (boxes[:, 1] < canvas[1] - OVERLAP_PX)
+    outside |= (boxes[:, 2] > canvas[2] + OVERLAP_PX) | (boxes[:, 3] > canvas[3] + OVERLAP_PX)
+    problems += [f"text {texts[i].get_text()[:40]!r} is clipped at the figure's edge" for i in np.nonzero(outside)[0]]
     if len(boxes) < 2:
         return problems
     width = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0])

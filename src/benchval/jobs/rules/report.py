@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from benchval.jobs.layout import (
+    PAIRED_TABLE,
+    SCOREBOARD_TABLE,
+    STUDY_FIGURE,
     REPORT_STUDY_FIGURE,
     REPORT_STUDY_TABLE,
     SCORE_TABLE,
@@ -12,7 +15,7 @@ from benchval.jobs.layout import (
     Layout,
     fill,
 )
-from benchval.report.findings import ANALYSIS_INPUTS
+from benchval.report.findings import ANALYSIS_INPUTS, KEY_FIGURES
 
 
 def report_table_csv(name: str) -> str:
@@ -45,11 +48,20 @@ def study_table_page(name: str) -> dict:
 
 
 def findings_inputs(layout: Layout) -> dict[str, str]:
-    """The tables of every study the findings page reads."""
+    """The tables of every study the findings page reads, a scored study's scoreboard and paired comparisons,
+    and the PNG figures it embeds (all made by the run anyway: the page adds no job)."""
     inputs = {}
     for study in layout.studies:
         for name in ANALYSIS_INPUTS:
             inputs[f"{study}/{name}"] = fill(STUDY_TABLE, study=study, name=name)
         inputs[f"{study}/specification_robustness"] = fill(SPECIFICATION_TABLE, study=study)
         inputs[f"{study}/tasks"] = fill(STUDY_TASKS, study=study)
+        stems = list(KEY_FIGURES)
+        if study in layout.scored_studies:
+            inputs[f"{study}/scoreboard"] = fill(SCOREBOARD_TABLE, study=study)
+            inputs[f"{study}/paired_comparisons"] = fill(PAIRED_TABLE, study=study)
+            stems.append("scoreboard")
+        if "png" in layout.figure_formats:
+            for stem in stems:
+                inputs[f"{study}/figure/{stem}"] = fill(STUDY_FIGURE, study=study, stem=stem, fmt="png")
     return inputs
