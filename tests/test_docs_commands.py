@@ -45,6 +45,7 @@ RUN_BY = {
     "python -m benchval.jobs.generated_files": ("tests/test_generated_files.py", "benchval.jobs.generated_files"),
     "python -m benchval.tasks.index": ("tests/tasks/test_task_registry.py", "benchval.tasks.index"),
     "ruff ": ("tests/test_lint.py", "ruff"),
+    "benchval ": ("tests/test_cli.py", "benchval"),
     "snakefmt ": ("tests/test_lint.py", "snakefmt"),
     "BENCHVAL_ENDPOINT_DRY_RUN=1 snakemake": ("tests/commonwhy_eval/test_endpoint.py", "BENCHVAL_ENDPOINT_DRY_RUN"),
     "BENCHVAL_PLAN_WITHOUT_HUB=1 snakemake": ("tests/slurm/test_paper_config.py", "BENCHVAL_PLAN_WITHOUT_HUB"),

@@ -8,13 +8,14 @@ rerun by hand (README.md, "One line per journey").
 * ``benchval run FILE.yaml [TARGET ...]``: the config file over config/config.yaml; the targets default to
   each study the file declares (``study_<name>``), else ``results/figures``;
 * ``benchval csv SCORES.csv --role COLUMN=ROLE ...``: a ``source: csv`` study of the file (columns
-  ``model``, ``family``, ``size_b`` and one per task), then its ``study_<name>`` target;
+  ``model``, ``family``, ``size_b`` and one per task), then its ``study_<name>`` target and its explorer
+  (``results/explorer/<name>.html``);
 * ``benchval lmeval FOLDER --role TASK=ROLE ...``: a ``source: lm_eval`` study of an lm-eval
   ``--output_path`` folder (models from each results JSON's ``model_args``, families from the registry's
   rules where not given; item by item where it holds samples files), then its target;
 * ``benchval model NAME --hf ID | --local DIR --family F --size-b B``: the model added to a scored study
   (default ``default``), then ``results/figures``;
-* ``benchval atlas``, ``benchval findings``, ``benchval explorer``: their pages; ``benchval report``:
+* ``benchval atlas``, ``benchval findings``, ``benchval explorer [--study NAME]``: their pages; ``benchval report``:
   ``snakemake --report results/report.html``.
 
 Every subcommand takes ``--set KEY.PATH=VALUE`` (nested keys, values read as YAML: ``--set
@@ -89,18 +90,20 @@ def study_name(candidate: str) -> str:
 
 
 def roles(assignments: list[str], known: list[str], what: str) -> dict[str, str]:
-    """``COLUMN=ROLE`` for every one of ``known`` (an unknown or a missing one: a UsageError naming it)."""
+    """``COLUMN=ROLE`` pairs, each naming one of ``known`` (else a UsageError naming it); the rest of
+    ``known`` is left out of the study and said so on stderr."""
     given = {}
     for assignment in assignments:
         key, sep, role = assignment.partition("=")
         if not sep or key not in known:
             raise UsageError(f"--role {assignment!r}: expected {what}=ROLE with {what} one of {known}")
         given[key] = role
-    missing = [k for k in known if k not in given]
-    if missing:
-        raise UsageError(
-            f"no --role for {missing}: give each {what} a role (cs_original, cs_reworked, downstream, control)"
-        )
+    if not given:
+        raise UsageError(f"no --role: give each {what} of {known} that enters the study a role "
+                         "(cs_original, cs_reworked, downstream, control)")
+    left_out = [k for k in known if k not in given]
+    if left_out:
+        print(f"benchval: left out of the study (no --role): {left_out}", file=sys.stderr)
     return given
 
 
@@ -138,14 +141,22 @@ def lmeval_runs(folder: Path) -> tuple[dict[str, str], list[str], bool]:
     return models, tasks, any(folder.rglob("samples_*.json*"))
 
 
-def lmeval_study(folder: Path, name: str, role_args: list[str], normalisation: str, family_rules: str) -> dict:
+def lmeval_study(args, name: str) -> dict:
+    folder = Path(args.source)
     models, tasks, has_samples = lmeval_runs(folder)
-    given = roles(role_args, tasks, "TASK")
+    given = roles(args.role or [], tasks, "TASK")
+    families = dict(pair.partition("=")[::2] for pair in args.family or [])
+    unknown = sorted(set(families) - set(models))
+    if unknown:
+        raise UsageError(f"--family {unknown}: not a model of {folder} (its models: {sorted(models)})")
     study = {
         "source": "lm_eval",
         "path": str(folder),
-        "family_rules": family_rules,
-        "models": {pretrained: {"name": short} for pretrained, short in models.items()},
+        "family_rules": args.family_rules,
+        "models": {
+            pretrained: {"name": short} | ({"family": families[pretrained]} if pretrained in families else {})
+            for pretrained, short in models.items()
+        },
         "tasks": {
             re.sub(r"\W", "_", t): {"harness_task": t, "role": r}
             | ({} if has_samples else {"metrics": {"accuracy": "acc,none"}})
@@ -153,7 +164,7 @@ def lmeval_study(folder: Path, name: str, role_args: list[str], normalisation: s
         },
     }
     if has_samples:
-        study["samples"] = {"normalisation": normalisation}
+        study["samples"] = {"normalisation": args.normalisation}
     return {"studies": {name: study}}
 
 
@@ -204,12 +215,15 @@ def plan(args) -> list[str]:
         if args.command == "csv":
             study = csv_study(source, name, args.role or [], args.scale)
         else:
-            study = lmeval_study(source, name, args.role or [], args.normalisation, args.family_rules)
-        return snakemake_command(args, [study_target(name)], [write_config(study, name)])
+            study = lmeval_study(args, name)
+        targets = [study_target(name), f"results/explorer/{name}.html"]
+        return snakemake_command(args, targets, [write_config(study, name)])
     if args.command == "model":
         return snakemake_command(args, ["results/figures"], [write_config(model_entry(args), f"model-{args.name}")])
     if args.command == "report":
         return snakemake_command(args, ["--report", "results/report.html"], [])
+    if args.command == "explorer" and args.study:
+        return snakemake_command(args, [f"results/explorer/{study_name(args.study)}.html"], [])
     target = {"atlas": "results/atlas/report.md", "findings": "results/findings.md", "explorer": "results/explorer/index.html"}
     return snakemake_command(args, [target[args.command]], [])
 
@@ -235,6 +249,7 @@ def parser() -> argparse.ArgumentParser:
         else:
             study.add_argument("--normalisation", default="sum", choices=["sum", "per_char", "per_byte", "per_token"])
             study.add_argument("--family-rules", default="config/atlas/registry_rules.yaml")
+            study.add_argument("--family", action="append", metavar="MODEL=FAMILY", help="a model's family (repeat)")
     model = sub.add_parser("model", parents=[common], help="add a model to a scored study and run it")
     model.add_argument("name")
     where = model.add_mutually_exclusive_group(required=True)
@@ -244,7 +259,9 @@ def parser() -> argparse.ArgumentParser:
     model.add_argument("--size-b", type=float, required=True)
     model.add_argument("--study", default="default")
     for page in ("atlas", "findings", "explorer", "report"):
-        sub.add_parser(page, parents=[common], help=f"build the {page} page")
+        built = sub.add_parser(page, parents=[common], help=f"build the {page} page")
+        if page == "explorer":
+            built.add_argument("--study", help="one study's explorer (default: the atlas's)")
     return top
 
 

@@ -52,6 +52,6 @@ def test_results_json_carries_stderr_beside_each_metric():
     predictions = pd.DataFrame({"id": list("abcde"), "label": [0, 1, 2, 0, 1], "prediction": [0, 1, 2, 1, 0]})
     meta = {"task": "t", "scoring_mode": "mc", "n_raw": 5}
     results = lmeval_results(rows, meta, "m", {}, predictions, {"seed": 3, "bootstrap_iters": 50})["results"]["t"]
-    assert results["acc_stderr,none"] == pytest.approx(np.sqrt(0.06))
-    assert isinstance(results["f1_stderr,none"], float) and results["f1_stderr,none"] > 0
-    assert list(results) == ["alias", "acc,none", "acc_stderr,none", "f1,none", "f1_stderr,none"]
+    assert results["accuracy_stderr,none"] == pytest.approx(np.sqrt(0.06))
+    assert isinstance(results["macro_f1_stderr,none"], float) and results["macro_f1_stderr,none"] > 0
+    assert list(results) == ["alias", "accuracy,none", "accuracy_stderr,none", "macro_f1,none", "macro_f1_stderr,none"]

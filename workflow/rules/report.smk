@@ -22,6 +22,7 @@ from benchval.jobs.layout import (
     SCORE_TABLE,
     SCOREBOARD_TABLE,
     SPECIFICATION_TABLE,
+    STUDY_EXPLORER,
     STUDY_FIGURE,
     STUDY_TABLE,
     STUDY_TASKS,
@@ -136,6 +137,29 @@ rule findings:
         code=script_code("report_findings.py"),
     script:
         "../scripts/report_findings.py"
+
+
+# The explorer of one study (docs/report.md, "Explorer of a study"): the atlas explorer's page drawn from the
+# study's own tables. Not in the default target (one 4 MB page per study): `benchval explorer --study NAME`
+# or `snakemake results/explorer/NAME.html`.
+rule study_explorer:
+    input:
+        score_table=SCORE_TABLE,
+        tasks=STUDY_TASKS,
+        correlations_cs_downstream=fill(STUDY_TABLE, name="correlations_cs_downstream"),
+    output:
+        page=STUDY_EXPLORER,
+    wildcard_constraints:
+        study=alternatives(LAYOUT.studies),
+    localrule: True
+    conda:
+        "../envs/benchval.yaml"
+    params:
+        ci_level=config_provider("analysis.ci_level"),
+        top_k=config_provider("atlas.forest_top_k"),
+        code=script_code("study_explorer.py"),
+    script:
+        "../scripts/study_explorer.py"
 
 
 rule report_models:

@@ -209,28 +209,41 @@ def write_explorer(
     level: float,
     links: dict[str, str],
     path: str | Path,
+    title: str = "benchval explorer: the validity atlas",
+    pairs: list[tuple[str, str]] | None = None,
+    no_predictors: str = "",
 ) -> Path:
-    """Write the page (see the module docstring); ``links``: {label: path relative to the page}."""
+    """Write the page (see the module docstring); ``links``: {label: path relative to the page}. ``pairs``
+    (criterion, predictor) default to each criterion's ``top_k`` predictors; ``no_predictors``: the reason
+    shown instead of the predictor figure where no criterion has a predictor (else that is an error)."""
     criteria = [c for c in criteria if (table["criterion"] == c).any()]
-    if not criteria:
+    if not criteria and not no_predictors:
         raise ValueError("explorer: no criterion of atlas.human_preference.criteria has a predictor in the table")
-    pairs = []
-    for criterion in criteria:
-        own = table[table["criterion"] == criterion].sort_values("ci_low", ascending=False)
-        pairs += [(criterion, p) for p in own["predictor"].head(top_k)]
-    predictors = predictor_figure(table, criteria, level)
-    scatter = pair_figure(cells, models, pairs)
+    if pairs is None:
+        pairs = []
+        for criterion in criteria:
+            own = table[table["criterion"] == criterion].sort_values("ci_low", ascending=False)
+            pairs += [(criterion, p) for p in own["predictor"].head(top_k)]
     config = {"displaylogo": False, "responsive": True}
+    scatter = pair_figure(cells, models, pairs).to_html(
+        full_html=False, include_plotlyjs=not criteria, div_id="pairs", config=config
+    )
+    if criteria:
+        predictors = predictor_figure(table, criteria, level).to_html(
+            full_html=False, include_plotlyjs=True, div_id="predictors", config=config
+        )
+    else:
+        predictors = f"<p>{html.escape(no_predictors)}</p>"
     page = PAGE.format(
-        title="benchval explorer: the validity atlas",
+        title=html.escape(title),
         intro=html.escape(
             f"Choose a criterion to see its predictors ranked by Spearman rho with {int(round(level * 100))}% "
             "bootstrap intervals; the slider hides predictors sharing fewer models with it. Choose a pair to "
             f"see the models behind it (the {top_k} predictors per criterion the forest plots draw; all are "
             "in the tables). Hover a point for its name. This page needs no network."
         ),
-        predictors=predictors.to_html(full_html=False, include_plotlyjs=True, div_id="predictors", config=config),
-        pairs=scatter.to_html(full_html=False, include_plotlyjs=False, div_id="pairs", config=config),
+        predictors=predictors,
+        pairs=scatter,
         links="".join(
             f'<li><a href="{html.escape(href)}">{html.escape(label)}</a></li>' for label, href in links.items()
         ),

@@ -29,6 +29,7 @@ COMMAND_WORDS = (
     "srun",
     "cd",
     ". .venv/bin/activate",
+    "benchval",
 )
 FENCE = re.compile(r"^(\s*)```(\w*)\s*$")
 INLINE = re.compile(r"`([^`]+)`")
