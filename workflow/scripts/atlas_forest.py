@@ -6,5 +6,11 @@ from benchval.plumbing.job import start_job
 job = start_job(snakemake)
 p = job.params
 write_forest(
-    p["atlas"], p["ci_level"], p["dpi"], snakemake.input.table, snakemake.output.table, list(snakemake.output.figures)
+    p["atlas"],
+    p["ci_level"],
+    p["dpi"],
+    snakemake.input.table,
+    snakemake.output.table,
+    list(snakemake.output.figures),
+    snakemake.input.get("names"),
 )

@@ -5,4 +5,5 @@ from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)
 p = job.params
-write_heatmap(p["atlas"], p["alpha"], p["dpi"], snakemake.input.pairs, list(snakemake.output))
+names = snakemake.input.get("names")
+write_heatmap(p["atlas"], p["alpha"], p["dpi"], snakemake.input.pairs, list(snakemake.output), names)

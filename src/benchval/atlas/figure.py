@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from benchval.analysis.figures.drawing import plt
+from benchval.atlas.benchmark_names import display_name
 from benchval.atlas.forest import not_computed_panel
 
 CELL_COLUMNS = ["predictor", "criterion", "group", "rho", "ci_low", "ci_high", "n_models", "p_fdr", "rho_beyond_g"]
@@ -49,7 +50,7 @@ def group_cells(cells: pd.DataFrame, criteria: list[str], min_criteria: int) -> 
     return grouped.reset_index().assign(group=lambda f: pd.Categorical(f["group"], order)).sort_values("group")
 
 
-def _panel(axis, grouped: pd.DataFrame, criteria: list[str], value: str, title: str):
+def _panel(axis, grouped: pd.DataFrame, criteria: list[str], value: str, title: str, names: dict | None = None):
     matrix = grouped.pivot(index="group", columns="criterion", values=value).reindex(columns=criteria)
     counts = grouped.pivot(index="group", columns="criterion", values="k").reindex(columns=criteria)
     axis.set_facecolor("#d9d9d9")
@@ -60,22 +61,31 @@ def _panel(axis, grouped: pd.DataFrame, criteria: list[str], value: str, title: 
             text = "n/a" if not np.isfinite(rho) else f"{rho:.2f}\nk={int(k)}"
             colour = "white" if np.isfinite(rho) and abs(rho) > 0.6 else "black"
             axis.text(j, i, text, ha="center", va="center", fontsize=6.5, color=colour, linespacing=1.0)
-    axis.set_xticks(range(len(criteria)), criteria, rotation=90, fontsize=8)
+    axis.set_xticks(range(len(criteria)), [display_name(c, names or {}) for c in criteria], rotation=90, fontsize=8)
     axis.set_title(title, fontsize=9)
     return image, list(matrix.index)
 
 
-def draw_heatmap(cells: pd.DataFrame, criteria: list[str], alpha: float, min_criteria: int, paths: list[str], dpi: int):
-    """The compact heatmap (see the module docstring); returns the groups drawn, top first."""
+def draw_heatmap(
+    cells: pd.DataFrame,
+    criteria: list[str],
+    alpha: float,
+    min_criteria: int,
+    paths: list[str],
+    dpi: int,
+    names: dict[str, str] | None = None,
+):
+    """The compact heatmap (see the module docstring); returns the groups drawn, top first. ``names``: the
+    display names of the criteria (benchval.atlas.benchmark_names)."""
     grouped = group_cells(cells, criteria, min_criteria)
     n_groups = grouped["group"].nunique()
     figure, (raw, beyond) = plt.subplots(
         1, 2, sharey=True, figsize=(2 * (0.62 * len(criteria) + 0.6) + 2.8, 0.36 * n_groups + 3.0), layout="constrained"
     )
-    image, groups = _panel(raw, grouped, criteria, "rho", "median Spearman rho")
-    raw.set_yticks(range(len(groups)), groups, fontsize=8)
+    image, groups = _panel(raw, grouped, criteria, "rho", "median Spearman rho", names)
+    raw.set_yticks(range(len(groups)), [display_name(g, names or {}) for g in groups], fontsize=8)
     if grouped["rho_beyond_g"].notna().any():
-        _panel(beyond, grouped, criteria, "rho_beyond_g", "median rho beyond general capability")
+        _panel(beyond, grouped, criteria, "rho_beyond_g", "median rho beyond general capability", names)
     else:
         not_computed_panel(beyond, "no rho_beyond_g column\nin pairs.csv")
     figure.colorbar(image, ax=[raw, beyond], fraction=0.03, label="Spearman rho").ax.tick_params(labelsize=8)

@@ -24,7 +24,7 @@ import pandas as pd
 
 from benchval.analysis.figures.drawing import plt
 from benchval.analysis.rank_resolution import adjacent_from_intervals
-from benchval.report.safe_text import shorten_label
+from benchval.atlas.benchmark_names import display_name
 
 BEYOND_G = ("rho_beyond_g", "rho_beyond_g_ci_low", "rho_beyond_g_ci_high")
 FOREST_COLUMNS = [
@@ -112,15 +112,18 @@ def _n_axis(beyond, rows: pd.DataFrame) -> None:
     right.tick_params(length=0)
 
 
-def forest_title(forest: pd.DataFrame, rows: pd.DataFrame, criterion: str, top_k: int, level: float) -> str:
+def forest_title(
+    forest: pd.DataFrame, rows: pd.DataFrame, criterion: str, top_k: int, level: float, names: dict | None = None
+) -> str:
     """The point first (the most surely predictive predictor and its bound), then what is drawn and how."""
     percent = int(round(level * 100))
     n_all = len(forest)
+    shown = display_name(criterion, names or {})
     if rows.empty:
-        return f"{shorten_label(criterion)}: no predictor with a defined rho"
+        return f"{shown}: no predictor with a defined rho"
     best = rows.iloc[-1]
     point = (
-        f"{shorten_label(best['predictor'])} predicts {shorten_label(criterion)} most surely: "
+        f"{display_name(best['predictor'], names or {})} predicts {shown} most surely: "
         f"rho = {best['rho']:.2f}, {percent}% CI [{best['ci_low']:.2f}, {best['ci_high']:.2f}]"
     )
     return (
@@ -129,16 +132,21 @@ def forest_title(forest: pd.DataFrame, rows: pd.DataFrame, criterion: str, top_k
     )
 
 
-def draw_forest(forest: pd.DataFrame, criterion: str, top_k: int, level: float, beyond_g_reason: str):
-    """The figure of one criterion (rows: its drawn predictors, best lower bound at the top); returned open."""
+def draw_forest(
+    forest: pd.DataFrame, criterion: str, top_k: int, level: float, beyond_g_reason: str, names: dict | None = None
+):
+    """The figure of one criterion (rows: its drawn predictors, best lower bound at the top); returned open.
+    ``names``: display names of benchmarks and criteria (benchval.atlas.benchmark_names; ids where absent)."""
+    names = names or {}
     drawn = forest[forest["in_figure"]].assign(_n=forest["n_models"])
     rows = drawn.sort_values(["ci_low", "_n"], ascending=True, kind="mergesort").drop(columns="_n")
     height = 0.28 * max(len(rows), 3) + 1.9
     figure, (raw, beyond) = plt.subplots(1, 2, sharey=True, figsize=(9.5, height), layout="constrained")
     percent = int(round(level * 100))
-    _panel(raw, rows, ("rho", "ci_low", "ci_high"), "C0", f"Spearman rho with {shorten_label(criterion)} [{percent}% CI]")
+    _panel(raw, rows, ("rho", "ci_low", "ci_high"), "C0", f"Spearman rho with {display_name(criterion, names)} [{percent}% CI]")
     labels = [
-        f"{prefix}{shorten_label(r.predictor)}  (n={int(r.n_models)})" for prefix, r in zip(tie_prefixes(rows), rows.itertuples())
+        f"{prefix}{display_name(r.predictor, names)}  (n={int(r.n_models)})"
+        for prefix, r in zip(tie_prefixes(rows), rows.itertuples())
     ]
     raw.set_yticks(range(len(rows)), labels, fontsize=8)
     raw.set_ylim(-0.7, len(rows) - 0.3)
@@ -148,5 +156,5 @@ def draw_forest(forest: pd.DataFrame, criterion: str, top_k: int, level: float, 
         _n_axis(beyond, rows)
     else:
         not_computed_panel(beyond, beyond_g_reason)
-    figure.suptitle(forest_title(forest, rows, criterion, top_k, level), fontsize=9)
+    figure.suptitle(forest_title(forest, rows, criterion, top_k, level, names), fontsize=9)
     return figure

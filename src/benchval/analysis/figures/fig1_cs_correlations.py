@@ -21,6 +21,14 @@ STEM = "fig1_cs_correlations"
 TITLE = "Figure 1: rank correlations between commonsense benchmarks"
 
 
+def rho_range_text(table: pd.DataFrame) -> str:
+    """The point of the figure in words: how alike the commonsense benchmarks rank the models."""
+    rho = table["rho"].dropna() if "rho" in table else pd.Series(dtype=float)
+    if rho.empty:
+        return "rank correlations between commonsense benchmarks (none defined)"
+    return f"commonsense benchmarks rank the models with Spearman ρ from {rho.min():.2f} to {rho.max():.2f}"
+
+
 def draw(tables: dict[str, pd.DataFrame], study: StudyTable, metrics: list[str], settings, output: FigureOutput):
     """Figure 1 from its table (benchval.analysis.outputs.FIGURE_INPUTS)."""
     return figure_cs_correlations(
@@ -50,11 +58,12 @@ def figure_cs_correlations(
     n_tasks = len(set(table["task_a"]) | set(table["task_b"]))
     fig = heatmap_figure(
         metrics,
-        max(7.0, 0.85 * n_tasks + 3.0),  # room for each cell's interval
+        max(4.0, 0.85 * n_tasks + 2.5),  # room for each cell's interval and the labels, no more
         panel,
-        f"Figure 1 ({output.study_name}): rank correlations between commonsense benchmarks",
+        f"Figure 1 ({output.study_name}): {rho_range_text(table)}",
         f"* Benjamini-Hochberg adjusted p < {alpha}; grey 'n/a' = undefined (see tables/correlations_cs_cs.csv)"
         + interval_note(level)
         + CEILING_NOTE,
+        height=max(4.0, 0.6 * n_tasks + 3.0),
     )
     return output.save(fig, "fig1_cs_correlations")

@@ -26,6 +26,14 @@ def axis_label(axis: str) -> str:
     return AXIS_LABELS.get(axis, axis.replace("_", " ").capitalize())
 
 
+def defined_axes(table: pd.DataFrame, metrics: list[str], panel: str, axis_names: list[str]) -> list[str]:
+    """The axes of ``panel`` with an estimate for some metric (all of them where none has one, so that an
+    empty panel still shows its n/a rows)."""
+    rows = table[(table["panel"] == panel) & table["metric"].isin(metrics) & table["estimate"].notna()]
+    defined = [a for a in axis_names if a in set(rows["axis"])]
+    return defined or axis_names
+
+
 def draw(tables: dict[str, pd.DataFrame], study: StudyTable, metrics: list[str], settings, output: FigureOutput):
     """Figure 4 from its table (benchval.analysis.outputs.FIGURE_INPUTS)."""
     return figure_axis_tests(tables["axis_tests"], metrics, output, settings.ci_level)
@@ -42,7 +50,10 @@ def figure_axis_tests(table: pd.DataFrame, metrics: list[str], output: FigureOut
     ]
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.0), layout="constrained")
     markers = ["o", "s", "^", "D", "v"]
-    for ax, (panel, title, axis_names) in zip(axes, panels):
+    undefined = []
+    for ax, (panel, title, every_axis) in zip(axes, panels):
+        axis_names = defined_axes(table, metrics, panel, every_axis)
+        undefined += [f"({panel[0]}) {axis_label(a)}" for a in every_axis if a not in axis_names]
         for m, metric in enumerate(metrics):
             rows = table[(table["metric"] == metric) & (table["panel"] == panel)].set_index("axis").reindex(axis_names)
             offset = (m - (len(metrics) - 1) / 2) * 0.18
@@ -87,11 +98,15 @@ def figure_axis_tests(table: pd.DataFrame, metrics: list[str], output: FigureOut
     if shown["estimate"].notna().any():
         fig.legend(handles=handles, loc="outside lower center", ncol=len(metrics), fontsize=8)
     fig.suptitle(
-        f"Figure 4 ({output.study_name}): is criterion validity axis-specific? "
-        f"(points: estimate, bars: {int(level * 100)}% bootstrap CI; > 0 = axis alignment; "
-        "n/a: undefined, reason in tables/axis_tests.csv)",
+        f"Figure 4 ({output.study_name}): is criterion validity axis-specific?\n"
+        f"points: estimate, bars: {int(level * 100)}% bootstrap CI; > 0 = axis alignment",
         fontsize=10,
     )
+    if undefined and shown["estimate"].notna().any():
+        fig.supxlabel(
+            textwrap.fill(f"not drawn (undefined, reason in tables/axis_tests.csv): {', '.join(undefined)}", 150),
+            fontsize=8,
+        )
     if not shown["estimate"].notna().any():  # nothing to mark: no legend, the reasons instead
         reasons = sorted(shown["note"].dropna().unique()) if "note" in shown else []
         message = "No axis test is defined in this study: " + ("; ".join(reasons) or "no estimate in axis_tests.csv")

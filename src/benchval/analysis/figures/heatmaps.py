@@ -3,6 +3,8 @@ significance stars, the reliability dagger."""
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import pandas as pd
 
@@ -81,12 +83,16 @@ def model_range(table: pd.DataFrame) -> str:
     return f"n = {high} models" if low == high else f"n = {low}-{high} models per pair"
 
 
-def heatmap_figure(metrics: list[str], panel_width: float, draw_panel, title: str, footnote: str) -> plt.Figure:
+def heatmap_figure(
+    metrics: list[str], panel_width: float, draw_panel, title: str, footnote: str, height: float = 6.0
+) -> plt.Figure:
     """One heatmap panel per metric side by side (``draw_panel(ax, metric)`` returns its image, or
-    None for an empty panel), one colour bar for all, ``title`` above and ``footnote`` below."""
-    fig, axes = plt.subplots(
-        1, len(metrics), figsize=(panel_width * len(metrics) + 1, 6.0), squeeze=False, layout="constrained"
-    )
+    None for an empty panel), one colour bar for all, ``title`` above and ``footnote`` below, wrapped to
+    the figure's width (an unwrapped footnote widened the canvas beyond its panels)."""
+    width = panel_width * len(metrics) + 1
+    fig, axes = plt.subplots(1, len(metrics), figsize=(width, height), squeeze=False, layout="constrained")
+    footnote = textwrap.fill(footnote, max(60, int(width * 13)))  # about 13 characters of 8 pt per inch
+    title = textwrap.fill(title, max(50, int(width * 11)))
     images = [draw_panel(ax, metric) for ax, metric in zip(axes[0], metrics)]
     drawn = [image for image in images if image is not None]
     if drawn:

@@ -18,6 +18,12 @@ def mirror_path(layout: Layout, template: str) -> str:
     return workdir_relative(expand(template, layout.raw_root))
 
 
+def benchmark_names_input(config: dict, layout: Layout) -> dict[str, str]:
+    """``{"names": path}`` of BenchBench's prettified names (config ``atlas.benchmark_names``), {} without."""
+    template = config["atlas"].get("benchmark_names")
+    return {"names": mirror_path(layout, template)} if template else {}
+
+
 def repo_path(path: str | Path, root: str | Path) -> str:
     """A path of the repository ``root`` (config/atlas/...), from the working directory (--directory may differ)."""
     return workdir_relative(Path(root) / path)
