@@ -1,4 +1,4 @@
-"""The ``benchval`` command line (benchval.cli): each journey of README.md ("One line per journey") is run
+"""The ``benchval`` command line (benchval.jobs.cli): each journey of README.md ("One line per journey") is run
 here as written (in a copy of the checkout, with ``--dry-run``: Snakemake plans it, nothing is computed),
 prints the Snakemake command it runs first, and leaves the workflow to do the work."""
 
@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from benchval import cli
+from benchval.jobs import cli
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.testing.snakemake_run import offline_env
 
@@ -37,7 +37,7 @@ def journeys() -> dict[str, str]:
 
 def test_the_console_script_is_declared():
     scripts = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts == {"benchval": "benchval.cli:main"}
+    assert scripts == {"benchval": "benchval.jobs.cli:main"}
 
 
 def test_nested_keys_from_the_command_line():
@@ -93,7 +93,7 @@ def _checkout(destination: Path) -> Path:
 def _run(words: list[str], workdir: Path) -> subprocess.CompletedProcess:
     assert words[0] == "benchval"
     return subprocess.run(
-        [sys.executable, "-m", "benchval.cli", *words[1:], "--dry-run"],
+        [sys.executable, "-m", "benchval.jobs.cli", *words[1:], "--dry-run"],
         cwd=workdir,
         env=offline_env(PYTHONPATH=str(REPO_ROOT / "src")),
         capture_output=True,

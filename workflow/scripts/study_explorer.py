@@ -1,7 +1,7 @@
-"""Snakemake script: the explorer page of one study (benchval.report.study_explorer)."""
+"""Snakemake script: the explorer page of one study (benchval.atlas.study_explorer)."""
 
 from benchval.plumbing.job import start_job
-from benchval.report.study_explorer import write_study_explorer
+from benchval.atlas.study_explorer import write_study_explorer
 
 job = start_job(snakemake)
 write_study_explorer(

@@ -67,7 +67,7 @@ REPORT_STUDY_TABLE = f"{REPORT_DIR}/{{study}}/tables/{{name}}.html"
 FINDINGS_MARKDOWN = f"{RESULTS}/findings.md"
 FINDINGS_HTML = f"{RESULTS}/findings.html"
 REPORT_FINDINGS_PAGE = f"{REPORT_DIR}/findings.html"
-# the explorer of one study (benchval.report.study_explorer), beside the atlas's results/explorer/index.html
+# the explorer of one study (benchval.atlas.study_explorer), beside the atlas's results/explorer/index.html
 STUDY_EXPLORER = f"{RESULTS}/explorer/{{study}}.html"
 COMMONWHY_DIR = f"{RESULTS}/commonwhy"
 COMMONWHY_EVAL_DIR = f"{RESULTS}/commonwhy_eval"

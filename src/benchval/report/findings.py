@@ -246,7 +246,7 @@ def correlation_conclusions(tables: dict, labels: dict, criteria: Criteria, cont
         b, t = _label(labels, row.benchmark), _label(labels, row.downstream)
         relation = "rank the models alike" if row.rho > 0 else "rank the models in opposite orders"
         sentence = (
-            f"{b} and {t} {relation} ({row.metric}): Spearman ρ = {estimate_text(row.rho, row.ci_low, row.ci_high)}"
+            f"{b} and {t} {relation} ({markdown_text(row.metric)}): Spearman ρ = {estimate_text(row.rho, row.ci_low, row.ci_high)}"
             f", n = {int(row.n_models)} models, BH-adjusted p = {p_text(row.p_fdr)}"
         )
         if part is not None and pd.notna(part["rho_partial"]):
@@ -289,7 +289,7 @@ def delta_conclusions(tables: dict, labels: dict, criteria: Criteria) -> list[Co
         o, r, t = (_label(labels, x) for x in (row.original, row.reworked, row.downstream))
         better, worse = (o, r) if row.estimate > 0 else (r, o)
         sentence = (
-            f"{better} predicts {t} better than {worse} does ({row.metric}): Δρ = ρ({o}) − ρ({r}) = "
+            f"{better} predicts {t} better than {worse} does ({markdown_text(row.metric)}): Δρ = ρ({o}) − ρ({r}) = "
             f"{estimate_text(row.estimate, row.ci_low, row.ci_high)}, n = {int(row.n_models)} models, "
             f"BH-adjusted bootstrap p = {p_text(row.p_fdr)}"
         )
@@ -328,7 +328,7 @@ def group_conclusions(tables: dict, criteria: Criteria) -> list[Conclusion]:
         first, second = GROUP_SENTENCES[row.statistic]
         direction = "more" if row.estimate > 0 else "less"
         sentence = (
-            f"The {first} {direction} than {second} ({row.metric}): difference of mean Fisher z = "
+            f"The {first} {direction} than {second} ({markdown_text(row.metric)}): difference of mean Fisher z = "
             f"{estimate_text(row.estimate, row.ci_low, row.ci_high)}, n = {int(row.n_models)} models, "
             f"BH-adjusted bootstrap p = {p_text(row.p_fdr)}"
         )
@@ -363,7 +363,7 @@ def lofo_conclusions(tables: dict, labels: dict, criteria: Criteria, baseline: s
         interval = interval_text(row.delta_r2_ci_low, row.delta_r2_ci_high, digits_for(row.delta_r2, row.delta_r2_ci_low, row.delta_r2_ci_high))
         sentence = (
             f"Adding {LOFO_ADDED[row.predictor_set]} to {baseline} {verb} the out-of-family prediction of {t} "
-            f"({row.metric}): ΔR² = {estimate_text(row.delta_r2, row.delta_r2_ci_low, row.delta_r2_ci_high)}, "
+            f"({markdown_text(row.metric)}): ΔR² = {estimate_text(row.delta_r2, row.delta_r2_ci_low, row.delta_r2_ci_high)}, "
             f"n = {int(row.n_models)} models in {int(row.n_families)} families (descriptive: no p-value)"
         )
         spec_row = _spec_row(spec, row.metric, "lofo_gain", subject)
@@ -549,7 +549,7 @@ def _cited(conclusion: Conclusion, study: str, links: Links) -> str:
     """The conclusion's label, linked to its table with its ids as the link's tooltip."""
     title = markdown_text(conclusion.subject).replace('"', "&quot;")
     target = links.table(study, conclusion.table) or "#"
-    return f'[{conclusion.display or markdown_text(conclusion.subject)}]({target} "{conclusion.metric}: {title}")'
+    return f'[{conclusion.display or markdown_text(conclusion.subject)}]({target} "{markdown_text(conclusion.metric)}: {title}")'
 
 
 def _rejected_table(findings: StudyFindings, links: Links) -> list[str]:
@@ -561,7 +561,7 @@ def _rejected_table(findings: StudyFindings, links: Links) -> list[str]:
     ]
     for conclusion in findings.rejected:
         lines.append(
-            f"| {_cited(conclusion, findings.study, links)} | {KIND_NAMES[conclusion.kind]} ({conclusion.metric}) "
+            f"| {_cited(conclusion, findings.study, links)} | {KIND_NAMES[conclusion.kind]} ({markdown_text(conclusion.metric)}) "
             f"| {number(conclusion.estimate, digits_for(conclusion.estimate))} | {conclusion.failed} |"
         )
     if findings.n_rejected_more:

@@ -1,11 +1,11 @@
-"""The explorer of one study (benchval.report.study_explorer): a user's own study gets the atlas's page,
+"""The explorer of one study (benchval.atlas.study_explorer): a user's own study gets the atlas's page,
 its criteria, predictors and models read from its own tables."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from benchval.report.study_explorer import predictor_table, write_study_explorer
+from benchval.atlas.study_explorer import predictor_table, write_study_explorer
 
 TASKS = pd.DataFrame(
     {
