@@ -33,8 +33,14 @@ def test_the_mirror_names_the_default_criteria():
 
 def test_the_forest_plot_shows_display_names(tmp_path):
     table = pd.DataFrame(
-        {"criterion": "arena_elo", "predictor": ["mt_bench", "hfv2_bbh", "x_id"], "n_models": 40,
-         "rho": [0.8, 0.6, 0.2], "ci_low": [0.7, 0.4, -0.1], "ci_high": [0.9, 0.75, 0.45]}
+        {
+            "criterion": "arena_elo",
+            "predictor": ["mt_bench", "hfv2_bbh", "x_id"],
+            "n_models": 40,
+            "rho": [0.8, 0.6, 0.2],
+            "ci_low": [0.7, 0.4, -0.1],
+            "ci_high": [0.9, 0.75, 0.45],
+        }
     )
     names = {"arena_elo": "LMSys Arena", "mt_bench": "MT-Bench", "hfv2_bbh": "HFv2 BBH"}
     figure = draw_forest(forest_table(table, "arena_elo", 3), "arena_elo", 3, 0.95, "none", names)

@@ -29,14 +29,25 @@ def _files(tmp_path, n_models: int, with_rho: bool) -> dict[str, str]:
     rows = [("hs", "gsm", 0.8, 0.6, 0.9), ("arc", "gsm", 0.3, -0.1, 0.6)] if with_rho else []
     correlations = pd.DataFrame(
         [
-            {"metric": "accuracy", "benchmark": b, "downstream": d, "role": "cs_original", "rho": r, "ci_low": lo,
-             "ci_high": hi, "n_models": n_models}
+            {
+                "metric": "accuracy",
+                "benchmark": b,
+                "downstream": d,
+                "role": "cs_original",
+                "rho": r,
+                "ci_low": lo,
+                "ci_high": hi,
+                "n_models": n_models,
+            }
             for b, d, r, lo, hi in rows
         ],
         columns=["metric", "benchmark", "downstream", "role", "rho", "ci_low", "ci_high", "n_models"],
     )
-    paths = {"score_table": tmp_path / "score_table.csv", "tasks": tmp_path / "tasks.csv",
-             "correlations_cs_downstream": tmp_path / "correlations_cs_downstream.csv"}
+    paths = {
+        "score_table": tmp_path / "score_table.csv",
+        "tasks": tmp_path / "tasks.csv",
+        "correlations_cs_downstream": tmp_path / "correlations_cs_downstream.csv",
+    }
     scores.to_csv(paths["score_table"], index=False)
     TASKS.to_csv(paths["tasks"], index=False)
     correlations.to_csv(paths["correlations_cs_downstream"], index=False)

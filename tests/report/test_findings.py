@@ -294,10 +294,14 @@ def test_a_rejection_for_the_interval_says_so_beside_a_small_p():
     interval failed, not the p-value, so the row does not contradict its numbers."""
     tables = _tables()
     tables["partial_spearman"].loc[0, ["ci_low", "ci_high", "p_fdr"]] = [-0.11, 0.48, 0.0035]
-    failed = next(c.failed for c in F.study_findings("obs", tables, LABELS, 5, CRITERIA).rejected if c.subject == "hs ~ gsm")
+    failed = next(
+        c.failed for c in F.study_findings("obs", tables, LABELS, 5, CRITERIA).rejected if c.subject == "hs ~ gsm"
+    )
     assert "BH-adjusted p = 0.0035: significant after FDR, but its bootstrap interval includes 0" in failed
     tables["partial_spearman"].loc[0, "reject"] = False
-    failed = next(c.failed for c in F.study_findings("obs", tables, LABELS, 5, CRITERIA).rejected if c.subject == "hs ~ gsm")
+    failed = next(
+        c.failed for c in F.study_findings("obs", tables, LABELS, 5, CRITERIA).rejected if c.subject == "hs ~ gsm"
+    )
     assert failed.endswith("not significant after FDR (≥ 0.05)")
 
 
@@ -314,10 +318,23 @@ def test_each_study_has_a_one_line_summary_counting_its_gates():
 
 def _scoreboard():
     rows = []
-    for model, values in {"m1": [(0.8, 0.7, 0.9), (0.55, 0.45, 0.65)], "m2": [(0.6, 0.5, 0.7), (0.5, 0.4, 0.6)]}.items():
+    for model, values in {
+        "m1": [(0.8, 0.7, 0.9), (0.55, 0.45, 0.65)],
+        "m2": [(0.6, 0.5, 0.7), (0.5, 0.4, 0.6)],
+    }.items():
         for task, (value, low, high) in zip(["hs", "wg"], values):
-            rows.append({"model": model, "task": task, "metric": "accuracy", "value": value, "ci_low": low,
-                         "ci_high": high, "chance": 0.5, "ci_above_chance": low > 0.5})
+            rows.append(
+                {
+                    "model": model,
+                    "task": task,
+                    "metric": "accuracy",
+                    "value": value,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "chance": 0.5,
+                    "ci_above_chance": low > 0.5,
+                }
+            )
     return pd.DataFrame(rows)
 
 

@@ -26,14 +26,22 @@ def _task(n_options: int, n_items: int = 12, seed: int = 5):
     items, scores = [], []
     for i in range(n_items):
         options = ["x" * int(rng.integers(1, 9)) for _ in range(n_options)]
-        items.append({"id": f"q{i}", "context": f"Question {i}:", "options": options, "label": int(rng.integers(n_options))})
+        items.append(
+            {"id": f"q{i}", "context": f"Question {i}:", "options": options, "label": int(rng.integers(n_options))}
+        )
         for k, option in enumerate(options):
             continuation = " " + option
             scores.append(
                 {
-                    "item_id": f"q{i}", "option_index": k, "kind": "option", "context": f"Question {i}:",
-                    "continuation": continuation, "logprob_sum": float(-rng.uniform(1, 10)), "is_greedy": False,
-                    "n_tokens": int(rng.integers(1, 4)), "n_chars": len(continuation),
+                    "item_id": f"q{i}",
+                    "option_index": k,
+                    "kind": "option",
+                    "context": f"Question {i}:",
+                    "continuation": continuation,
+                    "logprob_sum": float(-rng.uniform(1, 10)),
+                    "is_greedy": False,
+                    "n_tokens": int(rng.integers(1, 4)),
+                    "n_chars": len(continuation),
                     "n_bytes": len(continuation.encode()),
                 }
             )
@@ -51,8 +59,15 @@ def _ours(items: pd.DataFrame, scores: pd.DataFrame):
     accuracy = float((predictions["label"] == predictions["prediction"]).mean())
     macro = float(f1_score(predictions["label"], predictions["prediction"], average="macro"))
     rows = pd.DataFrame(
-        {"model": "m", "task": "t", "metric": ["accuracy", "macro_f1"], "value": [accuracy, macro],
-         "n_items": len(items), "normalisation": "per_token", "note": ""}
+        {
+            "model": "m",
+            "task": "t",
+            "metric": ["accuracy", "macro_f1"],
+            "value": [accuracy, macro],
+            "n_items": len(items),
+            "normalisation": "per_token",
+            "note": "",
+        }
     )
     return rows, predictions
 
@@ -88,8 +103,13 @@ def test_lm_eval_make_table_prints_our_numbers_under_lm_evals_meaning(tmp_path, 
     rows, predictions = _ours(items, scores)
     samples = lmeval_samples(items, scores, predictions)
     payload = lmeval_results(
-        rows, {"task": "t", "scoring_mode": "mc", "n_raw": 12}, "m", {}, predictions,
-        {"seed": 1, "bootstrap_iters": 200}, samples,
+        rows,
+        {"task": "t", "scoring_mode": "mc", "n_raw": 12},
+        "m",
+        {},
+        predictions,
+        {"seed": 1, "bootstrap_iters": 200},
+        samples,
     )
     path = tmp_path / "results.json"
     path.write_text(json.dumps(payload, indent=2))

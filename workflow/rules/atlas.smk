@@ -196,9 +196,9 @@ rule atlas_agreement:
 
 rule atlas_heatmap:
     input:
+        **atlas_functions.benchmark_names_input(config, LAYOUT),
         pairs=f"{ATLAS}/pairs.csv",
         # BenchBench's prettified names, for display only (atlas.benchmark_names; none: the ids)
-        **atlas_functions.benchmark_names_input(config, LAYOUT),
     output:
         [
             (
@@ -246,8 +246,8 @@ rule atlas_factor_structure:
 
 rule atlas_forest:
     input:
-        table=f"{ATLAS}/human_preference.csv",
         **atlas_functions.benchmark_names_input(config, LAYOUT),
+        table=f"{ATLAS}/human_preference.csv",
     output:
         table=f"{ATLAS}/forest.csv",
         figures=atlas_functions.forest_figures(config),

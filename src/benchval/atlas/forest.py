@@ -143,7 +143,13 @@ def draw_forest(
     height = 0.28 * max(len(rows), 3) + 1.9
     figure, (raw, beyond) = plt.subplots(1, 2, sharey=True, figsize=(9.5, height), layout="constrained")
     percent = int(round(level * 100))
-    _panel(raw, rows, ("rho", "ci_low", "ci_high"), "C0", f"Spearman rho with {display_name(criterion, names)} [{percent}% CI]")
+    _panel(
+        raw,
+        rows,
+        ("rho", "ci_low", "ci_high"),
+        "C0",
+        f"Spearman rho with {display_name(criterion, names)} [{percent}% CI]",
+    )
     labels = [
         f"{prefix}{display_name(r.predictor, names)}  (n={int(r.n_models)})"
         for prefix, r in zip(tie_prefixes(rows), rows.itertuples())

@@ -193,7 +193,9 @@ def harness_figures(records: list[dict], rng: np.random.Generator, bootstrap_ite
         if len(gold) > 1 and bootstrap_iters > 0:
             replicates = np.concatenate(
                 [
-                    binary_f1_replicates(gold, predicted, resample_counts(rng, len(gold), min(CHUNK, bootstrap_iters - start)))
+                    binary_f1_replicates(
+                        gold, predicted, resample_counts(rng, len(gold), min(CHUNK, bootstrap_iters - start))
+                    )
                     for start in range(0, bootstrap_iters, CHUNK)
                 ]
             )

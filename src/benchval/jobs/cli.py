@@ -99,8 +99,10 @@ def roles(assignments: list[str], known: list[str], what: str) -> dict[str, str]
             raise UsageError(f"--role {assignment!r}: expected {what}=ROLE with {what} one of {known}")
         given[key] = role
     if not given:
-        raise UsageError(f"no --role: give each {what} of {known} that enters the study a role "
-                         "(cs_original, cs_reworked, downstream, control)")
+        raise UsageError(
+            f"no --role: give each {what} of {known} that enters the study a role "
+            "(cs_original, cs_reworked, downstream, control)"
+        )
     left_out = [k for k in known if k not in given]
     if left_out:
         print(f"benchval: left out of the study (no --role): {left_out}", file=sys.stderr)
@@ -117,7 +119,9 @@ def csv_study(path: Path, name: str, role_args: list[str], scale: float | None) 
     header = list(pd.read_csv(path, nrows=0).columns)
     missing = [c for c in CSV_ID_COLUMNS.values() if c not in header]
     if missing:
-        raise UsageError(f"{path}: line 1 lacks the column(s) {missing} (a row per model: model, family, size_b, tasks)")
+        raise UsageError(
+            f"{path}: line 1 lacks the column(s) {missing} (a row per model: model, family, size_b, tasks)"
+        )
     columns = [c for c in header if c not in CSV_ID_COLUMNS.values()]
     given = roles(role_args, columns, "COLUMN")
     tasks = {re.sub(r"\W", "_", c).lower(): {"column": c, "role": r, "label": c} for c, r in given.items()}
@@ -224,7 +228,11 @@ def plan(args) -> list[str]:
         return snakemake_command(args, ["--report", "results/report.html"], [])
     if args.command == "explorer" and args.study:
         return snakemake_command(args, [f"results/explorer/{study_name(args.study)}.html"], [])
-    target = {"atlas": "results/atlas/report.md", "findings": "results/findings.md", "explorer": "results/explorer/index.html"}
+    target = {
+        "atlas": "results/atlas/report.md",
+        "findings": "results/findings.md",
+        "explorer": "results/explorer/index.html",
+    }
     return snakemake_command(args, [target[args.command]], [])
 
 

@@ -115,9 +115,8 @@ class StudyFindings:
             return "No statistic across models is defined."
         n_stated = self.n_candidates - sum(self.gate_counts.values())
         failed = ", ".join(f"{gate} {n}" for gate, n in self.gate_counts.items())
-        return (
-            f"{n_stated} of {self.n_candidates} candidate conclusions survive every gate"
-            + (f"; the others failed (first gate): {failed}." if failed else ".")
+        return f"{n_stated} of {self.n_candidates} candidate conclusions survive every gate" + (
+            f"; the others failed (first gate): {failed}." if failed else "."
         )
 
 
@@ -246,7 +245,8 @@ def correlation_conclusions(tables: dict, labels: dict, criteria: Criteria, cont
         b, t = _label(labels, row.benchmark), _label(labels, row.downstream)
         relation = "rank the models alike" if row.rho > 0 else "rank the models in opposite orders"
         sentence = (
-            f"{b} and {t} {relation} ({markdown_text(row.metric)}): Spearman ρ = {estimate_text(row.rho, row.ci_low, row.ci_high)}"
+            f"{b} and {t} {relation} ({markdown_text(row.metric)}): "
+            f"Spearman ρ = {estimate_text(row.rho, row.ci_low, row.ci_high)}"
             f", n = {int(row.n_models)} models, BH-adjusted p = {p_text(row.p_fdr)}"
         )
         if part is not None and pd.notna(part["rho_partial"]):
@@ -274,8 +274,15 @@ def correlation_conclusions(tables: dict, labels: dict, criteria: Criteria, cont
         display = f"{b} ~ {t}"
         out.append(
             Conclusion(
-                "benchmark ~ task", row.metric, subject, float(row.rho), sentence + ".", failed, "fig2_cs_downstream",
-                display, "correlations_cs_downstream",
+                "benchmark ~ task",
+                row.metric,
+                subject,
+                float(row.rho),
+                sentence + ".",
+                failed,
+                "fig2_cs_downstream",
+                display,
+                "correlations_cs_downstream",
             )
         )
     return out
@@ -299,8 +306,15 @@ def delta_conclusions(tables: dict, labels: dict, criteria: Criteria) -> list[Co
             sentence += f"; {share_text(spec_row)}"
         out.append(
             Conclusion(
-                "delta_rho", row.metric, subject, float(row.estimate), sentence + ".", failed, "",
-                f"{o} vs {r} ~ {t}", "delta_rho",
+                "delta_rho",
+                row.metric,
+                subject,
+                float(row.estimate),
+                sentence + ".",
+                failed,
+                "",
+                f"{o} vs {r} ~ {t}",
+                "delta_rho",
             )
         )
     return out
@@ -338,8 +352,15 @@ def group_conclusions(tables: dict, criteria: Criteria) -> list[Conclusion]:
             sentence += f"; {share_text(spec_row)}"
         out.append(
             Conclusion(
-                "revision_group", row.metric, row.statistic, float(row.estimate), sentence + ".", failed, "",
-                GROUP_NAMES[row.statistic], "revision_groups",
+                "revision_group",
+                row.metric,
+                row.statistic,
+                float(row.estimate),
+                sentence + ".",
+                failed,
+                "",
+                GROUP_NAMES[row.statistic],
+                "revision_groups",
             )
         )
     return out
@@ -360,10 +381,15 @@ def lofo_conclusions(tables: dict, labels: dict, criteria: Criteria, baseline: s
         subject = f"{row.downstream}: {row.predictor_set}"
         t = _label(labels, row.downstream)
         verb = "improves" if row.delta_r2 > 0 else "worsens"
-        interval = interval_text(row.delta_r2_ci_low, row.delta_r2_ci_high, digits_for(row.delta_r2, row.delta_r2_ci_low, row.delta_r2_ci_high))
+        interval = interval_text(
+            row.delta_r2_ci_low,
+            row.delta_r2_ci_high,
+            digits_for(row.delta_r2, row.delta_r2_ci_low, row.delta_r2_ci_high),
+        )
         sentence = (
             f"Adding {LOFO_ADDED[row.predictor_set]} to {baseline} {verb} the out-of-family prediction of {t} "
-            f"({markdown_text(row.metric)}): ΔR² = {estimate_text(row.delta_r2, row.delta_r2_ci_low, row.delta_r2_ci_high)}, "
+            f"({markdown_text(row.metric)}): "
+            f"ΔR² = {estimate_text(row.delta_r2, row.delta_r2_ci_low, row.delta_r2_ci_high)}, "
             f"n = {int(row.n_models)} models in {int(row.n_families)} families (descriptive: no p-value)"
         )
         spec_row = _spec_row(spec, row.metric, "lofo_gain", subject)
@@ -375,8 +401,15 @@ def lofo_conclusions(tables: dict, labels: dict, criteria: Criteria, baseline: s
             sentence += f"; {share_text(spec_row)}"
         out.append(
             Conclusion(
-                "lofo_gain", row.metric, subject, float(row.delta_r2), sentence + ".", failed, "fig3_lofo_delta_r2",
-                f"{t}: + {LOFO_ADDED[row.predictor_set]}", "lofo_scores",
+                "lofo_gain",
+                row.metric,
+                subject,
+                float(row.delta_r2),
+                sentence + ".",
+                failed,
+                "fig3_lofo_delta_r2",
+                f"{t}: + {LOFO_ADDED[row.predictor_set]}",
+                "lofo_scores",
             )
         )
     return out
@@ -500,7 +533,8 @@ def atlas_lines(path: Path, criteria: Criteria) -> list[str]:
         lines.append(
             f"{markdown_text(row.predictor)} predicts {markdown_text(row.criterion)} beyond general capability g: "
             f"ρ beyond g = {estimate_text(row.rho_beyond_g, row.rho_beyond_g_ci_low, row.rho_beyond_g_ci_high)} "
-            f"(family-clustered bootstrap), n = {int(row.n_beyond_g)} models, q = {p_text(row.q_beyond_g)} (raw ρ = {number(row.rho)} on "
+            f"(family-clustered bootstrap), n = {int(row.n_beyond_g)} models, q = {p_text(row.q_beyond_g)} "
+            f"(raw ρ = {number(row.rho)} on "
             f"{int(row.n_models)} models)."
         )
     return lines
@@ -549,7 +583,8 @@ def _cited(conclusion: Conclusion, study: str, links: Links) -> str:
     """The conclusion's label, linked to its table with its ids as the link's tooltip."""
     title = markdown_text(conclusion.subject).replace('"', "&quot;")
     target = links.table(study, conclusion.table) or "#"
-    return f'[{conclusion.display or markdown_text(conclusion.subject)}]({target} "{markdown_text(conclusion.metric)}: {title}")'
+    shown = conclusion.display or markdown_text(conclusion.subject)
+    return f'[{shown}]({target} "{markdown_text(conclusion.metric)}: {title}")'
 
 
 def _rejected_table(findings: StudyFindings, links: Links) -> list[str]:
@@ -561,7 +596,8 @@ def _rejected_table(findings: StudyFindings, links: Links) -> list[str]:
     ]
     for conclusion in findings.rejected:
         lines.append(
-            f"| {_cited(conclusion, findings.study, links)} | {KIND_NAMES[conclusion.kind]} ({markdown_text(conclusion.metric)}) "
+            f"| {_cited(conclusion, findings.study, links)} | "
+            f"{KIND_NAMES[conclusion.kind]} ({markdown_text(conclusion.metric)}) "
             f"| {number(conclusion.estimate, digits_for(conclusion.estimate))} | {conclusion.failed} |"
         )
     if findings.n_rejected_more:
