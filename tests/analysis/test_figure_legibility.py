@@ -27,7 +27,7 @@ def audited(monkeypatch):
     original = Figure.savefig
 
     def savefig(self, path, *args, **kwargs):
-        found[str(path)] = layout_problems(self, kwargs.get("dpi"))
+        found[str(path)] = layout_problems(self, kwargs.get("dpi"), bbox_inches=kwargs.get("bbox_inches"))
         return original(self, path, *args, **kwargs)
 
     monkeypatch.setattr(Figure, "savefig", savefig)
@@ -171,10 +171,11 @@ def test_a_value_beyond_g_without_an_interval_is_drawn_hollow_and_said_so():
 
 def test_the_check_rejects_text_cut_off_at_the_figure_edge():
     """The old forest plot's margin text ("n=13, no CI" placed right of the last axes): clipped when saved."""
-    figure, axis = plt.subplots(figsize=(4, 2), layout="constrained")
+    figure, axis = plt.subplots(figsize=(4, 2))
     axis.set_xlim(-1.05, 1.05)
     axis.text(1.08, 0.5, "n=13, no CI", clip_on=False, fontsize=7)
     assert any("'n=13, no CI' is clipped" in p for p in layout_problems(figure, 100))
+    assert not any("clipped" in p for p in layout_problems(figure, 100, bbox_inches="tight"))  # tight grows
     plt.close(figure)
 
 
@@ -199,7 +200,16 @@ def test_forest_rows_follow_the_title_and_one_tie_group_is_not_printed():
     best = drawn.iloc[-1]
     assert title.startswith(f"{best['predictor'][:39]}") and "most surely" in title and "in that order" in title
     plt.close(figure)
-    table, _ = _atlas_frames(beyond_g=True)  # separated intervals: tie groups shown
-    figure = draw_forest(forest_table(table, "arena_elo", 20), "arena_elo", 20, 0.95, "")
-    assert any(t.get_text()[:1].isspace() or t.get_text()[:1].isdigit() for t in figure.axes[0].get_yticklabels())
+    separated = pd.DataFrame(  # intervals that do not overlap: three tie groups, each printed
+        {
+            "criterion": "c",
+            "predictor": ["a", "b", "x"],
+            "n_models": 40,
+            "rho": [0.9, 0.5, 0.1],
+            "ci_low": [0.85, 0.4, 0.0],
+            "ci_high": [0.95, 0.6, 0.2],
+        }
+    )
+    figure = draw_forest(forest_table(separated, "c", 3), "c", 3, 0.95, "")
+    assert [t.get_text() for t in figure.axes[0].get_yticklabels()] == ["3  x  (n=40)", "2  b  (n=40)", "1  a  (n=40)"]
     plt.close(figure)

@@ -96,17 +96,20 @@ def figure_axis_tests(table: pd.DataFrame, metrics: list[str], output: FigureOut
     ]
     shown = table[table["metric"].isin(metrics)]
     if shown["estimate"].notna().any():
-        fig.legend(handles=handles, loc="outside lower center", ncol=len(metrics), fontsize=8)
+        note = f"not drawn (undefined, reason in tables/axis_tests.csv): {', '.join(undefined)}" if undefined else None
+        fig.legend(
+            handles=handles,
+            loc="outside lower center",
+            ncol=len(metrics),
+            fontsize=8,
+            title=textwrap.fill(note, 150) if note else None,
+            title_fontsize=8,
+        )
     fig.suptitle(
         f"Figure 4 ({output.study_name}): is criterion validity axis-specific?\n"
         f"points: estimate, bars: {int(level * 100)}% bootstrap CI; > 0 = axis alignment",
         fontsize=10,
     )
-    if undefined and shown["estimate"].notna().any():
-        fig.supxlabel(
-            textwrap.fill(f"not drawn (undefined, reason in tables/axis_tests.csv): {', '.join(undefined)}", 150),
-            fontsize=8,
-        )
     if not shown["estimate"].notna().any():  # nothing to mark: no legend, the reasons instead
         reasons = sorted(shown["note"].dropna().unique()) if "note" in shown else []
         message = "No axis test is defined in this study: " + ("; ".join(reasons) or "no estimate in axis_tests.csv")

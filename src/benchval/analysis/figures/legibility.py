@@ -17,6 +17,9 @@ from matplotlib.text import Text
 
 MIN_POINTS = 6.0
 OVERLAP_PX = 1.0
+#: how far (pixels) a text may reach beyond the canvas before it counts as cut off: a glyph's descent box
+#: (a tick label of a small figure's default margins reaches 1.6 px below it and reads whole)
+CLIP_PX = 3.0
 #: the largest figure (inches) read whole without shrinking: a page or a screen. A larger figure is shown
 #: shrunk to fit, and its type with it; the check applies :data:`MIN_POINTS` to the type as then shown.
 PAGE_INCHES = (20.0, 16.0)  # width, height: a wide screen or a landscape poster page
@@ -50,8 +53,11 @@ def _shown(text: Text) -> bool:
     return axes is None or axes.axison or text not in [axes.xaxis.label, axes.yaxis.label]
 
 
-def layout_problems(figure: Figure, dpi: float | None = None, min_points: float = MIN_POINTS) -> list[str]:
-    """Too-small and overlapping texts of ``figure`` drawn at ``dpi`` (default: the figure's own)."""
+def layout_problems(
+    figure: Figure, dpi: float | None = None, min_points: float = MIN_POINTS, bbox_inches: str | None = None
+) -> list[str]:
+    """Too-small, overlapping and (unless saved with ``bbox_inches="tight"``, which grows the canvas to
+    its texts) cut-off texts of ``figure`` drawn at ``dpi`` (default: the figure's own)."""
     if dpi is not None:
         figure.set_dpi(dpi)
     figure.canvas.draw()
@@ -66,10 +72,8 @@ def layout_problems(figure: Figure, dpi: float | None = None, min_points: float 
         if t.get_fontsize() * shrink < min_points
     ]
     boxes = np.array([t.get_window_extent(renderer).extents for t in texts]).reshape(-1, 4)
-    canvas = figure.bbox.extents
-    outside = (boxes[:, 0] < canvas[0] - OVERLAP_PX) | (boxes[:, 1] < canvas[1] - OVERLAP_PX)
-    outside |= (boxes[:, 2] > canvas[2] + OVERLAP_PX) | (boxes[:, 3] > canvas[3] + OVERLAP_PX)
-    problems += [f"text {texts[i].get_text()[:40]!r} is clipped at the figure's edge" for i in np.nonzero(outside)[0]]
+    if bbox_inches != "tight":
+        problems += _clipped(texts, boxes, figure.bbox.extents)
     if len(boxes) < 2:
         return problems
     width = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0])
@@ -79,6 +83,13 @@ def layout_problems(figure: Figure, dpi: float | None = None, min_points: float 
         if _rotated_overlap(texts[i], texts[j], renderer):
             problems.append(f"texts {texts[i].get_text()[:40]!r} and {texts[j].get_text()[:40]!r} overlap")
     return problems
+
+
+def _clipped(texts: list[Text], boxes: np.ndarray, canvas: np.ndarray) -> list[str]:
+    """The texts whose boxes reach beyond the figure's canvas by more than :data:`CLIP_PX`."""
+    outside = (boxes[:, 0] < canvas[0] - CLIP_PX) | (boxes[:, 1] < canvas[1] - CLIP_PX)
+    outside |= (boxes[:, 2] > canvas[2] + CLIP_PX) | (boxes[:, 3] > canvas[3] + CLIP_PX)
+    return [f"text {texts[i].get_text()[:40]!r} is clipped at the figure's edge" for i in np.nonzero(outside)[0]]
 
 
 def _corners(text: Text, renderer) -> np.ndarray:
