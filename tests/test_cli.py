@@ -86,7 +86,8 @@ def _checkout(destination: Path) -> Path:
         }
     ).to_csv(destination / "my_scores.csv", index=False)
     shutil.copytree(LMEVAL_RUNS, destination / "runs")
-    (destination / "models/my-model").mkdir(parents=True)
+    (destination / "models/my-model").mkdir(parents=True)  # a save_pretrained folder (its config is the input)
+    (destination / "models/my-model/config.json").write_text('{"model_type": "gpt2"}')
     return destination
 
 
@@ -124,7 +125,7 @@ def test_each_journey_of_the_readme_runs_and_prints_its_snakemake_command(journe
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-3000:]
     printed = result.stdout.splitlines()[0]
-    assert re.match(r"^\S*snakemake --cores 2 --dry-run \S+ --configfile config/config\.yaml", printed), printed
+    assert re.match(r"^\S*snakemake --cores 2 --dry-run (\S+ )+--configfile config/config\.yaml", printed), printed
     assert re.search(rf"\b{rule}\b", output), output[-3000:]  # Snakemake planned the journey's work
     for generated in re.findall(r"resources/cli/\S+\.yaml", printed):
         assert yaml.safe_load((workdir / generated).read_text()), generated
