@@ -41,10 +41,15 @@ def chance_lines(scoreboard: pd.DataFrame, labels: dict) -> list[str]:
     lines = []
     for model, rows in accuracy.groupby("model", sort=True):
         above = rows["ci_above_chance"].astype("boolean").fillna(False).to_numpy(bool)
-        below = [markdown_text(labels.get(t, t)) for t in rows.loc[~above, "task"]]
+        names = [markdown_text(labels.get(t, t)) for t in rows["task"]]
+        # the shorter list is named: the tasks above chance where they are the fewer, else the others
+        listed = [n for n, a in zip(names, above) if a] if above.sum() <= len(rows) / 2 else None
+        others = [n for n, a in zip(names, above) if not a]
+        detail = f": {', '.join(listed)}" if listed else ("" if listed is not None else "")
+        if listed is None and others:
+            detail = f" (not on {', '.join(others)})"
         lines.append(
-            f"{markdown_text(model)}: accuracy above chance on {int(above.sum())} of {len(rows)} tasks"
-            + (f" (not on {', '.join(below)})" if below else "")
+            f"{markdown_text(model)}: accuracy above chance on {int(above.sum())} of {len(rows)} tasks{detail}"
         )
     return [
         "Against chance (accuracy's item-bootstrap interval entirely above the task's chance level, "
