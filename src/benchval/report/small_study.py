@@ -34,7 +34,8 @@ def _estimate(value, low, high) -> str:
 
 
 def chance_lines(scoreboard: pd.DataFrame, labels: dict) -> list[str]:
-    """Per model: the tasks on which its accuracy's interval lies above chance."""
+    """Per model: on how many tasks its accuracy's interval lies above chance, naming the shorter list (the
+    tasks above chance where they are the fewer, else the others)."""
     accuracy = scoreboard[(scoreboard["metric"] == "accuracy") & scoreboard["value"].notna()]
     if accuracy.empty:
         return ["Against chance: no task has a measured accuracy."]
@@ -43,11 +44,11 @@ def chance_lines(scoreboard: pd.DataFrame, labels: dict) -> list[str]:
         above = rows["ci_above_chance"].astype("boolean").fillna(False).to_numpy(bool)
         names = [markdown_text(labels.get(t, t)) for t in rows["task"]]
         # the shorter list is named: the tasks above chance where they are the fewer, else the others
-        listed = [n for n, a in zip(names, above) if a] if above.sum() <= len(rows) / 2 else None
-        others = [n for n, a in zip(names, above) if not a]
-        detail = f": {', '.join(listed)}" if listed else ("" if listed is not None else "")
-        if listed is None and others:
-            detail = f" (not on {', '.join(others)})"
+        if above.sum() <= len(rows) / 2:
+            shown = [n for n, a in zip(names, above) if a]
+            detail = f": {', '.join(shown)}" if shown else ""
+        else:
+            detail = f" (not on {', '.join(n for n, a in zip(names, above) if not a)})"
         lines.append(
             f"{markdown_text(model)}: accuracy above chance on {int(above.sum())} of {len(rows)} tasks{detail}"
         )
@@ -57,7 +58,7 @@ def chance_lines(scoreboard: pd.DataFrame, labels: dict) -> list[str]:
     ]
 
 
-def _separable(rows: pd.DataFrame, alpha: float) -> pd.Series:
+def _separable(rows: pd.DataFrame, alpha: float) -> tuple[pd.Series, np.ndarray]:
     excludes_zero = (rows["ci_low"] > 0) | (rows["ci_high"] < 0)
     p = rows["p_mcnemar_exact"].to_numpy(float)
     adjusted = np.full(len(p), np.nan)
