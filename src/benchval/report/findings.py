@@ -659,6 +659,7 @@ def html_page(page_markdown: str) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape('Findings')}</title><style>{PAGE_CSS} li {{ margin: .3rem 0; max-width: 70rem; }}"
+        " img { max-width: min(100%, 60rem); height: auto; display: block; }"
         f"</style></head>\n<body>\n{body}</body></html>\n"
     )
 

@@ -31,7 +31,10 @@ def write_forest(
         figure = draw_forest(forest, criterion, top_k, level, reason, names)
         for path in mine:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-            figure.savefig(path, dpi=dpi, metadata={"Date": None} if path.endswith(".pdf") else None)
+            # tight: the right-hand n labels of a twinned axis are not all in the constrained layout
+            figure.savefig(
+                path, dpi=dpi, bbox_inches="tight", metadata={"Date": None} if path.endswith(".pdf") else None
+            )
         plt.close(figure)
     every = pd.concat(forests, ignore_index=True)
     every.to_csv(forest_csv, index=False)
