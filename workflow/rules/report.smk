@@ -156,7 +156,7 @@ rule study_explorer:
         "../envs/benchval.yaml"
     params:
         ci_level=config_provider("analysis.ci_level"),
-        top_k=config_provider("atlas.forest_top_k"),
+        top_k=config_provider("atlas.forest_top_k", default=20),  # a workflow without the atlas: 20
         code=script_code("study_explorer.py"),
     script:
         "../scripts/study_explorer.py"

@@ -257,6 +257,10 @@ class Layout:
         return [fill(STUDY_TABLE, study=study, name=name) for name in TABLE_NAMES]
 
     # ---- scoreboards (scored studies) and the partial-Spearman sensitivity table (every study) --
+    def scoreboard_studies(self) -> list[str]:
+        """The studies with a scoreboard and paired comparisons (the scored ones; the findings page reads them)."""
+        return list(self.scored_studies)
+
     def scoreboard_figure_files(self, study: str) -> list[str]:
         return self.study_figure_files(study, ["scoreboard"])
 

@@ -57,7 +57,7 @@ def findings_inputs(layout: Layout) -> dict[str, str]:
         inputs[f"{study}/specification_robustness"] = fill(SPECIFICATION_TABLE, study=study)
         inputs[f"{study}/tasks"] = fill(STUDY_TASKS, study=study)
         stems = list(KEY_FIGURES)
-        if study in layout.scored_studies:
+        if study in layout.scoreboard_studies():
             inputs[f"{study}/scoreboard"] = fill(SCOREBOARD_TABLE, study=study)
             inputs[f"{study}/paired_comparisons"] = fill(PAIRED_TABLE, study=study)
             stems.append("scoreboard")
