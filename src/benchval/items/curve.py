@@ -71,13 +71,20 @@ class PairContext:
         p_gain = inference.permutation_p(rho - full_rho, null_rho - null_full)
         alpha = 1.0 - self.level
         return {
-            "rho": rho, "ci_low": rho_ci["ci_low"], "ci_high": rho_ci["ci_high"],
-            "diff_vs_full": rho - full_rho, "diff_ci_low": diff_ci["ci_low"], "diff_ci_high": diff_ci["ci_high"],
+            "rho": rho,
+            "ci_low": rho_ci["ci_low"],
+            "ci_high": rho_ci["ci_high"],
+            "diff_vs_full": rho - full_rho,
+            "diff_ci_low": diff_ci["ci_low"],
+            "diff_ci_high": diff_ci["ci_high"],
             "interval": f"families and draws resampled, {rho_ci['n_boot_valid']} resamples",
-            "p_perm_rho": p_rho, "p_perm_gain": p_gain, "n_permutations": int(np.isfinite(null_rho).sum()),
+            "p_perm_rho": p_rho,
+            "p_perm_gain": p_gain,
+            "n_permutations": int(np.isfinite(null_rho).sum()),
             "verdict": verdict(diff_ci["ci_low"], diff_ci["ci_high"], p_rho, p_gain, alpha),
-            "n_models": int(ok.sum()), "n_families": len(set(self.labels[ok])),
-        }  # fmt: skip
+            "n_models": int(ok.sum()),
+            "n_families": len(set(self.labels[ok])),
+        }
 
 
 def _recovery(scores: np.ndarray, full: np.ndarray) -> dict:
@@ -92,32 +99,46 @@ def random_row(ctx: PairContext, k: int, n_draws: int, rng) -> dict:
     n_items = ctx.values.shape[1]
 
     def scores_of(count: int) -> np.ndarray:  # n x count
-        return np.column_stack([ctx.values[:, rng.choice(n_items, k, replace=False)].mean(axis=1) for _ in range(count)])
+        return np.column_stack(
+            [ctx.values[:, rng.choice(n_items, k, replace=False)].mean(axis=1) for _ in range(count)]
+        )
 
     draws = scores_of(n_draws)
     rho, _ = spearman_columns(draws, ctx.y)
     full_rho = float(spearman_columns(ctx.full[:, None], ctx.y)[0][0])
     middle = int(np.argsort(rho)[len(rho) // 2])  # the median draw stands for the point estimate
-    judged = ctx.judge(draws[:, middle], scores_of(ctx.y_perm.shape[1]) if ctx.y_perm.shape[1] else None,
-                       scores_of(len(ctx.boot)).T)  # fmt: skip
+    judged = ctx.judge(
+        draws[:, middle], scores_of(ctx.y_perm.shape[1]) if ctx.y_perm.shape[1] else None, scores_of(len(ctx.boot)).T
+    )
     judged.update(rho=float(np.nanmedian(rho)), diff_vs_full=float(np.nanmedian(rho) - full_rho))
-    judged.update(verdict=verdict(judged["diff_ci_low"], judged["diff_ci_high"], judged["p_perm_rho"],
-                                  judged["p_perm_gain"], 1.0 - ctx.level))  # fmt: skip
+    judged.update(
+        verdict=verdict(
+            judged["diff_ci_low"], judged["diff_ci_high"], judged["p_perm_rho"], judged["p_perm_gain"], 1.0 - ctx.level
+        )
+    )
     recovered, _ = spearman_columns(draws, ctx.full)
-    return {**judged, "mae_vs_full": float(np.mean(np.abs(draws - ctx.full[:, None]))),
-            "rho_vs_full": float(np.nanmedian(recovered))}  # fmt: skip
+    return {
+        **judged,
+        "mae_vs_full": float(np.mean(np.abs(draws - ctx.full[:, None]))),
+        "rho_vs_full": float(np.nanmedian(recovered)),
+    }
 
 
-def _irt_scores(ctx: PairContext, irt: IrtSelection, columns, k: int, seed: int) -> tuple[dict, str]:
-    """The maximum-information and the anchor-point scores at k, or a note why there are none."""
+def _irt_scores(ctx: PairContext, irt: IrtSelection, columns: pd.Index, k: int, seed: int) -> tuple[dict, str]:
+    """The maximum-information and the anchor-point scores at k, or a note why there are none. The anchors
+    are the benchmark's (:func:`add_anchor_sets`), clustered here on this pair's models if it has none."""
     info = irt.information.reindex(columns).to_numpy(float)
     usable = np.isfinite(info)
     if usable.sum() < k:
         return {}, f"{int(usable.sum())} items off a bound, fewer than k"
-    chosen = top_k(info, k)
-    items = irt.items.reindex(columns)
-    anchors, _ = anchor_points(ctx.values, usable, k, seed)
-    return {"irt": ctx.values[:, chosen].mean(axis=1), "anchor": pirt_estimate(ctx.values, anchors, items, ctx.values[0])}, ""
+    if k not in irt.anchors:
+        irt.anchors[k] = list(columns[anchor_points(ctx.values, usable, k, seed)[0]])
+    anchors = columns.get_indexer(irt.anchors[k])
+    scores = {
+        "irt": ctx.values[:, top_k(info, k)].mean(axis=1),
+        "anchor": pirt_estimate(ctx.values, anchors, irt.items.reindex(columns), ctx.values[0]),
+    }
+    return scores, ""
 
 
 def validity_curve(
@@ -140,33 +161,76 @@ def validity_curve(
     lofo = lofo_criterion_scores(matrix, criterion, families, [k for _, k in ks], min_models, lineage)
     names = np.asarray(matrix.index)
     null = inference.lofo_permuted_scores(
-        ctx.values, ctx.y_perm, ctx.labels, subset_ks or [1], min_models,
+        ctx.values,
+        ctx.y_perm,
+        ctx.labels,
+        subset_ks or [1],
+        min_models,
         lambda train, held: check_fold(names[train], names[held], lineage),
-    )  # fmt: skip
+    )
     rows, fold_rows = [], []
     for k_label, k in ks:
         pooled, folds = lofo[k]
         fold_rows += [
-            {"k": k_label, "held_out_family": f.family, "n_training_models": len(f.training_models),
-             "held_out_models": ";".join(f.held_out_models), "selected_items": ";".join(f.selected_items)}
+            {
+                "k": k_label,
+                "held_out_family": f.family,
+                "n_training_models": len(f.training_models),
+                "held_out_models": ";".join(f.held_out_models),
+                "selected_items": ";".join(f.selected_items),
+            }
             for f in folds
-        ]  # fmt: skip
+        ]
         if k == n_items:
             continue  # every method at k = all is the full benchmark (its row below)
         base = {"k": k_label, "n_items": k}
-        rows.append({"method": "random", **base, **random_row(ctx, k, int(settings["n_random_draws"]), rng_for_key(f"random/{k_label}"))})  # fmt: skip
+        rows.append(
+            {
+                "method": "random",
+                **base,
+                **random_row(ctx, k, int(settings["n_random_draws"]), rng_for_key(f"random/{k_label}")),
+            }
+        )
         seed = int(rng_for_key(f"anchor/{k_label}").integers(2**31))
         irt_scores, note = _irt_scores(ctx, irt, matrix.columns, k, seed)
         for method in ("irt", "anchor"):
             if method not in irt_scores:
                 rows.append({"method": method, **base, "note": note})
                 continue
-            rows.append({"method": method, **base, **ctx.judge(irt_scores[method]), **_recovery(irt_scores[method], ctx.full), "note": ""})  # fmt: skip
+            rows.append(
+                {
+                    "method": method,
+                    **base,
+                    **ctx.judge(irt_scores[method]),
+                    **_recovery(irt_scores[method], ctx.full),
+                    "note": "",
+                }
+            )
         scores = pooled.to_numpy(float)
         null_scores = null[:, subset_ks.index(k), :].T if ctx.y_perm.shape[1] else None
         note = "" if np.isfinite(scores).all() else f"{int((~np.isfinite(scores)).sum())} models in no scored fold"
-        rows.append({"method": "criterion", **base, **ctx.judge(scores, null_scores), **_recovery(scores, ctx.full), "note": note})  # fmt: skip
+        rows.append(
+            {
+                "method": "criterion",
+                **base,
+                **ctx.judge(scores, null_scores),
+                **_recovery(scores, ctx.full),
+                "note": note,
+            }
+        )
     full_row = ctx.judge(ctx.full)
-    rows.append({"method": "full", "k": "all", "n_items": n_items, **full_row, "diff_ci_low": 0.0, "diff_ci_high": 0.0,
-                 "mae_vs_full": 0.0, "rho_vs_full": 1.0, "verdict": "", "note": ""})  # fmt: skip
+    rows.append(
+        {
+            "method": "full",
+            "k": "all",
+            "n_items": n_items,
+            **full_row,
+            "diff_ci_low": 0.0,
+            "diff_ci_high": 0.0,
+            "mae_vs_full": 0.0,
+            "rho_vs_full": 1.0,
+            "verdict": "",
+            "note": "",
+        }
+    )
     return pd.DataFrame(rows), pd.DataFrame(fold_rows)

@@ -26,10 +26,18 @@ from benchval.items.criteria import headline_criterion  # noqa: E402
 
 import textwrap  # noqa: E402
 
-STYLE = {"random": ("tab:grey", "o"), "irt": ("tab:blue", "s"), "anchor": ("tab:purple", "D"),
-         "criterion": ("tab:red", "^")}  # fmt: skip
-LABEL = {"random": "random", "irt": "IRT max-information", "anchor": "anchor points (IRT estimate)",
-         "criterion": "criterion-chosen (out of family)"}  # fmt: skip
+STYLE = {
+    "random": ("tab:grey", "o"),
+    "irt": ("tab:blue", "s"),
+    "anchor": ("tab:purple", "D"),
+    "criterion": ("tab:red", "^"),
+}
+LABEL = {
+    "random": "random",
+    "irt": "IRT max-information",
+    "anchor": "anchor points (IRT estimate)",
+    "criterion": "criterion-chosen (out of family)",
+}
 METHODS = ("random", "irt", "anchor", "criterion")
 
 
@@ -104,11 +112,16 @@ def snr_validity_figure(table: pd.DataFrame, relation: pd.DataFrame, out_dir: Pa
     """``table``: snr_validity.csv; ``relation``: snr_relation.csv."""
     figure, ax = plt.subplots(figsize=(6.0, 4.4))
     ax.errorbar(
-        table["snr"], table["validity"],
+        table["snr"],
+        table["validity"],
         xerr=[table["snr"] - table["snr_ci_low"], table["snr_ci_high"] - table["snr"]],
         yerr=[table["validity"] - table["validity_ci_low"], table["validity_ci_high"] - table["validity"]],
-        fmt="o", color="tab:blue", ms=5, lw=1, capsize=2,
-    )  # fmt: skip
+        fmt="o",
+        color="tab:blue",
+        ms=5,
+        lw=1,
+        capsize=2,
+    )
     for row in table.itertuples():
         ax.annotate(str(row.benchmark), (row.snr, row.validity), xytext=(4, 4), textcoords="offset points", fontsize=7)
     ax.set_xscale("log")
@@ -163,8 +176,13 @@ def write_figures(study_dir: str, irt_items_csv: str, headline: dict, out_dir: s
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     validity_curve_figure(curve, out, formats, dpi)
-    snr_validity_figure(pd.read_csv(Path(study_dir) / "snr_validity.csv"),
-                        pd.read_csv(Path(study_dir) / "snr_relation.csv"), out, formats, dpi)  # fmt: skip
+    snr_validity_figure(
+        pd.read_csv(Path(study_dir) / "snr_validity.csv"),
+        pd.read_csv(Path(study_dir) / "snr_relation.csv"),
+        out,
+        formats,
+        dpi,
+    )
     items = pd.read_csv(irt_items_csv, dtype={"item_id": str})
     items = items[items["irt_model"] == "2PL"]  # the map shows discrimination: the 2PL
     criterion = headline_criterion(study_dir, headline)

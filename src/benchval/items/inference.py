@@ -33,12 +33,15 @@ def cluster_indices(labels: np.ndarray, rng: np.random.Generator, n_boot: int) -
     return padded
 
 
-def _unit_ranks(values: np.ndarray, axis: int) -> np.ndarray:
-    """Ranks (NaN omitted) centred and scaled to unit norm along ``axis``; NaN for a constant column."""
-    ranks = stats.rankdata(values, axis=axis, nan_policy="omit")
-    centred = ranks - np.nanmean(ranks, axis=axis, keepdims=True)
-    centred = np.where(np.isnan(centred), 0.0, centred)
+def _unit_ranks(values: np.ndarray, axis: int, valid: np.ndarray | None = None) -> np.ndarray:
+    """Ranks over the ``valid`` entries (default: the finite ones), centred and scaled to unit norm along
+    ``axis``; 0 at the others; NaN for a constant column. The others are ranked last as +inf, which leaves
+    the ranks of the valid entries as they are."""
+    valid = np.isfinite(values) if valid is None else valid
+    ranks = stats.rankdata(np.where(valid, values, np.inf), axis=axis)
+    count = valid.sum(axis=axis, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
+        centred = np.where(valid, ranks - np.where(valid, ranks, 0).sum(axis=axis, keepdims=True) / count, 0.0)
         return centred / np.sqrt((centred**2).sum(axis=axis, keepdims=True))
 
 
@@ -48,14 +51,17 @@ def resampled_spearman(stack: np.ndarray, indices: np.ndarray) -> np.ndarray:
     stack = np.broadcast_to(stack, (len(indices), *stack.shape[-2:])) if stack.ndim == 2 else stack
     safe = np.where(indices < 0, 0, indices)
     gathered = np.take_along_axis(stack, safe[..., None], axis=1)
-    gathered = np.where(indices[..., None] < 0, np.nan, gathered)
-    unit = _unit_ranks(gathered, axis=1)
+    unit = _unit_ranks(gathered, 1, np.broadcast_to(indices[..., None] >= 0, gathered.shape))
     return np.clip(np.einsum("bn,bnc->bc", unit[..., 0], unit[..., 1:]), -1.0, 1.0)
 
 
 def permuted_criteria(y: np.ndarray, rng: np.random.Generator, n_permutations: int) -> np.ndarray:
     """n x P: ``y`` permuted over the models, one column per permutation."""
-    return np.column_stack([rng.permutation(y) for _ in range(n_permutations)]) if n_permutations else np.empty((len(y), 0))
+    return (
+        np.column_stack([rng.permutation(y) for _ in range(n_permutations)])
+        if n_permutations
+        else np.empty((len(y), 0))
+    )
 
 
 def spearman_with_columns(scores: np.ndarray, y_columns: np.ndarray) -> np.ndarray:

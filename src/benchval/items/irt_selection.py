@@ -15,7 +15,7 @@ it so that the IRT rule does not rerun when the selection changes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -57,6 +57,17 @@ class IrtSelection:
     items: pd.DataFrame
     information: pd.Series
     bound_counts: dict
+    anchors: dict = field(default_factory=dict)  # k -> anchor item ids (:func:`add_anchor_sets`)
+
+
+def add_anchor_sets(selection: IrtSelection, matrix: pd.DataFrame, ks: list[int], seed: int) -> None:
+    """The anchor items at each k, clustered once per benchmark on all its models (``matrix``: models x
+    items), among the items the fit may select (off a bound)."""
+    usable = selection.information.reindex(matrix.columns).notna().to_numpy()
+    for k in ks:
+        if k <= usable.sum():
+            anchors, _ = anchor_points(matrix.to_numpy(float), usable, k, seed + k)
+            selection.anchors[k] = list(matrix.columns[anchors])
 
 
 def irt_selection(item_params: pd.DataFrame, abilities: pd.DataFrame, fits: pd.DataFrame, rule: str) -> IrtSelection:

@@ -96,7 +96,8 @@ def _k100_cell(s: pd.Series, method: str) -> str:
     cell = f"{s[f'k100_{method}_rho']:.2f}; diff {s[f'k100_{method}_diff_vs_full']:+.2f} "
     cell += _ci(s[f"k100_{method}_diff_ci_low"], s[f"k100_{method}_diff_ci_high"])
     if np.isfinite(s.get(f"k100_{method}_p_perm_rho", np.nan)):
-        cell += f", p {s[f'k100_{method}_p_perm_rho']:.3f} / {s[f'k100_{method}_p_perm_gain']:.3f}, {s[f'k100_{method}_verdict']}"
+        key = f"k100_{method}"
+        cell += f", p {s[f'{key}_p_perm_rho']:.3f} / {s[f'{key}_p_perm_gain']:.3f}, {s[f'{key}_verdict']}"
     return cell
 
 
@@ -110,7 +111,8 @@ def summary_table(summaries: pd.DataFrame) -> str:
     for _, s in summaries.iterrows():
         cells = [_k100_cell(s, m) for m in ("random", "irt", "anchor", "criterion")]
         rows.append(
-            f"| {s['benchmark']} | {s['criterion']} | {int(s['n_models'])} ({int(s['n_families'])}) | {s['full_rho']:.2f} "
+            f"| {s['benchmark']} | {s['criterion']} | {int(s['n_models'])} ({int(s['n_families'])}) | "
+            f"{s['full_rho']:.2f} "
             f"{_ci(s['full_ci_low'], s['full_ci_high'])} | {int(s['n_items_fdr_significant'])}/{int(s['n_items'])} | "
             + " | ".join(cells)
             + " |"
@@ -123,12 +125,14 @@ def irt_choice_section(choice: pd.DataFrame) -> str:
         "IRT model per benchmark (least BIC, or the configured one) and its items at a bound of the fit "
         "(a = 5 or |b| = 6): such items are never selected.",
         "",
-        "| benchmark | chosen | 1PL at bound | 2PL at bound | chosen fit at bound | selectable items | selectable at bound |",
+        "| benchmark | chosen | 1PL at bound | 2PL at bound | chosen fit at bound | selectable items "
+        "| selectable at bound |",
         "|---|---|---|---|---|---|---|",
     ]
     for _, c in choice.iterrows():
         lines.append(
-            f"| {c['benchmark']} | {c['chosen_model']} | {c.get('1PL_at_bound', 'n/a')} | {c.get('2PL_at_bound', 'n/a')} "
+            f"| {c['benchmark']} | {c['chosen_model']} | {c.get('1PL_at_bound', 'n/a')} | "
+            f"{c.get('2PL_at_bound', 'n/a')} "
             f"| {c['chosen_at_bound']} | {c['selectable_items']} | {c['selectable_at_bound']} |"
         )
     return "\n".join(lines)
@@ -144,7 +148,8 @@ def snr_section(folder: Path) -> str:
         "Signal (sd of model scores), noise by source, SNR (signal / root sum of the measured noise variances), "
         "split-half reliability and decision accuracy (share of model pairs the `_10` checkpoint orders as `_best`):",
         "",
-        "| task | role | signal | noise item | noise seed | noise checkpoint | SNR | reliability | decision acc. (_10) |",
+        "| task | role | signal | noise item | noise seed | noise checkpoint | SNR | reliability "
+        "| decision acc. (_10) |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for _, r in snr.iterrows():
@@ -155,8 +160,11 @@ def snr_section(folder: Path) -> str:
         )
     relation = pd.read_csv(folder / "snr_relation.csv")
     for _, r in relation.iterrows():
-        lines += ["", f"{r['relation']} across {int(r['n_benchmarks'])} benchmarks: Spearman rho "
-                      f"{_number(r['spearman_rho'])} [{_number(r['ci_low'])}, {_number(r['ci_high'])}] ({r['interval']})."]  # fmt: skip
+        lines += [
+            "",
+            f"{r['relation']} across {int(r['n_benchmarks'])} benchmarks: Spearman rho "
+            f"{_number(r['spearman_rho'])} [{_number(r['ci_low'])}, {_number(r['ci_high'])}] ({r['interval']}).",
+        ]
     return "\n".join(lines)
 
 
@@ -222,8 +230,11 @@ def write_report(studies: dict, headlines: dict, recovery_csv: str, fits: list, 
         parts += ["", "Every pair (k = 100; rho with its interval):", "", summary_table(summaries)]
         parts += ["", irt_choice_section(pd.read_csv(Path(folder) / "irt_choice.csv"))]
         parts += ["", snr_section(Path(folder))]
-        parts += ["", f"Figures: `{study}/figures/validity_curve.png`, `{study}/figures/item_map.png`, "
-                  f"`{study}/figures/snr_validity.png`."]  # fmt: skip
+        parts += [
+            "",
+            f"Figures: `{study}/figures/validity_curve.png`, `{study}/figures/item_map.png`, "
+            f"`{study}/figures/snr_validity.png`.",
+        ]
     tables = [pd.read_csv(path).assign(source=source, task=task) for source, task, path in fits]
     parts += ["", recovery_section(pd.read_csv(recovery_csv)), "", fit_section(pd.concat(tables, ignore_index=True))]
     Path(output).write_text("\n".join(parts) + "\n", encoding="utf-8")

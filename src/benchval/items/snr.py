@@ -75,9 +75,12 @@ def decision_accuracy(early: pd.Series, final: pd.Series) -> float:
 def checkpoint_scores(runs: pd.DataFrame, unit_of: dict) -> pd.DataFrame:
     """units x checkpoints: each run's mean score, by its unit and checkpoint (nlu run names)."""
     frame = pd.DataFrame(
-        {"unit": [unit_of[r] for r in runs.index], "checkpoint": [nlu_checkpoint(r) for r in runs.index],
-         "score": runs.mean(axis=1).to_numpy()}
-    )  # fmt: skip
+        {
+            "unit": [unit_of[r] for r in runs.index],
+            "checkpoint": [nlu_checkpoint(r) for r in runs.index],
+            "score": runs.mean(axis=1).to_numpy(),
+        }
+    )
     return frame.pivot_table(index="unit", columns="checkpoint", values="score")
 
 
@@ -141,8 +144,9 @@ def _interval(samples: np.ndarray, level: float) -> tuple[float, float]:
     return (float(np.quantile(valid, tail)), float(np.quantile(valid, 1 - tail))) if valid.size else (np.nan, np.nan)
 
 
-def snr_validity(snr: pd.DataFrame, units: dict, criteria: pd.DataFrame, families: pd.Series, rng, n_boot: int,
-                 level: float) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+def snr_validity(
+    snr: pd.DataFrame, units: dict, criteria: pd.DataFrame, families: pd.Series, rng, n_boot: int, level: float
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(per benchmark of ``units``: SNR, reliability and validity, the median over criteria of the full
     benchmark's rho, each with a family-resampled interval; the Spearman relation across benchmarks of
     SNR and reliability with validity, its interval from the same resamples). ``snr``: :func:`benchmark_snr`
@@ -165,8 +169,11 @@ def snr_validity(snr: pd.DataFrame, units: dict, criteria: pd.DataFrame, familie
         validity_b = np.nanmedian(np.column_stack(rho_b), axis=1)
         for name, sample in (("snr", snr_b), ("reliability", reliability_b), ("validity", validity_b)):
             draws[name].append(sample)
-        point = {"snr": snr.at[benchmark, "snr"], "reliability": snr.at[benchmark, "reliability"],
-                 "validity": float(np.median(rho))}  # fmt: skip
+        point = {
+            "snr": snr.at[benchmark, "snr"],
+            "reliability": snr.at[benchmark, "reliability"],
+            "validity": float(np.median(rho)),
+        }
         row = {"benchmark": benchmark, "n_criteria": len(criteria.columns), "n_models": len(models)}
         for name, sample in (("snr", snr_b), ("reliability", reliability_b), ("validity", validity_b)):
             low, high = _interval(sample, level)
@@ -176,15 +183,31 @@ def snr_validity(snr: pd.DataFrame, units: dict, criteria: pd.DataFrame, familie
     relations, n = [], len(units)
     for measure in ("snr", "reliability"):
         if n < 3:
-            relations.append({"relation": f"{measure} vs validity", "n_benchmarks": n, "spearman_rho": np.nan,
-                              "ci_low": np.nan, "ci_high": np.nan, "interval": "fewer than 3 benchmarks: no relation"})  # fmt: skip
+            relations.append(
+                {
+                    "relation": f"{measure} vs validity",
+                    "n_benchmarks": n,
+                    "spearman_rho": np.nan,
+                    "ci_low": np.nan,
+                    "ci_high": np.nan,
+                    "interval": "fewer than 3 benchmarks: no relation",
+                }
+            )
             continue
         stacked = np.column_stack(draws["validity"] + draws[measure])  # B x 2n: validity | measure
-        rho_b = np.array([spearman_columns(b[n:][:, None], b[:n])[0][0] if np.isfinite(b).all() else np.nan
-                          for b in stacked])  # fmt: skip
+        rho_b = np.array(
+            [spearman_columns(b[n:][:, None], b[:n])[0][0] if np.isfinite(b).all() else np.nan for b in stacked]
+        )
         point = spearman_columns(table[[measure]].to_numpy(float), table["validity"].to_numpy(float))[0][0]
         low, high = _interval(rho_b, level)
-        relations.append({"relation": f"{measure} vs validity", "n_benchmarks": n, "spearman_rho": point,
-                          "ci_low": low, "ci_high": high,
-                          "interval": f"models resampled by family, benchmarks fixed, {int(np.isfinite(rho_b).sum())} resamples"})  # fmt: skip
+        relations.append(
+            {
+                "relation": f"{measure} vs validity",
+                "n_benchmarks": n,
+                "spearman_rho": point,
+                "ci_low": low,
+                "ci_high": high,
+                "interval": f"models resampled by family, benchmarks fixed, {int(np.isfinite(rho_b).sum())} resamples",
+            }
+        )
     return table, pd.DataFrame(relations)

@@ -14,13 +14,27 @@ import pandas as pd
 from benchval.analysis.bootstrap import rng_for
 from benchval.items import readers
 from benchval.items.irt import recovery_passed
+from benchval.items.irt_selection import add_anchor_sets, irt_selection
 from benchval.items.lineage import lineage_families, merge_families
 from benchval.items.matrix import combine_runs, task_matrix
+from benchval.items.subsets import k_values
 
 log = logging.getLogger(__name__)
 
-SUMMARY_K100 = ("rho", "ci_low", "ci_high", "diff_vs_full", "diff_ci_low", "diff_ci_high", "p_perm_rho", "p_perm_gain",
-                "verdict", "mae_vs_full")  # fmt: skip
+SUMMARY_K100 = (
+    "rho",
+    "ci_low",
+    "ci_high",
+    "diff_vs_full",
+    "diff_ci_low",
+    "diff_ci_high",
+    "p_perm_rho",
+    "p_perm_gain",
+    "verdict",
+    "mae_vs_full",
+)
+
+
 def irt_choice_row(benchmark: str, irt, columns) -> dict:
     """The benchmark's IRT choice: the chosen model and the items at a bound of every fit (before: the
     2PL chose items at a bound too) and among the items the chosen model may select (after: none)."""
@@ -35,12 +49,22 @@ def irt_choice_row(benchmark: str, irt, columns) -> dict:
     }
 
 
-STUDY_TABLES = ("item_validity", "validity_curve", "lofo_folds", "summary", "criteria", "criteria_support", "models",
-                "irt_choice", "snr", "snr_validity", "snr_relation")  # fmt: skip
+STUDY_TABLES = (
+    "item_validity",
+    "validity_curve",
+    "lofo_folds",
+    "summary",
+    "criteria",
+    "criteria_support",
+    "models",
+    "irt_choice",
+    "snr",
+    "snr_validity",
+    "snr_relation",
+)
 
 
 def _irt_selection(irt_dir: str, rule: str):
-    from benchval.items.irt_selection import irt_selection
 
     folder = Path(irt_dir)
     items = pd.read_csv(folder / "item_params.csv", dtype={"item_id": str})
@@ -56,8 +80,10 @@ def _units(responses: pd.DataFrame, study: dict) -> tuple[dict, dict]:
     if study["runs"] == "none":
         return {m: m for m in models.index}, {m: (f if isinstance(f, str) else m) for m, f in family.items()}
     if family.isna().any():
-        raise ValueError(f"runs: {study['runs']} needs every model's family (the runs of one model); "
-                         f"the source gives none for {list(family.index[family.isna()])[:5]}")  # fmt: skip
+        raise ValueError(
+            f"runs: {study['runs']} needs every model's family (the runs of one model); "
+            f"the source gives none for {list(family.index[family.isna()])[:5]}"
+        )
     return {m: str(f) for m, f in family.items()}, {str(f): str(f) for f in family}
 
 
@@ -133,8 +159,9 @@ def write_snr(out: Path, tasks, study, units, runs, unit_of, criteria, family_of
     table.to_csv(out / "snr.csv", index=False)
     benchmarks = {b: units[b] for b in study["benchmarks"]}
     families = pd.Series(family_of)
-    per_benchmark, relation = snr_validity(table, benchmarks, criteria, families, rng, int(settings["n_bootstrap"]),
-                                           float(settings["ci_level"]))  # fmt: skip
+    per_benchmark, relation = snr_validity(
+        table, benchmarks, criteria, families, rng, int(settings["n_bootstrap"]), float(settings["ci_level"])
+    )
     per_benchmark.to_csv(out / "snr_validity.csv", index=False)
     relation.to_csv(out / "snr_relation.csv", index=False)
 
@@ -164,6 +191,10 @@ def run_study_step(name: str, study: dict, settings: dict, seed: int, inputs: di
     validity_tables, curves, fold_tables, summaries = [], [], [], []
     for benchmark in study["benchmarks"]:
         irt = _irt_selection(inputs["irt"][benchmark], settings["irt"]["selection_model"])
+        ks = [k for _, k in k_values(settings["k"], units[benchmark].shape[1]) if k < units[benchmark].shape[1]]
+        add_anchor_sets(
+            irt, units[benchmark], ks, int(rng_for(seed, "items", name, benchmark, "anchors").integers(2**31))
+        )
         irt_rows.append(irt_choice_row(benchmark, irt, units[benchmark].columns))
         for criterion in criteria.columns:
             y = criteria[criterion].dropna()
@@ -172,9 +203,14 @@ def run_study_step(name: str, study: dict, settings: dict, seed: int, inputs: di
             families = pd.Series({m: family_of.get(m, m) for m in models})
             validity = item_validity(matrix, y.loc[models], float(settings["ci_level"]), float(settings["fdr_alpha"]))
             curve, folds = validity_curve(
-                matrix, y.loc[models], families, irt, settings,
-                lambda key, b=benchmark, c=criterion: rng_for(seed, "items", name, b, c, key), lineage,
-            )  # fmt: skip
+                matrix,
+                y.loc[models],
+                families,
+                irt,
+                settings,
+                lambda key, b=benchmark, c=criterion: rng_for(seed, "items", name, b, c, key),
+                lineage,
+            )
             pearson = float(pearson_columns(matrix.mean(axis=1).to_numpy()[:, None], y.loc[models].to_numpy())[0])
             for table in (validity, curve, folds):
                 table.insert(0, "criterion", criterion)
@@ -182,10 +218,16 @@ def run_study_step(name: str, study: dict, settings: dict, seed: int, inputs: di
             validity_tables.append(validity)
             curves.append(curve)
             fold_tables.append(folds)
-            summaries.append({**pair_summary(benchmark, criterion, validity, curve, folds, settings["fdr_alpha"]),
-                              "full_pearson_r": pearson})  # fmt: skip
+            summaries.append(
+                {
+                    **pair_summary(benchmark, criterion, validity, curve, folds, settings["fdr_alpha"]),
+                    "full_pearson_r": pearson,
+                }
+            )
             log.info("%s -> %s: %d models, rho %.3f", benchmark, criterion, len(models), curve.iloc[-1]["rho"])
-    write_snr(out, tasks, study, units, runs, unit_of, criteria, family_of, settings, rng_for(seed, "items", name, "snr"))
+    write_snr(
+        out, tasks, study, units, runs, unit_of, criteria, family_of, settings, rng_for(seed, "items", name, "snr")
+    )
     pd.concat(validity_tables).to_csv(out / "item_validity.csv", index=False)
     pd.concat(curves).to_csv(out / "validity_curve.csv", index=False)
     pd.concat(fold_tables).to_csv(out / "lofo_folds.csv", index=False)

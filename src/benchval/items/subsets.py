@@ -98,5 +98,3 @@ def lofo_criterion_scores(
             )
             pooled[k][held_out] = values[np.ix_(held_out, chosen)].mean(axis=1)
     return {k: (pd.Series(pooled[k], index=matrix.index), folds[k]) for k in ks}
-
-
