@@ -175,6 +175,6 @@ def test_report_page_from_study_tables(tmp_path):
     assert "A random 100-item subset gives rho = 0.80 [0.60, 0.90]" in text and "does not keep the validity" in text
     assert "not distinguishable" in text and "beats the full benchmark's rho of 0.80" in text
     assert "| src | b | 2PL |" in text
-    assert "| b | 1PL | 3 | 40 | 3 | 497 | 0 |" in text  # the IRT choice with its items at a bound
+    assert "| b | 1PL | 3 (0) | 40 (30) | 497 | 0 |" in text  # the IRT choice with its items at a bound
     assert "| b | benchmark | 0.1000 | 0.0100 | n/a | n/a | 10.00 | 0.900 | n/a |" in text
     assert "0.80; diff +0.00 [-0.10, 0.10], p 0.010 / 0.500, keeps" in text

@@ -92,7 +92,7 @@ def lofo_permuted_scores(
             check(training, held_out)
         with np.errstate(invalid="ignore", divide="ignore"):
             rho = _unit_ranks(values[training], 0).T @ _unit_ranks(y_columns[training], 0)  # items x P
-        key = np.where(np.isfinite(rho), rho, -np.inf)
+        key = np.where(np.isfinite(rho), np.round(rho, 12), -np.inf)  # as subsets.top_k
         order = np.argsort(-key, axis=0, kind="stable")[:k_max]  # k_max x P
         running = np.cumsum(values[held_out][:, order], axis=1)  # held x k_max x P
         for j, k in enumerate(ks):

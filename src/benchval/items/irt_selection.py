@@ -28,6 +28,7 @@ DISCRIMINATION_BOUND = 5.0
 DIFFICULTY_BOUND = 6.0
 _AT = 1e-3  # an estimate within this of a bound sits at it
 THETA_GRID = np.linspace(-5.0, 5.0, 101)
+TOP = 100  # irt_choice.csv: how many of a fit's TOP most informative items sit at a bound
 
 
 def choose_model(fits: pd.DataFrame, rule: str) -> str:
@@ -75,7 +76,12 @@ def irt_selection(item_params: pd.DataFrame, abilities: pd.DataFrame, fits: pd.D
     model = choose_model(fits, rule)
     counts = {}
     for name, rows in item_params.groupby("irt_model"):
-        counts[f"{name}_at_bound"] = int(at_bound(rows).sum())
+        flags = at_bound(rows)
+        counts[f"{name}_at_bound"] = int(flags.sum())
+        thetas = abilities.loc[abilities["irt_model"] == name, "theta"].to_numpy(float)
+        info = information(thetas, rows["discrimination"].to_numpy(float), rows["difficulty"].to_numpy(float))
+        top = np.argsort(-info.sum(axis=0), kind="stable")[:TOP]
+        counts[f"{name}_top{TOP}_at_bound"] = int(flags.to_numpy()[top].sum())  # chosen at a bound, bounds allowed
     items = item_params[item_params["irt_model"] == model].set_index("item_id")
     items = items.assign(at_bound=at_bound(items))
     thetas = abilities.loc[abilities["irt_model"] == model, "theta"].to_numpy(float)

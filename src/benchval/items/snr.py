@@ -151,7 +151,7 @@ def snr_validity(
     benchmark's rho, each with a family-resampled interval; the Spearman relation across benchmarks of
     SNR and reliability with validity, its interval from the same resamples). ``snr``: :func:`benchmark_snr`
     rows indexed by benchmark."""
-    models = sorted(set.intersection(*(set(m.index) for m in units.values())) & set(criteria.index))
+    models = sorted(set.intersection(*(set(m.index) for m in units.values())))
     indices = cluster_indices(families.reindex(models).to_numpy(), rng, n_boot)
     rows, draws = [], {"snr": [], "reliability": [], "validity": []}
     for benchmark, matrix in units.items():

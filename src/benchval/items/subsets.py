@@ -44,7 +44,7 @@ def k_values(requested, n_items: int) -> list[tuple[str, int]]:
 
 def top_k(scores: np.ndarray, k: int) -> np.ndarray:
     """Column positions of the k highest scores (NaN lowest; ties: the earlier column), sorted."""
-    key = np.where(np.isnan(scores), -np.inf, scores)
+    key = np.where(np.isnan(scores), -np.inf, np.round(scores, 12))  # rounded: ties equal however computed
     order = np.lexsort((np.arange(len(key)), -key))
     return np.sort(order[:k])
 
