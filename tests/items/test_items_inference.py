@@ -104,6 +104,7 @@ def test_permutation_p_and_verdict_by_hand():
     assert inference.permutation_p(0.9, np.array([0.1, 0.2, 0.3])) == pytest.approx(1 / 4)
     assert np.isnan(inference.permutation_p(0.9, np.array([])))
     assert verdict(0.01, 0.2, 0.01, 0.01, 0.05) == "gains"
+    assert verdict(0.01, 0.2, 0.30, 0.01, 0.05) == "undecided"  # beats a full benchmark near 0, itself chance
     assert verdict(0.01, 0.2, 0.01, 0.30, 0.05) == "undecided"  # the interval says gain, the null does not
     assert verdict(-0.2, -0.01, 0.01, 0.9, 0.05) == "loses"
     assert verdict(-0.2, 0.1, 0.01, 0.9, 0.05) == "keeps"

@@ -102,6 +102,8 @@ def test_report_page_from_study_tables(tmp_path):
                 "chosen_model": "1PL",
                 "1PL_at_bound": 3,
                 "2PL_at_bound": 40,
+                "1PL_top100_at_bound": 0,
+                "2PL_top100_at_bound": 30,
                 "chosen_at_bound": 3,
                 "selectable_items": 497,
                 "selectable_at_bound": 0,

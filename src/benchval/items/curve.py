@@ -23,11 +23,13 @@ from benchval.items.validity import spearman_columns
 
 
 def verdict(diff_low: float, diff_high: float, p_rho: float, p_gain: float, alpha: float) -> str:
-    """gains / loses / keeps / undecided (module docstring of benchval.items.subsets)."""
+    """``gains``: the difference's interval above 0 and both permutation p below ``alpha``; ``loses``: the
+    interval below 0; ``keeps``: the interval holds 0 and the subset's rho beats the permutation null
+    (``p_rho`` < ``alpha``); else ``undecided``."""
     if not (np.isfinite(diff_low) and np.isfinite(diff_high)):
         return "undecided"
-    if diff_low > 0 and np.isfinite(p_gain) and p_gain < alpha:
-        return "gains"
+    if diff_low > 0 and np.isfinite(p_gain) and p_gain < alpha and p_rho < alpha:
+        return "gains"  # a gain over a full benchmark that is itself near 0 is no validity
     if diff_high < 0:
         return "loses"
     if diff_low <= 0 <= diff_high and np.isfinite(p_rho) and p_rho < alpha:

@@ -146,6 +146,7 @@ def item_map_figure(items: pd.DataFrame, validity: pd.DataFrame, title: str, out
     merged = items.merge(validity[["item_id", "rho"]], on="item_id", how="inner")
     figure, ax = plt.subplots(figsize=(6.5, 4.8))
     undefined = merged["rho"].isna()
+    colour_span = float(np.nanmax(np.abs(merged["rho"]))) if (~undefined).any() else 1.0  # the data's, around 0
     ax.scatter(
         merged.loc[undefined, "difficulty"], merged.loc[undefined, "discrimination"], s=4, color="lightgrey", lw=0
     )
@@ -154,8 +155,8 @@ def item_map_figure(items: pd.DataFrame, validity: pd.DataFrame, title: str, out
         merged.loc[~undefined, "discrimination"],
         c=merged.loc[~undefined, "rho"],
         cmap="RdBu_r",
-        vmin=-1,
-        vmax=1,
+        vmin=-colour_span,
+        vmax=colour_span,
         s=5,
         lw=0,
     )
@@ -165,7 +166,8 @@ def item_map_figure(items: pd.DataFrame, validity: pd.DataFrame, title: str, out
     spread = merged[["difficulty", "discrimination"]].abs().quantile(0.99).to_numpy()
     ax.set_xlim(-spread[0] * 1.1, spread[0] * 1.1)
     ax.set_ylim(min(0.0, float(np.nanmin(merged["discrimination"]))), spread[1] * 1.1)
-    ax.set_title(f"{title} ({len(merged)} items; axes cut at the 99th percentile of |value|)", fontsize=9)
+    note = f"{title} ({len(merged)} items; axes cut at the 99th percentile of |value|)"
+    ax.set_title(textwrap.fill(note, 70), fontsize=9)
     figure.tight_layout()
     return save(figure, out_dir, "item_map", formats, dpi)
 

@@ -1,21 +1,15 @@
-"""Subsets of a benchmark's items and their criterion validity (the validity curve, docs/items.md).
+"""Subsets of a benchmark's items and how each is selected (docs/items.md; the validity curve that
+judges them: benchval.items.curve).
 
-A subset's score of a model is the mean of its items' scores. For each k:
-
-* ``random``: ``n_draws`` seeded draws of k items; the rho of each draw with the criterion; the interval
-  is the spread over draws (the central ``level`` share of draws), i.e. what a random k-item subset gives.
-* ``irt``: the k items of most Fisher information (2PL, a^2 P (1 - P)) summed over the abilities of the
-  respondents the IRT model was fitted to: maximum-information items (not tinyBenchmarks' anchor
-  points); chosen from the benchmark's responses only (no criterion), so all models may inform it.
-* ``criterion``: leave one family out. For each family, the k items of highest Spearman rho with the
-  criterion among the *training* families' models only; the held-out family's models are scored on
-  them. The held-out scores of all folds are pooled before the rho is taken (as the paper's LOFO pools
-  its predictions), so a selection that overfits the training models cannot show as validity.
-
-``irt``, ``criterion`` and the full benchmark get a percentile bootstrap over models (the same resamples
-for all, so ``diff_vs_full`` = rho(subset) - rho(full) has a paired interval). Each subset also says how
-well it recovers the full benchmark's mean: ``mae_vs_full`` (mean absolute difference of the subset and
-full scores, accuracy points) and ``rho_vs_full`` (Spearman of subset and full scores).
+* ``random``: seeded draws of k items.
+* ``irt``: the k items of most Fisher information of the chosen IRT fit (benchval.items.irt_selection;
+  items at a bound of the fit are never chosen); ``anchor``: tinyBenchmarks' anchor points and the p-IRT
+  estimate of the full score (same module). Neither reads the criterion.
+* ``criterion``: leave one family (lineage, benchval.items.lineage) out. For each family, the k items of
+  highest Spearman rho with the criterion among the *training* families' models only; the held-out
+  family's models are scored on them. The held-out scores of all folds are pooled before the rho is
+  taken (as the paper's LOFO pools its predictions), so a selection that overfits the training models
+  cannot show as validity. Every fold is checked against the lineages (:func:`lofo_criterion_scores`).
 """
 
 from __future__ import annotations
