@@ -83,3 +83,15 @@ def test_relation_table():
         table.iloc[:1], {"b0": units["b0"]}, criteria, families, np.random.default_rng(1), 200, 0.95
     )
     assert np.isnan(relation1["spearman_rho"]).all() and "fewer than 3" in relation1["interval"].iloc[0]
+
+
+def test_rowwise_spearman_equals_scipy():
+    from scipy import stats
+
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(size=(6, 5)), rng.normal(size=(6, 5))
+    a[2, 1] = np.nan
+    rho = snr.rowwise_spearman(a, b)
+    for row in (0, 1, 3, 4, 5):
+        assert rho[row] == pytest.approx(stats.spearmanr(a[row], b[row]).statistic)
+    assert np.isnan(rho[2])

@@ -95,28 +95,28 @@ def _recovery(scores: np.ndarray, full: np.ndarray) -> dict:
     return {"mae_vs_full": float(np.mean(np.abs(scores[both] - full[both]))), "rho_vs_full": float(rho)}
 
 
-def random_row(ctx: PairContext, k: int, n_draws: int, rng) -> dict:
-    """A random k-item subset: rho and difference = the medians over ``n_draws`` draws; the interval and
-    the null draw a fresh subset per resample and per permutation."""
-    n_items = ctx.values.shape[1]
+def random_subset_scores(matrix: pd.DataFrame, k: int, count: int, rng) -> pd.DataFrame:
+    """models x ``count``: each column the mean score of a fresh random k-item subset (drawn without
+    replacement). Drawn once per benchmark and k and shared by its criteria (they read no criterion)."""
+    picks = np.array([rng.choice(matrix.shape[1], k, replace=False) for _ in range(count)])  # count x k
+    return pd.DataFrame(matrix.to_numpy(float)[:, picks].mean(axis=2), index=matrix.index)
 
-    def scores_of(count: int) -> np.ndarray:  # n x count
-        return np.column_stack(
-            [ctx.values[:, rng.choice(n_items, k, replace=False)].mean(axis=1) for _ in range(count)]
-        )
 
-    draws = scores_of(n_draws)
+def random_row(ctx: PairContext, scores: np.ndarray, n_draws: int) -> dict:
+    """A random k-item subset (``scores``: models x draws, :func:`random_subset_scores`): rho and difference
+    = the medians over the first ``n_draws`` draws; the interval and the null take a fresh draw per
+    resample and per permutation (the next columns)."""
+    n_boot, n_perm = len(ctx.boot), ctx.y_perm.shape[1]
+    draws, boot = scores[:, :n_draws], scores[:, n_draws : n_draws + n_boot]
+    null = scores[:, n_draws + n_boot : n_draws + n_boot + n_perm] if n_perm else None
     rho, _ = spearman_columns(draws, ctx.y)
     full_rho = float(spearman_columns(ctx.full[:, None], ctx.y)[0][0])
     middle = int(np.argsort(rho)[len(rho) // 2])  # the median draw stands for the point estimate
-    judged = ctx.judge(
-        draws[:, middle], scores_of(ctx.y_perm.shape[1]) if ctx.y_perm.shape[1] else None, scores_of(len(ctx.boot)).T
-    )
+    judged = ctx.judge(draws[:, middle], null, boot.T)
     judged.update(rho=float(np.nanmedian(rho)), diff_vs_full=float(np.nanmedian(rho) - full_rho))
-    judged.update(
-        verdict=verdict(
-            judged["diff_ci_low"], judged["diff_ci_high"], judged["p_perm_rho"], judged["p_perm_gain"], 1.0 - ctx.level
-        )
+    alpha = 1.0 - ctx.level
+    judged["verdict"] = verdict(
+        judged["diff_ci_low"], judged["diff_ci_high"], judged["p_perm_rho"], judged["p_perm_gain"], alpha
     )
     recovered, _ = spearman_columns(draws, ctx.full)
     return {
@@ -151,12 +151,15 @@ def validity_curve(
     settings: dict,
     rng_for_key,
     lineage: dict | None = None,
+    random_scores: dict | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The validity curve (one row per method and k, and the full benchmark) and every LOFO fold's
     selection (``rng_for_key(name)``: a seeded Generator per purpose; ``lineage``: model -> lineage that
-    every fold is checked against, default the families)."""
+    every fold is checked against, default the families; ``random_scores``: k -> the benchmark's
+    :func:`random_subset_scores`, drawn here on this pair's models where absent)."""
     ctx = PairContext(matrix, criterion, families, settings, rng_for_key)
     n_items, lineage = matrix.shape[1], lineage or families.to_dict()
+    random_scores = {} if random_scores is None else random_scores
     ks = k_values(settings["k"], n_items)
     subset_ks = [k for _, k in ks if k < n_items]
     min_models = int(settings["min_models"])
@@ -186,13 +189,11 @@ def validity_curve(
         if k == n_items:
             continue  # every method at k = all is the full benchmark (its row below)
         base = {"k": k_label, "n_items": k}
-        rows.append(
-            {
-                "method": "random",
-                **base,
-                **random_row(ctx, k, int(settings["n_random_draws"]), rng_for_key(f"random/{k_label}")),
-            }
-        )
+        if k not in random_scores:
+            count = int(settings["n_random_draws"]) + len(ctx.boot) + ctx.y_perm.shape[1]
+            random_scores[k] = random_subset_scores(matrix, k, count, rng_for_key(f"random/{k_label}"))
+        drawn = random_scores[k].reindex(matrix.index).to_numpy(float)
+        rows.append({"method": "random", **base, **random_row(ctx, drawn, int(settings["n_random_draws"]))})
         seed = int(rng_for_key(f"anchor/{k_label}").integers(2**31))
         irt_scores, note = _irt_scores(ctx, irt, matrix.columns, k, seed)
         for method in ("irt", "anchor"):

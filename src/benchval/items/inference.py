@@ -70,6 +70,19 @@ def spearman_with_columns(scores: np.ndarray, y_columns: np.ndarray) -> np.ndarr
     return np.clip((_unit_ranks(scores, 0) * _unit_ranks(y_columns, 0)).sum(axis=0), -1.0, 1.0)
 
 
+def top_rows(key: np.ndarray, k: int) -> np.ndarray:
+    """k x P: per column of ``key`` (items x P) the rows of the k largest values in descending order,
+    ties to the earlier row (as benchval.items.subsets.top_k): a partition finds each column's k-th
+    value, and only the rows at or above it are sorted."""
+    k = min(k, key.shape[0])
+    threshold = -np.partition(-key, k - 1, axis=0)[k - 1]  # P
+    order = np.empty((k, key.shape[1]), dtype=int)
+    for p in range(key.shape[1]):
+        rows = np.flatnonzero(key[:, p] >= threshold[p])
+        order[:, p] = rows[np.lexsort((rows, -key[rows, p]))][:k]
+    return order
+
+
 def lofo_permuted_scores(
     values: np.ndarray,
     y_columns: np.ndarray,
@@ -93,7 +106,7 @@ def lofo_permuted_scores(
         with np.errstate(invalid="ignore", divide="ignore"):
             rho = _unit_ranks(values[training], 0).T @ _unit_ranks(y_columns[training], 0)  # items x P
         key = np.where(np.isfinite(rho), np.round(rho, 12), -np.inf)  # as subsets.top_k
-        order = np.argsort(-key, axis=0, kind="stable")[:k_max]  # k_max x P
+        order = top_rows(key, k_max)  # k_max x P
         running = np.cumsum(values[held_out][:, order], axis=1)  # held x k_max x P
         for j, k in enumerate(ks):
             pooled[:, j, held_out] = (running[:, k - 1, :] / k).T

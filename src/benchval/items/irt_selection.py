@@ -98,7 +98,7 @@ def anchor_points(values: np.ndarray, candidates: np.ndarray, k: int, seed: int)
     pool = np.flatnonzero(candidates)
     points = values[:, pool].T
     k = min(k, len(pool))
-    fitted = KMeans(n_clusters=k, n_init=1, random_state=seed).fit(points)
+    fitted = KMeans(n_clusters=k, n_init=1, max_iter=100, random_state=seed).fit(points)
     distance = ((points - fitted.cluster_centers_[fitted.labels_]) ** 2).sum(axis=1)
     anchors, weights = [], []
     for cluster in range(k):

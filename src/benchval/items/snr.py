@@ -24,6 +24,7 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from benchval.items.inference import cluster_indices, resampled_spearman
 from benchval.items.lineage import MINIBERTA_SEED, nlu_lineage
@@ -138,6 +139,15 @@ def _resampled_snr(values: np.ndarray, fixed_noise2: float, indices: np.ndarray)
     return snr, 2 * r / (1 + r)
 
 
+def rowwise_spearman(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Spearman rho of each row of ``a`` with the same row of ``b`` (B x n); NaN where a row has a NaN."""
+    ranks_a, ranks_b = stats.rankdata(a, axis=1), stats.rankdata(b, axis=1)
+    ranks_a, ranks_b = ranks_a - ranks_a.mean(axis=1, keepdims=True), ranks_b - ranks_b.mean(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rho = (ranks_a * ranks_b).sum(axis=1) / np.sqrt((ranks_a**2).sum(axis=1) * (ranks_b**2).sum(axis=1))
+    return np.where(np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1), rho, np.nan)
+
+
 def _interval(samples: np.ndarray, level: float) -> tuple[float, float]:
     valid = samples[np.isfinite(samples)]
     tail = (1 - level) / 2
@@ -194,10 +204,7 @@ def snr_validity(
                 }
             )
             continue
-        stacked = np.column_stack(draws["validity"] + draws[measure])  # B x 2n: validity | measure
-        rho_b = np.array(
-            [spearman_columns(b[n:][:, None], b[:n])[0][0] if np.isfinite(b).all() else np.nan for b in stacked]
-        )
+        rho_b = rowwise_spearman(np.column_stack(draws[measure]), np.column_stack(draws["validity"]))
         point = spearman_columns(table[[measure]].to_numpy(float), table["validity"].to_numpy(float))[0][0]
         low, high = _interval(rho_b, level)
         relations.append(

@@ -146,6 +146,15 @@ def pair_summary(benchmark, criterion, validity, curve, folds, alpha) -> dict:
     return summary
 
 
+def random_draws(matrix: pd.DataFrame, ks: list[int], settings: dict, rng_for_k) -> dict:
+    """k -> the benchmark's random k-item subset scores for every model (benchval.items.curve): the point
+    draws, one per family resample and one per permuted criterion, shared by the benchmark's criteria."""
+    from benchval.items.curve import random_subset_scores
+
+    count = int(settings["n_random_draws"]) + int(settings["n_bootstrap"]) + int(settings.get("n_permutations", 0))
+    return {k: random_subset_scores(matrix, k, count, rng_for_k(k)) for k in ks}
+
+
 def write_snr(out: Path, tasks, study, units, runs, unit_of, criteria, family_of, settings, rng) -> None:
     """snr.csv (every task of the study), snr_validity.csv and snr_relation.csv (its benchmarks)."""
     from benchval.items.snr import benchmark_snr, snr_validity
@@ -196,6 +205,9 @@ def run_study_step(name: str, study: dict, settings: dict, seed: int, inputs: di
             irt, units[benchmark], ks, int(rng_for(seed, "items", name, benchmark, "anchors").integers(2**31))
         )
         irt_rows.append(irt_choice_row(benchmark, irt, units[benchmark].columns))
+        random_scores = random_draws(
+            units[benchmark], ks, settings, lambda k, b=benchmark: rng_for(seed, "items", name, b, "random", k)
+        )
         for criterion in criteria.columns:
             y = criteria[criterion].dropna()
             models = [m for m in units[benchmark].index if m in y.index]
@@ -210,6 +222,7 @@ def run_study_step(name: str, study: dict, settings: dict, seed: int, inputs: di
                 settings,
                 lambda key, b=benchmark, c=criterion: rng_for(seed, "items", name, b, c, key),
                 lineage,
+                random_scores,
             )
             pearson = float(pearson_columns(matrix.mean(axis=1).to_numpy()[:, None], y.loc[models].to_numpy())[0])
             for table in (validity, curve, folds):
