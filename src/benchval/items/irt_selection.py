@@ -94,11 +94,13 @@ def anchor_points(values: np.ndarray, candidates: np.ndarray, k: int, seed: int)
     """(column positions of k anchor items, their weights summing to 1): k-means on the candidate items'
     score vectors over the models (``values``: models x items), the item nearest each centre."""
     from sklearn.cluster import KMeans
+    from threadpoolctl import threadpool_limits  # a dependency of scikit-learn itself
 
     pool = np.flatnonzero(candidates)
     points = values[:, pool].T
     k = min(k, len(pool))
-    fitted = KMeans(n_clusters=k, n_init=1, max_iter=100, random_state=seed).fit(points)
+    with threadpool_limits(1):  # one thread: on a shared 2-core machine OpenMP spinning costs 10x the CPU time
+        fitted = KMeans(n_clusters=k, n_init=1, max_iter=100, random_state=seed).fit(points)
     distance = ((points - fitted.cluster_centers_[fitted.labels_]) ** 2).sum(axis=1)
     anchors, weights = [], []
     for cluster in range(k):
