@@ -46,7 +46,7 @@ def _panel(ax, curve: pd.DataFrame, title: str) -> None:
     ks = curve[curve["method"] != "full"]
     positions = {k: i for i, k in enumerate(dict.fromkeys(ks["k"]))}
     ax.axhspan(full["ci_low"], full["ci_high"], color="tab:green", alpha=0.12, lw=0)
-    ax.axhline(full["rho"], color="tab:green", lw=1.2, label=f"full ({int(full['n_items'])} items)")
+    ax.axhline(full["rho"], color="tab:green", lw=1.2, label="full benchmark (all items)")
     for offset, method in zip((-0.24, -0.08, 0.08, 0.24), METHODS):
         rows = ks[(ks["method"] == method) & ks["rho"].notna()]
         x = rows["k"].map(positions).to_numpy(float) + offset
@@ -78,10 +78,11 @@ def curve_title(curve: pd.DataFrame) -> str:
     if rows.empty or "verdict" not in rows:
         return "Validity of item subsets against the full benchmark"
     counts = rows["verdict"].value_counts()
-    parts = [f"{counts.get(v, 0)} {v}" for v in ("keeps", "gains", "loses", "undecided")]
     return (
-        f"At k = 100, of {len(rows)} subsets: " + ", ".join(parts) + " the full benchmark's validity "
-        "(keeps / gains: family-resampled interval and permutation null agree)"
+        f"At k = 100, {counts.get('keeps', 0)} of {len(rows)} subsets keep the full benchmark's validity, "
+        f"{counts.get('gains', 0)} gain, {counts.get('loses', 0)} lose, {counts.get('undecided', 0)} undecided "
+        "(keep / gain: the family-resampled interval and the permutation null agree; a kept subset's interval "
+        "can still be wide)"
     )
 
 
@@ -122,8 +123,9 @@ def snr_validity_figure(table: pd.DataFrame, relation: pd.DataFrame, out_dir: Pa
         lw=1,
         capsize=2,
     )
-    for row in table.itertuples():
-        ax.annotate(str(row.benchmark), (row.snr, row.validity), xytext=(4, 4), textcoords="offset points", fontsize=7)
+    for index, row in enumerate(table.sort_values("snr").itertuples()):  # labels alternate above and below
+        offset = (4, 5) if index % 2 == 0 else (4, -11)
+        ax.annotate(str(row.benchmark), (row.snr, row.validity), xytext=offset, textcoords="offset points", fontsize=7)
     ax.set_xscale("log")
     ax.set_xlabel("signal-to-noise ratio (sd of model scores / noise; log scale)")
     ax.set_ylabel("validity: median Spearman rho with the criteria")
@@ -133,6 +135,8 @@ def snr_validity_figure(table: pd.DataFrame, relation: pd.DataFrame, out_dir: Pa
             f"Across {int(snr['n_benchmarks'])} benchmarks, SNR and validity: Spearman rho {snr['spearman_rho']:.2f} "
             f"[{snr['ci_low']:.2f}, {snr['ci_high']:.2f}] (models resampled by family)"
         )
+        if snr["ci_low"] <= 0 <= snr["ci_high"]:
+            point += f": the interval holds 0, {int(snr['n_benchmarks'])} benchmarks cannot show a relation"
     else:
         point = f"SNR and validity of {int(snr['n_benchmarks'])} benchmark(s): too few for a relation"
     ax.set_title(textwrap.fill(point, 70), fontsize=9)
