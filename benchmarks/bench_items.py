@@ -41,10 +41,7 @@ def targets(config: dict) -> list[str]:
     formats = config["analysis"]["figures"]["formats"]
     studies = config["items"]["studies"]
     figures = [
-        f"results/items/{s}/figures/{stem}.{ext}"
-        for s in studies
-        for stem in ITEM_FIGURE_STEMS
-        for ext in formats
+        f"results/items/{s}/figures/{stem}.{ext}" for s in studies for stem in ITEM_FIGURE_STEMS for ext in formats
     ]
     return ["results/items/report.md", *figures]
 
