@@ -73,7 +73,7 @@ def pair_paragraph(summary: pd.Series, curve: pd.DataFrame) -> str:
         f"**{summary['benchmark']} -> {summary['criterion']}.** Over {int(summary['n_models'])} models "
         f"({int(summary['n_families'])} held-out families), the full benchmark ({int(summary['n_items'])} items) "
         f"correlates with the criterion at rho = {full['rho']:.2f} {_ci(full['ci_low'], full['ci_high'])} "
-        f"(model bootstrap, 95%).",
+        f"(families resampled, 95%).",
         f"{int(summary['n_items_fdr_significant'])} of its {int(summary['n_items_defined'])} items with a defined "
         f"correlation have an FDR-significant item-criterion correlation (Benjamini-Hochberg over the benchmark's "
         f"items, alpha {summary['fdr_alpha']}); the item contributions sum to the Pearson r of "
