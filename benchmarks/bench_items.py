@@ -30,6 +30,7 @@ import pandas as pd
 from benchval.plumbing.config import merged_config
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.jobs.layout import workflow_layout
+from benchval.jobs.rules.items import ITEM_FIGURE_STEMS
 from benchval.testing.snakemake_run import snakemake_command
 
 TARGET_SECONDS = 120.0
@@ -40,10 +41,7 @@ def targets(config: dict) -> list[str]:
     formats = config["analysis"]["figures"]["formats"]
     studies = config["items"]["studies"]
     figures = [
-        f"results/items/{s}/figures/{stem}.{ext}"
-        for s in studies
-        for stem in ("validity_curve", "item_map")
-        for ext in formats
+        f"results/items/{s}/figures/{stem}.{ext}" for s in studies for stem in ITEM_FIGURE_STEMS for ext in formats
     ]
     return ["results/items/report.md", *figures]
 

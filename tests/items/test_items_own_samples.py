@@ -60,7 +60,7 @@ def test_study_on_own_lmeval_samples(tmp_path, monkeypatch):
     assert summary["n_models"] == 12 and summary["full_rho"] > 0.5  # both tasks follow the simulated ability
     assert abs(summary["contribution_sum"] - summary["full_pearson_r"]) < 1e-9
     curve = pd.read_csv("out/validity_curve.csv", dtype={"k": str})
-    assert set(curve["method"]) == {"random", "irt", "criterion", "full"}
+    assert set(curve["method"]) == {"random", "irt", "anchor", "criterion", "full"}
     folds = pd.read_csv("out/lofo_folds.csv")
     assert len(folds) == 3 * 4  # 3 values of k x 4 families
 

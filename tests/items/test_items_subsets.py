@@ -76,20 +76,34 @@ def test_small_training_sets_leave_their_fold_unscored(study):
     assert folds == [] and pooled.isna().all()
 
 
+def _irt(matrix, information):
+    from benchval.items.irt_selection import IrtSelection
+
+    items = pd.DataFrame({"discrimination": 1.0, "difficulty": 0.0, "at_bound": False}, index=matrix.columns)
+    return IrtSelection("2PL", items, information, {})
+
+
 def test_validity_curve(study):
+    from benchval.items.curve import validity_curve
+
     matrix, criterion, families = study
     info = pd.Series(np.arange(60, dtype=float), index=matrix.columns)  # item i59 most informative
-    curve, folds = subsets.validity_curve(matrix, criterion, families, info, SETTINGS, lambda k: rng_for(1, k))
+    info["i59"] = np.nan  # an item at a bound: never chosen
+    settings = {**SETTINGS, "n_permutations": 19}
+    curve, folds = validity_curve(matrix, criterion, families, _irt(matrix, info), settings, lambda k: rng_for(1, k))
     full = curve[curve["method"] == "full"].iloc[0]
     assert full["rho"] == pytest.approx(stats.spearmanr(matrix.mean(axis=1), criterion).statistic)
     assert full["ci_low"] <= full["rho"] <= full["ci_high"]
     irt5 = curve[(curve["method"] == "irt") & (curve["k"] == "5")].iloc[0]
-    top = matrix[[f"i{j}" for j in range(55, 60)]].mean(axis=1)
+    top = matrix[[f"i{j}" for j in range(54, 59)]].mean(axis=1)  # the 5 most informative off the bound
     assert irt5["rho"] == pytest.approx(stats.spearmanr(top, criterion).statistic)
-    random = curve[curve["method"] == "random"]
-    assert (random["ci_low"] <= random["rho"]).all() and (random["rho"] <= random["ci_high"]).all()
-    every = curve[curve["k"] == "all"]
-    assert np.allclose(every["rho"], full["rho"])  # all items: every method is the full benchmark
+    for method in ("random", "irt", "anchor", "criterion"):
+        rows = curve[curve["method"] == method]
+        assert len(rows) == 2 and (rows["ci_low"] <= rows["ci_high"]).all()
+        assert (rows["diff_ci_low"] <= rows["diff_ci_high"]).all()
+        assert rows["p_perm_rho"].between(1 / 20, 1).all() and (rows["n_permutations"] == 19).all()
+        assert set(rows["verdict"]) <= {"keeps", "gains", "loses", "undecided"}
+    assert list(curve.loc[curve["k"] == "all", "method"]) == ["full"]  # every method at k = all is the full one
     assert set(folds["k"]) == {"5", "20", "all"} and len(folds) == 3 * 6
 
 

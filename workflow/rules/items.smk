@@ -4,8 +4,9 @@
 #                          comparisons (bootstrap, McNemar) and the tie groups of each task's ranking
 #   items_irt_recovery  -> results/items/irt_recovery.csv: IRT fitted back to simulated responses (a gate)
 #   items_irt_{source}  -> results/items/{source}/irt/{task}/{item_params,fit,abilities}.csv: 1PL and 2PL
-#   items_study         -> results/items/{study}/: item validity, the validity curve, LOFO folds, summary
-#   items_figures       -> results/items/{study}/figures/: validity curve, item map
+#   items_study         -> results/items/{study}/: item validity, the validity curve, LOFO folds, summary,
+#                          IRT choice, signal / noise / SNR and its relation with validity
+#   items_figures       -> results/items/{study}/figures/: validity curve, item map, SNR vs validity
 #   items_report        -> results/items/report.md
 # Each rule gets only the `items:` keys it reads. Cost: benchmarks/bench_items.py.
 import os
@@ -29,6 +30,10 @@ ITEM_STUDY_FILES = (
     "criteria.csv",
     "criteria_support.csv",
     "models.csv",
+    "irt_choice.csv",
+    "snr.csv",
+    "snr_validity.csv",
+    "snr_relation.csv",
     "filters.json",
 )
 LAYOUT = workflow_layout(config)
@@ -132,6 +137,7 @@ rule items_study:
             "k",
             "n_random_draws",
             "n_bootstrap",
+            "n_permutations",
             "ci_level",
             "fdr_alpha",
             "min_models",
@@ -151,11 +157,13 @@ rule items_figures:
         curve=f"{ITEMS}/{{study}}/validity_curve.csv",
         validity=f"{ITEMS}/{{study}}/item_validity.csv",
         support=f"{ITEMS}/{{study}}/criteria_support.csv",
+        snr=f"{ITEMS}/{{study}}/snr_validity.csv",
+        relation=f"{ITEMS}/{{study}}/snr_relation.csv",
         irt=lambda w: item_functions.headline_irt(config, w.study),
     output:
         [
             f"{ITEMS}/{{study}}/figures/{stem}.{ext}"
-            for stem in ("validity_curve", "item_map")
+            for stem in item_functions.ITEM_FIGURE_STEMS
             for ext in config["analysis"]["figures"]["formats"]
         ],
     wildcard_constraints:
@@ -176,6 +184,11 @@ rule items_report:
         summaries=[f"{ITEMS}/{study}/summary.csv" for study in ITEMS_CONFIG.get("studies", {})],
         curves=[f"{ITEMS}/{study}/validity_curve.csv" for study in ITEMS_CONFIG.get("studies", {})],
         support=[f"{ITEMS}/{study}/criteria_support.csv" for study in ITEMS_CONFIG.get("studies", {})],
+        study_tables=[
+            f"{ITEMS}/{study}/{name}.csv"
+            for study in ITEMS_CONFIG.get("studies", {})
+            for name in ("irt_choice", "snr", "snr_relation")
+        ],
         recovery=f"{ITEMS}/irt_recovery.csv",
         fits=list(item_functions.item_report_fits(config).values()),
     output:

@@ -14,34 +14,76 @@ import pandas as pd
 from benchval.analysis.bootstrap import rng_for
 from benchval.items import readers
 from benchval.items.irt import recovery_passed
+from benchval.items.irt_selection import add_anchor_sets, irt_selection
+from benchval.items.lineage import lineage_families, merge_families
 from benchval.items.matrix import combine_runs, task_matrix
+from benchval.items.subsets import k_values
 
 log = logging.getLogger(__name__)
 
-STUDY_TABLES = ("item_validity", "validity_curve", "lofo_folds", "summary", "criteria", "criteria_support", "models")
+SUMMARY_K100 = (
+    "rho",
+    "ci_low",
+    "ci_high",
+    "diff_vs_full",
+    "diff_ci_low",
+    "diff_ci_high",
+    "p_perm_rho",
+    "p_perm_gain",
+    "verdict",
+    "mae_vs_full",
+)
 
 
-def _information(irt_dir: str, selection_model: str) -> pd.Series:
-    from benchval.items.subsets import information_ranking
+def irt_choice_row(benchmark: str, irt, columns) -> dict:
+    """The benchmark's IRT choice: the chosen model and the items at a bound of every fit (before: the
+    2PL chose items at a bound too) and among the items the chosen model may select (after: none)."""
+    usable = irt.information.reindex(columns).notna()
+    return {
+        "benchmark": benchmark,
+        "chosen_model": irt.model,
+        **irt.bound_counts,
+        "chosen_at_bound": int(irt.items["at_bound"].sum()),
+        "selectable_items": int(usable.sum()),
+        "selectable_at_bound": int(irt.items["at_bound"].reindex(columns[usable]).fillna(False).sum()),
+    }
 
-    items = pd.read_csv(Path(irt_dir) / "item_params.csv", dtype={"item_id": str})
-    abilities = pd.read_csv(Path(irt_dir) / "abilities.csv")
-    items = items[items["irt_model"] == selection_model].set_index("item_id")
-    thetas = abilities.loc[abilities["irt_model"] == selection_model, "theta"].to_numpy(float)
-    return pd.Series(information_ranking(items, thetas), index=items.index)
+
+STUDY_TABLES = (
+    "item_validity",
+    "validity_curve",
+    "lofo_folds",
+    "summary",
+    "criteria",
+    "criteria_support",
+    "models",
+    "irt_choice",
+    "snr",
+    "snr_validity",
+    "snr_relation",
+)
+
+
+def _irt_selection(irt_dir: str, rule: str):
+
+    folder = Path(irt_dir)
+    items = pd.read_csv(folder / "item_params.csv", dtype={"item_id": str})
+    return irt_selection(items, pd.read_csv(folder / "abilities.csv"), pd.read_csv(folder / "fit.csv"), rule)
 
 
 def _units(responses: pd.DataFrame, study: dict) -> tuple[dict, dict]:
     """run -> unit (the runs of one pretrained model are one unit; else each model is its own) and
-    unit -> family (the ``family`` column; then the atlas registry's, then the study's ``families``, each
-    overriding the one before; a unit without one is its own family)."""
+    unit -> family (the ``family`` column; then the atlas registry's; :func:`run_study_step` then takes
+    each family's lineage, benchval.items.lineage, and the study's ``families``)."""
     models = responses.drop_duplicates("model").set_index("model")
     family = models["family"] if "family" in models else pd.Series(index=models.index, dtype=object)
     if study["runs"] == "none":
         return {m: m for m in models.index}, {m: (f if isinstance(f, str) else m) for m, f in family.items()}
     if family.isna().any():
-        raise ValueError(f"runs: {study['runs']} needs every model's family (the runs of one model); "
-                         f"the source gives none for {list(family.index[family.isna()])[:5]}")  # fmt: skip
+        raise ValueError(
+            f"runs: {study['runs']} needs every model's family (the runs of one model); "
+            f"the source gives none for {list(family.index[family.isna()])[:5]}"
+        )
     return {m: str(f) for m, f in family.items()}, {str(f): str(f) for f in family}
 
 
@@ -86,7 +128,7 @@ def pair_summary(benchmark, criterion, validity, curve, folds, alpha) -> dict:
         "benchmark": benchmark,
         "criterion": criterion,
         "n_models": int(full["n_models"]),
-        "n_families": int(folds["held_out_family"].nunique()) if len(folds) else 0,
+        "n_families": int(full["n_families"]),
         "n_items": int(full["n_items"]),
         "full_rho": full["rho"],
         "full_ci_low": full["ci_low"],
@@ -97,16 +139,45 @@ def pair_summary(benchmark, criterion, validity, curve, folds, alpha) -> dict:
         "contribution_sum": float(validity["contribution"].sum()),
         **contribution_summary(validity["contribution"].to_numpy(float)),
     }
-    for method in ("random", "irt", "criterion"):
+    for method in ("random", "irt", "anchor", "criterion"):
         row = curve[(curve["method"] == method) & (curve["k"] == "100")]
-        for column in ("rho", "ci_low", "ci_high", "diff_vs_full", "diff_ci_low", "diff_ci_high", "mae_vs_full"):
+        for column in SUMMARY_K100:
             summary[f"k100_{method}_{column}"] = row[column].iloc[0] if len(row) else np.nan
     return summary
 
 
+def random_draws(matrix: pd.DataFrame, ks: list[int], settings: dict, rng_for_k) -> dict:
+    """k -> the benchmark's random k-item subset scores for every model (benchval.items.curve): the point
+    draws, one per family resample and one per permuted criterion, shared by the benchmark's criteria."""
+    from benchval.items.curve import random_subset_scores
+
+    count = int(settings["n_random_draws"]) + int(settings["n_bootstrap"]) + int(settings.get("n_permutations", 0))
+    return {k: random_subset_scores(matrix, k, count, rng_for_k(k)) for k in ks}
+
+
+def write_snr(out: Path, tasks, study, units, runs, unit_of, criteria, family_of, settings, rng) -> None:
+    """snr.csv (every task of the study), snr_validity.csv and snr_relation.csv (its benchmarks)."""
+    from benchval.items.snr import benchmark_snr, snr_validity
+
+    rows = {}
+    for task in tasks:
+        role = "benchmark" if task in study["benchmarks"] else "criterion"
+        checkpoints = runs[task] if study["runs"] != "none" else None
+        rows[task] = {"task": task, "role": role, **benchmark_snr(units[task], checkpoints, unit_of)}
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.to_csv(out / "snr.csv", index=False)
+    benchmarks = {b: units[b] for b in study["benchmarks"]}
+    families = pd.Series(family_of)
+    per_benchmark, relation = snr_validity(
+        table, benchmarks, criteria, families, rng, int(settings["n_bootstrap"]), float(settings["ci_level"])
+    )
+    per_benchmark.to_csv(out / "snr_validity.csv", index=False)
+    relation.to_csv(out / "snr_relation.csv", index=False)
+
+
 def run_study_step(name: str, study: dict, settings: dict, seed: int, inputs: dict, out_dir: str) -> None:
     """Every (benchmark, criterion) pair of a study: item validity, the validity curve and the LOFO folds."""
-    from benchval.items.subsets import validity_curve
+    from benchval.items.curve import validity_curve
     from benchval.items.validity import item_validity, pearson_columns
 
     recovery_passed(inputs["recovery"], settings["irt"]["recovery"]["thresholds"])
@@ -114,19 +185,29 @@ def run_study_step(name: str, study: dict, settings: dict, seed: int, inputs: di
     coverage = float(settings["min_model_coverage"])
     unit_of, family_of = _units(responses, study)
     tasks = list(study["benchmarks"]) + list(study["criteria"].get("tasks", []))
-    units, filters = {}, []
+    units, runs, filters = {}, {}, []
     for task in tasks:
-        matrix, report = task_matrix(responses, task, coverage)
-        units[task] = combine_runs(matrix, unit_of, study["runs"])
+        runs[task], report = task_matrix(responses, task, coverage)
+        units[task] = combine_runs(runs[task], unit_of, study["runs"])
         filters += report
     criteria, atlas_families, extra = study_criteria(study, settings, units, inputs.get("atlas"))
     family_of.update(atlas_families)
-    family_of.update(study.get("families") or {})  # the study's own model -> family (e.g. lm_eval sources)
+    lineage = lineage_families(sorted(set().union(*(u.index for u in units.values()))), family_of)
+    family_of = merge_families(lineage, study.get("families") or {})  # the study's own may merge lineages
+    irt_rows = []
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     validity_tables, curves, fold_tables, summaries = [], [], [], []
     for benchmark in study["benchmarks"]:
-        info = _information(inputs["irt"][benchmark], settings["irt"]["selection_model"])
+        irt = _irt_selection(inputs["irt"][benchmark], settings["irt"]["selection_model"])
+        ks = [k for _, k in k_values(settings["k"], units[benchmark].shape[1]) if k < units[benchmark].shape[1]]
+        add_anchor_sets(
+            irt, units[benchmark], ks, int(rng_for(seed, "items", name, benchmark, "anchors").integers(2**31))
+        )
+        irt_rows.append(irt_choice_row(benchmark, irt, units[benchmark].columns))
+        random_scores = random_draws(
+            units[benchmark], ks, settings, lambda k, b=benchmark: rng_for(seed, "items", name, b, "random", k)
+        )
         for criterion in criteria.columns:
             y = criteria[criterion].dropna()
             models = [m for m in units[benchmark].index if m in y.index]
@@ -134,9 +215,15 @@ def run_study_step(name: str, study: dict, settings: dict, seed: int, inputs: di
             families = pd.Series({m: family_of.get(m, m) for m in models})
             validity = item_validity(matrix, y.loc[models], float(settings["ci_level"]), float(settings["fdr_alpha"]))
             curve, folds = validity_curve(
-                matrix, y.loc[models], families, info, settings,
+                matrix,
+                y.loc[models],
+                families,
+                irt,
+                settings,
                 lambda key, b=benchmark, c=criterion: rng_for(seed, "items", name, b, c, key),
-            )  # fmt: skip
+                lineage,
+                random_scores,
+            )
             pearson = float(pearson_columns(matrix.mean(axis=1).to_numpy()[:, None], y.loc[models].to_numpy())[0])
             for table in (validity, curve, folds):
                 table.insert(0, "criterion", criterion)
@@ -144,16 +231,25 @@ def run_study_step(name: str, study: dict, settings: dict, seed: int, inputs: di
             validity_tables.append(validity)
             curves.append(curve)
             fold_tables.append(folds)
-            summaries.append({**pair_summary(benchmark, criterion, validity, curve, folds, settings["fdr_alpha"]),
-                              "full_pearson_r": pearson})  # fmt: skip
+            summaries.append(
+                {
+                    **pair_summary(benchmark, criterion, validity, curve, folds, settings["fdr_alpha"]),
+                    "full_pearson_r": pearson,
+                }
+            )
             log.info("%s -> %s: %d models, rho %.3f", benchmark, criterion, len(models), curve.iloc[-1]["rho"])
+    write_snr(
+        out, tasks, study, units, runs, unit_of, criteria, family_of, settings, rng_for(seed, "items", name, "snr")
+    )
     pd.concat(validity_tables).to_csv(out / "item_validity.csv", index=False)
     pd.concat(curves).to_csv(out / "validity_curve.csv", index=False)
     pd.concat(fold_tables).to_csv(out / "lofo_folds.csv", index=False)
     pd.DataFrame(summaries).to_csv(out / "summary.csv", index=False)
     criteria.rename_axis("model").to_csv(out / "criteria.csv")
     model_table = pd.DataFrame({"model": sorted(units[study["benchmarks"][0]].index)})
+    model_table["lineage"] = model_table["model"].map(lineage)
     model_table["family"] = model_table["model"].map(lambda m: family_of.get(m, m))
+    pd.DataFrame(irt_rows).to_csv(out / "irt_choice.csv", index=False)
     support = pd.DataFrame(columns=["leaderboard", "column", "n_models", "supported", "best_supported"])
     if extra:
         model_table = model_table.merge(extra[0], on="model", how="left")

@@ -11,6 +11,7 @@ from benchval.jobs.reruns import canonical, workdir_relative
 
 ITEMS = "results/items"
 ITEM_PAIRED_FILES = ("paired_comparisons.csv", "rank_resolution.csv")
+ITEM_FIGURE_STEMS = ("validity_curve", "item_map", "snr_validity")  # rule items_figures, per study
 
 
 def items(config: Mapping) -> Mapping:
@@ -61,7 +62,11 @@ def item_study_inputs(config: Mapping):
         found = {
             "responses": f"{ITEMS}/{spec['source']}/responses.parquet",
             "recovery": f"{ITEMS}/irt_recovery.csv",
-            "irt": [f"{d}/item_params.csv" for d in item_study_irt(config, wildcards.study).values()],
+            "irt": [
+                f"{d}/{name}.csv"
+                for d in item_study_irt(config, wildcards.study).values()
+                for name in ("item_params", "fit", "abilities")
+            ],
         }
         if spec["criteria"]["kind"] == "atlas":
             found.update(
@@ -101,7 +106,7 @@ def outputs(config: Mapping, layout: Layout) -> list[str]:
     return [f"{ITEMS}/report.md", *paired] + [
         f"{ITEMS}/{study}/figures/{stem}.{ext}"
         for study in items(config)["studies"]
-        for stem in ("validity_curve", "item_map")
+        for stem in ITEM_FIGURE_STEMS
         for ext in formats
     ]
 
