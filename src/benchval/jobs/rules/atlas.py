@@ -28,6 +28,11 @@ def source_files(config: Mapping, root: str | Path) -> dict[str, str]:
     return {key: repo_path(config["atlas"][key], root) for key in ("rules", "overrides", "display_names")}
 
 
+def method_file(config: Mapping, root: str | Path) -> str:
+    """The reviewed method table (atlas.methods) the rules that compute g or rank claims read."""
+    return repo_path(config["atlas"].get("methods", "config/atlas/column_methods.csv"), root)
+
+
 def identity_files(config: Mapping, root: str | Path) -> dict[str, str]:
     """The repository files rule atlas_identity reads: the sample, the first and the blind labelling, the
     disagreements."""
@@ -83,6 +88,7 @@ def outputs(config: Mapping) -> list[str]:
         *([f"{ATLAS}/open_llm_crosscheck.csv", f"{ATLAS}/report.md"] if "open_llm" in studies else []),
         *(f"{ATLAS}/figures/atlas_heatmap.{ext}" for ext in config["analysis"]["figures"]["formats"]),
         *(f"{ATLAS}/figures/factor_structure.{ext}" for ext in config["analysis"]["figures"]["formats"]),
+        *(f"{ATLAS}/figures/mtmm.{ext}" for ext in config["analysis"]["figures"]["formats"]),
         f"{ATLAS}/forest.csv",
         *forest_figures(config),
         "results/explorer/index.html",
