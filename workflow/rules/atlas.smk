@@ -100,6 +100,8 @@ rule atlas_identity:
         blind_summary=f"{ATLAS}/registry/identity_check_blind.csv",
         agreement=f"{ATLAS}/registry/identity_agreement.csv",
         overlaps=f"{ATLAS}/registry/overlaps.csv",
+        targeted_summary=f"{ATLAS}/registry/identity_targeted.csv",
+        targeted_detail=f"{ATLAS}/registry/identity_targeted_detail.csv",
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -387,6 +389,7 @@ _REPORT_INPUTS = {
     "identity_blind": f"{ATLAS}/registry/identity_check_blind.csv",
     "identity_agreement": f"{ATLAS}/registry/identity_agreement.csv",
     "overlaps": f"{ATLAS}/registry/overlaps.csv",
+    "identity_targeted": f"{ATLAS}/registry/identity_targeted.csv",
     "study_models": f"{ATLAS}/study_models/open_llm.csv",
     "g_choice": f"{ATLAS}/g_choice.csv",
     "mtmm_blocks": f"{ATLAS}/mtmm_blocks.csv",

@@ -42,6 +42,8 @@ def identity_files(config: Mapping, root: str | Path) -> dict[str, str]:
         "labels_first": repo_path(identity["labellings"]["first"], root),
         "labels_blind": repo_path(identity["labellings"]["blind"], root),
         "disagreements": repo_path(identity["disagreements"], root),
+        "targeted": repo_path(identity["targeted"]["labels"], root),
+        "precision": repo_path(identity["precision"]["labels"], root),
     }
 
 
@@ -54,6 +56,8 @@ def identity_digested(config: Mapping, root: str | Path) -> list[str]:
         files["labels"],
         *(repo_path(path, root) for path in identity["labellings"].values()),
         files["disagreements"],
+        files["targeted"],
+        files["precision"],
     ]
 
 
