@@ -120,9 +120,10 @@ def counted_criterion(table: pd.DataFrame, criteria: list[str]) -> dict:
 
 def _note(row, by: str, n_column: str, min_n: int, lead_of, counted_under: dict) -> str:
     """Why a row is not ranked."""
-    elsewhere = counted_under.get((row["criterion"], row["predictor"]), row["criterion"])
-    if elsewhere != row["criterion"]:
-        return f"the pair {elsewhere} ~ {row['criterion']} is counted once, under {elsewhere}"
+    criterion = row.get("criterion", "")
+    elsewhere = counted_under.get((criterion, row["predictor"]), criterion)
+    if elsewhere != criterion:
+        return f"the pair {elsewhere} ~ {criterion} is counted once, under {elsewhere}"
     if row.get("same_method") == True:  # noqa: E712 (NA is not True)
         return f"same method as the criterion ({row['method_a']}): not cross-method evidence"
     if pd.isna(row[by]):
@@ -144,9 +145,9 @@ def ranked(
     counted_under = counted_under or {}
     table = table.sort_values([by, "rho"], ascending=False, na_position="last").copy()
     same_method = table["same_method"] == True if "same_method" in table else False  # noqa: E712 (NA stays False)
+    criteria = table["criterion"] if "criterion" in table else pd.Series("", index=table.index)
     elsewhere = pd.Series(
-        [counted_under.get((c, p), c) != c for c, p in zip(table["criterion"], table["predictor"])],
-        index=table.index,
+        [counted_under.get((c, p), c) != c for c, p in zip(criteria, table["predictor"])], index=table.index
     )
     eligible = table[by].notna() & (table[n_column] >= min_n) & ~same_method & ~elsewhere
     leads = table[eligible].drop_duplicates("group_a")
