@@ -313,7 +313,9 @@ def test_eq_bench_emoji_prefix_is_no_part_of_the_name():
 def test_alpacaeval_plus_spelling_of_tulu_2_dpo_joins(size):
     registry = registry_of(("alpaca.csv", f"Tulu_2+DPO_{size}B"), ("biggen.csv", f"allenai/tulu-2-dpo-{size}b"))
     assert model_of(registry, "alpaca.csv", f"Tulu_2+DPO_{size}B") == f"allenai/tulu-2-dpo-{size}b"
-    best_of = registry_of(("alpaca.csv", f"PairRM_0.4B+Tulu_2+DPO_{size}B_(best-of-16)"), ("b.csv", f"tulu-2-dpo-{size}b"))
+    best_of = registry_of(
+        ("alpaca.csv", f"PairRM_0.4B+Tulu_2+DPO_{size}B_(best-of-16)"), ("b.csv", f"tulu-2-dpo-{size}b")
+    )
     assert len(best_of.models) == 2  # a reranked system is another entry
 
 

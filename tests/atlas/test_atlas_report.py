@@ -193,7 +193,9 @@ def test_report_page_leads_with_incremental_validity_and_reads_its_numbers_from_
                     "role": role,
                     "why": "covers the most models (101; next study_factor: 101)" if name == "study_pc" else "",
                     "spearman_with_study_pc": np.nan if name == "study_pc" else 0.55,
-                    **pair_row(rho=0.48, ci_low=0.3, ci_high=0.6, n_models=101, rho_beyond_g=beyond, n_beyond_g=coverage),
+                    **pair_row(
+                        rho=0.48, ci_low=0.3, ci_high=0.6, n_models=101, rho_beyond_g=beyond, n_beyond_g=coverage
+                    ),
                 }
                 for name, coverage, role, beyond in [
                     ("study_pc", 101, "headline", 0.11),

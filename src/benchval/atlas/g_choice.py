@@ -78,7 +78,11 @@ def candidates(study: pd.DataFrame, columns: list[str], a: str, b: str, atlas: P
     return {
         "study_pc": (pc, pc_share, []),
         "study_factor": (factor, factor_share, heywood),
-        "atlas": (atlas_g, atlas.g_variance_explained(a, b), [c for c in atlas_fit["g_heywood_columns"].split(";") if c]),
+        "atlas": (
+            atlas_g,
+            atlas.g_variance_explained(a, b),
+            [c for c in atlas_fit["g_heywood_columns"].split(";") if c],
+        ),
     }
 
 
@@ -123,7 +127,13 @@ def pair_choice(study: pd.DataFrame, columns: list[str], a: str, b: str, atlas: 
             {**settings, "min_interval_n": 0},
             rng,
         )
-        record = {"column_a": a, "column_b": b, "g": name, "n_pair": int(len(data)), "coverage": int(covered.notna().sum())}
+        record = {
+            "column_a": a,
+            "column_b": b,
+            "g": name,
+            "n_pair": int(len(data)),
+            "coverage": int(covered.notna().sum()),
+        }
         record["variance_explained"] = share
         record["heywood_columns"] = ";".join(heywood)
         for other, (other_g, _, _) in found.items():
@@ -139,7 +149,9 @@ def pair_choice(study: pd.DataFrame, columns: list[str], a: str, b: str, atlas: 
     chosen, why = choose(rows)
     for record in rows:
         record["chosen"] = record["g"] == chosen
-        record["role"] = "headline" if record["chosen"] else ("sensitivity" if record["g"] == "atlas" else "specification")
+        record["role"] = (
+            "headline" if record["chosen"] else ("sensitivity" if record["g"] == "atlas" else "specification")
+        )
         record["why"] = why if record["chosen"] else ""
     if chosen == "atlas":
         for record in rows:

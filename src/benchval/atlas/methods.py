@@ -57,7 +57,9 @@ def load_methods(path: str | Path, columns=None) -> pd.DataFrame:
             )
     twice = table["column"].duplicated()
     if twice.any():
-        raise MethodTableError(f"{path}: line {twice.idxmax() + 2}: column {table.at[twice.idxmax(), 'column']!r} twice")
+        raise MethodTableError(
+            f"{path}: line {twice.idxmax() + 2}: column {table.at[twice.idxmax(), 'column']!r} twice"
+        )
     table = table.set_index("column")
     absent = sorted(set(columns or ()) - set(table.index))
     if absent:

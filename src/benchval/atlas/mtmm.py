@@ -57,5 +57,7 @@ def method_blocks(labelled: pd.DataFrame) -> pd.DataFrame:
 def block_summary(labelled: pd.DataFrame) -> pd.DataFrame:
     """Per block of :data:`BLOCKS` (and the pairs without a method): pairs, median rho, quartiles."""
     grouped = labelled.groupby("block")["rho"]
-    summary = grouped.agg(n_pairs="size", median_rho="median", q1=lambda s: s.quantile(0.25), q3=lambda s: s.quantile(0.75))
+    summary = grouped.agg(
+        n_pairs="size", median_rho="median", q1=lambda s: s.quantile(0.25), q3=lambda s: s.quantile(0.75)
+    )
     return summary.reindex([*BLOCKS, "no method"]).reset_index().fillna({"n_pairs": 0})

@@ -51,7 +51,7 @@ def _method_panel(axis, blocks: pd.DataFrame) -> None:
 def _block_panel(axis, summary: pd.DataFrame) -> None:
     rows = summary.set_index("block").reindex(list(BLOCKS))
     y = np.arange(len(BLOCKS))[::-1]
-    for position, (block, row) in zip(y, rows.iterrows()):
+    for position, (_, row) in zip(y, rows.iterrows()):
         if row["n_pairs"] > 0:
             axis.errorbar(
                 row["median_rho"],

@@ -113,9 +113,7 @@ def counted_criterion(table: pd.DataFrame, criteria: list[str]) -> dict:
     for the rows of such pairs only."""
     order = {c: i for i, c in enumerate(criteria)}
     both = table[table["predictor"].isin(order)]
-    return {
-        (c, p): min((c, p), key=order.get) for c, p in zip(both["criterion"], both["predictor"])
-    }
+    return {(c, p): min((c, p), key=order.get) for c, p in zip(both["criterion"], both["predictor"])}
 
 
 def _note(row, by: str, n_column: str, min_n: int, lead_of, counted_under: dict) -> str:

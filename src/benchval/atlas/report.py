@@ -120,7 +120,11 @@ def predictor_sections(ranked_all: pd.DataFrame, criterion: str, settings: dict)
         f"{len(table)} predictors share at least atlas.min_models models with {criterion}; {same_method} of them "
         f"share its method (column same_method; atlas.methods) and are not ranked, since a shared method "
         "(one LLM judge scoring both) is no evidence that one measures what the other claims"
-        + (f", and {counted_elsewhere} pairs of two criteria are counted under the other criterion" if counted_elsewhere else "")
+        + (
+            f", and {counted_elsewhere} pairs of two criteria are counted under the other criterion"
+            if counted_elsewhere
+            else ""
+        )
         + f". Ranked, cross-method only: {len(ranked)} "
         f"groups of sibling predictors (one rank per group), by rho beyond g on at least {min_n} models; "
         "rank_group is the tie group of a rank (adjacent predictors whose intervals overlap share one). Of them, "
@@ -302,7 +306,11 @@ def report_sections(inputs: dict, settings: dict) -> list:
     read = {name: pd.read_csv(path, keep_default_na=True) for name, path in inputs.items()}
     criterion = settings["criterion"]
     agreement = read["agreement"]
-    unranked = agreement["rank_note"].fillna("").astype(str).str.len() > 0 if "rank_note" in agreement else agreement["moved"] & False
+    unranked = (
+        agreement["rank_note"].fillna("").astype(str).str.len() > 0
+        if "rank_note" in agreement
+        else agreement["moved"] & False
+    )
     ranked_agreement = agreement[~unranked]
     moved = ranked_agreement[ranked_agreement["moved"] == True]  # noqa: E712 (read from csv)
     return [

@@ -31,7 +31,9 @@ def write_agreement(atlas: dict, seed: int, ci_level: float, cells_csv, predicto
             "benchmark": too_few["predictor"],
             "n_models_validity": too_few["n_models"],
             "moved": False,
-            "rank_note": [f"validity on {n} models, below atlas.min_headline_n ({min_n}): not ranked" for n in too_few["n_models"]],
+            "rank_note": [
+                f"validity on {n} models, below atlas.min_headline_n ({min_n}): not ranked" for n in too_few["n_models"]
+            ],
         }
     )
     write_table(pd.concat([table, left_out], ignore_index=True), table_csv)

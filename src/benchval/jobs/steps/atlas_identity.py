@@ -57,7 +57,9 @@ def write_targeted(identity: dict, names: pd.DataFrame, settings: dict, inputs: 
         raise ValueError(f"{inputs['targeted']}: not the draw of atlas.identity.targeted (differs in {extra})")
     joined_labels = pd.read_csv(inputs["precision"], dtype=str, keep_default_na=False)
     drawn_pairs = draw_joined_pairs(names, int(precision["pairs"]), int(precision["seed"]))
-    if list(zip(drawn_pairs["raw_a"], drawn_pairs["raw_b"])) != list(zip(joined_labels["raw_a"], joined_labels["raw_b"])):
+    if list(zip(drawn_pairs["raw_a"], drawn_pairs["raw_b"])) != list(
+        zip(joined_labels["raw_a"], joined_labels["raw_b"])
+    ):
         raise ValueError(
             f"{inputs['precision']}: not the draw of atlas.identity.precision from this registry (redraw and relabel)"
         )
