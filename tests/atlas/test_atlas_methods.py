@@ -47,7 +47,7 @@ def test_exact_copies_are_found_by_identical_values_and_share_a_trait():
     rng = np.random.default_rng(0)
     source = pd.Series(rng.normal(size=30))
     wide = pd.DataFrame({"v1": source, "copy": source.where(np.arange(30) < 25), "other": source + 1e-3})
-    assert identical_copies(wide, min_models=10) == [("copy", "v1")]
+    assert identical_copies(wide, min_models=10) == [("v1", "copy")]
     methods = pd.DataFrame({"trait": ["v1", "copy", "other"]}, index=["v1", "copy", "other"])
     traits = trait_groups(methods, identical_copies(wide, 10))
     assert traits["copy"] == traits["v1"] != traits["other"]
