@@ -332,3 +332,14 @@ def test_gpt_4_omni_spelling_joins_gpt_4o():
 def test_command_r_plus_sign_joins_cohere_command_r_plus():
     registry = registry_of(("mixeval.csv", "Command R+"), ("helm.csv", "cohere/command-r-plus"))
     assert model_of(registry, "mixeval.csv", "Command R+") == "cohere/command-r-plus"
+
+
+@pytest.mark.parametrize("typo", ["GPT-4-0-2024-05-13", "GPT-40-20240513"])
+def test_the_two_gpt_4o_typos_join_gpt_4o(typo):
+    registry = registry_of(("lcb.csv", typo), ("helm.csv", "openai/gpt-4o-2024-05-13"))
+    assert model_of(registry, "lcb.csv", typo) == "openai/gpt-4o-0513"
+
+
+def test_a_leading_new_word_goes_but_an_hf_name_part_keeps_it():
+    assert normalise("New gpt-4o") == "gpt-4o"
+    assert normalise("pansophic/new_model_test2") == "pansophic/new-model-test2"

@@ -5,7 +5,8 @@ A raw name is first split into an organisation and a name part when it is a Hugg
 ``Claude_3_Opus_(02/29)``) is part of the name. Then, on the name part:
 
 1. surrounding whitespace is dropped and letters are lower-cased; a leading marker that is no part of the
-   name goes (EQ-Bench's emoji ``🆕Phi-3.5-MoE-instruct``, a ``New`` word: ``New gpt-4o``);
+   name goes (EQ-Bench's emoji ``🆕Phi-3.5-MoE-instruct``, a ``New`` word and a space: ``New gpt-4o``; an HF
+   name part ``new_model_test2`` keeps its word);
 2. a date becomes its month and day as ``mmdd`` (``20240229``, ``2024-02-29``, ``(02/29)`` -> ``0229``),
    so that display names with a date and API ids with one meet;
 3. parentheses are dropped; a trailing ``+`` is ``plus`` (``Command R+`` = ``command-r-plus``) and any other
@@ -24,7 +25,9 @@ _HF_ID = re.compile(r"^(?P<org>[A-Za-z0-9][\w.\-]*)/(?P<name>[\w.\-]+)$")
 _SLASH_DATE = re.compile(r"\(?\b(?P<m>\d{1,2})/(?P<d>\d{1,2})\)?")
 _ISO_DATE = re.compile(r"(?<!\d)20\d{2}-?(?P<m>[01]\d)-?(?P<d>[0-3]\d)(?!\d)")
 _SEPARATORS = re.compile(r"[\s_\-+]+")
-_LEADING_MARKER = re.compile(r"^(?:[^\w(]+|new[\s_\-]+)")  # an emoji or symbol, or the word "new", before the name
+_LEADING_MARKER = re.compile(
+    r"^(?:[^\w(]+|new\s+)"
+)  # an emoji or symbol, or the word "new" and a space, before the name
 _TRAILING_PLUS = re.compile(r"\+\s*$")
 
 
