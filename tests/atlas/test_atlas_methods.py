@@ -77,12 +77,14 @@ def test_heywood_columns_are_listed_not_silent():
     assert heywood_columns(["a", "b"], np.array([0.5, np.nan])) == []
 
 
-def test_the_headline_g_is_the_one_covering_most_models_then_explaining_most_variance():
+def test_the_headline_g_covers_most_models_then_agrees_best_with_the_other_source_then_explains_most():
     rows = [
-        {"g": "study_pc", "coverage": 117, "variance_explained": 0.6},
-        {"g": "study_factor", "coverage": 117, "variance_explained": 0.55},
-        {"g": "atlas", "coverage": 49, "variance_explained": 0.8},
+        {"g": "study_pc", "coverage": 117, "variance_explained": 0.6, "spearman_with_atlas": 0.5},
+        {"g": "study_factor", "coverage": 117, "variance_explained": 0.55, "spearman_with_atlas": 0.57},
+        {"g": "atlas", "coverage": 49, "variance_explained": 0.8, "spearman_with_study_pc": 0.5},
     ]
+    assert choose(rows)[0] == "study_factor" and "(Spearman 0.57 vs 0.50)" in choose(rows)[1]
+    rows[1]["spearman_with_atlas"] = 0.5
     assert choose(rows)[0] == "study_pc" and "explains more variance (0.60 vs 0.55)" in choose(rows)[1]
     rows[0]["coverage"] = 100
     assert choose(rows)[0] == "study_factor" and "covers the most models (117" in choose(rows)[1]

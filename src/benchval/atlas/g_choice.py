@@ -17,11 +17,15 @@ loaded columns' mean squared loading; the principal component's explained-varian
 correlation with each other candidate on the models both cover, and the partial Spearman of the pair beyond
 it with its n and family-clustered interval (benchval.atlas.incremental).
 
-**The rule** (``chosen``, ``why``): the candidate covering the most of the pair's models (a g on fewer models
-is another population: the atlas g exists for a fraction of the study's models); among equal coverage, the one
-whose factor explains the most variance. The principal component and the one-factor model are one choice of
-specification on the same columns: the one not chosen is the specification row, the atlas g the sensitivity
-row. The report's verdict reads the chosen g only.
+**The rule** (``chosen``, ``why``), which never looks at the pair's own correlation: the candidate covering the
+most of the pair's models (a g on fewer models is another population: the atlas g exists for a fraction of the
+study's models); among equal coverage, the one agreeing best with the g of the other source (``agreement``:
+a study candidate's Spearman with the atlas g, the atlas g's best Spearman with a study candidate - convergent
+validity: a better measure of general capability agrees more with an independent one); then the variance its
+factor explains (a principal component's share of total variance is not a factor's share of common variance,
+so this comes last). The principal component and the one-factor model are one choice of specification on the
+same columns: the one not chosen is the specification row, the atlas g the sensitivity row. The report's
+verdict reads the chosen g only.
 """
 
 from __future__ import annotations
@@ -86,18 +90,38 @@ def candidates(study: pd.DataFrame, columns: list[str], a: str, b: str, atlas: P
     }
 
 
+def agreement(row: dict) -> float:
+    """A candidate's Spearman with the g of the other source (module docstring); NaN when not measured."""
+    if row["g"] == "atlas":
+        values = [row.get(f"spearman_with_{name}", np.nan) for name in CANDIDATES if name != "atlas"]
+        values = [v for v in values if np.isfinite(v)]
+        return max(values) if values else np.nan
+    return row.get("spearman_with_atlas", np.nan)
+
+
 def choose(rows: list[dict]) -> tuple[str, str]:
     """(chosen candidate, why) by the module's rule."""
-    ordered = sorted(rows, key=lambda r: (-r["coverage"], -np.nan_to_num(r["variance_explained"], nan=-1.0)))
-    best, runner = ordered[0], ordered[1]
-    if best["coverage"] > runner["coverage"]:
-        why = f"covers the most models ({best['coverage']}; next {runner['g']}: {runner['coverage']})"
-    else:
-        why = (
-            f"covers as many models as {runner['g']} ({best['coverage']}) and its factor explains more variance "
-            f"({best['variance_explained']:.2f} vs {runner['variance_explained']:.2f})"
+
+    def key(row):
+        return (
+            -row["coverage"],
+            -np.nan_to_num(agreement(row), nan=-2.0),
+            -np.nan_to_num(row["variance_explained"], nan=-1.0),
         )
-    return best["g"], why
+
+    best, runner = sorted(rows, key=key)[:2]
+    if best["coverage"] > runner["coverage"]:
+        return best["g"], f"covers the most models ({best['coverage']}; next {runner['g']}: {runner['coverage']})"
+    if np.nan_to_num(agreement(best), nan=-2.0) > np.nan_to_num(agreement(runner), nan=-2.0):
+        return best["g"], (
+            f"covers as many models as {runner['g']} ({best['coverage']}) and agrees better with the other source's g "
+            f"(Spearman {agreement(best):.2f} vs {agreement(runner):.2f})"
+        )
+    return best["g"], (
+        f"covers as many models as {runner['g']} ({best['coverage']}), agrees as well with the other source's g, "
+        f"and its factor explains more variance ({best['variance_explained']:.2f} vs "
+        f"{runner['variance_explained']:.2f})"
+    )
 
 
 def _correlation(x: pd.Series, y: pd.Series, min_models: int) -> tuple[float, int]:

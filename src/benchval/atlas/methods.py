@@ -61,7 +61,7 @@ def load_methods(path: str | Path, columns=None) -> pd.DataFrame:
             f"{path}: line {twice.idxmax() + 2}: column {table.at[twice.idxmax(), 'column']!r} twice"
         )
     table = table.set_index("column")
-    absent = sorted(set(columns or ()) - set(table.index))
+    absent = sorted(set(() if columns is None else columns) - set(table.index))
     if absent:
         raise MethodTableError(f"{path}: no row for the atlas column(s) {absent[:5]} ({len(absent)} in all)")
     return table
