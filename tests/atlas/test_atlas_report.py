@@ -219,6 +219,17 @@ def test_report_page_leads_with_incremental_validity_and_reads_its_numbers_from_
                 "q3": [0.9, 0.95, 0.8, 0.6, np.nan],
             }
         ),
+        "identity_targeted": pd.DataFrame(
+            {
+                "sample": ["targeted"],
+                "measure": ["recall"],
+                "value": [0.95],
+                "numerator": [157],
+                "denominator": [165],
+                "wilson_low": [0.907],
+                "wilson_high": [0.975],
+            }
+        ),
         "study_models": pd.DataFrame(
             {"step": ["in both", "with a family", "sized"], "n_models": [117, 101, 90], "left_out": ["", "a; b", ""]}
         ),
@@ -240,6 +251,7 @@ def test_report_page_leads_with_incremental_validity_and_reads_its_numbers_from_
     identity = page.split("## Model identity")[1].split("## ")[0]
     assert "blind labels alone" in identity and "0.900 [1.000, 1.000]" in identity  # the blind table is shown
     assert "family_kappa" in identity and "253" in identity
+    assert "| targeted | recall | 0.95 | 157 | 165 | 0.907 | 0.975 |" in identity
     sections = [line for line in page.splitlines() if line.startswith("## ")]
     assert sections[0].startswith("## Incremental validity")
     # rank 1 shares its tie group with rank 2: their beyond-g intervals overlap

@@ -206,8 +206,9 @@ def study_section(read: dict, settings: dict) -> list:
         "## open_llm: commonsense benchmarks and MMLU against MuSR and BBH (g_choice.csv, pairs.csv)",
         f"Study population: the {int(steps.iloc[1])} models in both Open LLM v1 and v2 with a family, of "
         f"{int(steps.iloc[0])} in both ({n_left} left out without a family: study_models/open_llm.csv). "
-        "Each pair is controlled for one general factor g, chosen by a stated rule (benchval.atlas.g_choice): the "
-        "candidate covering the most of the pair's models, then the one whose factor explains the most variance. "
+        "Each pair is controlled for one general factor g, chosen by a stated rule that never reads the pair's own "
+        "correlation (benchval.atlas.g_choice): the candidate covering the most of the pair's models, then the one "
+        "agreeing best with the other source's g, then the one whose factor explains the most variance. "
         "Candidates: the study g as the first principal component or as a one-factor model of the study's other "
         "columns (the pair's two left out; one is the headline, the other the specification row), and the atlas g "
         "from the models' other leaderboards (without the pair's leaderboards and without every column measuring "
@@ -295,6 +296,11 @@ def identity_section(read: dict) -> list:
         table,
         "Agreement of the two labellings (registry/identity_agreement.csv):",
         agreement[["measure", "value", "count", "of", "what"]],
+        "Where identities hide (registry/identity_targeted.csv): recall on a seeded sample of high-risk name groups "
+        "(equal name parts after dropping punctuation, dates and hf), precision there and on a seeded random "
+        "sample of the registry's rule joins, each labelled blind from the names and files. Intervals: Wilson over "
+        "pairs, and a percentile bootstrap over groups (or models).",
+        read["identity_targeted"],
         "Models two leaderboards share (registry/overlaps.csv); issue 33 reported 25 (Arena x v2) and 14 "
         "(Arena x v1) before this registry, and 37 and 26 with BenchBench's name standardiser:",
         read["overlaps"],
