@@ -60,4 +60,5 @@ def block_summary(labelled: pd.DataFrame) -> pd.DataFrame:
     summary = grouped.agg(
         n_pairs="size", median_rho="median", q1=lambda s: s.quantile(0.25), q3=lambda s: s.quantile(0.75)
     )
-    return summary.reindex([*BLOCKS, "no method"]).reset_index().fillna({"n_pairs": 0})
+    summary = summary.reindex([*BLOCKS, "no method"]).reset_index().fillna({"n_pairs": 0})
+    return summary.astype({"n_pairs": int})

@@ -70,7 +70,7 @@ def _block_panel(axis, summary: pd.DataFrame) -> None:
 
 def draw_mtmm(blocks: pd.DataFrame, summary: pd.DataFrame, paths: list[str], dpi: int) -> None:
     """Draw the figure to every path of ``paths``."""
-    figure, axes = plt.subplots(1, 2, figsize=(13, 6), gridspec_kw={"width_ratios": [1.6, 1]})
+    figure, axes = plt.subplots(1, 2, figsize=(16, 8), gridspec_kw={"width_ratios": [1.8, 1]})
     _method_panel(axes[0], blocks)
     _block_panel(axes[1], summary)
     figure.suptitle("Atlas pairs as a multitrait-multimethod matrix (mtmm.csv)", fontsize=10)
