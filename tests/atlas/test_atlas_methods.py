@@ -188,3 +188,23 @@ def test_identity_sample_scores_match_statsmodels_wilson_and_a_hand_count():
     assert recall["wilson_low"] == pytest.approx(low) and recall["wilson_high"] == pytest.approx(high)
     assert scores.loc[("targeted", "precision"), "value"] == pytest.approx(1 / 3)
     assert scores.loc[("random joined pairs", "precision"), "value"] == pytest.approx(2 / 3)
+
+
+def test_the_mtmm_figure_is_legible_with_every_method_pair_filled():
+    from itertools import combinations_with_replacement
+
+    from benchval.analysis.figures.drawing import plt
+    from benchval.analysis.figures.legibility import layout_problems
+    from benchval.atlas.methods import METHODS
+    from benchval.atlas.mtmm import BLOCKS
+    from benchval.atlas.mtmm_figure import mtmm_figure
+
+    rows = [
+        {"method_1": a, "method_2": b, "block": block, "n_pairs": 1234, "median_rho": -0.55}
+        for a, b in combinations_with_replacement(sorted(METHODS), 2)
+        for block in (BLOCKS[0] if a != b else BLOCKS[1], BLOCKS[2] if a == b else BLOCKS[3])
+    ]
+    summary = pd.DataFrame({"block": BLOCKS, "n_pairs": [3, 33, 1183, 3047], "median_rho": 0.7, "q1": 0.5, "q3": 0.9})
+    figure = mtmm_figure(pd.DataFrame(rows), summary)
+    assert layout_problems(figure, dpi=150) == []
+    plt.close(figure)

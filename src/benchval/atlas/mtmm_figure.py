@@ -3,7 +3,7 @@
 Left: method x method, Campbell and Fiske's layout collapsed to its blocks: a cell is the median Spearman rho
 of the heterotrait pairs of that method pair (the diagonal: heterotrait-monomethod, what a shared method
 alone gives; off the diagonal: heterotrait-heteromethod), with the number of pairs; where the method pair
-also holds one benchmark measured twice, the median of those monotrait pairs is printed below (``v=``: the
+also holds one benchmark measured twice, the median of those monotrait pairs is printed below (``v``: the
 validity diagonal off the method diagonal, the monotrait-monomethod value on it). Right: each of the four
 blocks' median with its quartiles and number of pairs."""
 
@@ -37,14 +37,17 @@ def _method_panel(axis, blocks: pd.DataFrame) -> None:
     image = axis.imshow(hetero, cmap="RdBu_r", vmin=-1, vmax=1)
     for i in range(len(methods)):
         for j in range(len(methods)):
-            text = "" if n_hetero[i, j] == 0 else f"{hetero[i, j]:.2f}\nn={n_hetero[i, j]}"
+            lines = [f"{hetero[i, j]:.2f} ({n_hetero[i, j]})"] if n_hetero[i, j] else []
             if n_mono[i, j]:
-                text += f"\nv={mono[i, j]:.2f} ({n_mono[i, j]})"
+                lines.append(f"v {mono[i, j]:.2f} ({n_mono[i, j]})")
+            text = "\n".join(lines)
             axis.text(j, i, text, ha="center", va="center", fontsize=6)
     labels = [m.replace("_", " ") for m in methods]  # names from benchval.atlas.methods.METHODS only
     axis.set_xticks(range(len(methods)), labels, rotation=45, ha="right", fontsize=7)
     axis.set_yticks(range(len(methods)), labels, fontsize=7)
-    axis.set_title("median rho of heterotrait pairs by method pair\n(v = monotrait pairs)", fontsize=9)
+    axis.set_title(
+        "median rho of heterotrait pairs by method pair (pairs)\nv: median rho of monotrait pairs (pairs)", fontsize=9
+    )
     plt.colorbar(image, ax=axis, fraction=0.04, label="median Spearman rho")
 
 
@@ -68,13 +71,19 @@ def _block_panel(axis, summary: pd.DataFrame) -> None:
     axis.set_title("Campbell and Fiske's four blocks", fontsize=9)
 
 
-def draw_mtmm(blocks: pd.DataFrame, summary: pd.DataFrame, paths: list[str], dpi: int) -> None:
-    """Draw the figure to every path of ``paths``."""
+def mtmm_figure(blocks: pd.DataFrame, summary: pd.DataFrame):
+    """The figure (matplotlib), both panels drawn."""
     figure, axes = plt.subplots(1, 2, figsize=(16, 8), gridspec_kw={"width_ratios": [1.8, 1]})
     _method_panel(axes[0], blocks)
     _block_panel(axes[1], summary)
     figure.suptitle("Atlas pairs as a multitrait-multimethod matrix (mtmm.csv)", fontsize=10)
     figure.tight_layout()
+    return figure
+
+
+def draw_mtmm(blocks: pd.DataFrame, summary: pd.DataFrame, paths: list[str], dpi: int) -> None:
+    """Draw the figure to every path of ``paths``."""
+    figure = mtmm_figure(blocks, summary)
     for path in paths:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         figure.savefig(path, dpi=dpi)
