@@ -278,3 +278,22 @@ def test_report_page_leads_with_incremental_validity_and_reads_its_numbers_from_
     assert "excludes 0: none (0 of 1 ranked)" in page
     html = report_html(inputs, settings)
     assert "<h2>Counts (counts.csv)</h2>" in html and "<script" not in html
+
+
+def test_the_group_pair_count_is_order_free_like_the_fdr_it_describes():
+    """'467 group pairs' counted A ~ B and B ~ A twice while the FDR tests one hypothesis per unordered pair."""
+    from benchval.atlas.groups import group_pair_labels
+    from benchval.atlas.report import testing_section
+
+    pairs = pd.DataFrame(
+        {
+            "group_a": ["A", "B", "A"],
+            "group_b": ["B", "A", "A"],
+            "lead_of_group_pair": [True, False, True],
+            "p_fdr": [0.01, 0.2, 0.5],
+            "q_beyond_g": [0.5, 0.5, 0.5],
+        }
+    )
+    sentence = testing_section(pairs, 0.05)[1]
+    assert group_pair_labels(pairs["group_a"], pairs["group_b"]).nunique() == 2
+    assert sentence.startswith("3 pairs in 2 group pairs; 1 pairs lie within one group")
