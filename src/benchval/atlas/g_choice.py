@@ -142,7 +142,7 @@ def pair_choice(study: pd.DataFrame, columns: list[str], a: str, b: str, atlas: 
     rows = []
     for name, (g, share, heywood) in found.items():
         covered = g.reindex(data.index)
-        rng = rng_for(settings["seed"], "g_choice", a, b, name)
+        rng = rng_for(settings["seed"], "g_choice", a, b)  # one stream per pair: the candidates share resamples
         values = incremental_validity(
             data[a].to_numpy(float),
             data[b].to_numpy(float),
