@@ -270,6 +270,10 @@ def test_report_page_leads_with_incremental_validity_and_reads_its_numbers_from_
     assert "| 0.11 [-0.20, 0.30] n=101 | explained by general capability" in study
     assert "0.53 [-0.20, 0.30] n=49 (g for 49 of 101; rho with headline g 0.55)" in study
     assert "sensitivity: beyond atlas g (other leaderboards)" in study
+    assert (
+        "| claim under the specification |" in study
+        and "(g for 101 of 101; rho with headline g 0.55) | same |" in study
+    )
     mtmm = page.split("## Method apart from trait")[1].split("## ")[0]
     assert "sharing a method: 0.61; of two benchmarks by different methods: 0.42" in mtmm
     assert "101 models in both Open LLM v1 and v2 with a family, of 117 in both (2 left out" in page

@@ -174,6 +174,9 @@ def g_choice_rows(choice: pd.DataFrame, a: str, b: str) -> dict:
         out[f"{row['role']}: beyond {G_LABELS.get(name, name)}"] = (
             f"{_beyond(row)} (g for {int(row['coverage'])} of {int(row['n_pair'])}{agreement})"
         )
+        if row["role"] == "specification":
+            same = verdict(row, 0) == out["claim (headline)"]
+            out["claim under the specification"] = "same" if same else verdict(row, 0)
     return out
 
 
