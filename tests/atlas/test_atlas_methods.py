@@ -43,13 +43,16 @@ def test_a_method_table_missing_a_column_or_with_an_unknown_method_is_rejected(t
         load_methods(method_table(tmp_path, [["a", "lb", "a", "llm_judge", ""]]), ["a"])
 
 
-def test_exact_copies_are_found_by_identical_values_and_share_a_trait():
+def test_copies_are_found_by_identical_values_up_to_scale_and_share_a_trait():
     rng = np.random.default_rng(0)
-    source = pd.Series(rng.normal(size=30))
-    wide = pd.DataFrame({"v1": source, "copy": source.where(np.arange(30) < 25), "other": source + 1e-3})
-    assert identical_copies(wide, min_models=10) == [("v1", "copy")]
+    source = pd.Series(rng.uniform(20, 90, size=30)).round(2)
+    copy = (source / 100).where(np.arange(30) < 9)  # BLZ: 0.8416 for 84.16, on 9 shared models
+    copy.iloc[0] = 0.3566  # one re-evaluation among them
+    wide = pd.DataFrame({"v1": source, "copy": copy, "other": source + 0.05})
+    assert identical_copies(wide) == [("v1", "copy")]
+    assert identical_copies(wide, share=0.95) == []  # 8 of 9 agree: below 95 %
     methods = pd.DataFrame({"trait": ["v1", "copy", "other"]}, index=["v1", "copy", "other"])
-    traits = trait_groups(methods, identical_copies(wide, 10))
+    traits = trait_groups(methods, identical_copies(wide))
     assert traits["copy"] == traits["v1"] != traits["other"]
 
 

@@ -67,19 +67,27 @@ def load_methods(path: str | Path, columns=None) -> pd.DataFrame:
     return table
 
 
-def identical_copies(wide: pd.DataFrame, min_models: int, decimals: int = 6) -> list[tuple[str, str]]:
-    """Pairs of columns whose values are identical (to ``decimals``) on every one of at least ``min_models``
-    shared models: one board copying another's numbers (BLZ's copies of Open LLM v1)."""
-    rounded = wide.round(decimals)
-    pairs = []
+def identical_copies(
+    wide: pd.DataFrame, min_models: int = 5, share: float = 0.8, decimals: int = 4
+) -> list[tuple[str, str]]:
+    """Pairs of columns of which one copies the other: on at least ``min_models`` shared models, at least
+    ``share`` of them hold the same value up to a power-of-ten scale (BLZ's 0.8416 for Open LLM v1's 84.16;
+    the rest are re-evaluations), compared to ``decimals`` significant digits."""
+    values = wide.to_numpy(float)
+    present = np.isfinite(values)
+    counts = present.T.astype(float) @ present.astype(float)
     columns = list(wide.columns)
-    present = rounded.notna().to_numpy()
-    values = rounded.to_numpy(float)
-    for i, a in enumerate(columns):
-        for j in range(i + 1, len(columns)):
-            shared = present[:, i] & present[:, j]
-            if shared.sum() >= min_models and np.array_equal(values[shared, i], values[shared, j]):
-                pairs.append((a, columns[j]))
+    pairs = []
+    for i, j in zip(*np.nonzero(np.triu(counts >= min_models, k=1))):
+        shared = present[:, i] & present[:, j]
+        x, y = values[shared, i], values[shared, j]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            power = np.round(np.log10(np.abs(y / x)))  # each model's power-of-ten scale between the two
+        if not np.isfinite(power).any():
+            continue
+        scale = 10.0 ** np.median(power[np.isfinite(power)])
+        if np.isclose(x * scale, y, rtol=10.0**-decimals, atol=0.0).mean() >= share:
+            pairs.append((columns[i], columns[j]))
     return pairs
 
 

@@ -28,7 +28,7 @@ def write_g_choice(atlas: dict, study: dict, seed: int, ci_level: float, inputs:
     wide, leaderboard = wide_scores(inputs["cells"])
     shared = context(atlas, leaderboard)
     groups = column_groups(leaderboard, shared["same_measure"], shared["collections"])
-    traits = column_traits(inputs["methods"], wide, int(atlas["min_models"]))
+    traits = column_traits(inputs["methods"], wide)
     atlas_population = population(wide, registry_models(inputs["models"]), groups, factor_settings(atlas), traits)
     table = pd.read_csv(inputs["study"]).set_index("model")
     column = {task: spec["column"] for task, spec in study["tasks"].items()}

@@ -28,7 +28,7 @@ def write_human_preference(
         atlas["human_preference"]["criteria"],
         {
             **context(atlas, leaderboard),
-            "traits": column_traits(methods_csv, wide, int(atlas["min_models"])),
+            "traits": column_traits(methods_csv, wide),
             "methods": methods,
         },
         {**settings(atlas, seed, ci_level), "factor": factor_settings(atlas)},

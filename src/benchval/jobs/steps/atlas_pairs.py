@@ -31,7 +31,7 @@ def write_pairs(
         factor=factor_settings(atlas),
         min_clusters=int(atlas.get("min_clusters", 3)),
         min_interval_n=int(atlas.get("min_headline_n", atlas["min_models"])),
-        traits=column_traits(methods_csv, wide, int(atlas["min_models"])),
+        traits=column_traits(methods_csv, wide),
     )
     write_table(pairs, pairs_csv)
     write_table(excluded, excluded_csv)
