@@ -248,3 +248,98 @@ def test_the_kept_resolution_covers_every_difference_and_quotes_both_labellings(
                 assert quoted == ("yes" if other in {s.strip() for s in label["same_as"].split("|")} else "no")
             else:
                 assert quoted == label[row.field], (row.raw_name, row.field, who)
+
+
+# --- issue 43: one test per wrong join and per missed merge the issue names (each fails on the old rules) ---
+
+
+def test_an_undated_open_weights_name_does_not_join_its_dated_release():
+    """OLMo-7B (February 2024) is not OLMo-7B-0424 (April 2024): a dated open-weights repository holds other
+    weights; only an API model's undated name is its one dated snapshot."""
+    registry = registry_of(
+        ("biggen.csv", "allenai/OLMo-7B"),
+        ("mixeval.csv", "OLMo-7B"),
+        ("obsscaling.csv", "allenai/OLMo-7B-0424-hf"),
+    )
+    assert model_of(registry, "biggen.csv", "allenai/OLMo-7B") == "allenai/olmo-7b"
+    assert model_of(registry, "obsscaling.csv", "allenai/OLMo-7B-0424-hf") == "allenai/olmo-7b-0424-hf"
+    assert model_of(registry, "mixeval.csv", "OLMo-7B") != "allenai/olmo-7b-0424-hf"
+
+
+def test_command_r_plus_is_not_its_08_2024_update():
+    registry = registry_of(
+        ("v1.csv", "CohereForAI/c4ai-command-r-plus"),
+        ("enkrypt.csv", "c4ai-command-r-plus"),
+        ("v2.csv", "CohereForAI/c4ai-command-r-plus-08-2024"),
+    )
+    update = model_of(registry, "v2.csv", "CohereForAI/c4ai-command-r-plus-08-2024")
+    assert model_of(registry, "v1.csv", "CohereForAI/c4ai-command-r-plus") != update
+    assert model_of(registry, "enkrypt.csv", "c4ai-command-r-plus") == "cohereforai/c4ai-command-r-plus"
+
+
+def test_a_bare_name_does_not_join_another_organisations_only_hf_id():
+    """AlpacaEval's Llama-3-Instruct-8B-SimPO is princeton-nlp's; the only HF id of that name in the mirror is
+    haoranxu's. Phi-2_DPO likewise: being the only candidate is no evidence."""
+    registry = registry_of(
+        ("alpaca.csv", "Llama-3-Instruct-8B-SimPO"),
+        ("v2.csv", "haoranxu/Llama-3-Instruct-8B-SimPO"),
+        ("alpaca.csv", "Phi-2_DPO"),
+        ("v1.csv", "huseyinatahaninan/phi-2-dpo"),
+    )
+    assert model_of(registry, "alpaca.csv", "Llama-3-Instruct-8B-SimPO") == "llama-3-instruct-8b-simpo"
+    assert model_of(registry, "alpaca.csv", "Phi-2_DPO") == "phi-2-dpo"
+    kept = registry.names.set_index("raw_name").at["Phi-2_DPO", "rule"]
+    assert "not a publisher's" in kept
+
+
+def test_a_bare_name_joins_a_publishers_hf_id_or_a_reviewed_override_row():
+    registry = registry_of(
+        ("v2.csv", "gpt2"),
+        ("v1.csv", "openai-community/gpt2"),
+        ("eq.csv", "NeuralBeagle14-7B"),
+        ("v1.csv", "mlabonne/NeuralBeagle14-7B"),
+    )
+    assert model_of(registry, "v2.csv", "gpt2") == "openai-community/gpt2"
+    assert model_of(registry, "eq.csv", "NeuralBeagle14-7B") == "mlabonne/neuralbeagle14-7b"
+
+
+def test_eq_bench_emoji_prefix_is_no_part_of_the_name():
+    registry = registry_of(("eq.csv", "🆕Phi-3.5-mini-instruct"), ("v2.csv", "microsoft/Phi-3.5-mini-instruct"))
+    assert model_of(registry, "eq.csv", "🆕Phi-3.5-mini-instruct") == "microsoft/phi-3.5-mini-instruct"
+    assert normalise("New gpt-4o") == "gpt-4o"
+
+
+@pytest.mark.parametrize("size", ["7", "13", "70"])
+def test_alpacaeval_plus_spelling_of_tulu_2_dpo_joins(size):
+    registry = registry_of(("alpaca.csv", f"Tulu_2+DPO_{size}B"), ("biggen.csv", f"allenai/tulu-2-dpo-{size}b"))
+    assert model_of(registry, "alpaca.csv", f"Tulu_2+DPO_{size}B") == f"allenai/tulu-2-dpo-{size}b"
+    best_of = registry_of(
+        ("alpaca.csv", f"PairRM_0.4B+Tulu_2+DPO_{size}B_(best-of-16)"), ("b.csv", f"tulu-2-dpo-{size}b")
+    )
+    assert len(best_of.models) == 2  # a reranked system is another entry
+
+
+def test_starlinglm_without_a_separator_joins_starling_lm():
+    registry = registry_of(("wildbench.csv", "StarlingLM-7B-beta"), ("v1.csv", "Nexusflow/Starling-LM-7B-beta"))
+    assert model_of(registry, "wildbench.csv", "StarlingLM-7B-beta") == "nexusflow/starling-lm-7b-beta"
+
+
+def test_gpt_4_omni_spelling_joins_gpt_4o():
+    registry = registry_of(("alpaca.csv", "GPT-4_Omni_(05/13)"), ("helm.csv", "openai/gpt-4o-2024-05-13"))
+    assert model_of(registry, "alpaca.csv", "GPT-4_Omni_(05/13)") == "openai/gpt-4o-0513"
+
+
+def test_command_r_plus_sign_joins_cohere_command_r_plus():
+    registry = registry_of(("mixeval.csv", "Command R+"), ("helm.csv", "cohere/command-r-plus"))
+    assert model_of(registry, "mixeval.csv", "Command R+") == "cohere/command-r-plus"
+
+
+@pytest.mark.parametrize("typo", ["GPT-4-0-2024-05-13", "GPT-40-20240513"])
+def test_the_two_gpt_4o_typos_join_gpt_4o(typo):
+    registry = registry_of(("lcb.csv", typo), ("helm.csv", "openai/gpt-4o-2024-05-13"))
+    assert model_of(registry, "lcb.csv", typo) == "openai/gpt-4o-0513"
+
+
+def test_a_leading_new_word_goes_but_an_hf_name_part_keeps_it():
+    assert normalise("New gpt-4o") == "gpt-4o"
+    assert normalise("pansophic/new_model_test2") == "pansophic/new-model-test2"

@@ -5,6 +5,8 @@
 #                           analysis chain of analysis.smk, as for every study)
 #   atlas_pairs          -> results/atlas/pairs.csv (every pair of columns, FDR across the atlas)
 #   atlas_human_preference, atlas_agreement, atlas_heatmap, atlas_crosscheck, atlas_report
+#   atlas_g_choice       -> results/atlas/g_choice.csv (which g the open_llm headline controls for)
+#   atlas_mtmm           -> results/atlas/mtmm.csv, mtmm_blocks.csv, figures/mtmm.* (method apart from trait)
 # Each rule gets only the `atlas:` keys it reads. Local rules: seconds of pandas on small tables.
 import sys
 from functools import partial
@@ -48,6 +50,7 @@ ATLAS_REPOSITORY = workflow_root(workflow.basedir)  # the repository of config/a
 _SOURCE_FILES = atlas_functions.source_files(config, ATLAS_REPOSITORY)
 _IDENTITY_FILES = atlas_functions.identity_files(config, ATLAS_REPOSITORY)
 _IDENTITY_DIGESTED = atlas_functions.identity_digested(config, ATLAS_REPOSITORY)
+_METHODS = atlas_functions.method_file(config, ATLAS_REPOSITORY)
 atlas_outputs = partial(atlas_functions.outputs, config)  # rules publish and findings
 
 
@@ -97,6 +100,8 @@ rule atlas_identity:
         blind_summary=f"{ATLAS}/registry/identity_check_blind.csv",
         agreement=f"{ATLAS}/registry/identity_agreement.csv",
         overlaps=f"{ATLAS}/registry/overlaps.csv",
+        targeted_summary=f"{ATLAS}/registry/identity_targeted.csv",
+        targeted_detail=f"{ATLAS}/registry/identity_targeted_detail.csv",
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -134,6 +139,7 @@ rule atlas_pairs:
     input:
         cells=f"{ATLAS}/cells.csv",
         models=f"{ATLAS}/registry/models.csv",
+        methods=ancient(_METHODS),  # repository file: its content a param below
     output:
         pairs=f"{ATLAS}/pairs.csv",
         excluded=f"{ATLAS}/pairs_excluded.csv",
@@ -142,6 +148,7 @@ rule atlas_pairs:
         "../envs/benchval.yaml"
     params:
         atlas=config_provider("atlas", *INCREMENTAL_KEYS),
+        repository_files=file_digests([_METHODS], workflow_root(workflow.basedir)),
         seed=config_provider("seed"),
         ci_level=config_provider("analysis.ci_level"),
         code=script_code("atlas_pairs.py"),
@@ -153,6 +160,7 @@ rule atlas_human_preference:
     input:
         cells=f"{ATLAS}/cells.csv",
         models=f"{ATLAS}/registry/models.csv",
+        methods=ancient(_METHODS),  # repository file: its content a param below
     output:
         table=f"{ATLAS}/human_preference.csv",
         excluded=f"{ATLAS}/human_preference_excluded.csv",
@@ -161,6 +169,7 @@ rule atlas_human_preference:
         "../envs/benchval.yaml"
     params:
         atlas=config_provider("atlas", *INCREMENTAL_KEYS, "human_preference"),
+        repository_files=file_digests([_METHODS], workflow_root(workflow.basedir)),
         seed=config_provider("seed"),
         ci_level=config_provider("analysis.ci_level"),
         code=script_code("atlas_human_preference.py"),
@@ -186,6 +195,7 @@ rule atlas_agreement:
             "agreement_reference",
             "same_measure",
             "measure_groups",
+            "min_headline_n",
         ),
         seed=config_provider("seed"),
         ci_level=config_provider("analysis.ci_level"),
@@ -323,6 +333,47 @@ rule atlas_study_intervals:
         "../scripts/atlas_study_intervals.py"
 
 
+rule atlas_g_choice:
+    input:
+        cells=f"{ATLAS}/cells.csv",
+        models=f"{ATLAS}/registry/models.csv",
+        study=f"{ATLAS}/studies/open_llm.csv",
+        methods=ancient(_METHODS),  # repository file: its content a param below
+    output:
+        table=f"{ATLAS}/g_choice.csv",
+    localrule: True
+    conda:
+        "../envs/benchval.yaml"
+    params:
+        atlas=config_provider("atlas", *INCREMENTAL_KEYS, "report"),
+        study=config_provider("studies.open_llm", default={}),
+        repository_files=file_digests([_METHODS], workflow_root(workflow.basedir)),
+        seed=config_provider("seed"),
+        ci_level=config_provider("analysis.ci_level"),
+        code=script_code("atlas_g_choice.py"),
+    script:
+        "../scripts/atlas_g_choice.py"
+
+
+rule atlas_mtmm:
+    input:
+        pairs=f"{ATLAS}/pairs.csv",
+        methods=ancient(_METHODS),  # repository file: its content a param below
+    output:
+        table=f"{ATLAS}/mtmm.csv",
+        blocks=f"{ATLAS}/mtmm_blocks.csv",
+        figures=[f"{ATLAS}/figures/mtmm.{ext}" for ext in config["analysis"]["figures"]["formats"]],
+    localrule: True
+    conda:
+        "../envs/benchval.yaml"
+    params:
+        repository_files=file_digests([_METHODS], workflow_root(workflow.basedir)),
+        dpi=config_provider("analysis.figures.dpi"),
+        code=script_code("atlas_mtmm.py"),
+    script:
+        "../scripts/atlas_mtmm.py"
+
+
 _REPORT_INPUTS = {
     "counts": f"{ATLAS}/counts.csv",
     "obs_agreement": f"{ATLAS}/obsscaling/agreement.csv",
@@ -341,7 +392,10 @@ _REPORT_INPUTS = {
     "identity_blind": f"{ATLAS}/registry/identity_check_blind.csv",
     "identity_agreement": f"{ATLAS}/registry/identity_agreement.csv",
     "overlaps": f"{ATLAS}/registry/overlaps.csv",
+    "identity_targeted": f"{ATLAS}/registry/identity_targeted.csv",
     "study_models": f"{ATLAS}/study_models/open_llm.csv",
+    "g_choice": f"{ATLAS}/g_choice.csv",
+    "mtmm_blocks": f"{ATLAS}/mtmm_blocks.csv",
 }
 
 

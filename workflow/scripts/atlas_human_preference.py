@@ -5,4 +5,4 @@ from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)
 p, i, o = job.params, snakemake.input, snakemake.output
-write_human_preference(p["atlas"], p["seed"], p["ci_level"], i.cells, i.models, o.table, o.excluded)
+write_human_preference(p["atlas"], p["seed"], p["ci_level"], i.cells, i.models, i.methods, o.table, o.excluded)

@@ -11,6 +11,7 @@ write_pairs(
     p["ci_level"],
     snakemake.input.cells,
     snakemake.input.models,
+    snakemake.input.methods,
     snakemake.output.pairs,
     snakemake.output.excluded,
 )

@@ -4,10 +4,14 @@ A raw name is first split into an organisation and a name part when it is a Hugg
 (``org/name``, no spaces or parentheses); any other ``/`` (a date in a display name such as
 ``Claude_3_Opus_(02/29)``) is part of the name. Then, on the name part:
 
-1. surrounding whitespace is dropped and letters are lower-cased;
+1. surrounding whitespace is dropped and letters are lower-cased; a leading marker that is no part of the
+   name goes (EQ-Bench's emoji ``🆕Phi-3.5-MoE-instruct``, a ``New`` word and a space: ``New gpt-4o``; an HF
+   name part ``new_model_test2`` keeps its word);
 2. a date becomes its month and day as ``mmdd`` (``20240229``, ``2024-02-29``, ``(02/29)`` -> ``0229``),
    so that display names with a date and API ids with one meet;
-3. parentheses are dropped; runs of whitespace, ``_`` and ``-`` become one ``-``.
+3. parentheses are dropped; a trailing ``+`` is ``plus`` (``Command R+`` = ``command-r-plus``) and any other
+   ``+`` separates words (AlpacaEval's ``Tulu_2+DPO_70B`` = ``tulu-2-dpo-70b``); runs of whitespace, ``_``,
+   ``+`` and ``-`` become one ``-``.
 
 The organisation is lower-cased. :func:`normalise` returns ``org/name`` or ``name``.
 """
@@ -20,7 +24,11 @@ from dataclasses import dataclass
 _HF_ID = re.compile(r"^(?P<org>[A-Za-z0-9][\w.\-]*)/(?P<name>[\w.\-]+)$")
 _SLASH_DATE = re.compile(r"\(?\b(?P<m>\d{1,2})/(?P<d>\d{1,2})\)?")
 _ISO_DATE = re.compile(r"(?<!\d)20\d{2}-?(?P<m>[01]\d)-?(?P<d>[0-3]\d)(?!\d)")
-_SEPARATORS = re.compile(r"[\s_\-]+")
+_SEPARATORS = re.compile(r"[\s_\-+]+")
+_LEADING_MARKER = re.compile(
+    r"^(?:[^\w(]+|new\s+)"
+)  # an emoji or symbol, or the word "new" and a space, before the name
+_TRAILING_PLUS = re.compile(r"\+\s*$")
 
 
 @dataclass(frozen=True)
@@ -39,7 +47,8 @@ def _mmdd(match: re.Match) -> str:
 
 def normalise_part(text: str) -> str:
     """Steps 1-3 of the module's rule on a name part."""
-    text = str(text).strip().lower()
+    text = _LEADING_MARKER.sub("", str(text).strip().lower()).strip()
+    text = _TRAILING_PLUS.sub("-plus", text)
     text = _SLASH_DATE.sub(_mmdd, text)
     text = _ISO_DATE.sub(_mmdd, text)
     text = text.replace("(", " ").replace(")", " ")
@@ -85,7 +94,9 @@ def alias(key: str) -> Alias:
     4. a token ending in a letter joins a following token starting with a digit (``llama-3-8b`` ->
        ``llama3-8b``, ``gpt-4o`` -> ``gpt4o``); tuning tokens (``instruct``, ``chat``, ``base``) stay, so a base
        and an instruct model never share an alias; the token ``it`` is ``instruct`` (Gemma's and the arenas'
-       suffix for the instruction-tuned model: ``llama-3.2-3b-it`` = ``Llama-3.2-3B-Instruct``).
+       suffix for the instruction-tuned model: ``llama-3.2-3b-it`` = ``Llama-3.2-3B-Instruct``);
+    5. the separators between tokens go (``starling-lm-7b-beta`` = WildBench's ``StarlingLM-7B-beta``): two
+       spellings that differ only in where words break are one alias; the tokens themselves all stay.
     """
     name = key.split("/", 1)[1] if "/" in key else key
     name = re.sub(r"^meta-", "", name)
@@ -102,4 +113,4 @@ def alias(key: str) -> Alias:
             joined[-1] += token
         else:
             joined.append(token)
-    return Alias(stem="-".join(joined), date=date)
+    return Alias(stem="".join(joined), date=date)

@@ -50,11 +50,15 @@ def pairwise_spearman(wide: pd.DataFrame, min_models: int) -> pd.DataFrame:
     return wide.rank().corr(method="pearson", min_periods=min_models)
 
 
+LOADING_BOUND = 0.999  # |loading| at this bound: a Heywood case (uniqueness ~ 0), listed, never silent
+
+
 def one_factor_loadings(
     correlations: np.ndarray, iterations: int = 500, tolerance: float = 1e-9, start: np.ndarray | None = None
 ) -> np.ndarray:
     """MINRES loadings of a one-factor model fit to the observed off-diagonal entries (NaN = unobserved);
-    NaN for a column with no observed partner."""
+    NaN for a column with no observed partner. A loading the fit pushes past +-``LOADING_BOUND`` stays at the
+    bound (a Heywood case: the column is, up to noise, the factor itself); :func:`heywood_columns` lists them."""
     corr = np.asarray(correlations, float)
     if corr.size == 0:
         return np.zeros(0)
@@ -65,7 +69,7 @@ def one_factor_loadings(
     for _ in range(iterations):
         denominator = mask @ (loadings**2)
         with np.errstate(invalid="ignore", divide="ignore"):
-            updated = np.clip((values @ loadings) / denominator, -0.999, 0.999)
+            updated = np.clip((values @ loadings) / denominator, -LOADING_BOUND, LOADING_BOUND)
         # damped: the undamped update maps a scaled solution c*l to l/c and oscillates between the two
         updated = 0.5 * (loadings + np.where(denominator > 0, updated, 0.0))
         if np.max(np.abs(updated - loadings)) < tolerance:
@@ -94,6 +98,11 @@ def bartlett_scores(z: np.ndarray, loadings: np.ndarray, settings: FactorSetting
     return g, n_columns
 
 
+def heywood_columns(columns, loadings: np.ndarray) -> list[str]:
+    """The columns whose loading sits at the bound (a Heywood case)."""
+    return [c for c, value in zip(columns, loadings) if np.isfinite(value) and abs(value) >= LOADING_BOUND - 1e-6]
+
+
 class GeneralFactor:
     """g of every model with given columns left out; the fit is cached per left-out set."""
 
@@ -104,6 +113,7 @@ class GeneralFactor:
         self.correlations = pairwise_spearman(wide, settings.min_models).to_numpy(float)
         self.settings = settings
         self._cache: dict[frozenset, np.ndarray] = {}
+        self._fits: dict[frozenset, tuple[list, np.ndarray]] = {}
         self.loadings = one_factor_loadings(self.correlations, settings.iterations)
 
     def scores(self, left_out) -> pd.Series:
@@ -115,7 +125,25 @@ class GeneralFactor:
                 self.correlations[np.ix_(keep, keep)], self.settings.iterations, start=self.loadings[keep]
             )
             self._cache[key] = bartlett_scores(self.z[:, keep], loadings, self.settings)[0]
+            self._fits[key] = ([c for c, k in zip(self.columns, keep) if k], loadings)
         return pd.Series(self._cache[key], index=self.index)
+
+    def fit(self, left_out) -> dict:
+        """What the g without ``left_out`` rests on: its loaded columns and its Heywood columns."""
+        key = frozenset(left_out)
+        self.scores(key)
+        columns, loadings = self._fits[key]
+        return {
+            "g_columns": int(np.isfinite(loadings).sum()),
+            "g_heywood_columns": ";".join(heywood_columns(columns, loadings)),
+        }
+
+    def variance_explained(self, left_out) -> float:
+        """The mean squared loading of the loaded columns of the g without ``left_out``."""
+        key = frozenset(left_out)
+        self.scores(key)
+        loadings = self._fits[key][1]
+        return float(np.nanmean(loadings**2)) if np.isfinite(loadings).any() else float("nan")
 
 
 def complete_case_check(wide: pd.DataFrame, columns: list[str], settings: FactorSettings) -> pd.DataFrame:

@@ -46,7 +46,7 @@ def incremental_columns() -> list[str]:
     for name in STATISTICS:
         c = _columns(name)
         names += [c["rho"], c["low"], c["high"], c["n"], c["clusters"], c["p"]]
-    return names + ["rho_same_population", "n_boot_valid", "note"]
+    return names + ["rho_same_population", "n_boot_valid", "note", "g_columns", "g_heywood_columns"]
 
 
 def _estimate(x, y, covariates, min_models: int) -> tuple[float, float]:
@@ -121,29 +121,56 @@ class Population:
     clusters: pd.Series
     factor: GeneralFactor
     groups: dict
+    traits: dict = field(default_factory=dict)  # column -> trait (benchval.atlas.methods.trait_groups)
     _g: dict = field(default_factory=dict)
 
+    def left_out(self, *columns: str) -> frozenset:
+        """``columns``, their one-measure-one-vote siblings and every column measuring their traits elsewhere
+        (another harness or board, or an exact copy: benchval.atlas.methods)."""
+        groups = {self.groups[c] for c in columns}
+        traits = {self.traits[c] for c in columns if c in self.traits}
+        return frozenset(
+            {c for c, group in self.groups.items() if group in groups}
+            | {c for c, trait in self.traits.items() if trait in traits}
+            | set(columns)
+        )
+
     def g_without(self, *columns: str) -> np.ndarray:
-        """g of every model (in the order of the index) with ``columns`` and their siblings left out."""
-        key = frozenset(self.groups[c] for c in columns)
+        """g of every model (in the order of the index) without :meth:`left_out` of ``columns``."""
+        key = self.left_out(*columns)
         if key not in self._g:
-            left_out = {c for c, group in self.groups.items() if group in key}
-            self._g[key] = self.factor.scores(left_out).to_numpy(float)
+            self._g[key] = self.factor.scores(key).to_numpy(float)
         return self._g[key]
 
+    def g_fit(self, *columns: str) -> dict:
+        """The loaded and the Heywood columns of the g without ``columns`` (GeneralFactor.fit)."""
+        return self.factor.fit(self.left_out(*columns))
 
-def population(wide: pd.DataFrame, models: pd.DataFrame | None, groups: dict, factor: FactorSettings) -> Population:
-    """The :class:`Population` of ``wide``'s models (``models``: registry rows with family and size_b)."""
+    def g_variance_explained(self, *columns: str) -> float:
+        """The share of variance the g without ``columns`` explains (GeneralFactor.variance_explained)."""
+        return self.factor.variance_explained(self.left_out(*columns))
+
+
+def population(
+    wide: pd.DataFrame,
+    models: pd.DataFrame | None,
+    groups: dict,
+    factor: FactorSettings,
+    traits: dict | None = None,
+) -> Population:
+    """The :class:`Population` of ``wide``'s models (``models``: registry rows with family and size_b;
+    ``traits``: column -> trait, the columns a pair's g leaves out beside its groups)."""
     models = (models if models is not None else pd.DataFrame(index=wide.index)).reindex(wide.index)
     size = models["size_b"] if "size_b" in models else pd.Series(np.nan, index=wide.index)
     family = models["family"] if "family" in models else pd.Series(np.nan, index=wide.index)
     labels = family.astype(object).where(family.notna(), "model:" + wide.index.to_series().astype(str))
     clusters = pd.Series(pd.factorize(labels)[0], index=wide.index)
-    return Population(np.log(size.astype(float)), clusters, GeneralFactor(wide, factor), groups)
+    return Population(np.log(size.astype(float)), clusters, GeneralFactor(wide, factor), groups, dict(traits or {}))
 
 
 def pair_statistics(population: Population, a: str, b: str, x, y, rows, settings: dict, rng) -> dict:
     """:func:`incremental_validity` of columns a and b on their shared models ``rows`` (boolean, per model)."""
     g = population.g_without(a, b)[rows]
     covariates = {"size": population.log_size.to_numpy(float)[rows], "g": g}
-    return incremental_validity(x[rows], y[rows], covariates, population.clusters.to_numpy()[rows], settings, rng)
+    record = incremental_validity(x[rows], y[rows], covariates, population.clusters.to_numpy()[rows], settings, rng)
+    return {**record, **population.g_fit(a, b)}

@@ -113,17 +113,19 @@ def atlas_pairs(
     factor: FactorSettings | None = None,
     min_clusters: int = 3,
     min_interval_n: int = 0,
+    traits: dict | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(pairs table, excluded pairs with their rule). Per pair: raw Spearman and the partials beyond log
     size, g, and g and log size, with family-clustered bootstrap intervals (benchval.atlas.incremental;
     ``models``: registry rows with family and size_b); p_fdr and q_beyond_g by the hierarchical
-    one-measure-one-vote correction (benchval.atlas.groups)."""
+    one-measure-one-vote correction (benchval.atlas.groups); ``traits``: column -> trait, whose other
+    columns a pair's g leaves out (benchval.atlas.methods)."""
     counts = shared_counts(wide).to_numpy()
     columns = list(wide.columns)
     values = wide.to_numpy(float)
     present = np.isfinite(values)
     groups = column_groups(leaderboard, same, collections)
-    people = population(wide, models, groups, factor or FactorSettings(min_models=min_models))
+    people = population(wide, models, groups, factor or FactorSettings(min_models=min_models), traits)
     options = {
         "min_models": min_models,
         "n_bootstrap": n_boot,

@@ -17,6 +17,13 @@ Ranking (``rank``, per criterion, 1 = best): by ``rho_beyond_g``, one rank per g
 defined on at least ``min_headline_n`` models: an undefined value or one on too few models is never ranked
 below a defined one; it is unranked and ``rank_note`` says why. A predictor that is the criterion's own
 leaderboard aggregate or another snapshot of the same measure (``atlas.same_measure``) is left out and listed.
+
+Method apart from trait (benchval.atlas.methods): every row has the predictor's and the criterion's method
+(``method_a``, ``method_b``, ``same_method``); a predictor sharing the criterion's method (two chat benchmarks
+judged by an LLM) is never ranked: shared method is not evidence that one measures what the other claims, so
+the ranking holds cross-method evidence only (``rank_note`` says so). A pair of two criteria is one pair:
+it is ranked once, under the criterion listed first in ``atlas.human_preference.criteria``; under the other it
+is listed with the note where it is counted.
 """
 
 from __future__ import annotations
@@ -38,6 +45,9 @@ COLUMNS = [
     "group_b",
     "rank",
     "rank_note",
+    "method_a",
+    "method_b",
+    "same_method",
     *incremental_columns(),
     "p_fdr",
     "q_beyond_g",
@@ -49,7 +59,8 @@ def predictor_table(wide: pd.DataFrame, models: pd.DataFrame, criteria: list[str
     (family, size_b) by canonical id; ``group_a`` is the predictor's group, ``group_b`` the criterion's."""
     records, excluded = [], []
     groups = column_groups(context["leaderboard"], context["same_measure"], context.get("collections", ()))
-    people = population(wide, models, groups, settings.get("factor") or FactorSettings(settings["min_models"]))
+    factor = settings.get("factor") or FactorSettings(settings["min_models"])
+    people = population(wide, models, groups, factor, context.get("traits"))
     options = {
         **settings,
         "min_clusters": settings.get("min_clusters", 3),
@@ -81,30 +92,68 @@ def predictor_table(wide: pd.DataFrame, models: pd.DataFrame, criteria: list[str
     labels = group_pair_labels(table["group_a"], table["group_b"])
     table["p_fdr"], _ = hierarchical_q(table["p"], labels)
     table["q_beyond_g"], _ = hierarchical_q(table["p_beyond_g"], labels)
-    table = pd.concat(
-        [ranked(part, settings.get("min_headline_n", settings["min_models"])) for _, part in table.groupby("criterion")]
-    )
+    table = with_methods(table, context.get("methods"))
+    counted_under = counted_criterion(table, criteria)
+    min_n = settings.get("min_headline_n", settings["min_models"])
+    table = pd.concat([ranked(part, min_n, counted_under=counted_under) for _, part in table.groupby("criterion")])
     return table[COLUMNS].reset_index(drop=True), pd.DataFrame(excluded, columns=["criterion", "predictor", "rule"])
 
 
-def ranked(table: pd.DataFrame, min_n: int, by: str = "rho_beyond_g", n_column: str = "n_beyond_g") -> pd.DataFrame:
-    """One criterion's predictors, ranked by ``by`` once per group (module docstring); unranked rows last,
-    each with its reason."""
+def with_methods(table: pd.DataFrame, methods: pd.DataFrame | None) -> pd.DataFrame:
+    """method_a (the predictor's), method_b (the criterion's) and same_method; missing without a table."""
+    if methods is None:
+        return table.assign(method_a=pd.NA, method_b=pd.NA, same_method=pd.NA)
+    from benchval.atlas.methods import method_columns
+
+    return method_columns(table, methods, "predictor", "criterion")
+
+
+def counted_criterion(table: pd.DataFrame, criteria: list[str]) -> dict:
+    """(criterion, predictor) -> the criterion a pair of two criteria is counted under (the first listed),
+    for the rows of such pairs only."""
+    order = {c: i for i, c in enumerate(criteria)}
+    both = table[table["predictor"].isin(order)]
+    return {(c, p): min((c, p), key=order.get) for c, p in zip(both["criterion"], both["predictor"])}
+
+
+def _note(row, by: str, n_column: str, min_n: int, lead_of, counted_under: dict) -> str:
+    """Why a row is not ranked."""
+    criterion = row.get("criterion", "")
+    elsewhere = counted_under.get((criterion, row["predictor"]), criterion)
+    if elsewhere != criterion:
+        return f"the pair {elsewhere} ~ {criterion} is counted once, under {elsewhere}"
+    if row.get("same_method") == True:  # noqa: E712 (NA is not True)
+        return f"same method as the criterion ({row['method_a']}): not cross-method evidence"
+    if pd.isna(row[by]):
+        return f"{by} undefined: {row['note'] or 'no value'}"
+    if row[n_column] < min_n:
+        return f"{by} on {int(row[n_column])} models (a headline needs {min_n})"
+    return f"sibling of {lead_of[row['group_a']]} (group {row['group_a']}, ranked once)"
+
+
+def ranked(
+    table: pd.DataFrame,
+    min_n: int,
+    by: str = "rho_beyond_g",
+    n_column: str = "n_beyond_g",
+    counted_under: dict | None = None,
+) -> pd.DataFrame:
+    """One criterion's predictors, ranked by ``by`` once per group (module docstring), cross-method rows
+    only, each pair of two criteria under one of them; unranked rows last, each with its reason."""
+    counted_under = counted_under or {}
     table = table.sort_values([by, "rho"], ascending=False, na_position="last").copy()
-    eligible = table[by].notna() & (table[n_column] >= min_n)
+    same_method = table["same_method"] == True if "same_method" in table else False  # noqa: E712 (NA stays False)
+    criteria = table["criterion"] if "criterion" in table else pd.Series("", index=table.index)
+    elsewhere = pd.Series(
+        [counted_under.get((c, p), c) != c for c, p in zip(criteria, table["predictor"])], index=table.index
+    )
+    eligible = table[by].notna() & (table[n_column] >= min_n) & ~same_method & ~elsewhere
     leads = table[eligible].drop_duplicates("group_a")
     table["rank"] = np.nan
     table.loc[leads.index, "rank"] = np.arange(1, len(leads) + 1)
     lead_of = leads.set_index("group_a")["predictor"]
-    notes = []
-    for index, row in table.iterrows():
-        if pd.notna(table.at[index, "rank"]):
-            notes.append("")
-        elif pd.isna(row[by]):
-            notes.append(f"{by} undefined: {row['note'] or 'no value'}")
-        elif row[n_column] < min_n:
-            notes.append(f"{by} on {int(row[n_column])} models (a headline needs {min_n})")
-        else:
-            notes.append(f"sibling of {lead_of[row['group_a']]} (group {row['group_a']}, ranked once)")
-    table["rank_note"] = notes
+    table["rank_note"] = [
+        "" if pd.notna(row["rank"]) else _note(row, by, n_column, min_n, lead_of, counted_under)
+        for _, row in table.iterrows()
+    ]
     return table.sort_values(["rank", by], ascending=[True, False], na_position="last")

@@ -7,7 +7,11 @@ Built from stated rules, in this order, plus one reviewed override table (config
 2. identity: the normalised key (benchval.analysis.model_names, the project's one name rule); an override row
    may map a key to another canonical id (the same weights under two organisations), citing its evidence;
 3. a bare name (no organisation) joins the one ``org/name`` key whose name part equals it, when exactly
-   one exists (``gpt2`` -> ``openai-community/gpt2``); with several, it stays its own model and is listed;
+   one exists and its organisation publishes its own models (``publishers`` in the rules file:
+   ``gpt2`` -> ``openai-community/gpt2``); an HF id of any other organisation (a person's fine-tune, a
+   re-upload: AlpacaEval's ``Llama-3-Instruct-8B-SimPO`` is princeton-nlp's, the mirror's only HF id of
+   that name is haoranxu's) is joined only by a row of the reviewed override table; with several
+   candidates, or none allowed, the name stays its own model and is listed;
 4. attributes: family by the first matching ``families`` pattern, else by the organisation
    (``org_families``); size from the size tokens of the model's raw names (``7b``, ``350m``, ``1b5``, ``1_8b`` in a
    ``-``-separated name = 1.8; raw names giving different sizes leave it open; ``57b-a14b``: total 57,
@@ -147,17 +151,44 @@ def display_keys(frame: pd.DataFrame, display: pd.DataFrame) -> tuple[pd.Series,
     return keys, rules
 
 
-def join_aliases(canonical: dict, rule: dict, publishers: frozenset, pseudo_orgs: frozenset = frozenset()) -> None:
+def _join_bare_names(canonical: dict, rule: dict, by_name_part: dict, publishers: frozenset) -> None:
+    """Rule 3 of the module, in place on key -> canonical id."""
+    for key, target in list(canonical.items()):
+        if "/" in target or target not in by_name_part:
+            continue
+        owners = sorted(by_name_part[target])
+        if len(owners) > 1:
+            rule[key] = f"ambiguous: bare name matches several HF ids {owners}; kept apart"
+        elif owners[0].split("/", 1)[0] in publishers:
+            canonical[key], rule[key] = owners[0], f"bare name joins the one HF id {owners[0]!r} with that name"
+        else:
+            rule[key] = (
+                f"bare name kept apart: the one HF id {owners[0]!r} with that name is not a publisher's, "
+                "and no reviewed override row joins them"
+            )
+
+
+def join_aliases(
+    canonical: dict,
+    rule: dict,
+    publishers: frozenset,
+    pseudo_orgs: frozenset = frozenset(),
+    closed: re.Pattern | None = None,
+) -> None:
     """The alias rule (benchval.analysis.model_names.alias), in place on key -> canonical id:
 
-    * keys whose canonical ids share an alias are one model when at most one of those ids is an HF id
-      (bare names join it) or, with several HF ids, the bare names join the one HF id of a publisher
+    * keys whose canonical ids share an alias are one model when at most one of those ids is an HF id and
+      it is a publisher's (bare names join it) or, with several HF ids, the bare names join the one HF id
+      of a publisher
       (``publishers``: the organisations that release their own models); HF ids of two organisations are
       never joined by a rule (the override table does that, with its evidence); a key whose "organisation" is
       a leaderboard's own prefix (``pseudo_orgs``: HELM's ``huggingface/llama-65b``) counts as a bare name;
     * an undated name joins the one dated snapshot of its alias (``claude-3-haiku`` and
-      ``anthropic/claude-3-haiku`` -> the one ``-0307`` snapshot), and stays apart when there are several
-      (``gpt-4`` beside ``-0314``, ``-0613``); an HF id another name already joined is not moved.
+      ``anthropic/claude-3-haiku`` -> the one ``-0307`` snapshot) only when that snapshot is an API model
+      (``closed``: an API serves one dated version under the undated name); a dated open-weights release is
+      other weights than the undated one (``OLMo-7B`` is not ``OLMo-7B-0424``, ``c4ai-command-r-plus`` not
+      its ``08-2024`` update). With several dated snapshots the name stays apart (``gpt-4`` beside
+      ``-0314``, ``-0613``); an HF id another name already joined is not moved.
     """
     by_alias: dict[str, set] = {}
     for target in set(canonical.values()):
@@ -170,8 +201,8 @@ def join_aliases(canonical: dict, rule: dict, publishers: frozenset, pseudo_orgs
     for key, targets in by_alias.items():
         hf = sorted(t for t in targets if is_hf(t))
         publisher = [t for t in hf if t.split("/", 1)[0] in publishers]
-        if len(hf) == 1 or (len(hf) > 1 and len(publisher) == 1):
-            chosen[key] = (hf[0] if len(hf) == 1 else publisher[0], "alias")
+        if len(publisher) == 1:
+            chosen[key] = (publisher[0], "alias")
         elif not hf and len(targets) > 1:
             chosen[key] = (sorted(targets)[0], "alias")
     stems: dict[str, set] = {}
@@ -193,7 +224,8 @@ def join_aliases(canonical: dict, rule: dict, publishers: frozenset, pseudo_orgs
         if parts.date or parts.stem not in stems:
             continue
         dated = sorted(stems[parts.stem])
-        if len(dated) == 1 and target_of(dated[0]) and (not orgs(dated[0]) or orgs(alias_key) <= orgs(dated[0])):
+        api = closed is not None and target_of(dated[0]) and closed.search(target_of(dated[0]))
+        if len(dated) == 1 and api and (not orgs(dated[0]) or orgs(alias_key) <= orgs(dated[0])):
             snapshot[alias_key] = target_of(dated[0])
         elif len(dated) > 1:
             ambiguous[alias_key] = dated
@@ -373,14 +405,8 @@ def build_registry(
     for key in set(canonical.values()):
         if "/" in key:
             by_name_part.setdefault(key.split("/", 1)[1], set()).add(key)
-    for key, target in list(canonical.items()):
-        if "/" not in target and target in by_name_part:
-            owners = sorted(by_name_part[target])
-            if len(owners) == 1:
-                canonical[key], rule[key] = owners[0], f"bare name joins the one HF id {owners[0]!r} with that name"
-            else:
-                rule[key] = f"ambiguous: bare name matches several HF ids {owners}; kept apart"
-    join_aliases(canonical, rule, rules.publishers, rules.pseudo_orgs)
+    _join_bare_names(canonical, rule, by_name_part, rules.publishers)
+    join_aliases(canonical, rule, rules.publishers, rules.pseudo_orgs, rules.closed)
     frame["canonical_id"] = frame["key"].map(canonical)
     frame["rule"] = frame["key"].map(rule)
     records = []

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from benchval.analysis.rank_resolution import adjacent_from_intervals
+from benchval.atlas.groups import group_pair_labels
 
 
 def _table(frame: pd.DataFrame, digits: int = 3) -> str:
@@ -95,6 +96,8 @@ def predictor_sections(ranked_all: pd.DataFrame, criterion: str, settings: dict)
             "rank_group",
             "predictor",
             "group_a",
+            "method_a",
+            "method_b",
             "raw",
             "raw_same_models",
             "beyond_g",
@@ -106,13 +109,23 @@ def predictor_sections(ranked_all: pd.DataFrame, criterion: str, settings: dict)
     ]
     unranked = table[table["rank"].isna()]
     reasons = unranked["rank_note"].str.split(":").str[0].str.replace(r"on \d+ models.*", "too few models", regex=True)
+    same_method = int((table["rank_note"].fillna("").str.startswith("same method")).sum())
+    counted_elsewhere = int((table["rank_note"].fillna("").str.contains("is counted once, under")).sum())
     claims = pd.Series([verdict(r, min_n) for _, r in ranked.iterrows()], dtype=str)
     beyond = int(claims.str.startswith("predicts beyond").sum())
     explained = int(claims.str.startswith("explained").sum())
     not_shown = int(claims.str.startswith("not shown").sum())
     return [
         f"## Incremental validity: what predicts {criterion} beyond general capability (human_preference.csv)",
-        f"{len(table)} predictors share at least atlas.min_models models with {criterion}. Ranked: {len(ranked)} "
+        f"{len(table)} predictors share at least atlas.min_models models with {criterion}; {same_method} of them "
+        f"share its method (column same_method; atlas.methods) and are not ranked, since a shared method "
+        "(one LLM judge scoring both) is no evidence that one measures what the other claims"
+        + (
+            f", and {counted_elsewhere} pairs of two criteria are counted under the other criterion"
+            if counted_elsewhere
+            else ""
+        )
+        + f". Ranked, cross-method only: {len(ranked)} "
         f"groups of sibling predictors (one rank per group), by rho beyond g on at least {min_n} models; "
         "rank_group is the tie group of a rank (adjacent predictors whose intervals overlap share one). Of them, "
         f"{beyond} predict beyond general capability (clustered interval of rho beyond g above 0), {explained} "
@@ -129,27 +142,46 @@ def predictor_sections(ranked_all: pd.DataFrame, criterion: str, settings: dict)
     ]
 
 
-def study_columns(study: pd.DataFrame) -> dict:
-    """The study population's partials beyond the study's own g (intervals/open_llm.csv)."""
-    if study.empty or "rho_beyond_g" not in study:
+G_LABELS = {
+    "study_pc": "study g (first principal component)",
+    "study_factor": "study g (one-factor model)",
+    "atlas": "atlas g (other leaderboards)",
+}
+
+
+def _beyond(row) -> str:
+    return interval(row, "rho_beyond_g", "rho_beyond_g_ci_low", "rho_beyond_g_ci_high", "n_beyond_g")
+
+
+def g_choice_rows(choice: pd.DataFrame, a: str, b: str) -> dict:
+    """The headline (chosen g) of the pair (a, b) of g_choice.csv beside its specification and sensitivity
+    rows, each with its coverage and its correlation with the headline g; {} when the pair is missing."""
+    rows = choice[(choice["column_a"] == a) & (choice["column_b"] == b)].set_index("g")
+    if rows.empty or not rows["chosen"].any():
         return {}
-    s = study.iloc[0]
-    return {
-        "study: beyond log size": interval(
-            s, "rho_beyond_size", "rho_beyond_size_ci_low", "rho_beyond_size_ci_high", "n_beyond_size"
-        ),
-        "study: beyond study g": interval(
-            s, "rho_beyond_g", "rho_beyond_g_ci_low", "rho_beyond_g_ci_high", "n_beyond_g"
-        ),
-        "study: beyond study g and log size": interval(
-            s, "rho_beyond_g_size", "rho_beyond_g_size_ci_low", "rho_beyond_g_size_ci_high", "n_beyond_g_size"
-        ),
-        "claim (study g)": verdict(s, 0),
+    head_name = rows.index[rows["chosen"]][0]
+    head = rows.loc[head_name]
+    out = {
+        "raw, study population": interval(head, "rho", "ci_low", "ci_high", "n_models"),
+        "headline g": G_LABELS.get(head_name, head_name),
+        "why this g": head["why"],
+        "beyond headline g": _beyond(head),
+        "claim (headline)": verdict(head, 0),
     }
+    for name, row in rows.drop(index=head_name).iterrows():
+        with_head = row.get(f"spearman_with_{head_name}")
+        agreement = f"; rho with headline g {with_head:.2f}" if pd.notna(with_head) else ""
+        out[f"{row['role']}: beyond {G_LABELS.get(name, name)}"] = (
+            f"{_beyond(row)} (g for {int(row['coverage'])} of {int(row['n_pair'])}{agreement})"
+        )
+        if row["role"] == "specification":
+            same = verdict(row, 0) == out["claim (headline)"]
+            out["claim under the specification"] = "same" if same else verdict(row, 0)
+    return out
 
 
 def study_section(read: dict, settings: dict) -> list:
-    pairs, intervals, models = read["pairs"], read["intervals"], read["study_models"]
+    pairs, choice, models = read["pairs"], read["g_choice"], read["study_models"]
     columns = settings["study_columns"]  # task -> column
     rows = []
     for task in settings["study_predictors"]:
@@ -159,48 +191,32 @@ def study_section(read: dict, settings: dict) -> list:
                 ((pairs["column_a"] == a) & (pairs["column_b"] == b))
                 | ((pairs["column_a"] == b) & (pairs["column_b"] == a))
             ]
-            study = intervals[(intervals["benchmark"] == task) & (intervals["downstream"] == target)]
-            if hit.empty:
+            headline = g_choice_rows(choice, a, b)
+            if hit.empty and not headline:
                 continue
-            r = hit.iloc[0]
-            rows.append(
-                {
-                    "benchmark": task,
-                    "criterion": target,
-                    "raw, all shared models": interval(r, "rho", "ci_low", "ci_high", "n_models"),
-                    "raw, study population": interval(study.iloc[0], "rho", "ci_low", "ci_high", "n_models")
-                    if len(study)
-                    else "not in the study",
-                    "beyond log size": interval(
-                        r, "rho_beyond_size", "rho_beyond_size_ci_low", "rho_beyond_size_ci_high", "n_beyond_size"
-                    ),
-                    "beyond g": interval(
-                        r, "rho_beyond_g", "rho_beyond_g_ci_low", "rho_beyond_g_ci_high", "n_beyond_g"
-                    ),
-                    "raw, same models as beyond g": f"{r['rho_same_population']:.2f}",
-                    "beyond g and log size": interval(
-                        r,
-                        "rho_beyond_g_size",
-                        "rho_beyond_g_size_ci_low",
-                        "rho_beyond_g_size_ci_high",
-                        "n_beyond_g_size",
-                    ),
-                    "claim (atlas g)": verdict(r, settings["min_headline_n"]),
-                    **study_columns(study),
-                }
-            )
+            record = {"benchmark": task, "criterion": target, **headline}
+            if len(hit):
+                r = hit.iloc[0]
+                record["raw, all shared models"] = interval(r, "rho", "ci_low", "ci_high", "n_models")
+                record["all shared models: beyond log size"] = interval(
+                    r, "rho_beyond_size", "rho_beyond_size_ci_low", "rho_beyond_size_ci_high", "n_beyond_size"
+                )
+            rows.append(record)
     steps = models.set_index("step")["n_models"]
     left_out = models.iloc[1]["left_out"] if len(models) > 1 else ""
     n_left = len(str(left_out).split("; ")) if isinstance(left_out, str) and left_out else 0
     return [
-        "## open_llm: commonsense benchmarks and MMLU against MuSR and BBH (pairs.csv, intervals/open_llm.csv)",
+        "## open_llm: commonsense benchmarks and MMLU against MuSR and BBH (g_choice.csv, pairs.csv)",
         f"Study population: the {int(steps.iloc[1])} models in both Open LLM v1 and v2 with a family, of "
         f"{int(steps.iloc[0])} in both ({n_left} left out without a family: study_models/open_llm.csv). "
-        "All shared models: every model the two columns share. Atlas g is computed without the pair's two "
-        "leaderboards (their one-measure-one-vote groups), so it comes from the models' other leaderboards; "
-        "study g is the first principal component of the study's other columns (the pair's two left out), on "
-        "the study population. The two answer different questions: beyond capability measured elsewhere, and "
-        "beyond what the same leaderboard's other tasks share.",
+        "Each pair is controlled for one general factor g, chosen by a stated rule that never reads the pair's own "
+        "correlation (benchval.atlas.g_choice): the candidate covering the most of the pair's models, then the one "
+        "agreeing best with the other source's g, then the one whose factor explains the most variance. "
+        "Candidates: the study g as the first principal component or as a one-factor model of the study's other "
+        "columns (the pair's two left out; one is the headline, the other the specification row), and the atlas g "
+        "from the models' other leaderboards (without the pair's leaderboards and without every column measuring "
+        "the pair's benchmarks elsewhere; the sensitivity row). The claim reads the headline only. Intervals: "
+        "family-clustered bootstrap.",
         pd.DataFrame(rows),
     ]
 
@@ -227,7 +243,7 @@ def factor_section(read: dict) -> list:
 
 def testing_section(pairs: pd.DataFrame, alpha: float) -> list:
     leads = pairs[pairs["lead_of_group_pair"]]
-    labels = pairs["group_a"] + " ~ " + pairs["group_b"]
+    labels = group_pair_labels(pairs["group_a"], pairs["group_b"])  # order-free: the units the FDR tests
     return [
         "## One measure, one vote (pairs.csv)",
         f"{len(pairs)} pairs in {labels.nunique()} group pairs; {int((pairs['group_a'] == pairs['group_b']).sum())} "
@@ -245,6 +261,20 @@ def _with_interval(summary: pd.DataFrame) -> pd.DataFrame:
         ],
         counts=lambda f: [f"{a}/{b}" for a, b in zip(f["numerator"], f["denominator"])],
     ).set_index("measure")
+
+
+def mtmm_section(read: dict) -> list:
+    """Campbell and Fiske's blocks (mtmm_blocks.csv; figures/mtmm.png)."""
+    summary = read["mtmm_blocks"].set_index("block")
+    hetero_mono = summary.at["heterotrait-monomethod", "median_rho"]
+    hetero_hetero = summary.at["heterotrait-heteromethod", "median_rho"]
+    return [
+        "## Method apart from trait (mtmm_blocks.csv, mtmm.csv; figures/mtmm.png)",
+        "Every pair of pairs.csv by whether its columns measure one benchmark (trait) and share a method "
+        "(config/atlas/column_methods.csv, reviewed, with evidence). Median rho of two different benchmarks "
+        f"sharing a method: {hetero_mono:.2f}; of two benchmarks by different methods: {hetero_hetero:.2f}.",
+        read["mtmm_blocks"],
+    ]
 
 
 def identity_section(read: dict) -> list:
@@ -269,6 +299,11 @@ def identity_section(read: dict) -> list:
         table,
         "Agreement of the two labellings (registry/identity_agreement.csv):",
         agreement[["measure", "value", "count", "of", "what"]],
+        "Where identities hide (registry/identity_targeted.csv): recall on a seeded sample of high-risk name groups "
+        "(equal name parts after dropping punctuation, dates and hf), precision there and on a seeded random "
+        "sample of the registry's rule joins, each labelled blind from the names and files. Intervals: Wilson over "
+        "pairs, and a percentile bootstrap over groups (or models).",
+        read["identity_targeted"],
         "Models two leaderboards share (registry/overlaps.csv); issue 33 reported 25 (Arena x v2) and 14 "
         "(Arena x v1) before this registry, and 37 and 26 with BenchBench's name standardiser:",
         read["overlaps"],
@@ -280,7 +315,13 @@ def report_sections(inputs: dict, settings: dict) -> list:
     read = {name: pd.read_csv(path, keep_default_na=True) for name, path in inputs.items()}
     criterion = settings["criterion"]
     agreement = read["agreement"]
-    moved = agreement[agreement["moved"]]
+    unranked = (
+        agreement["rank_note"].fillna("").astype(str).str.len() > 0
+        if "rank_note" in agreement
+        else agreement["moved"] & False
+    )
+    ranked_agreement = agreement[~unranked]
+    moved = ranked_agreement[ranked_agreement["moved"] == True]  # noqa: E712 (read from csv)
     return [
         "# Validity atlas: which benchmarks predict which criteria, beyond general capability",
         "Real leaderboard tables of the raw-data mirror (benchbench/, obsscaling/), one model registry across "
@@ -291,6 +332,7 @@ def report_sections(inputs: dict, settings: dict) -> list:
         *study_section(read, settings),
         *factor_section(read),
         *testing_section(read["pairs"], settings["alpha"]),
+        *mtmm_section(read),
         *identity_section(read),
         "## Registry against ObsScaling's curated labels (obsscaling/agreement.csv, obsscaling/disagreements.csv)",
         read["obs_agreement"],
@@ -302,8 +344,11 @@ def report_sections(inputs: dict, settings: dict) -> list:
         "Agreement: Kendall tau with the mean win rate over BenchBench's holistic aggregates "
         "(atlas.agreement_reference), each benchmark's own siblings and the criterion left out. "
         "A benchmark moved only where the bootstrap interval of its rank difference excludes 0: "
-        f"{', '.join(moved['benchmark']) or 'none'} ({len(moved)} of {len(agreement)}).",
-        agreement.drop(columns=["criterion", "reference"]),
+        f"{', '.join(moved['benchmark']) or 'none'} ({len(moved)} of {len(ranked_agreement)} ranked). "
+        f"Not ranked: {int(unranked.sum())} benchmarks with validity on fewer than {settings['min_headline_n']} "
+        "models (listed in agreement_validity.csv with rank_note). Each validity is on the models the benchmark "
+        "shares with the criterion, so two benchmarks' validities may rest on different model sets.",
+        ranked_agreement.drop(columns=["criterion", "reference", "rank_note"], errors="ignore"),
         "## Counts (counts.csv)",
         read["counts"][["count", "value", "what"]],
     ]

@@ -34,6 +34,11 @@ def source_files(config: Mapping, root: str | Path) -> dict[str, str]:
     return {key: repo_path(config["atlas"][key], root) for key in ("rules", "overrides", "display_names")}
 
 
+def method_file(config: Mapping, root: str | Path) -> str:
+    """The reviewed method table (atlas.methods) the rules that compute g or rank claims read."""
+    return repo_path(config["atlas"].get("methods", "config/atlas/column_methods.csv"), root)
+
+
 def identity_files(config: Mapping, root: str | Path) -> dict[str, str]:
     """The repository files rule atlas_identity reads: the sample, the first and the blind labelling, the
     disagreements."""
@@ -43,6 +48,8 @@ def identity_files(config: Mapping, root: str | Path) -> dict[str, str]:
         "labels_first": repo_path(identity["labellings"]["first"], root),
         "labels_blind": repo_path(identity["labellings"]["blind"], root),
         "disagreements": repo_path(identity["disagreements"], root),
+        "targeted": repo_path(identity["targeted"]["labels"], root),
+        "precision": repo_path(identity["precision"]["labels"], root),
     }
 
 
@@ -55,6 +62,8 @@ def identity_digested(config: Mapping, root: str | Path) -> list[str]:
         files["labels"],
         *(repo_path(path, root) for path in identity["labellings"].values()),
         files["disagreements"],
+        files["targeted"],
+        files["precision"],
     ]
 
 
@@ -89,6 +98,7 @@ def outputs(config: Mapping) -> list[str]:
         *([f"{ATLAS}/open_llm_crosscheck.csv", f"{ATLAS}/report.md"] if "open_llm" in studies else []),
         *(f"{ATLAS}/figures/atlas_heatmap.{ext}" for ext in config["analysis"]["figures"]["formats"]),
         *(f"{ATLAS}/figures/factor_structure.{ext}" for ext in config["analysis"]["figures"]["formats"]),
+        *(f"{ATLAS}/figures/mtmm.{ext}" for ext in config["analysis"]["figures"]["formats"]),
         f"{ATLAS}/forest.csv",
         *forest_figures(config),
         "results/explorer/index.html",

@@ -16,9 +16,24 @@ def write_agreement(atlas: dict, seed: int, ci_level: float, cells_csv, predicto
     wide, leaderboard = wide_scores(cells_csv)
     criterion = atlas["human_preference"]["agreement_criterion"]
     predictors = pd.read_csv(predictors_csv)
-    benchmarks = predictors.loc[predictors["criterion"] == criterion, "predictor"].tolist()
+    own = predictors[predictors["criterion"] == criterion]
+    min_n = int(atlas.get("min_headline_n", atlas["min_models"]))
+    benchmarks = own.loc[own["n_models"] >= min_n, "predictor"].tolist()
+    too_few = own[own["n_models"] < min_n]
     collections = (atlas.get("measure_groups") or {}).get("collections", [])
     groups = column_groups(leaderboard, atlas["same_measure"], collections)
     reference = atlas.get("agreement_reference") or []
     table = agreement_validity(wide, criterion, benchmarks, settings(atlas, seed, ci_level), reference, groups)
-    write_table(table, table_csv)
+    table["rank_note"] = ""
+    left_out = pd.DataFrame(
+        {
+            "criterion": criterion,
+            "benchmark": too_few["predictor"],
+            "n_models_validity": too_few["n_models"],
+            "moved": False,
+            "rank_note": [
+                f"validity on {n} models, below atlas.min_headline_n ({min_n}): not ranked" for n in too_few["n_models"]
+            ],
+        }
+    )
+    write_table(pd.concat([table, left_out], ignore_index=True), table_csv)

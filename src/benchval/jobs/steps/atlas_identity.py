@@ -41,3 +41,29 @@ def write_identity(atlas: dict, seed: int, ci_level: float, inputs: dict, output
     write_table(blind_summary, outputs["blind_summary"])
     write_table(label_agreement(first, blind, settings["size_tolerance"]), outputs["agreement"])
     write_table(overlaps, outputs["overlaps"])
+    write_targeted(atlas["identity"], names, settings, inputs, outputs)
+
+
+def write_targeted(identity: dict, names: pd.DataFrame, settings: dict, inputs: dict, outputs: dict) -> None:
+    """The targeted and the random-join samples (benchval.atlas.identity_samples); a labelled file that is not
+    the stated draw fails, naming the file and the first difference."""
+    from benchval.atlas.identity_samples import draw_groups, draw_joined_pairs, sample_scores, targeted_pairs
+
+    targeted, precision = identity["targeted"], identity["precision"]
+    labels = pd.read_csv(inputs["targeted"], dtype=str, keep_default_na=False)
+    drawn = draw_groups(names, int(targeted["groups"]), int(targeted["seed"]))
+    if sorted(drawn["raw_name"]) != sorted(labels["raw_name"]):
+        extra = sorted(set(labels["raw_name"]) ^ set(drawn["raw_name"]))[:3]
+        raise ValueError(f"{inputs['targeted']}: not the draw of atlas.identity.targeted (differs in {extra})")
+    joined_labels = pd.read_csv(inputs["precision"], dtype=str, keep_default_na=False)
+    drawn_pairs = draw_joined_pairs(names, int(precision["pairs"]), int(precision["seed"]))
+    if list(zip(drawn_pairs["raw_a"], drawn_pairs["raw_b"])) != list(
+        zip(joined_labels["raw_a"], joined_labels["raw_b"])
+    ):
+        raise ValueError(
+            f"{inputs['precision']}: not the draw of atlas.identity.precision from this registry (redraw and relabel)"
+        )
+    pairs = targeted_pairs(labels, names)
+    scores = sample_scores(pairs, joined_labels, settings["ci_level"], settings["n_bootstrap"], settings["seed"])
+    write_table(scores, outputs["targeted_summary"])
+    write_table(pairs, outputs["targeted_detail"])

@@ -5,12 +5,14 @@ from __future__ import annotations
 import logging
 
 from benchval.jobs.steps.shared.atlas_factor import factor_settings
-from benchval.jobs.steps.shared.atlas_common import context, registry_models, wide_scores, write_table
+from benchval.jobs.steps.shared.atlas_common import column_traits, context, registry_models, wide_scores, write_table
 
 log = logging.getLogger(__name__)
 
 
-def write_pairs(atlas: dict, seed: int, ci_level: float, cells_csv, models_csv, pairs_csv, excluded_csv) -> None:
+def write_pairs(
+    atlas: dict, seed: int, ci_level: float, cells_csv, models_csv, methods_csv, pairs_csv, excluded_csv
+) -> None:
     """Rule atlas_pairs: the atlas proper (benchval.atlas.pairs)."""
     from benchval.atlas.pairs import atlas_pairs
 
@@ -29,6 +31,7 @@ def write_pairs(atlas: dict, seed: int, ci_level: float, cells_csv, models_csv, 
         factor=factor_settings(atlas),
         min_clusters=int(atlas.get("min_clusters", 3)),
         min_interval_n=int(atlas.get("min_headline_n", atlas["min_models"])),
+        traits=column_traits(methods_csv, wide),
     )
     write_table(pairs, pairs_csv)
     write_table(excluded, excluded_csv)

@@ -40,3 +40,12 @@ def settings(atlas: dict, seed: int, ci_level: float) -> dict:
 
 def registry_models(models_csv) -> pd.DataFrame:
     return pd.read_csv(models_csv).set_index("canonical_id")
+
+
+def column_traits(methods_csv, wide: pd.DataFrame) -> dict:
+    """Column -> trait from the reviewed method table, copies (identical values up to scale) merged
+    (benchval.atlas.methods): what a pair's g leaves out beside its groups."""
+    from benchval.atlas.methods import identical_copies, load_methods, trait_groups
+
+    methods = load_methods(methods_csv, wide.columns)
+    return trait_groups(methods.loc[list(wide.columns)], identical_copies(wide))
