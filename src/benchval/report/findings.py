@@ -18,6 +18,10 @@ Every other candidate is listed as rejected with the first gate it failed (the s
 one line that says so. The atlas (``results/atlas/human_preference.csv``) and the CommonWhy evaluation
 are read only if their tables exist ("not run" otherwise): the atlas has no specification grid, so its
 rows are listed as checked against FDR and log size only, never as surviving the multiverse.
+
+Every name and label on the page comes from the user (task keys and labels, metrics, study, atlas criteria
+and predictors, file names): each is escaped where it is interpolated (:func:`_shown`,
+benchval.report.safe_text.markdown_text), and the Markdown is rendered with raw HTML off.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from benchval.report.safe_text import markdown_text
 
 #: the analysis tables of a study the page reads (benchval.analysis.outputs names)
 ANALYSIS_INPUTS = (
@@ -87,7 +93,12 @@ class StudyFindings:
     too_few_models: bool = False
 
 
-# ---------------------------------------------------------------------------- numbers as text
+# ---------------------------------------------------------------------------- numbers and names as text
+
+
+def _shown(labels: dict, key: str) -> str:
+    """The label of ``key`` (the key itself when it has none) as literal Markdown."""
+    return markdown_text(labels.get(key, key))
 
 
 def number(value: float, digits: int = 2) -> str:
@@ -128,7 +139,9 @@ def _multiverse_gate(rows: list, criteria: Criteria) -> str:
         if pd.isna(row["share_agree"]) or row["share_agree"] < criteria.min_share_agree:
             share = "undefined" if pd.isna(row["share_agree"]) else f"{row['share_agree']:.0%}"
             flipped = (
-                f", flipped by {row['flipped_by']}" if isinstance(row["flipped_by"], str) and row["flipped_by"] else ""
+                f", flipped by {markdown_text(row['flipped_by'])}"
+                if isinstance(row["flipped_by"], str) and row["flipped_by"]
+                else ""
             )
             return (
                 f"multiverse: {row['kind']} agrees in {share} of {int(row['n_specifications'])} specifications "
@@ -159,10 +172,10 @@ def correlation_conclusions(tables: dict, labels: dict, criteria: Criteria, cont
             & (partial["downstream"] == row.downstream)
         ]
         part = match.iloc[0] if len(match) else None
-        b, t = labels.get(row.benchmark, row.benchmark), labels.get(row.downstream, row.downstream)
+        b, t = _shown(labels, row.benchmark), _shown(labels, row.downstream)
         relation = "rank the models alike" if row.rho > 0 else "rank the models in opposite orders"
         sentence = (
-            f"{b} and {t} {relation} ({row.metric}): Spearman ρ = {number(row.rho)} "
+            f"{b} and {t} {relation} ({markdown_text(row.metric)}): Spearman ρ = {number(row.rho)} "
             f"{interval_text(row.ci_low, row.ci_high)}, n = {int(row.n_models)} models, "
             f"BH-adjusted p = {p_text(row.p_fdr)}"
         )
@@ -182,7 +195,8 @@ def correlation_conclusions(tables: dict, labels: dict, criteria: Criteria, cont
         elif not _excludes_zero(row.ci_low, row.ci_high):
             failed = f"interval: ρ's interval {interval_text(row.ci_low, row.ci_high)} includes 0"
         elif part is None or pd.isna(part["rho_partial"]):
-            failed = "controls: partial correlation undefined" + (f" ({part['note']})" if part is not None else "")
+            note = f" ({markdown_text(part['note'])})" if part is not None else ""
+            failed = "controls: partial correlation undefined" + note
         elif (
             not _rejected(part["reject"])
             or np.sign(part["rho_partial"]) != np.sign(row.rho)
@@ -211,10 +225,10 @@ def delta_conclusions(tables: dict, labels: dict, criteria: Criteria) -> list[Co
     out = []
     for row in delta[delta["estimate"].notna()].itertuples(index=False):
         subject = f"{row.original} vs {row.reworked} ~ {row.downstream}"
-        o, r, t = (labels.get(x, x) for x in (row.original, row.reworked, row.downstream))
+        o, r, t = (_shown(labels, x) for x in (row.original, row.reworked, row.downstream))
         better, worse = (o, r) if row.estimate > 0 else (r, o)
         sentence = (
-            f"{better} predicts {t} better than {worse} does ({row.metric}): Δρ = ρ({o}) − ρ({r}) = "
+            f"{better} predicts {t} better than {worse} does ({markdown_text(row.metric)}): Δρ = ρ({o}) − ρ({r}) = "
             f"{number(row.estimate)} {interval_text(row.ci_low, row.ci_high)}, n = {int(row.n_models)} models, "
             f"BH-adjusted bootstrap p = {p_text(row.p_fdr)}"
         )
@@ -244,7 +258,7 @@ def group_conclusions(tables: dict, criteria: Criteria) -> list[Conclusion]:
         first, second = GROUP_SENTENCES[row.statistic]
         direction = "more" if row.estimate > 0 else "less"
         sentence = (
-            f"The {first} {direction} than {second} ({row.metric}): difference of mean Fisher z = "
+            f"The {first} {direction} than {second} ({markdown_text(row.metric)}): difference of mean Fisher z = "
             f"{number(row.estimate)} {interval_text(row.ci_low, row.ci_high)}, n = {int(row.n_models)} models, "
             f"BH-adjusted bootstrap p = {p_text(row.p_fdr)}"
         )
@@ -267,11 +281,12 @@ def lofo_conclusions(tables: dict, labels: dict, criteria: Criteria, baseline: s
     out = []
     for row in chosen.itertuples(index=False):
         subject = f"{row.downstream}: {row.predictor_set}"
-        t = labels.get(row.downstream, row.downstream)
+        t = _shown(labels, row.downstream)
         verb = "improves" if row.delta_r2 > 0 else "worsens"
         sentence = (
             f"Adding {added[row.predictor_set]} to {baseline} {verb} the out-of-family prediction of {t} "
-            f"({row.metric}): ΔR² = {number(row.delta_r2)} {interval_text(row.delta_r2_ci_low, row.delta_r2_ci_high)}, "
+            f"({markdown_text(row.metric)}): ΔR² = {number(row.delta_r2)} "
+            f"{interval_text(row.delta_r2_ci_low, row.delta_r2_ci_high)}, "
             f"n = {int(row.n_models)} models in {int(row.n_families)} families (descriptive: no p-value)"
         )
         spec_row = _spec_row(spec, row.metric, "lofo_gain", subject)
@@ -325,7 +340,7 @@ def study_findings(
         findings.notes.append(
             f"This study has {n_models} model{'s' if n_models != 1 else ''}; conclusions across models need at "
             f"least {min_models} (analysis.min_models), so it draws none. A scored study's scoreboard "
-            f"(figures/{study}/scoreboard.png) shows what each model scores on each task."
+            f"(figures/{markdown_text(study)}/scoreboard.png) shows what each model scores on each task."
         )
         findings.too_few_models = True
         return findings
@@ -379,23 +394,27 @@ def atlas_lines(path: Path, criteria: Criteria) -> list[str]:
     (a defined value on at least atlas.min_headline_n models, one per group of siblings), their family-clustered
     interval of rho beyond g excluding 0 and their q beyond g below alpha (docs/atlas.md)."""
     if not path.exists():
-        return [f"Atlas: not run (no {path})."]
+        return [f"Atlas: not run (no {markdown_text(path)})."]
     table = pd.read_csv(path)
     missing = [c for c in ATLAS_COLUMNS if c not in table]
     if missing:
-        return [f"Atlas: {path} lacks the columns {missing}; not summarised here."]
+        return [f"Atlas: {markdown_text(path)} lacks the columns {markdown_text(missing)}; not summarised here."]
     excludes_zero = (table["rho_beyond_g_ci_low"] > 0) | (table["rho_beyond_g_ci_high"] < 0)
     passing = table[table["rank"].notna() & excludes_zero & (table["q_beyond_g"] < criteria.alpha)]
     if passing.empty:
-        return [f"Atlas ({path}): no ranked predictor predicts its criterion beyond general capability g."]
+        return [
+            f"Atlas ({markdown_text(path)}): no ranked predictor predicts its criterion beyond general capability g."
+        ]
     lines = [
-        f"Atlas ({path}; checked against g, family-clustered intervals, FDR and a minimum n; no specification "
-        f"grid): {len(passing)} predictor-criterion pairs predict beyond general capability; the strongest:"
+        f"Atlas ({markdown_text(path)}; checked against g, family-clustered intervals, FDR and a minimum n; no "
+        f"specification grid): {len(passing)} predictor-criterion pairs predict beyond general capability; "
+        "the strongest:"
     ]
     top = passing.reindex(passing["rho_beyond_g"].abs().sort_values(ascending=False).index).head(criteria.max_stated)
     for row in top.itertuples(index=False):
         lines.append(
-            f"{row.predictor} predicts {row.criterion} beyond general capability g: ρ beyond g = "
+            f"{markdown_text(row.predictor)} predicts {markdown_text(row.criterion)} beyond general capability g: "
+            f"ρ beyond g = "
             f"{number(row.rho_beyond_g)} {interval_text(row.rho_beyond_g_ci_low, row.rho_beyond_g_ci_high)}, "
             f"n = {int(row.n_beyond_g)} models, q = {p_text(row.q_beyond_g)} (raw ρ = {number(row.rho)} on "
             f"{int(row.n_models)} models)."
@@ -405,12 +424,13 @@ def atlas_lines(path: Path, criteria: Criteria) -> list[str]:
 
 def commonwhy_lines(folder: Path) -> list[str]:
     if not folder.is_dir():
-        return [f"CommonWhy evaluation: not run (no {folder}/)."]
+        return [f"CommonWhy evaluation: not run (no {markdown_text(folder)}/)."]
     tables = sorted(p.name for p in folder.glob("*.csv"))
     if not tables:
-        return [f"CommonWhy evaluation: {folder}/ holds no table yet."]
+        return [f"CommonWhy evaluation: {markdown_text(folder)}/ holds no table yet."]
     return [
-        f"CommonWhy evaluation: its tables are in {folder}/ ({', '.join(tables)}); docs/commonwhy-eval.md reads them."
+        f"CommonWhy evaluation: its tables are in {markdown_text(folder)}/ ({markdown_text(', '.join(tables))}); "
+        "docs/commonwhy-eval.md reads them."
     ]
 
 
@@ -432,7 +452,7 @@ def markdown_page(studies: list[StudyFindings], criteria: Criteria, extra: list[
         "",
     ]
     for findings in studies:
-        lines += [f"## {findings.study} ({findings.n_models} models)", ""]
+        lines += [f"## {markdown_text(findings.study)} ({findings.n_models} models)", ""]
         lines += [f"{note}" for note in findings.notes] + ([""] if findings.notes else [])
         if findings.stated:
             for conclusion in findings.stated:
@@ -447,7 +467,8 @@ def markdown_page(studies: list[StudyFindings], criteria: Criteria, extra: list[
             lines += ["Not stated (rejected):", "", "| conclusion | estimate | failed |", "|---|---|---|"]
             for conclusion in findings.rejected:
                 lines.append(
-                    f"| {conclusion.metric}: {conclusion.kind} {conclusion.subject} | {number(conclusion.estimate)} "
+                    f"| {markdown_text(conclusion.metric)}: {conclusion.kind} {markdown_text(conclusion.subject)} "
+                    f"| {number(conclusion.estimate)} "
                     f"| {conclusion.failed} |"
                 )
             if findings.n_rejected_more:
@@ -458,12 +479,12 @@ def markdown_page(studies: list[StudyFindings], criteria: Criteria, extra: list[
 
 
 def html_page(markdown_text: str) -> str:
-    """The Markdown page rendered (markdown-it-py, tables on), self-contained."""
+    """The Markdown page rendered (markdown-it-py, tables on, raw HTML off), self-contained."""
     from markdown_it import MarkdownIt
 
     from benchval.report.pages import PAGE_CSS
 
-    body = MarkdownIt("commonmark").enable("table").render(markdown_text)
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown_text)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape('Findings')}</title><style>{PAGE_CSS} li {{ margin: .3rem 0; max-width: 70rem; }}"
@@ -493,12 +514,16 @@ def write_findings(
     ]
     extra = atlas_lines(Path(atlas_table), criteria) + commonwhy_lines(Path(commonwhy_dir))
     # results/findings.md sits beside results/figures/{study}/ (the published figures)
-    page = markdown_page(studies, criteria, extra, lambda study, name, stem: f"[{name}](figures/{study}/{stem}.png)")
+    page = markdown_page(
+        studies, criteria, extra, lambda study, name, stem: f"[{name}](figures/{markdown_text(study)}/{stem}.png)"
+    )
     Path(outputs["markdown"]).parent.mkdir(parents=True, exist_ok=True)
     Path(outputs["markdown"]).write_text(page, encoding="utf-8")
     Path(outputs["html"]).write_text(html_page(page), encoding="utf-8")
     # the report's copy: the report embeds its figures under Figures > study (no file links there)
-    report_page = markdown_page(studies, criteria, extra, lambda study, name, stem: f"{name}: Figures › {study}")
+    report_page = markdown_page(
+        studies, criteria, extra, lambda study, name, stem: f"{name}: Figures › {markdown_text(study)}"
+    )
     Path(outputs["report"]).parent.mkdir(parents=True, exist_ok=True)
     Path(outputs["report"]).write_text(html_page(report_page), encoding="utf-8")
     return studies
