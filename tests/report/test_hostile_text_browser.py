@@ -83,10 +83,16 @@ def hostile_findings_tables():
 
 
 def test_findings_page_runs_no_user_text(browser, tmp_path):
+    """Through write_findings, as rule findings runs it: the study's tables and tasks.csv as files."""
     tables, labels = hostile_findings_tables()
     study = hostile(20)
     found = F.study_findings(study, tables, labels, 5, CRITERIA)
     assert found.stated and found.rejected  # both the sentences and the rejected table carry the payloads
+    paths = {"tasks": tmp_path / "tasks.csv"}
+    pd.DataFrame({"task": list(labels), "label": list(labels.values())}).to_csv(paths["tasks"], index=False)
+    for name in F.STUDY_INPUTS:
+        paths[name] = tmp_path / f"{name}.csv"
+        tables["spec" if name == "specification_robustness" else name].to_csv(paths[name], index=False)
     atlas = tmp_path / "human_preference.csv"
     pd.DataFrame(
         [
@@ -98,15 +104,11 @@ def test_findings_page_runs_no_user_text(browser, tmp_path):
     commonwhy = tmp_path / "commonwhy"
     commonwhy.mkdir()
     (commonwhy / f"{FILE_PAYLOAD}.csv").write_text("a\n1\n", encoding="utf-8")
-    extra = F.atlas_lines(atlas, CRITERIA) + F.commonwhy_lines(commonwhy)
-    links = {
-        "findings.html": lambda s, name, stem: f"[{name}](figures/{s}/{stem}.png)",
-        "report_findings.html": lambda s, name, stem: f"{name}: Figures › {s}",
-    }
-    for page_name, figure_ref in links.items():
-        page = tmp_path / page_name
-        page.write_text(F.html_page(F.markdown_page([found], CRITERIA, extra, figure_ref)), encoding="utf-8")
-        assert_no_script_ran(browser, page.as_uri(), literal=hostile(20))
+    outputs = {name: tmp_path / "out" / f"{name}.html" for name in ("markdown", "html", "report")}
+    written = F.write_findings({study: paths}, 5, CRITERIA, atlas, commonwhy, outputs)
+    assert written[0].stated
+    for name in ("html", "report"):
+        assert_no_script_ran(browser, outputs[name].as_uri(), literal=hostile(20))
 
 
 def test_report_pages_run_no_user_text(browser, tmp_path):
