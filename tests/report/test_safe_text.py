@@ -1,9 +1,9 @@
 """benchval.report.safe_text: user text shown in pages and figures."""
 
+import json
+
 import pytest
 from markdown_it import MarkdownIt
-
-import json
 
 from benchval.report.safe_text import from_script_safe_json, html_text, markdown_text, script_safe_json, shorten_label
 
