@@ -16,6 +16,7 @@ import json
 
 import pandas as pd
 import pytest
+import yaml
 from test_explorer_browser import FLAGS
 from test_explorer_browser import _frames as explorer_frames
 from test_findings import CRITERIA, _tables
@@ -141,12 +142,13 @@ def test_explorer_runs_no_user_text(browser, tmp_path):
 def test_snakemake_report_runs_no_config_text(browser, tmp_path):
     """The Snakemake report embeds each reported job's params as JSON inside a <script> block: a config
     value with ``</script>`` must not end it."""
-    toy = snakemake_command(tmp_path, snakefile=TOY)
-    setting = ["--config", f"hostile_note={PAYLOADS[4]}"]
-    run, _ = run_snakemake([*toy, "--cores", "1", *setting, "report_config"])
+    overlay = tmp_path / "hostile.yaml"  # a csv column named with the payload, as in a study's `columns`
+    overlay.write_text(yaml.safe_dump({"hostile": {"columns": {PAYLOADS[4]: PAYLOADS[1]}}}), encoding="utf-8")
+    toy = [*snakemake_command(tmp_path, snakefile=TOY), "--configfile", str(overlay)]
+    run, _ = run_snakemake([*toy, "--cores", "1", "--", "report_config"])
     assert run.returncode == 0, run.stderr[-3000:]
     report = tmp_path / "report.html"
-    made, _ = run_snakemake([*toy, *setting, "--report", str(report), "report_config"], timeout=300)
+    made, _ = run_snakemake([*toy, "--report", str(report), "--", "report_config"], timeout=300)
     assert made.returncode == 0, made.stderr[-3000:]
     assert_no_script_ran(browser, report.as_uri())
     assert browser.run("return typeof results") == "object"  # the report's own data block still parses
