@@ -134,7 +134,9 @@ def test_fdr_controls_and_multiverse_failures_are_not_stated_but_listed_with_the
     assert rejected["hs ~ tqa"].startswith("controls:")
     page = F.markdown_page([found], CRITERIA, [], lambda s, n, stem: f"[{n}](figures/{s}/{stem}.png)")
     stated_part, rejected_part = page.split("Not stated (rejected):")
-    assert "WinoGrande" not in stated_part and "| score: benchmark ~ task wg ~ gsm | 0.90 | FDR" in rejected_part
+    # names are escaped for Markdown (benchval.report.safe_text.markdown_text) and shown as they are
+    assert "WinoGrande" not in stated_part and "| score: benchmark ~ task wg \\~ gsm | 0.90 | FDR" in rejected_part
+    assert "<td>score: benchmark ~ task wg ~ gsm</td>" in F.html_page(page)
     assert "([Figure 2](figures/obs/fig2_cs_downstream.png))" in stated_part
 
 
@@ -217,7 +219,7 @@ def test_atlas_and_commonwhy_are_read_only_if_present(tmp_path):
     atlas.to_csv(tmp_path / "hp.csv", index=False)
     lines = F.atlas_lines(tmp_path / "hp.csv", CRITERIA)
     assert "1 predictor-criterion pairs predict beyond general capability" in lines[0] and len(lines) == 2
-    assert lines[1].startswith("mmlu predicts arena_elo beyond general capability g: ρ beyond g = 0.40 [0.20, 0.60]")
+    assert lines[1].startswith("mmlu predicts arena\\_elo beyond general capability g: ρ beyond g = 0.40 [0.20, 0.60]")
     assert "n = 40 models" in lines[1] and "raw ρ = 0.80 on 60 models" in lines[1]
 
 

@@ -139,9 +139,7 @@ def _multiverse_gate(rows: list, criteria: Criteria) -> str:
         if pd.isna(row["share_agree"]) or row["share_agree"] < criteria.min_share_agree:
             share = "undefined" if pd.isna(row["share_agree"]) else f"{row['share_agree']:.0%}"
             flipped = (
-                f", flipped by {markdown_text(row['flipped_by'])}"
-                if isinstance(row["flipped_by"], str) and row["flipped_by"]
-                else ""
+                f", flipped by {row['flipped_by']}" if isinstance(row["flipped_by"], str) and row["flipped_by"] else ""
             )
             return (
                 f"multiverse: {row['kind']} agrees in {share} of {int(row['n_specifications'])} specifications "
@@ -394,19 +392,17 @@ def atlas_lines(path: Path, criteria: Criteria) -> list[str]:
     (a defined value on at least atlas.min_headline_n models, one per group of siblings), their family-clustered
     interval of rho beyond g excluding 0 and their q beyond g below alpha (docs/atlas.md)."""
     if not path.exists():
-        return [f"Atlas: not run (no {markdown_text(path)})."]
+        return [f"Atlas: not run (no {path})."]
     table = pd.read_csv(path)
     missing = [c for c in ATLAS_COLUMNS if c not in table]
     if missing:
-        return [f"Atlas: {markdown_text(path)} lacks the columns {markdown_text(missing)}; not summarised here."]
+        return [f"Atlas: {path} lacks the columns {missing}; not summarised here."]
     excludes_zero = (table["rho_beyond_g_ci_low"] > 0) | (table["rho_beyond_g_ci_high"] < 0)
     passing = table[table["rank"].notna() & excludes_zero & (table["q_beyond_g"] < criteria.alpha)]
     if passing.empty:
-        return [
-            f"Atlas ({markdown_text(path)}): no ranked predictor predicts its criterion beyond general capability g."
-        ]
+        return [f"Atlas ({path}): no ranked predictor predicts its criterion beyond general capability g."]
     lines = [
-        f"Atlas ({markdown_text(path)}; checked against g, family-clustered intervals, FDR and a minimum n; no "
+        f"Atlas ({path}; checked against g, family-clustered intervals, FDR and a minimum n; no "
         f"specification grid): {len(passing)} predictor-criterion pairs predict beyond general capability; "
         "the strongest:"
     ]
@@ -424,12 +420,12 @@ def atlas_lines(path: Path, criteria: Criteria) -> list[str]:
 
 def commonwhy_lines(folder: Path) -> list[str]:
     if not folder.is_dir():
-        return [f"CommonWhy evaluation: not run (no {markdown_text(folder)}/)."]
+        return [f"CommonWhy evaluation: not run (no {folder}/)."]
     tables = sorted(p.name for p in folder.glob("*.csv"))
     if not tables:
-        return [f"CommonWhy evaluation: {markdown_text(folder)}/ holds no table yet."]
+        return [f"CommonWhy evaluation: {folder}/ holds no table yet."]
     return [
-        f"CommonWhy evaluation: its tables are in {markdown_text(folder)}/ ({markdown_text(', '.join(tables))}); "
+        f"CommonWhy evaluation: its tables are in {folder}/ ({markdown_text(', '.join(tables))}); "
         "docs/commonwhy-eval.md reads them."
     ]
 
