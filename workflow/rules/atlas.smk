@@ -359,8 +359,9 @@ rule atlas_report:
         "../envs/benchval.yaml"
     params:
         atlas=config_provider("atlas", "human_preference", "report", "min_headline_n"),
-        # shown in the report (its params sit in a <script> block there): JSON with < > & escaped
-        study=script_safe_json(config_provider("studies.open_llm", default={})),
+        # shown in the report (its params sit in a <script> block there): JSON with < > & escaped; a function,
+        # as Snakemake would read a string's {mirror} as a wildcard
+        study=lambda wildcards: script_safe_json(config_provider("studies.open_llm", default={})),
         alpha=config_provider("analysis.fdr.alpha"),
         code=script_code("atlas_report.py"),
     script:

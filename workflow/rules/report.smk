@@ -178,8 +178,9 @@ rule report_config:
         "../envs/benchval.yaml"
     params:
         # the page shows the whole config: any edit reruns it, on purpose. The report embeds this job's params
-        # inside a <script> block: JSON with < > & escaped, so no config text can end that block.
-        config=script_safe_json(canonical(config)),
+        # inside a <script> block: JSON with < > & escaped, so no config text can end that block. A function:
+        # Snakemake would read a string's {mirror} as a wildcard.
+        config=lambda wildcards: script_safe_json(canonical(config)),
         code=script_code("report_config.py"),
     script:
         "../scripts/report_config.py"
