@@ -1,4 +1,3 @@
-
 """Raw files are checked against their declared sha256 where a rule reads them (benchval.plumbing.raw_file_checks),
 on copies of the mirror in tmp_path: never the shared mirror itself."""
 

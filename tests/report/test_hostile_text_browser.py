@@ -143,7 +143,9 @@ def test_snakemake_report_runs_no_config_text(browser, tmp_path):
     """The Snakemake report embeds each reported job's params as JSON inside a <script> block: a config
     value with ``</script>`` must not end it."""
     overlay = tmp_path / "hostile.yaml"  # a csv column named with the payload, as in a study's `columns`
-    overlay.write_text(yaml.safe_dump({"hostile": {"path": "{mirror}/x.csv", "columns": {PAYLOADS[4]: PAYLOADS[1]}}}), encoding="utf-8")
+    overlay.write_text(
+        yaml.safe_dump({"hostile": {"path": "{mirror}/x.csv", "columns": {PAYLOADS[4]: PAYLOADS[1]}}}), encoding="utf-8"
+    )
     toy = [*snakemake_command(tmp_path, snakefile=TOY), "--configfile", str(overlay)]
     run, _ = run_snakemake([*toy, "--cores", "1", "--", "report_config"])
     assert run.returncode == 0, run.stderr[-3000:]
