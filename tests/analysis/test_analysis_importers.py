@@ -168,7 +168,7 @@ def test_csv_importer_uses_the_one_name_rule_for_duplicates(tmp_path):
             "TRIP": [0.3, 0.2],
         }
     ).to_csv(tmp_path / "scores.csv", index=False)
-    with pytest.raises(StudyImportError, match=r"model 'M1' appears twice: line 2 and line 3 \(line 2 names it 'm1'"):
+    with pytest.raises(StudyImportError, match=r"model 'M1' appears twice: line 2 and line 3 \(line 2 names it 'm1 '"):
         import_study("x", CSV_STUDY, tmp_path, tmp_path / "s.csv", tmp_path / "t.csv")
 
 

@@ -2,6 +2,7 @@
 on copies of the mirror in tmp_path: never the shared mirror itself."""
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -91,6 +92,19 @@ def test_a_rerun_does_not_hash_again_until_the_file_changes(mirror_copy, dataset
     with pytest.raises(ChecksumMismatch):
         verify_raw_files([table], mirror_copy, datasets, stamps)
     assert hashed == [table]
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_hashed_again(mirror_copy, datasets, tmp_path):
+    """Issue 42: the stamp held size and mtime only, so this edit passed and its value reached the score table."""
+    table, stamps = mirror_copy / OBSSCALING, tmp_path / "stamps"
+    assert verify_raw_files([table], mirror_copy, datasets, stamps)["hashed"] == 1
+    before = table.stat()
+    _edit_one_value(table)
+    os.utime(table, ns=(before.st_atime_ns, before.st_mtime_ns))  # the same size and the same mtime
+    after = table.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    with pytest.raises(ChecksumMismatch, match="base_llm_benchmark_eval.csv"):
+        verify_raw_files([table], mirror_copy, datasets, stamps)
 
 
 RUN_IMPORT_SCRIPT = """

@@ -140,6 +140,8 @@ def test_fdr_controls_and_multiverse_failures_are_not_stated_but_listed_with_the
         '| [WinoGrande ~ GSM8K](tables/obs/correlations_cs_downstream.csv "score: wg \\~ gsm") '
         "| Spearman ρ (score) | 0.90 | FDR" in rejected_part
     )
+    # the escaped ids read as written in the HTML (benchval.report.safe_text.markdown_text)
+    assert 'title="score: wg ~ gsm"' in F.html_page(page)
     assert "([Figure 2](figures/obs/fig2_cs_downstream.png))" in stated_part
 
 

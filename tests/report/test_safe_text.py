@@ -1,9 +1,11 @@
 """benchval.report.safe_text: user text shown in pages and figures."""
 
+import json
+
 import pytest
 from markdown_it import MarkdownIt
 
-from benchval.report.safe_text import html_text, markdown_text, shorten_label
+from benchval.report.safe_text import from_script_safe_json, html_text, markdown_text, script_safe_json, shorten_label
 
 PAYLOADS = [
     "<img src=x onerror=alert(1)>",
@@ -40,3 +42,11 @@ def test_shorten_label():
     assert len(shorten_label("a\nb " * 100, width=12)) == 12
     with pytest.raises(ValueError, match="at least 2"):
         shorten_label("abc", width=1)
+
+
+def test_script_safe_json_reads_back_and_cannot_end_a_script_block():
+    value = {"columns": {"</script><script>alert(1)</script>": "<!-- & -->"}, "n": [1, 2.5, None]}
+    text = script_safe_json(value)
+    assert from_script_safe_json(text) == value
+    embedded = json.dumps({"params": {"config": text}})  # what Snakemake's report writes into <script>
+    assert not any(char in embedded for char in "<>&")

@@ -18,6 +18,7 @@ from benchval.jobs.reruns import file_digests, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import add_logs_and_benchmarks
 from benchval.jobs.rules import atlas as atlas_functions
+from benchval.report.safe_text import script_safe_json
 from benchval.jobs.rules.atlas import ATLAS
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -415,7 +416,9 @@ rule atlas_report:
         "../envs/benchval.yaml"
     params:
         atlas=config_provider("atlas", "human_preference", "report", "min_headline_n"),
-        study=config_provider("studies.open_llm", default={}),
+        # shown in the report (its params sit in a <script> block there): JSON with < > & escaped; a function,
+        # as Snakemake would read a string's {mirror} as a wildcard
+        study=lambda wildcards: script_safe_json(config_provider("studies.open_llm", default={})),
         alpha=config_provider("analysis.fdr.alpha"),
         code=script_code("atlas_report.py"),
     script:

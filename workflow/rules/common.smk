@@ -12,6 +12,7 @@ from benchval.plumbing.config import (
     check_top_level_keys,
 )
 from benchval.plumbing.command_line import plans_jobs
+from benchval.plumbing.identifiers import check_config_names, check_no_foreign_symlinks
 from benchval.jobs.layout import alternatives, model_manifest, workflow_layout
 from benchval.plumbing.planning_checks import check_hf_models, check_study_columns
 from benchval.plumbing.strict_yaml import check_no_duplicate_keys
@@ -26,10 +27,14 @@ LAYOUT = workflow_layout(config)  # fills the nested schema defaults validate() 
 LAYOUT.register_model_job_slots(workflow)  # locally, local.model_jobs_at_once model jobs at once
 add_task_variants(config)  # catalogue `variants` -> tasks <task>__<value>; studies with sensitivity_variants list them
 check_references(config)
+# Names that become rule names or paths are identifiers, and no two share a rule or path
+# (benchval.plumbing.identifiers); no output is written through a symlink leaving results/.
+check_config_names(config, systems=LAYOUT.commonwhy_eval_systems())
 # Planning-time checks (benchval.plumbing.planning_checks): a column a csv study's file lacks, and, for the
 # command line's own run (not a cluster job, nor --report), a Hugging Face model that cannot be reached.
 check_study_columns(config["studies"], lambda path: Path(path.replace("{mirror}", str(LAYOUT.raw_root))))
 if plans_jobs(sys.argv):
+    check_no_foreign_symlinks("results")
     check_hf_models(
         config["models"],
         sorted(set(LAYOUT.scored_study_models()) | set(LAYOUT.commonwhy_eval_systems()) & set(config["models"])),

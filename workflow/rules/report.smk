@@ -36,6 +36,7 @@ from benchval.jobs.reruns import canonical, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import add_logs_and_benchmarks
 from benchval.jobs.rules import report as report_functions
+from benchval.report.safe_text import script_safe_json
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
@@ -200,7 +201,10 @@ rule report_config:
     conda:
         "../envs/benchval.yaml"
     params:
-        config=canonical(config),  # the page shows the whole config: any edit reruns it, on purpose
+        # the page shows the whole config: any edit reruns it, on purpose. The report embeds this job's params
+        # inside a <script> block: JSON with < > & escaped, so no config text can end that block. A function:
+        # Snakemake would read a string's {mirror} as a wildcard.
+        config=lambda wildcards: script_safe_json(canonical(config)),
         code=script_code("report_config.py"),
     script:
         "../scripts/report_config.py"

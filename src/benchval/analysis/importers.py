@@ -15,9 +15,12 @@ Two sources, configured per study under ``studies:`` (schema: workflow/schemas/s
 ``path`` may contain ``{mirror}``, replaced by the config's raw-data mirror. Every dropped
 row or file is reported (log) with before/after counts and the reason.
 
-Model names: two names are one model when the project's one name rule (benchval.analysis.model_names.normalise:
-case, surrounding whitespace, separators) makes them equal, so ``"m1 "`` and ``"M1"`` in one file are a
-duplicate; the name written is the source's, stripped. A model without a size (empty or non-numeric
+Model names: a name is cleaned first (benchval.analysis.model_names.clean: Unicode NFKC, control and
+format characters such as line breaks, zero-width spaces and direction overrides removed); every name the
+cleaning changed is logged. Two names are one model when the project's one name rule
+(benchval.analysis.model_names.normalise: case, surrounding whitespace, separators) makes them equal, so
+``"m1 "``, ``"M1"`` and ``"m1"`` with a zero-width space in one file are a duplicate, an error naming both
+lines and both raw names; the name written is the cleaned one. A model without a size (empty or non-numeric
 ``size_b``) is kept with a missing size and counted: the analyses that need a size leave it out
 (docs/data-contract.md). ``value_range: any`` (csv studies) takes scores on any scale (Elo, percentages)
 into the rank-based analysis; by default they must lie in [0, 1].
@@ -33,15 +36,33 @@ from __future__ import annotations
 import logging
 import math
 import re
+import time
 from pathlib import Path
 
 import pandas as pd
 
 from benchval.analysis.study_import import StudyImportError, expand_path, task_table
 from benchval.analysis.study_table import SCORE_COLUMNS
-from benchval.analysis.model_names import normalise
+from benchval.analysis.model_names import clean, normalise
 
 log = logging.getLogger(__name__)
+#: a long import logs its progress this often (seconds)
+PROGRESS_EVERY_S = 5.0
+
+
+class Progress:
+    """Logs ``done of total <what>`` when ``every_s`` seconds have passed since the last line (or the start)."""
+
+    def __init__(self, total: int, what: str, every_s: float | None = None):
+        self.total, self.what = total, what
+        self.every_s = PROGRESS_EVERY_S if every_s is None else every_s
+        self.started = self.last = time.monotonic()
+
+    def step(self, done: int) -> None:
+        now = time.monotonic()
+        if now - self.last >= self.every_s:
+            log.info("%s: %d of %d done (%.0f s)", self.what, done, self.total, now - self.started)
+            self.last = now
 
 
 def check_values(frame: pd.DataFrame, where: str, value_range: str = "unit") -> None:
@@ -92,6 +113,21 @@ def _numeric_cells(raw: pd.DataFrame, column: str, key: str, path: Path, missing
     return pd.Series(values, index=raw.index, dtype=float)
 
 
+def _cleaned_names(raw: pd.Series, path: Path) -> pd.Series:
+    """The model names cleaned (model_names.clean; a name nothing is left of is missing); logs each change."""
+    cleaned = raw.map(lambda name: (clean(name) or None) if isinstance(name, str) else name)
+    changed = raw.notna() & (raw.str.strip() != cleaned)
+    if changed.any():
+        examples = ", ".join(f"line {row + 2}: {raw[row]!r} -> {cleaned[row]!r}" for row in raw.index[changed][:5])
+        log.warning(
+            "%s: %d model names held control, format or compatibility characters, cleaned (NFKC, Cc/Cf removed): %s",
+            path,
+            int(changed.sum()),
+            examples,
+        )
+    return cleaned
+
+
 def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(score_table, tasks) frames from a one-row-per-model CSV (cells read as text, then checked)."""
     path = expand_path(study["path"], mirror)
@@ -109,7 +145,7 @@ def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple
         )
     named = {key: raw[columns[key]].where(raw[columns[key]].str.strip() != "") for key in ("model", "family")}
     size_b = _numeric_cells(raw, columns["size_b"], "columns.size_b", path, missing_values, parse_size_b)
-    model_names = named["model"].map(lambda name: name.strip() if isinstance(name, str) else name)
+    model_names = _cleaned_names(named["model"], path)
     models = pd.DataFrame({"model": model_names, "family": named["family"], "size_b": size_b})
     keys = models["model"].map(lambda name: normalise(name) if isinstance(name, str) else name)
     duplicated = keys.duplicated() & keys.notna()
@@ -117,8 +153,8 @@ def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple
         row = duplicated.idxmax()
         first = int(keys[keys == keys[row]].index[0])
         raise StudyImportError(
-            f"{path}: model {models.at[row, 'model']!r} appears twice: line {first + 2} and line {row + 2} "
-            f"(line {first + 2} names it {models.at[first, 'model']!r}; one model by the name rule, "
+            f"{path}: model {named['model'][row]!r} appears twice: line {first + 2} and line {row + 2} "
+            f"(line {first + 2} names it {named['model'][first]!r}; one model by the name rule, "
             "benchval.analysis.model_names)"
         )
     non_positive = models["size_b"].notna() & ~(models["size_b"] > 0)
@@ -139,7 +175,8 @@ def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple
     )
     scale = float(study.get("scale", 1.0))
     frames = []
-    for task, spec in study["tasks"].items():
+    progress = Progress(len(study["tasks"]), f"{path}: tasks imported")
+    for done, (task, spec) in enumerate(study["tasks"].items(), start=1):
         values = _numeric_cells(raw, spec["column"], f"tasks.{task}", path, missing_values) * scale
         frame = models.assign(task=task, metric=spec.get("metric", study.get("metric", "accuracy")), value=values)[
             usable
@@ -155,6 +192,7 @@ def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple
             len(frame) - len(kept),
         )
         frames.append(kept)
+        progress.step(done)
     scores = pd.concat(frames, ignore_index=True)[list(SCORE_COLUMNS)]
     check_values(scores, f"study {study_name!r} ({path})", study.get("value_range", "unit"))
     return scores, task_table(study["tasks"])

@@ -1,6 +1,12 @@
 """Model-name normalisation: THE one rule of the project for when two raw names are one name.
 
-A raw name is first split into an organisation and a name part when it is a Hugging Face id
+A raw name is first cleaned (:func:`clean`): Unicode NFKC (full-width and compatibility forms become their
+plain letters), then every control and format character is removed (line breaks, tabs, zero-width spaces and
+joiners, the byte-order mark, right-to-left and other direction overrides: Unicode categories Cc and Cf), so
+that two names that look the same are the same name. Importers write the cleaned name and report every
+name the cleaning changed and every two raw names it made one.
+
+The cleaned name is then split into an organisation and a name part when it is a Hugging Face id
 (``org/name``, no spaces or parentheses); any other ``/`` (a date in a display name such as
 ``Claude_3_Opus_(02/29)``) is part of the name. Then, on the name part:
 
@@ -19,6 +25,7 @@ The organisation is lower-cased. :func:`normalise` returns ``org/name`` or ``nam
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 _HF_ID = re.compile(r"^(?P<org>[A-Za-z0-9][\w.\-]*)/(?P<name>[\w.\-]+)$")
@@ -45,6 +52,12 @@ def _mmdd(match: re.Match) -> str:
     return f"-{int(match['m']):02d}{int(match['d']):02d}-"
 
 
+def clean(raw: str) -> str:
+    """``raw`` in Unicode NFKC without control or format characters (categories Cc, Cf), stripped."""
+    text = unicodedata.normalize("NFKC", str(raw))
+    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf")).strip()
+
+
 def normalise_part(text: str) -> str:
     """Steps 1-3 of the module's rule on a name part."""
     text = _LEADING_MARKER.sub("", str(text).strip().lower()).strip()
@@ -57,7 +70,7 @@ def normalise_part(text: str) -> str:
 
 def parse(raw: str) -> ParsedName:
     """Organisation and normalised name of ``raw`` (see the module docstring)."""
-    stripped = str(raw).strip()
+    stripped = clean(raw)
     match = _HF_ID.match(stripped)
     if match:
         return ParsedName(org=match["org"].lower(), name=normalise_part(match["name"]))

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from benchval.analysis.figures.drawing import FigureOutput, metric_label, plt
+from benchval.report.safe_text import shorten_label
 
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">"]
 
@@ -36,10 +37,12 @@ def _panel(ax, rows: pd.DataFrame, models: list[str], tasks: list[str], labels: 
             markersize=4,
             capsize=2,
             linewidth=1,
-            label=model,
+            label=shorten_label(model),
             zorder=2,
         )
-    ax.set_xticks(range(len(tasks)), [labels.get(t, t) for t in tasks], rotation=40, ha="right", fontsize=7)
+    ax.set_xticks(
+        range(len(tasks)), [shorten_label(labels.get(t, t)) for t in tasks], rotation=40, ha="right", fontsize=7
+    )
     ax.set_xlim(-0.6, len(tasks) - 0.4)
     ax.set_ylim(-0.03, 1.03)
     ax.grid(axis="y", alpha=0.3)

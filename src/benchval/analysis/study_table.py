@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchval.report.safe_text import shorten_label
 from benchval.tasks.variants import split_variant_name
 
 log = logging.getLogger(__name__)
@@ -210,6 +211,10 @@ class StudyTable:
 
     def label(self, task: str) -> str:
         return str(self.tasks.at[task, "label"])
+
+    def figure_label(self, task: str) -> str:
+        """The label as a figure draws it: one line of at most LABEL_WIDTH characters (the tables keep it all)."""
+        return shorten_label(self.label(task))
 
     def role_name(self, task: str) -> str:
         """The study's own word for the task's role (its ``role`` when the study declares none)."""

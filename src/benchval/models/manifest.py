@@ -3,8 +3,9 @@
 Written last into a prepared folder (its presence means the folder is complete) and read by
 everyone who needs the model: `weights_sha256` is the scorer's cache key. The weights are verified
 against it before they are used (:func:`verified_weights_sha256`): cheaply, from the stamp
-`.weights-stamp.json` beside the manifest (each weights file's size and mtime when last hashed), and
-with a full hash when a file's size or mtime differs from its stamp. Weights that changed after the
+`.weights-stamp.json` beside the manifest (each weights file's size, mtime, inode change time and inode when
+last hashed: benchval.plumbing.raw_file_checks.stat_key), and with a full hash when one of them differs
+from its stamp (an edit that keeps size and mtime still changes the ctime). Weights that changed after the
 preparation are a :class:`PreparedWeightsChanged` error, so no score of other weights is cached under
 the old key.
 """
@@ -16,6 +17,8 @@ import json
 import os
 from pathlib import Path
 from typing import Any
+
+from benchval.plumbing.raw_file_checks import stat_key
 
 MANIFEST_NAME = "benchval-model.json"
 MANIFEST_VERSION = 1
@@ -125,11 +128,11 @@ def folder_weights_sha256(model_dir: str | Path) -> str:
 
 
 def _file_stats(files: list[Path]) -> dict[str, list[int]]:
-    return {path.name: [path.stat().st_size, path.stat().st_mtime_ns] for path in files}
+    return {path.name: list(stat_key(path.stat()).values()) for path in files}
 
 
 def write_weights_stamp(model_dir: str | Path, files: list[Path], sha256: str) -> Path:
-    """Record the size and mtime of the weights files that hash to ``sha256`` (beside the manifest)."""
+    """Record the :func:`stat_key` of the weights files that hash to ``sha256`` (beside the manifest)."""
     stamp = manifest_path(model_dir).with_name(WEIGHTS_STAMP_NAME)
     tmp = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps({"sha256": sha256, "files": _file_stats(files)}), encoding="utf-8")

@@ -15,10 +15,13 @@ A raw file declared in neither is an :class:`UndeclaredRawFile` error: nothing i
 Files outside the raw root (the user's own score table, config files) are not raw files and are left
 alone. A folder input is checked file by file (``SHA256SUMS`` and ``SOURCE.md`` themselves excepted).
 
-Hashing is cached: a stamp per file under ``resources/verified/`` records size, modification time and
-the hash found; a file whose size and mtime match its stamp (and whose stamp holds the declared hash)
-is not hashed again, so a rerun of the job stays fast. Editing a file changes its mtime, so an edited
-file is always hashed again.
+Hashing is cached: a stamp per file under ``resources/verified/`` records the file's :func:`stat_key` (size,
+modification time, inode change time and inode number) and the hash found; a file whose key matches its
+stamp (and whose stamp holds the declared hash) is not hashed again, so a rerun of the job stays fast.
+The guarantee: every write to a file, and every ``touch``/``os.utime`` that sets its mtime back, sets its
+inode change time (ctime) to now, which no user process can set back; a file replaced by another gets a new
+inode. So an edited file is always hashed again, even one whose size and mtime were kept
+(tests/integrity/test_raw_checked_where_used.py).
 """
 
 from __future__ import annotations
@@ -90,6 +93,12 @@ def declared_sha256(path: Path, raw_root: Path, datasets: Mapping[str, Mapping])
     return found
 
 
+def stat_key(stat: os.stat_result) -> dict[str, int]:
+    """What changes whenever a file's content may have: size, mtime, inode change time (ctime: set by every
+    write and every mtime change, never set back by a user process) and inode (a replaced file)."""
+    return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "ctime_ns": stat.st_ctime_ns, "inode": stat.st_ino}
+
+
 def _stamp_path(path: Path, stamp_dir: Path) -> Path:
     return stamp_dir / f"{hashlib.sha256(str(path).encode()).hexdigest()[:32]}.json"
 
@@ -98,7 +107,7 @@ def verify_file(path: Path, expected: str, where: str, stamp_dir: Path = VERIFIE
     """Check ``path`` against ``expected``; True when it had to be hashed (False: its stamp matched)."""
     stat = path.stat()
     stamp = _stamp_path(path, stamp_dir)
-    facts = {"path": str(path), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": expected}
+    facts = {"path": str(path), **stat_key(stat), "sha256": expected}
     try:
         if json.loads(stamp.read_text(encoding="utf-8")) == facts:
             return False

@@ -214,7 +214,7 @@ def _controls_failure(part, rho: float, controls: str, criteria: Criteria) -> st
     """'' when the partial correlation passes the controls, else which part of the gate failed, in words
     that agree with the numbers printed beside them."""
     if part is None or pd.isna(part["rho_partial"]):
-        return "controls: partial correlation undefined" + (f" ({part['note']})" if part is not None else "")
+        return "controls: partial correlation undefined" + (f" ({markdown_text(part['note'])})" if part is not None else "")
     shown = (
         f"controls: given {controls}, partial ρ = {estimate_text(part['rho_partial'], part['ci_low'], part['ci_high'])}"
         f", BH-adjusted p = {p_text(part['p_fdr'])}"
@@ -650,12 +650,12 @@ def markdown_page(studies: list[StudyFindings], criteria: Criteria, extra: list[
 
 
 def html_page(page_markdown: str) -> str:
-    """The Markdown page rendered (markdown-it-py, tables on), self-contained."""
+    """The Markdown page rendered (markdown-it-py, tables on, raw HTML off), self-contained."""
     from markdown_it import MarkdownIt
 
     from benchval.report.pages import PAGE_CSS
 
-    body = MarkdownIt("commonmark").enable("table").render(page_markdown)
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(page_markdown)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape('Findings')}</title><style>{PAGE_CSS} li {{ margin: .3rem 0; max-width: 70rem; }}"

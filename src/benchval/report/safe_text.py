@@ -8,11 +8,16 @@ Every page and figure the workflow writes shows such text through these function
 * :func:`html_text` for text interpolated into HTML directly (``html.escape`` with quotes).
 * :func:`shorten_label` for text drawn in a figure: at most ``width`` characters, the cut marked with an
   ellipsis (the full text stays in the tables).
+* :func:`script_safe_json` for a value that ends up inside a ``<script>`` block of a page someone else
+  writes (Snakemake's report embeds every reported job's params as JSON in one): JSON whose ``<``, ``>``
+  and ``&`` are ``\\u`` escapes, so no ``</script>`` or ``<!--`` can appear in it, however Snakemake encodes
+  it again; :func:`from_script_safe_json` reads it back.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import re
 
 #: characters with a meaning in CommonMark (inline and block) or in a GFM table
@@ -41,3 +46,19 @@ def shorten_label(text: object, width: int = LABEL_WIDTH) -> str:
         raise ValueError(f"a label width must be at least 2 characters, not {width}")
     flat = " ".join(str(text).split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+_SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"}
+
+
+def script_safe_json(value: object) -> str:
+    """``value`` as JSON text with ``< > &`` written as ``\\u`` escapes (still JSON, same value when read)."""
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    for char, escape in _SCRIPT_ESCAPES.items():
+        text = text.replace(char, escape)
+    return text
+
+
+def from_script_safe_json(text: str) -> object:
+    """The value :func:`script_safe_json` wrote."""
+    return json.loads(text)

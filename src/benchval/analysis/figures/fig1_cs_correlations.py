@@ -50,7 +50,8 @@ def figure_cs_correlations(
             return None
         values, stars, capped, bounds = matrix(subset, tasks, tasks, "task_a", "task_b", symmetric=True)
         labels = [
-            f"{study.label(t)}{' (reworked)' if study.tasks.at[t, 'role'] == 'cs_reworked' else ''}" for t in tasks
+            f"{study.figure_label(t)}{' (reworked)' if study.tasks.at[t, 'role'] == 'cs_reworked' else ''}"
+            for t in tasks
         ]
         title = f"{metric_label(metric)} ({model_range(subset)})"
         return heatmap(ax, values, stars, labels, labels, title, capped, bounds)

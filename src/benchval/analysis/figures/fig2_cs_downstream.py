@@ -36,7 +36,7 @@ def figure_cs_downstream(
 
     def row_label(task):  # a study's own role name (studies.<study>.roles) where it declares one
         role, name = study.tasks.at[task, "role"], study.role_name(task)
-        return study.label(task) + (f" ({name})" if name != role else suffix[role])
+        return study.figure_label(task) + (f" ({name})" if name != role else suffix[role])
 
     def panel(ax, metric):
         subset = table[table["metric"] == metric]
@@ -51,7 +51,7 @@ def figure_cs_downstream(
             values,
             stars,
             [row_label(t) for t in rows],
-            [study.label(t) for t in columns],
+            [study.figure_label(t) for t in columns],
             f"{metric_label(metric)} ({model_range(subset)})",
             capped,
             bounds,

@@ -101,7 +101,7 @@ def figure_lofo(
         ]
         ax.set_xticks(
             range(len(tasks)),
-            [f"{study.label(t)}\n(baseline R² = {number(baseline.get(t, np.nan))})" for t in tasks],
+            [f"{study.figure_label(t)}\n(baseline R² = {number(baseline.get(t, np.nan))})" for t in tasks],
             rotation=30,
             ha="right",
             fontsize=8,

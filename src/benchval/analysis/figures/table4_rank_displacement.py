@@ -8,6 +8,7 @@ import pandas as pd
 
 from benchval.analysis.figures.drawing import FigureOutput, metric_label, plt
 from benchval.analysis.study_table import StudyTable
+from benchval.report.safe_text import shorten_label
 
 STEM = "table4_rank_displacement"
 TITLE = "Table 4: ranking correspondence per commonsense benchmark"
@@ -33,7 +34,7 @@ def figure_table4(table: pd.DataFrame, metrics: list[str], output: FigureOutput,
                 getattr(record, jaccard),
             ]
             cells = ["n/a" if pd.isna(v) else f"{v:.3f}" if i != 1 else f"{v:.2f}" for i, v in enumerate(values)]
-            label = record.label if isinstance(record.label, str) and record.label else "(none)"
+            label = shorten_label(record.label) if isinstance(record.label, str) and record.label else "(none)"
             rows.append([label] + cells + [str(int(record.n_downstream_tasks))])
             row_colours.append("white")
     fig, ax = plt.subplots(figsize=(8.5, 0.26 * len(rows) + 0.6))

@@ -33,7 +33,8 @@ def import_study(
     if study.get("round_digits") is not None:
         scores = round_scores(scores, int(study["round_digits"]), study_name)
     validate_score_table(scores, f"study {study_name!r}")
-    no_scores = [t for t in tasks["task"] if t not in set(scores["task"])]
+    scored = set(scores["task"])  # once: a set per task made the import quadratic (issue 42)
+    no_scores = [t for t in tasks["task"] if t not in scored]
     tasks.loc[tasks["task"].isin(no_scores), "unavailable"] = "no score in the imported source"
     for path in (score_table_csv, tasks_csv):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
