@@ -80,3 +80,13 @@ def test_no_reevaluated_model_gives_missing_noise_not_zero():
     row = _table(duplicates=DUPLICATES.iloc[[2]]).iloc[0]
     assert np.isnan(row["noise_reevaluation"]) and np.isnan(row["snr_reevaluation"])
     assert np.isnan(row["snr_ci_low"]) and row["n_models_reevaluated"] == 0
+
+
+def test_report_section_escapes_untrusted_names():
+    from benchval.items.report import reevaluation_section
+
+    table = _table(cells=CELLS.assign(column="a|b\nc"), duplicates=DUPLICATES.assign(column="a|b\nc"))
+    section = reevaluation_section(table)
+    row = section.splitlines()[-1]
+    assert "| board | a\\|b c | 4 | 12.91 | 2 (5) | 1.83 | 7.1 [" in row
+    assert row.count(" | ") == 8  # nine cells: the name's pipe does not open a column

@@ -121,3 +121,15 @@ def reevaluation_snr(
                 {"leaderboard": leaderboard, **row, "source": f"re-evaluation: models listed again in {source}"}
             )
     return pd.DataFrame(rows)
+
+
+def write_reevaluation_snr(cells_csv: str, duplicates_csv: str, settings: dict, seed: int, output: str) -> None:
+    """Rule items_report's table (``settings``: the ``items`` keys ``n_bootstrap`` and ``ci_level``)."""
+    table = reevaluation_snr(
+        pd.read_csv(cells_csv),
+        pd.read_csv(duplicates_csv),
+        np.random.default_rng(int(seed)),
+        int(settings.get("n_bootstrap", 1000)),
+        float(settings.get("ci_level", 0.95)),
+    )
+    table.to_csv(output, index=False)
