@@ -7,7 +7,8 @@
 #   items_study         -> results/items/{study}/: item validity, the validity curve, LOFO folds, summary,
 #                          IRT choice, signal / noise / SNR and its relation with validity
 #   items_figures       -> results/items/{study}/figures/: validity curve, item map, SNR vs validity
-#   items_report        -> results/items/report.md
+#   items_report        -> results/items/report.md, results/items/reevaluation_snr.csv (open_llm
+#                          re-evaluation noise, from the atlas's cells and duplicates)
 # Each rule gets only the `items:` keys it reads. Cost: benchmarks/bench_items.py.
 import os
 from functools import partial
@@ -191,12 +192,18 @@ rule items_report:
         ],
         recovery=f"{ITEMS}/irt_recovery.csv",
         fits=list(item_functions.item_report_fits(config).values()),
+        # re-evaluation noise of the open_llm leaderboards (benchval.items.reevaluation): the atlas's tables
+        cells="results/atlas/cells.csv",
+        duplicates="results/atlas/leaderboards/duplicates.csv",
     output:
-        f"{ITEMS}/report.md",
+        report=f"{ITEMS}/report.md",
+        reevaluation=f"{ITEMS}/reevaluation_snr.csv",
     localrule: True
     conda:
         "../envs/benchval.yaml"
     params:
+        settings=config_provider("items", "n_bootstrap", "ci_level", default={}),
+        seed=config_provider("seed"),
         studies=lambda w: {study: f"{ITEMS}/{study}" for study in ITEMS_CONFIG.get("studies", {})},
         headlines=canonical({s: spec["headline"] for s, spec in ITEMS_CONFIG.get("studies", {}).items()}),
         fits=[[source, task, path] for (source, task), path in item_functions.item_report_fits(config).items()],

@@ -174,6 +174,35 @@ def snr_section(folder: Path) -> str:
     return "\n".join(lines)
 
 
+def _text_cell(value) -> str:
+    """Untrusted text (leaderboard headers, file names) as one Markdown table cell."""
+    return " ".join(str(value).split()).replace("\\", "\\\\").replace("|", "\\|")
+
+
+def reevaluation_section(table: pd.DataFrame) -> str:
+    """The open_llm re-evaluation noise table (benchval.items.reevaluation), beside the item studies' SNR."""
+    lines = [
+        "## Re-evaluation noise (open_llm leaderboards)",
+        "",
+        "Signal: sd across the main table's models (atlas cells, percent points); noise: pooled within-model sd "
+        "of the models listed two or more times under one raw name (atlas leaderboards/duplicates.csv; models "
+        "whose listings carry several raw names left out); SNR = signal / noise, interval from resampled models:",
+        "",
+        "| leaderboard | benchmark | models | signal | re-evaluated models (evaluations) | noise | SNR | "
+        "left out | source |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for _, r in table.iterrows():
+        lines.append(
+            f"| {_text_cell(r['leaderboard'])} | {_text_cell(r['benchmark'])} | {int(r['n_models'])} | "
+            f"{_number(r['signal'])} | "
+            f"{int(r['n_models_reevaluated'])} ({int(r['n_evaluations'])}) | {_number(r['noise_reevaluation'])} | "
+            f"{_number(r['snr_reevaluation'], 1)} [{_number(r['snr_ci_low'], 1)}, {_number(r['snr_ci_high'], 1)}] | "
+            f"{int(r['n_excluded'])} | {_text_cell(r['source'])} |"
+        )
+    return "\n".join(lines)
+
+
 def recovery_section(recovery: pd.DataFrame) -> str:
     lines = [
         "## IRT recovery check",
@@ -208,9 +237,12 @@ def fit_section(fits: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
-def write_report(studies: dict, headlines: dict, recovery_csv: str, fits: list, output: str) -> None:
+def write_report(
+    studies: dict, headlines: dict, recovery_csv: str, fits: list, output: str, reevaluation_csv: str | None = None
+) -> None:
     """``studies``: study -> its folder; ``headlines``: study -> {benchmark, criterion} to spell out
-    (criterion ``best_supported``: read from criteria_support.csv); ``fits``: [source, task, fit.csv]."""
+    (criterion ``best_supported``: read from criteria_support.csv); ``fits``: [source, task, fit.csv];
+    ``reevaluation_csv``: the open_llm re-evaluation noise table (benchval.items.reevaluation), if any."""
     from benchval.items.criteria import headline_criterion
 
     parts = [
@@ -241,6 +273,8 @@ def write_report(studies: dict, headlines: dict, recovery_csv: str, fits: list, 
             f"Figures: `{study}/figures/validity_curve.png`, `{study}/figures/item_map.png`, "
             f"`{study}/figures/snr_validity.png`.",
         ]
+    if reevaluation_csv is not None:
+        parts += ["", reevaluation_section(pd.read_csv(reevaluation_csv))]
     tables = [pd.read_csv(path).assign(source=source, task=task) for source, task, path in fits]
     parts += ["", recovery_section(pd.read_csv(recovery_csv)), "", fit_section(pd.concat(tables, ignore_index=True))]
     Path(output).write_text("\n".join(parts) + "\n", encoding="utf-8")

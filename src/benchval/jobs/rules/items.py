@@ -94,8 +94,8 @@ def item_report_fits(config: Mapping) -> dict[tuple[str, str], str]:
 
 
 def outputs(config: Mapping, layout: Layout) -> list[str]:
-    """The item studies' report and figures (the default target includes them); none without an `items:`
-    section or without a mirror (the sources are mirror files)."""
+    """The item studies' report (with the open_llm re-evaluation table) and figures (the default target
+    includes them); none without an `items:` section or without a mirror (the sources are mirror files)."""
     if not items(config).get("studies"):
         return []
     if layout.mirror is None:
@@ -103,7 +103,7 @@ def outputs(config: Mapping, layout: Layout) -> list[str]:
         return []
     formats = config["analysis"]["figures"]["formats"]
     paired = [f"{ITEMS}/{source}/{name}" for source in items(config)["sources"] for name in ITEM_PAIRED_FILES]
-    return [f"{ITEMS}/report.md", *paired] + [
+    return [f"{ITEMS}/report.md", f"{ITEMS}/reevaluation_snr.csv", *paired] + [
         f"{ITEMS}/{study}/figures/{stem}.{ext}"
         for study in items(config)["studies"]
         for stem in ITEM_FIGURE_STEMS
