@@ -107,9 +107,19 @@ def test_pairwise_g_agrees_with_complete_case_pca_on_a_dense_block():
 
 
 def test_a_model_without_enough_columns_has_no_g_never_zero():
-    wide = pd.DataFrame({"a": [1.0, 2, 3, 4], "b": [2.0, 1, 4, 3], "c": [1.0, 3, 2, np.nan]})
-    g = GeneralFactor(wide, FactorSettings(min_models=3, min_columns=3)).scores(())
-    assert np.isnan(g.iloc[3]) and g.iloc[:3].notna().all()
+    # four columns (three are a just-identified one-factor model, where a Heywood case is common), none Heywood
+    wide = pd.DataFrame(
+        {
+            "a": [2.0, 1, 3, 4, 6, 5, 7, 8],
+            "b": [1.0, 2, 4, 3, 5, 6, 8, 7],
+            "c": [1.0, 3, 2, 4, 6, 5, 7, np.nan],
+            "d": [3.0, 1, 2, 4, 5, 7, 6, np.nan],
+        }
+    )
+    factor = GeneralFactor(wide, FactorSettings(min_models=3, min_columns=3))
+    g = factor.scores(())
+    assert factor.fit(())["g_heywood_columns"] == ""
+    assert np.isnan(g.iloc[7]) and g.iloc[:7].notna().all()
 
 
 def test_an_undefined_value_is_never_ranked_below_a_defined_one_and_siblings_rank_once():

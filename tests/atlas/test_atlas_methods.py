@@ -7,7 +7,13 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint
 
 from benchval.atlas.g_choice import choose, one_factor_scores, principal_component
-from benchval.atlas.general_factor import FactorSettings, GeneralFactor, heywood_columns
+from benchval.atlas.general_factor import (
+    FactorSettings,
+    GeneralFactor,
+    fit_without_heywood,
+    one_factor_loadings,
+    positive_definite,
+)
 from benchval.atlas.identity_samples import risk_key, sample_scores, targeted_pairs
 from benchval.atlas.incremental import population
 from benchval.atlas.methods import MethodTableError, identical_copies, load_methods, trait_groups
@@ -70,14 +76,56 @@ def test_a_pairs_g_leaves_out_its_traits_measured_on_other_boards():
     assert not np.allclose(people.g_without("hs_v1", "musr"), without_traits.g_without("hs_v1", "musr"))
 
 
-def test_heywood_columns_are_listed_not_silent():
+def heywood_matrix():
+    """Column 0 correlates 0.8 with four columns that correlate 0.6 among themselves: l_0^2 = 0.64 / 0.6 > 1."""
+    corr = np.full((5, 5), 0.6)
+    corr[0, :] = corr[:, 0] = 0.8
+    np.fill_diagonal(corr, 1.0)
+    return corr
+
+
+def test_a_heywood_column_is_listed_left_out_and_the_rest_refit_never_clipped():
+    corr = heywood_matrix()
+    assert np.linalg.eigvalsh(corr).min() > 0  # positive definite: the Heywood case is the model's, not the matrix's
+    unclipped = one_factor_loadings(corr, 5000, tolerance=1e-12)
+    assert unclipped[0] ** 2 > 1.0  # the old fit held this at 0.999 and kept it in g
+    loadings, heywood = fit_without_heywood(corr, 5000)
+    assert heywood == [0] and np.isnan(loadings[0])
+    np.testing.assert_allclose(loadings[1:], np.sqrt(0.6), atol=1e-6)
     rng = np.random.default_rng(2)
-    base = rng.normal(size=80)
-    wide = pd.DataFrame({"dup1": base, "dup2": base, "dup3": base, "noisy": base + rng.normal(size=80)})
-    factor = GeneralFactor(wide, FactorSettings(min_models=10))
-    fit = factor.fit(())
-    assert set(fit["g_heywood_columns"].split(";")) >= {"dup1", "dup2", "dup3"}
-    assert heywood_columns(["a", "b"], np.array([0.5, np.nan])) == []
+    wide = pd.DataFrame(rng.multivariate_normal(np.zeros(5), corr, size=4000), columns=list("habcd"))
+    fit = GeneralFactor(wide, FactorSettings(min_models=10)).fit(())
+    assert fit["g_heywood_columns"] == "h" and fit["g_columns"] == 4
+
+
+def test_the_one_factor_fit_equals_statsmodels_minres_on_a_complete_matrix():
+    from statsmodels.multivariate.factor import Factor
+
+    rng = np.random.default_rng(4)
+    base = rng.normal(size=200)
+    corr = np.corrcoef(
+        np.column_stack([base * (0.4 + 0.15 * i) + rng.normal(size=200) for i in range(6)]), rowvar=False
+    )
+    reference = Factor(corr=corr, n_factor=1, method="pa", smc=True).fit(
+        maxiter=10000, tol=1e-12
+    )  # iterated PA = MINRES
+    np.testing.assert_allclose(
+        one_factor_loadings(corr, 5000, tolerance=1e-12), np.abs(reference.loadings[:, 0]), atol=1e-6
+    )
+
+
+def test_an_indefinite_correlation_matrix_is_projected_by_eigenvalue_clipping_with_unit_diagonal():
+    """By hand: eigenvalues -0.8, 1.9, 1.9; clipping -0.8 (eigenvector (1, -1, 1)/sqrt 3) to 0 adds 0.8/3 to
+    the diagonal and -+0.8/3 off it; rescaled to unit diagonal, 0.9 -> (0.9 - 0.8/3) / (1 + 0.8/3) = 0.5."""
+    corr = np.array([[1.0, 0.9, -0.9], [0.9, 1.0, 0.9], [-0.9, 0.9, 1.0]])
+    assert np.linalg.eigvalsh(corr).min() == pytest.approx(-0.8)
+    projected, shift = positive_definite(corr)
+    np.testing.assert_allclose(projected, [[1, 0.5, -0.5], [0.5, 1, 0.5], [-0.5, 0.5, 1]], atol=1e-3)
+    assert np.linalg.eigvalsh(projected).min() > 0 and shift == pytest.approx(0.4, abs=1e-3)
+    assert positive_definite(heywood_matrix())[1] == pytest.approx(0.0)  # already positive definite: unmoved
+    gappy = heywood_matrix()
+    gappy[1, 2] = gappy[2, 1] = np.nan  # a pair with too few shared models stays missing
+    assert np.isnan(positive_definite(gappy)[0][1, 2])
 
 
 def test_the_headline_g_covers_most_models_then_agrees_best_with_the_other_source_then_explains_most():

@@ -7,10 +7,18 @@ Method (stated, because most cells of the models x columns matrix are missing):
    (average rank - 1/2) / n over the models that column scores. Scales never matter.
 2. Correlations: Spearman between every two columns on the models both score (pairwise complete), an entry
    only where at least ``min_models`` models are shared; the others stay missing.
-3. One-factor model fit to the observed off-diagonal entries only (MINRES: loadings l minimise
+3. Positive-definite correlation matrix (:func:`positive_definite`): the missing entries are filled with the
+   values a first one-factor fit of the observed entries implies (l_j l_k), and the matrix is made positive
+   definite by eigenvalue clipping with the unit diagonal restored (statsmodels ``corr_clipped``, smallest
+   eigenvalue ``EIGENVALUE_FLOOR``); how far the observed entries moved (largest absolute change) is reported
+   as ``g_pd_shift``. Every principal submatrix of it (a pair's left-out set) is positive definite too.
+4. One-factor model fit to the observed off-diagonal entries of that matrix (MINRES: loadings l minimise
    sum over observed j != k of (r_jk - l_j l_k)^2, by damped alternating least squares), oriented so that the
-   loadings sum to a positive number; uniqueness 1 - l_j^2 (floored at ``uniqueness_floor``).
-4. Score: Bartlett's weighted least squares on the columns the model has,
+   loadings sum to a positive number. No loading is clipped: a column with communality l_j^2 >= 1 (a Heywood
+   case: uniqueness <= 0) is listed (``g_heywood_columns``), left out of g, and the rest refit, until none is
+   left (:func:`fit_without_heywood`).
+5. Score: Bartlett's weighted least squares on the columns the model has, with uniqueness psi_j = 1 - l_j^2
+   (a weight floor ``uniqueness_floor`` only, loadings untouched),
    g = sum_j (l_j / psi_j) z_j / sum_j (l_j^2 / psi_j); missing (never 0) when the model has fewer than
    ``min_columns`` loaded columns.
 
@@ -50,15 +58,15 @@ def pairwise_spearman(wide: pd.DataFrame, min_models: int) -> pd.DataFrame:
     return wide.rank().corr(method="pearson", min_periods=min_models)
 
 
-LOADING_BOUND = 0.999  # |loading| at this bound: a Heywood case (uniqueness ~ 0), listed, never silent
+EIGENVALUE_FLOOR = 1e-4  # smallest eigenvalue of the positive-definite correlation matrix
 
 
 def one_factor_loadings(
     correlations: np.ndarray, iterations: int = 500, tolerance: float = 1e-9, start: np.ndarray | None = None
 ) -> np.ndarray:
     """MINRES loadings of a one-factor model fit to the observed off-diagonal entries (NaN = unobserved);
-    NaN for a column with no observed partner. A loading the fit pushes past +-``LOADING_BOUND`` stays at the
-    bound (a Heywood case: the column is, up to noise, the factor itself); :func:`heywood_columns` lists them."""
+    NaN for a column with no observed partner. Unclipped: a loading past +-1 is a Heywood case, for the caller
+    (:func:`fit_without_heywood`) to list and leave out."""
     corr = np.asarray(correlations, float)
     if corr.size == 0:
         return np.zeros(0)
@@ -69,7 +77,7 @@ def one_factor_loadings(
     for _ in range(iterations):
         denominator = mask @ (loadings**2)
         with np.errstate(invalid="ignore", divide="ignore"):
-            updated = np.clip((values @ loadings) / denominator, -LOADING_BOUND, LOADING_BOUND)
+            updated = (values @ loadings) / denominator
         # damped: the undamped update maps a scaled solution c*l to l/c and oscillates between the two
         updated = 0.5 * (loadings + np.where(denominator > 0, updated, 0.0))
         if np.max(np.abs(updated - loadings)) < tolerance:
@@ -80,6 +88,47 @@ def one_factor_loadings(
         loadings = -loadings
     loadings[~observed.any(axis=1)] = np.nan
     return loadings
+
+
+def fit_without_heywood(
+    correlations: np.ndarray, iterations: int = 500, start: np.ndarray | None = None
+) -> tuple[np.ndarray, list[int]]:
+    """(loadings, Heywood column indices): the columns with communality l^2 >= 1 are left out (NaN loading)
+    and the others refit, until no Heywood case is left."""
+    corr = np.array(correlations, float)
+    heywood: list[int] = []
+    loadings = one_factor_loadings(corr, iterations, start=start)
+    while True:
+        found = [int(j) for j in np.flatnonzero(np.isfinite(loadings) & (loadings**2 >= 1.0))]
+        if not found:
+            break
+        heywood += found
+        corr[found, :] = np.nan
+        corr[:, found] = np.nan
+        loadings = one_factor_loadings(corr, iterations, start=loadings)
+    loadings[heywood] = np.nan
+    return loadings, heywood
+
+
+def positive_definite(correlations: np.ndarray, iterations: int = 500) -> tuple[np.ndarray, float]:
+    """(the positive-definite correlation matrix of step 3, largest absolute change of an observed entry).
+    Missing entries are filled with a first fit's l_j l_k (kept within +-1); a column with no observed
+    partner stays NaN."""
+    from statsmodels.stats.correlation_tools import corr_clipped
+
+    corr = np.asarray(correlations, float)
+    if corr.size == 0:
+        return corr.copy(), 0.0
+    loadings = one_factor_loadings(corr, iterations)
+    usable = np.isfinite(loadings)
+    implied = np.clip(np.outer(loadings, loadings), -0.99, 0.99)
+    filled = np.where(np.isfinite(corr), corr, implied)[np.ix_(usable, usable)]
+    np.fill_diagonal(filled, 1.0)
+    projected = corr_clipped(filled, threshold=EIGENVALUE_FLOOR)
+    result = np.full_like(corr, np.nan)
+    result[np.ix_(usable, usable)] = np.where(np.isfinite(corr[np.ix_(usable, usable)]), projected, np.nan)
+    shift = np.nanmax(np.abs(result - corr)) if np.isfinite(result).any() else 0.0
+    return result, float(shift)
 
 
 def bartlett_scores(z: np.ndarray, loadings: np.ndarray, settings: FactorSettings) -> tuple[np.ndarray, np.ndarray]:
@@ -98,11 +147,6 @@ def bartlett_scores(z: np.ndarray, loadings: np.ndarray, settings: FactorSetting
     return g, n_columns
 
 
-def heywood_columns(columns, loadings: np.ndarray) -> list[str]:
-    """The columns whose loading sits at the bound (a Heywood case)."""
-    return [c for c, value in zip(columns, loadings) if np.isfinite(value) and abs(value) >= LOADING_BOUND - 1e-6]
-
-
 class GeneralFactor:
     """g of every model with given columns left out; the fit is cached per left-out set."""
 
@@ -110,10 +154,11 @@ class GeneralFactor:
         self.index = wide.index
         self.columns = list(wide.columns)
         self.z = rankits(wide).to_numpy(float)
-        self.correlations = pairwise_spearman(wide, settings.min_models).to_numpy(float)
+        pairwise = pairwise_spearman(wide, settings.min_models).to_numpy(float)
+        self.correlations, self.pd_shift = positive_definite(pairwise, settings.iterations)
         self.settings = settings
         self._cache: dict[frozenset, np.ndarray] = {}
-        self._fits: dict[frozenset, tuple[list, np.ndarray]] = {}
+        self._fits: dict[frozenset, tuple[list, np.ndarray, list[str]]] = {}
         self.loadings = one_factor_loadings(self.correlations, settings.iterations)
 
     def scores(self, left_out) -> pd.Series:
@@ -121,21 +166,24 @@ class GeneralFactor:
         key = frozenset(left_out)
         if key not in self._cache:
             keep = np.array([c not in key for c in self.columns])
-            loadings = one_factor_loadings(
+            loadings, heywood = fit_without_heywood(
                 self.correlations[np.ix_(keep, keep)], self.settings.iterations, start=self.loadings[keep]
             )
             self._cache[key] = bartlett_scores(self.z[:, keep], loadings, self.settings)[0]
-            self._fits[key] = ([c for c, k in zip(self.columns, keep) if k], loadings)
+            columns = [c for c, k in zip(self.columns, keep) if k]
+            self._fits[key] = (columns, loadings, [columns[j] for j in heywood])
         return pd.Series(self._cache[key], index=self.index)
 
     def fit(self, left_out) -> dict:
-        """What the g without ``left_out`` rests on: its loaded columns and its Heywood columns."""
+        """What the g without ``left_out`` rests on: its loaded columns, its Heywood columns (left out of it)
+        and how far the positive-definite projection moved an observed correlation."""
         key = frozenset(left_out)
         self.scores(key)
-        columns, loadings = self._fits[key]
+        _, loadings, heywood = self._fits[key]
         return {
             "g_columns": int(np.isfinite(loadings).sum()),
-            "g_heywood_columns": ";".join(heywood_columns(columns, loadings)),
+            "g_heywood_columns": ";".join(heywood),
+            "g_pd_shift": self.pd_shift,
         }
 
     def variance_explained(self, left_out) -> float:

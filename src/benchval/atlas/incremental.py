@@ -46,7 +46,7 @@ def incremental_columns() -> list[str]:
     for name in STATISTICS:
         c = _columns(name)
         names += [c["rho"], c["low"], c["high"], c["n"], c["clusters"], c["p"]]
-    return names + ["rho_same_population", "n_boot_valid", "note", "g_columns", "g_heywood_columns"]
+    return names + ["rho_same_population", "n_boot_valid", "note", "g_columns", "g_heywood_columns", "g_pd_shift"]
 
 
 def _estimate(x, y, covariates, min_models: int) -> tuple[float, float]:

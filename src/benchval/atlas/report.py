@@ -310,6 +310,24 @@ def identity_section(read: dict) -> list:
     ]
 
 
+def registry_sentence(merges: pd.DataFrame, unresolved: pd.DataFrame) -> str:
+    return (
+        f"Merges of raw names: {len(merges)} models absorbed more than one raw name (registry/merges.csv); "
+        f"unresolved fields: {len(unresolved)} (registry/unresolved.csv)."
+    )
+
+
+def moved_sentence(ranked_agreement: pd.DataFrame, n_unranked: int, min_n: int) -> str:
+    moved = ranked_agreement[ranked_agreement["moved"] == True]  # noqa: E712 (read from csv)
+    return (
+        "A benchmark moved only where the bootstrap interval of its rank difference excludes 0: "
+        f"{', '.join(moved['benchmark']) or 'none'} ({len(moved)} of {len(ranked_agreement)} ranked). "
+        f"Not ranked: {n_unranked} benchmarks with validity on fewer than {min_n} "
+        "models (listed in agreement_validity.csv with rank_note). Each validity is on the models the benchmark "
+        "shares with the criterion, so two benchmarks' validities may rest on different model sets."
+    )
+
+
 def report_sections(inputs: dict, settings: dict) -> list:
     """The page's parts, in order: headings and text (str) and tables (DataFrame), from the atlas outputs."""
     read = {name: pd.read_csv(path, keep_default_na=True) for name, path in inputs.items()}
@@ -321,7 +339,6 @@ def report_sections(inputs: dict, settings: dict) -> list:
         else agreement["moved"] & False
     )
     ranked_agreement = agreement[~unranked]
-    moved = ranked_agreement[ranked_agreement["moved"] == True]  # noqa: E712 (read from csv)
     return [
         "# Validity atlas: which benchmarks predict which criteria, beyond general capability",
         "Real leaderboard tables of the raw-data mirror (benchbench/, obsscaling/), one model registry across "
@@ -336,18 +353,13 @@ def report_sections(inputs: dict, settings: dict) -> list:
         *identity_section(read),
         "## Registry against ObsScaling's curated labels (obsscaling/agreement.csv, obsscaling/disagreements.csv)",
         read["obs_agreement"],
-        f"Merges of raw names: {len(read['merges'])} models absorbed more than one raw name (registry/merges.csv); "
-        f"unresolved fields: {len(read['unresolved'])} (registry/unresolved.csv).",
+        registry_sentence(read["merges"], read["unresolved"]),
         "## open_llm against ObsScaling's own runs, same models (open_llm_crosscheck.csv)",
         read["crosscheck"],
         f"## Agreement versus validity for {criterion} (agreement_validity.csv)",
         "Agreement: Kendall tau with the mean win rate over BenchBench's holistic aggregates "
         "(atlas.agreement_reference), each benchmark's own siblings and the criterion left out. "
-        "A benchmark moved only where the bootstrap interval of its rank difference excludes 0: "
-        f"{', '.join(moved['benchmark']) or 'none'} ({len(moved)} of {len(ranked_agreement)} ranked). "
-        f"Not ranked: {int(unranked.sum())} benchmarks with validity on fewer than {settings['min_headline_n']} "
-        "models (listed in agreement_validity.csv with rank_note). Each validity is on the models the benchmark "
-        "shares with the criterion, so two benchmarks' validities may rest on different model sets.",
+        + moved_sentence(ranked_agreement, int(unranked.sum()), settings["min_headline_n"]),
         ranked_agreement.drop(columns=["criterion", "reference", "rank_note"], errors="ignore"),
         "## Counts (counts.csv)",
         read["counts"][["count", "value", "what"]],
