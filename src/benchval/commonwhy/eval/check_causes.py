@@ -1,0 +1,55 @@
+"""Whether one cause explains another item's event (docs/commonwhy-judge-guidelines.md, rule 5): the labelling
+rules of ``valid_alternative_cause`` and ``other_rule_same_entity``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from benchval.commonwhy.eval.check_wording import _contains, clauses, content_words, core_clause, rule_cause
+
+CAUSE_SYNONYMS = (
+    (r"\b(?:practices|practiced|believed in|believes in|ha[sd] (?:the )?religion or worldview of)\b", "religion"),
+    (r"\bbacterium\b", "bacteria"),
+    (r"\bcomputer software\b", "software"),
+)
+
+
+def normalise_cause(text: str) -> str:
+    """`text` with the wordings of :data:`CAUSE_SYNONYMS` made one."""
+    for pattern, replacement in CAUSE_SYNONYMS:
+        text = re.sub(pattern, replacement, text, flags=re.IGNORECASE)
+    return text
+
+
+_BOUND = re.compile(r"\b(before|after)\s+(?:[\w ]{0,20}?\s)?(\d{3,4})\b", re.IGNORECASE)
+
+
+def may_explain(other_rule: str, rule: str) -> bool:
+    """Another rule's cause may also explain this rule's effect: the causes share a skeleton (numbers blanked,
+    "died before N") and, for a bound ("before N", "after N"), the other's bound implies this one's (died before
+    1970 implies died before 1996; died before 2022 does not). Skeletons alike without a bound to compare: may
+    explain (kept out)."""
+    a, b = rule_cause(other_rule), rule_cause(rule)
+    blank = lambda s: re.sub(r"\d+", "N", normalise_cause(s).lower()).strip()  # noqa: E731
+    if not (a and b) or blank(a) != blank(b):
+        return False
+    bound_a, bound_b = _BOUND.findall(a), _BOUND.findall(b)
+    if len(bound_a) != 1 or len(bound_b) != 1 or bound_a[0][0].lower() != bound_b[0][0].lower():
+        return True
+    (direction, year_a), (_, year_b) = bound_a[0], bound_b[0]
+    return int(year_a) <= int(year_b) if direction.lower() == "before" else int(year_a) >= int(year_b)
+
+
+def shares_cause(answer: str, references: Sequence[str], anchor: str, threshold: float = 0.5) -> bool:
+    """A clause of `answer` naming the anchor shares >= threshold of its content words (Jaccard; the anchor's
+    own words and trailing relative clauses left out) and all its numbers with one of the references' clauses
+    naming the anchor ("died before 1900" is not "died before 1850")."""
+    name = content_words(anchor)
+    words = lambda c: content_words(normalise_cause(core_clause(c))) - name  # noqa: E731
+    mine = [words(c) for c in clauses(answer) if _contains(c, anchor)]
+    theirs = [words(c) for r in references for c in clauses(r) if _contains(c, anchor)]
+    numbers = lambda words: {w for w in words if w.isdigit()}  # noqa: E731
+    return any(
+        a and b and numbers(a) == numbers(b) and len(a & b) / len(a | b) >= threshold for a in mine for b in theirs
+    )
