@@ -22,6 +22,9 @@ def normalise_cause(text: str) -> str:
     return text
 
 
+#: why an alternative cause explains the event when :func:`may_explain` says so
+MAY_EXPLAIN = "a cause of the same kind whose bound implies the question's"
+
 _BOUND = re.compile(r"\b(before|after)\s+(?:[\w ]{0,20}?\s)?(\d{3,4})\b", re.IGNORECASE)
 
 

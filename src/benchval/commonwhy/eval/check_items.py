@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from benchval.commonwhy.eval.check_causes import may_explain, shares_cause
+from benchval.commonwhy.eval.check_causes import MAY_EXPLAIN, may_explain, shares_cause
 from benchval.commonwhy.eval.check_wording import question_family
 
 
@@ -94,7 +94,7 @@ def audit_other_rules(
     for i in candidates:
         other = items.loc[i]
         if may_explain(other["rule"], item["rule"]):
-            alternatives.append((i, "a cause of the same kind whose bound implies the question's"))
+            alternatives.append((i, MAY_EXPLAIN))
         elif shares_cause(other["answer"], references, item["anchor"]):
             alternatives.append((i, "states the reference's cause in other words"))
         else:

@@ -53,6 +53,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -66,9 +67,13 @@ from benchval.commonwhy.eval.check_items import (
     gold_audit_excluded,
     question_references,
 )
+from benchval.commonwhy.eval.check_causes import MAY_EXPLAIN
+from benchval.commonwhy.eval.check_twins import grounded_twins, link_twins
 from benchval.commonwhy.eval.check_wording import (
     BROKEN_LINKS,
     CHECK_COLUMNS,
+    KG_TEMPLATES,
+    RULE_TEMPLATES,
     _contains,
     broken_link,
     kg_reworded,
@@ -80,6 +85,25 @@ from benchval.commonwhy.eval.check_wording import (
 )
 
 log = logging.getLogger(__name__)
+
+
+class Made(NamedTuple):
+    """One pair as a generator made it (the question's columns are added by CheckSetBuilder.pairs)."""
+
+    kind: str
+    expected: bool
+    answer: str | None
+    template: str
+    note: str = ""
+
+
+#: the wording of each broken link (the pairs' ``template``; check_twins words positives the same ways)
+BROKEN_TEMPLATE = {
+    "reversed": "because_inside",
+    "negated": "not_true_that",
+    "inverted_comparison": "reference_edited",
+    "swapped_entity": "reference_edited",
+}
 
 
 class CheckSetBuilder:
@@ -112,36 +136,15 @@ class CheckSetBuilder:
 
     def pairs(self, item: pd.Series, answers: Mapping[str, str] = {}) -> list[dict]:
         """The pairs of one question; `answers`: system -> that system's answer to it."""
-        reference, anchor, family = item["answer"], item["anchor"], item["family"]
+        reference = item["answer"]
         references = list(dict.fromkeys([reference, *self.references[item["question"]]]))
         base = {k: item[k] for k in ("item", "family", "source", "question")}
-        base.update(reference=reference, references=references)
-
-        def pair(kind, expected, answer, origin="rule", note=""):
-            return {**base, "kind": kind, "expected": expected, "answer": answer, "origin": origin, "note": note}
-
-        out = [pair("reference", True, reference)]
-        paraphrases = {
-            "reordered": reordered(reference),
-            "rule_grounded": rule_grounded(item["rule"], anchor, self._turn_of(family, "rule_grounded")),
-            "kg_reworded": kg_reworded(reference, item["subgraph"], anchor, self._turn_of(family, "kg_reworded"))
-            if item["source"] == "constructed"
-            else None,
-        }
-        out += [pair(kind, True, text) for kind, text in paraphrases.items() if text and text not in references]
+        base.update(reference=reference, references=references, origin="rule")
         negatives, alternatives = self._other_rule(item, references)
-        for answer, note in alternatives:
-            out.append(pair("valid_alternative_cause", True, answer, note=note))
-        for answer, note in negatives:
-            out.append(pair("other_rule_same_entity", False, answer, note=note))
-        swapped = self._swap(item, anchor)
-        if swapped:
-            out.append(pair("wrong_fact", False, swapped[0], note=swapped[1]))
-        broken = self._broken(item, anchor, references)
-        if broken:
-            out.append(pair("broken_link", False, broken[0], note=broken[1]))
-        out.append(pair("restated_question", False, restate_question(item["question"], anchor)))
-        out.append(pair("evasive", False, self.evasive[self._turn_of("", "evasive") % len(self.evasive)]))
+        made = [Made("reference", True, reference, "reference")]
+        made += self._positives(item, alternatives) + self._negatives(item, references, negatives)
+        made = [m for m in made if m.answer and (m.kind == "reference" or m.answer not in references)]
+        out = [{**base, **m._asdict()} for m in made]
         for system, answer in answers.items():
             labelled = self._label_answer(item, answer, references)
             origin = f"model:{system}"
@@ -150,8 +153,72 @@ class CheckSetBuilder:
                     {"item": item["item"], "origin": origin, "answer": answer, "reason": "no rule labels it"}
                 )
             else:
-                out.append(pair(labelled[0], False, answer, origin, labelled[1]))
+                made = Made(labelled[0], False, answer, "model_output", labelled[1])
+                out.append({**base, **made._asdict(), "origin": origin})
         return out
+
+    def _template(self, family: str) -> int:
+        """The rule template of the next grounded cause of `family` (taken in turn)."""
+        return self._turn_of(family, "rule_template") % len(RULE_TEMPLATES)
+
+    def _positives(self, item: pd.Series, alternatives: Sequence[tuple]) -> list[Made]:
+        """The question's positives but the reference (module docstring; check_twins)."""
+        reference, anchor, family = item["answer"], item["anchor"], item["family"]
+        k = self._template(family)
+        out = [
+            Made("reordered", True, reordered(reference), "clauses_reversed"),
+            Made("rule_grounded", True, rule_grounded(item["rule"], anchor, k), f"rule_template_{k}"),
+        ]
+        if item["source"] == "constructed":
+            k = self._turn_of(family, "kg_reworded") % len(KG_TEMPLATES)
+            out.append(
+                Made("kg_reworded", True, kg_reworded(reference, item["subgraph"], anchor, k), f"kg_template_{k}")
+            )
+        for text, template, note in link_twins(reference, item["question"], anchor):
+            out.append(Made("reworded_link", True, text, template, note))
+        for other, why in alternatives:
+            note = f"answer of {other['item']} (rule {other['rule_id']}): {why}"
+            out.append(Made("valid_alternative_cause", True, other["answer"], "gold_answer", note))
+            if why == MAY_EXPLAIN:  # the other rule's cause, worded as the question's own is
+                k = self._template(family)
+                text = rule_grounded(other["rule"], anchor, k)
+                out.append(Made("valid_alternative_cause", True, text, f"rule_template_{k}", f"cause of {note}"))
+        return out
+
+    def _negatives(self, item: pd.Series, references: Sequence[str], others: Sequence[pd.Series]) -> list[Made]:
+        """The question's negatives but the models' answers (module docstring; check_twins)."""
+        anchor, family = item["anchor"], item["family"]
+        out = []
+        for other in others:
+            note = f"answer of {other['item']} (rule {other['rule_id']})"
+            out.append(Made("other_rule_same_entity", False, other["answer"], "gold_answer", note))
+            k = self._template(family)
+            text = rule_grounded(other["rule"], anchor, k)
+            out.append(Made("other_rule_same_entity", False, text, f"rule_template_{k}", f"cause of {note}"))
+        swapped = self._swap(item, anchor)
+        if swapped:
+            out.append(Made("wrong_fact", False, swapped[0], "reference_edited", swapped[1]))
+        broken = self._broken(item, anchor, references)
+        if broken:
+            out.append(Made("broken_link", False, broken[0], BROKEN_TEMPLATE[broken[2]], broken[1]))
+        twins = grounded_twins(item["rule"], anchor, self._other_anchor(item), self._template(family))
+        out += [Made(*twin) for twin in twins]
+        out.append(Made("restated_question", False, restate_question(item["question"], anchor), "restated_question"))
+        evasive = self.evasive[self._turn_of("", "evasive") % len(self.evasive)]
+        return out + [Made("evasive", False, evasive, "evasive")]
+
+    def _other_anchor(self, item: pd.Series) -> str | None:
+        """Another anchor of the item's rule that neither the question nor the reference names (seeded)."""
+        peers = self.items.loc[self.by_rule.get(item["rule"], [])]
+        labels = sorted(
+            {
+                lab
+                for labels in peers["anchor_labels"]
+                for lab in labels
+                if lab != item["anchor"] and not _contains(item["answer"], lab) and not _contains(item["question"], lab)
+            }
+        )
+        return str(self.rng.choice(labels)) if labels else None
 
     def _label_answer(self, item: pd.Series, answer: str, references: Sequence[str]) -> tuple[str, str] | None:
         """(kind, why) for a model's answer that a rule labels a negative; None when none does."""
@@ -165,11 +232,9 @@ class CheckSetBuilder:
                 return "wrong_fact", f"the KG contradicts: {contradicted[0]}"
         return None
 
-    def _other_rule(
-        self, item: pd.Series, references: Sequence[str]
-    ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-        """Up to ``n_other_rule`` (answer, note) of other rules' questions about the same anchor whose causes do not
-        explain the event (negatives), and up to as many that do (valid alternative causes)."""
+    def _other_rule(self, item: pd.Series, references: Sequence[str]) -> tuple[list[pd.Series], list[tuple]]:
+        """Up to ``n_other_rule`` items of other rules' questions about the same anchor whose causes do not explain
+        the event (negatives), and up to as many (item, why) whose causes do (valid alternative causes)."""
         negatives, alternatives = audit_other_rules(self.items, self.by_anchor, item, references)
         alternatives = [(i, why) for i, why in alternatives if self.items.at[i, "answer"] not in references]
 
@@ -182,20 +247,16 @@ class CheckSetBuilder:
 
         why = dict(alternatives)
         chosen_negatives = [self.items.loc[i] for i in pick(negatives)]
-        chosen_alternatives = [(self.items.loc[i], why[i]) for i in pick([i for i, _ in alternatives])]
-        return (
-            [(o["answer"], f"answer of {o['item']} (rule {o['rule_id']})") for o in chosen_negatives],
-            [(o["answer"], f"answer of {o['item']} (rule {o['rule_id']}): {w}") for o, w in chosen_alternatives],
-        )
+        return chosen_negatives, [(self.items.loc[i], why[i]) for i in pick([i for i, _ in alternatives])]
 
-    def _broken(self, item: pd.Series, anchor: str | None, references: Sequence[str]) -> tuple[str, str] | None:
+    def _broken(self, item: pd.Series, anchor: str | None, references: Sequence[str]) -> tuple[str, str, str] | None:
         """One broken_link answer: the ways of BROKEN_LINKS in turn (per family), the first that applies."""
         start = self._turn_of("", "broken_link")
         for k in range(len(BROKEN_LINKS)):
             way = BROKEN_LINKS[(start + k) % len(BROKEN_LINKS)]
             text = broken_link(item["answer"], item["question"], anchor, way)
             if text and text not in references:
-                return text, f"broken link: {way}"
+                return text, f"broken link: {way}", way
         return None
 
     def _swap(self, item: pd.Series, anchor: str | None) -> tuple[str, str] | None:

@@ -6,7 +6,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-POSITIVE_KINDS = ("reference", "reordered", "rule_grounded", "kg_reworded", "valid_alternative_cause")
+POSITIVE_KINDS = (
+    "reference",
+    "reordered",
+    "rule_grounded",
+    "kg_reworded",
+    "reworded_link",
+    "valid_alternative_cause",
+)
 NEGATIVE_KINDS = ("other_rule_same_entity", "wrong_fact", "broken_link", "restated_question", "evasive")
 #: the ways broken_link answers break the reference's causal link with the reference's own words, taken in turn
 BROKEN_LINKS = ("reversed", "negated", "inverted_comparison", "swapped_entity")
@@ -30,6 +37,7 @@ CHECK_COLUMNS = [
     "family",
     "source",
     "kind",
+    "template",
     "origin",
     "expected",
     "question",
