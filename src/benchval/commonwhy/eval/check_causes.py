@@ -28,11 +28,23 @@ MAY_EXPLAIN = "a cause of the same kind whose bound implies the question's"
 _BOUND = re.compile(r"\b(before|after)\s+(?:[\w ]{0,20}?\s)?(\d{3,4})\b", re.IGNORECASE)
 
 
-def may_explain(other_rule: str, rule: str) -> bool:
-    """Another rule's cause may also explain this rule's effect: the causes share a skeleton (numbers blanked,
-    "died before N") and, for a bound ("before N", "after N"), the other's bound implies this one's (died before
-    1970 implies died before 1996; died before 2022 does not). Skeletons alike without a bound to compare: may
-    explain (kept out)."""
+_YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
+
+
+def event_year(question: str) -> int | None:
+    """The year the question's event is dated by ("Why couldn't X have attended the 1999 Games?"), when it
+    names exactly one; None otherwise."""
+    years = set(_YEAR.findall(question or ""))
+    return int(years.pop()) if len(years) == 1 else None
+
+
+def may_explain(other_rule: str, rule: str, event: int | None = None) -> bool | None:
+    """Whether another rule's cause also explains this rule's event: the causes share a skeleton (numbers blanked,
+    "died before N") and, for a bound ("before N", "after N"), the other's bound implies the event's. The rule's
+    own bound implies its event (died before 1970 -> could not use a 1970s calculator), so a bound that implies the
+    rule's explains (True); a looser one ("died before 1971") explains when it implies the event's `event` year
+    (True or False), and cannot be labelled without it (None: left out). Skeletons alike without a bound to
+    compare: True; unlike: False."""
     a, b = rule_cause(other_rule), rule_cause(rule)
     blank = lambda s: re.sub(r"\d+", "N", normalise_cause(s).lower()).strip()  # noqa: E731
     if not (a and b) or blank(a) != blank(b):
@@ -41,7 +53,11 @@ def may_explain(other_rule: str, rule: str) -> bool:
     if len(bound_a) != 1 or len(bound_b) != 1 or bound_a[0][0].lower() != bound_b[0][0].lower():
         return True
     (direction, year_a), (_, year_b) = bound_a[0], bound_b[0]
-    return int(year_a) <= int(year_b) if direction.lower() == "before" else int(year_a) >= int(year_b)
+    before = direction.lower() == "before"
+    implies = (lambda x, y: x <= y) if before else (lambda x, y: x >= y)  # noqa: E731
+    if implies(int(year_a), int(year_b)):
+        return True
+    return None if event is None else implies(int(year_a), event)
 
 
 def shares_cause(answer: str, references: Sequence[str], anchor: str, threshold: float = 0.5) -> bool:

@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from benchval.commonwhy.eval.check_causes import MAY_EXPLAIN, may_explain, shares_cause
+from benchval.commonwhy.eval.check_causes import MAY_EXPLAIN, event_year, may_explain, shares_cause
 from benchval.commonwhy.eval.check_wording import question_family
+from benchval.commonwhy.rule_audit import premise_cannot_cause
 
 
 def _items(published: pd.DataFrame | None, constructed: pd.DataFrame | None) -> pd.DataFrame:
@@ -38,8 +39,11 @@ def _items(published: pd.DataFrame | None, constructed: pd.DataFrame | None) -> 
             )
         )
     items = pd.concat(parts, ignore_index=True)
-    # the gold audit's flagged items never enter the check set (their gold may be false), nor serve as others
-    items = items[~items["audit_reasons"].map(bool)].reset_index(drop=True)
+    # the gold audit's flagged items never enter the check set (their gold may be false), nor serve as others;
+    # nor do the items of a rule whose premise cannot cause its conclusion ("born in Concepción" is no answer to
+    # "why did he die in ...": cw158), whatever their gold says
+    items = items[~items["audit_reasons"].map(bool) & items["rule"].map(premise_cannot_cause).isna()]
+    items = items.reset_index(drop=True)
     items["answers"] = items["answers"].map(lambda answers: [a for a in answers if a and str(a).strip()])
     items = items[items["answers"].map(bool)].reset_index(drop=True)
     items["answer"] = items["answers"].str[0]
@@ -49,12 +53,19 @@ def _items(published: pd.DataFrame | None, constructed: pd.DataFrame | None) -> 
     return items
 
 
+def _excluded_reasons(table: pd.DataFrame) -> pd.Series:
+    """Per item, why the check set leaves it out: its gold audit reasons, and premise_cannot_cause."""
+    premise = table["rule"].fillna("").map(lambda rule: ["premise_cannot_cause"] if premise_cannot_cause(rule) else [])
+    return table["audit_reasons"].map(lambda rs: [r.split(":", 1)[0] for r in rs]) + premise
+
+
 def gold_audit_excluded(published: pd.DataFrame | None, constructed: pd.DataFrame | None) -> dict:
-    """Items of each table the gold audit flagged (left out of the check set), per reason."""
+    """Items of each table left out of the check set, per reason: the gold audit's flags, and the rules whose
+    premise cannot cause their conclusion (benchval.commonwhy.rule_audit.premise_cannot_cause)."""
     out = {}
     for source, table in (("published", published), ("constructed", constructed)):
         if table is not None:
-            names = table["audit_reasons"].map(lambda rs: sorted({r.split(":", 1)[0] for r in rs}))
+            names = _excluded_reasons(table).map(lambda rs: sorted(set(rs)))
             out[source] = {
                 "items": int(names.map(bool).sum()),
                 "per_reason": {str(k): int(v) for k, v in names.explode().dropna().value_counts().items()},
@@ -91,9 +102,13 @@ def audit_other_rules(
         }
     )
     negatives, alternatives = [], []
+    event = event_year(item["question"])
     for i in candidates:
         other = items.loc[i]
-        if may_explain(other["rule"], item["rule"]):
+        explains = may_explain(other["rule"], item["rule"], event)
+        if explains is None:
+            continue  # a looser bound and no event date to compare it with: no rule labels it
+        if explains:
             alternatives.append((i, MAY_EXPLAIN))
         elif shares_cause(other["answer"], references, item["anchor"]):
             alternatives.append((i, "states the reference's cause in other words"))
