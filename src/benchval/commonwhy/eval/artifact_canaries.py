@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from benchval.commonwhy.eval.check_wording import _OPPOSITES, clauses, content_words, restates
+from benchval.commonwhy.eval.check_wording import _OPPOSITES, clauses, content_words, core_clause, restates
 
 FOLDS = 5
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -44,17 +44,26 @@ def _names(text: str) -> set[str]:
     return {w for w in _WORD.findall(text)[1:] if w[:1].isupper() or w[:1].isdigit()}
 
 
+def _first_clause(text: str) -> str:
+    """The answer's first clause without its relative clause ("X is a bacteria, which ..." -> "X is a bacteria")."""
+    parts = clauses(text)
+    return core_clause(parts[0] if parts else text)
+
+
 def _skeleton(text: str) -> str:
-    """The cause's wording with names and numbers blanked."""
-    first = clauses(text)[0] if clauses(text) else text
-    return " ".join("X" if w[:1].isupper() or w[:1].isdigit() else w.lower() for w in _WORD.findall(first)[1:])
+    """The first clause's wording with names and numbers blanked ("computer software" read as "software")."""
+    words = _WORD.findall(_first_clause(text).replace("computer software", "software"))[1:]
+    return " ".join("X" if w[:1].isupper() or w[:1].isdigit() else w.lower() for w in words)
+
+
+def _comparison(text: str) -> set[str]:
+    return {m.lower() for m in _COMPARISON.findall(_first_clause(text))}
 
 
 def _giveaway(question: str, reference: str, answer: str) -> bool | None:
     """The verdict the wording alone gives away, or None."""
-    if _norm(answer) == _norm(reference) or sorted(map(_norm, clauses(answer))) == sorted(
-        map(_norm, clauses(reference))
-    ):
+    same_clauses = sorted(map(_norm, clauses(answer))) == sorted(map(_norm, clauses(reference)))
+    if _norm(answer) == _norm(reference) or same_clauses:
         return True
     if not content_words(answer) or restates(answer, question) or "not true that" in answer.lower():
         return False
@@ -62,9 +71,11 @@ def _giveaway(question: str, reference: str, answer: str) -> bool | None:
         return False
     if sorted(_norm(answer)) == sorted(_norm(reference)):  # the reference's words, traded places
         return False
-    mine = {m.lower() for m in _COMPARISON.findall(answer)}
-    theirs = {m.lower() for m in _COMPARISON.findall(reference)}
-    if mine and theirs and mine != theirs:
+    mine, theirs = _comparison(answer), _comparison(reference)
+    if mine and theirs and mine != theirs:  # before/after swapped
+        return False
+    swapped_in = _names(_first_clause(answer)) - _names(question) - _names(reference)
+    if {name for name in swapped_in if not name[:1].isdigit()}:  # another entity or value in the cause
         return False
     return None
 
@@ -74,13 +85,10 @@ def template_match(question: str, reference: str, answer: str) -> tuple[bool, st
     given = _giveaway(question, reference, answer)
     if given is not None:
         return given, "giveaway"
-    lower = answer.strip().lower()
-    if lower.startswith(_POSITIVE_OPENINGS) or _KG_SHAPES.search(answer):
+    if answer.strip().lower().startswith(_POSITIVE_OPENINGS) or _KG_SHAPES.search(answer):
         return True, "positive template"
     if _skeleton(answer) == _skeleton(reference):
         return True, "the reference's skeleton"
-    if _names(answer) - _names(question) - _names(reference):
-        return False, "a new name"
     share = len(content_words(answer) & content_words(reference)) / max(1, len(content_words(answer)))
     return share >= 0.5, f"{share:.2f}"
 
