@@ -49,6 +49,84 @@ def _interval(draws: np.ndarray, level: float) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
+class _Resampled:
+    """Per-question counts of pairs and agreements, and the bootstrap's question weights."""
+
+    def __init__(self, verdicts: pd.DataFrame, n_bootstrap: int, seed: int):
+        self.items, self.item_of = np.unique(verdicts["item"].astype(str).to_numpy(), return_inverse=True)
+        self.expected = verdicts["expected"].to_numpy(bool)
+        self.agree = verdicts["judged_yes"].to_numpy(bool) == self.expected
+        self.weights = question_weights(len(self.items), n_bootstrap, np.random.default_rng(seed))
+
+    def per_question(self, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        n = np.bincount(self.item_of[mask], minlength=len(self.items)).astype(float)
+        k = np.bincount(self.item_of[mask & self.agree], minlength=len(self.items)).astype(float)
+        return n, k
+
+
+def _pooled_row(data: _Resampled, ci_level: float, bar: float, min_pairs: int) -> dict:
+    """Row ``all``: balanced accuracy, accuracy and kappa on every pair, each with its interval."""
+    pos_n, pos_k = data.per_question(data.expected)
+    neg_n, neg_k = data.per_question(~data.expected)
+    accuracy, balanced, kappa = _measures_from_counts(pos_k.sum(), pos_n.sum(), neg_k.sum(), neg_n.sum())
+    w = data.weights
+    draws = _measures_from_counts(w @ pos_k, w @ pos_n, w @ neg_k, w @ neg_n)
+    pooled = {"accuracy": accuracy, "balanced_accuracy": balanced, "kappa": kappa}
+    for name, values in zip(pooled.copy(), draws):
+        pooled[f"{name}_lo"], pooled[f"{name}_hi"] = _interval(values, ci_level)
+    return {
+        "subset": "all",
+        "role": "pooled",
+        "measure": "balanced accuracy",
+        "n_pairs": len(data.expected),
+        "n_questions": len(data.items),
+        "n_positive": int(pos_n.sum()),
+        "n_negative": int(neg_n.sum()),
+        "rate": float(balanced),
+        "rate_lo": pooled["balanced_accuracy_lo"],
+        "rate_hi": pooled["balanced_accuracy_hi"],
+        **{k: float(v) for k, v in pooled.items()},
+        "read": bool(min(pos_n.sum(), neg_n.sum()) >= min_pairs),
+        "floor": bar,
+    }
+
+
+def _subsets(kinds: np.ndarray, expected: np.ndarray, min_pairs: int) -> list[tuple]:
+    """(name, role, mask, pooled kinds) of every row but ``all``: the roles, the kinds, and the pooling rule's
+    rows (the kinds of a role with fewer than `min_pairs` pairs, read together)."""
+    subsets = [("positive", "positive", expected, "")] if expected.any() else []
+    subsets += [("negative", "negative", ~expected, "")] if (~expected).any() else []
+    for role, role_kinds in (("positive", POSITIVE_KINDS), ("negative", NEGATIVE_KINDS)):
+        present = [kind for kind in role_kinds if (kinds == kind).any()]
+        subsets += [(kind, role, kinds == kind, "") for kind in present]
+        small = [kind for kind in present if (kinds == kind).sum() < min_pairs]
+        if len(small) > 1:
+            subsets.append((f"pooled_{role}", role, np.isin(kinds, small), ";".join(small)))
+    return subsets
+
+
+def _rate_row(data: _Resampled, subset: tuple, ci_level: float, floor: float, min_pairs: int) -> dict:
+    name, role, mask, pooled = subset
+    n, k = data.per_question(mask)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lo, hi = _interval((data.weights @ k) / (data.weights @ n), ci_level)
+    return {
+        "subset": name,
+        "role": role,
+        "measure": "recall (says Yes)" if role == "positive" else "specificity (says No)",
+        "n_pairs": int(n.sum()),
+        "n_questions": int((n > 0).sum()),
+        "n_positive": int(n.sum()) if role == "positive" else 0,
+        "n_negative": int(n.sum()) if role == "negative" else 0,
+        "rate": float(k.sum() / n.sum()),
+        "rate_lo": lo,
+        "rate_hi": hi,
+        "read": bool(n.sum() >= min_pairs),
+        "floor": floor,
+        "pooled_kinds": pooled,
+    }
+
+
 def score_check(
     verdicts: pd.DataFrame,
     n_bootstrap: int,
@@ -66,72 +144,10 @@ def score_check(
     of one question move together. ``read``: the row has at least `min_pairs_per_type` pairs (``all``: of each
     class); ``floor``: `bar` for ``all``, `floor` otherwise; ``passes``: read and ``rate_lo`` >= floor.
     """
-    rng = np.random.default_rng(seed)
-    items, item_of = np.unique(verdicts["item"].astype(str).to_numpy(), return_inverse=True)
-    expected = verdicts["expected"].to_numpy(bool)
-    agree = verdicts["judged_yes"].to_numpy(bool) == expected
-    weights = question_weights(len(items), n_bootstrap, rng)
-
-    def per_question(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        n = np.bincount(item_of[mask], minlength=len(items)).astype(float)
-        k = np.bincount(item_of[mask & agree], minlength=len(items)).astype(float)
-        return n, k
-
-    pos_n, pos_k = per_question(expected)
-    neg_n, neg_k = per_question(~expected)
-    accuracy, balanced, kappa = _measures_from_counts(pos_k.sum(), pos_n.sum(), neg_k.sum(), neg_n.sum())
-    draws = _measures_from_counts(weights @ pos_k, weights @ pos_n, weights @ neg_k, weights @ neg_n)
-    pooled = {"accuracy": accuracy, "balanced_accuracy": balanced, "kappa": kappa}
-    for name, values in zip(pooled.copy(), draws):
-        pooled[f"{name}_lo"], pooled[f"{name}_hi"] = _interval(values, ci_level)
-    rows = [
-        {
-            "subset": "all",
-            "role": "pooled",
-            "measure": "balanced accuracy",
-            "n_pairs": len(verdicts),
-            "n_questions": len(items),
-            "n_positive": int(pos_n.sum()),
-            "n_negative": int(neg_n.sum()),
-            "rate": float(balanced),
-            "rate_lo": pooled["balanced_accuracy_lo"],
-            "rate_hi": pooled["balanced_accuracy_hi"],
-            **{k: float(v) for k, v in pooled.items()},
-            "read": bool(min(pos_n.sum(), neg_n.sum()) >= min_pairs_per_type),
-            "floor": bar,
-        }
-    ]
-    kinds = verdicts["kind"].to_numpy()
-    subsets = [("positive", "positive", expected, "")] if expected.any() else []
-    subsets += [("negative", "negative", ~expected, "")] if (~expected).any() else []
-    for role, role_kinds in (("positive", POSITIVE_KINDS), ("negative", NEGATIVE_KINDS)):
-        present = [kind for kind in role_kinds if (kinds == kind).any()]
-        subsets += [(kind, role, kinds == kind, "") for kind in present]
-        # the pooling rule: the kinds of a role with fewer than min_pairs_per_type pairs are read together
-        small = [kind for kind in present if (kinds == kind).sum() < min_pairs_per_type]
-        if len(small) > 1:
-            subsets.append((f"pooled_{role}", role, np.isin(kinds, small), ";".join(small)))
-    for name, role, mask, pooled in subsets:
-        n, k = per_question(mask)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            lo, hi = _interval((weights @ k) / (weights @ n), ci_level)
-        rows.append(
-            {
-                "subset": name,
-                "role": role,
-                "measure": "recall (says Yes)" if role == "positive" else "specificity (says No)",
-                "n_pairs": int(n.sum()),
-                "n_questions": int((n > 0).sum()),
-                "n_positive": int(n.sum()) if role == "positive" else 0,
-                "n_negative": int(n.sum()) if role == "negative" else 0,
-                "rate": float(k.sum() / n.sum()),
-                "rate_lo": lo,
-                "rate_hi": hi,
-                "read": bool(n.sum() >= min_pairs_per_type),
-                "floor": floor,
-                "pooled_kinds": pooled,
-            }
-        )
+    data = _Resampled(verdicts, n_bootstrap, seed)
+    rows = [_pooled_row(data, ci_level, bar, min_pairs_per_type)]
+    for subset in _subsets(verdicts["kind"].to_numpy(), data.expected, min_pairs_per_type):
+        rows.append(_rate_row(data, subset, ci_level, floor, min_pairs_per_type))
     table = pd.DataFrame(rows)
     table["pooled_kinds"] = table["pooled_kinds"].fillna("")
     table["read_in"] = [_read_in(row, table) for row in table.itertuples(index=False)]
