@@ -166,6 +166,7 @@ def test_check_set_kinds_wordings_and_labels_come_from_rules():
         "reordered": True,
         "rule_grounded": True,
         "kg_reworded": True,
+        "reworded_link": True,
         "valid_alternative_cause": True,
         "other_rule_same_entity": False,
         "wrong_fact": False,
@@ -355,7 +356,8 @@ def test_the_gate_reads_every_type_not_only_the_pooled_figure(big_check):
 
 def test_a_type_with_too_few_pairs_is_not_read_and_reported():
     check, _ = _check()
-    perfect = check.assign(judged_yes=check["expected"])
+    few = check[check["item"].isin(check["item"].unique()[:3])]  # three questions: no type has 30 pairs
+    perfect = few.assign(judged_yes=few["expected"])
     scores = _gate(perfect)
     assert not scores["read"].any()
     validity = judge_validity(scores, 0.8, "perfect")
@@ -675,27 +677,27 @@ def _minimal_pairs(check: pd.DataFrame) -> pd.Series:
 
 
 def test_the_template_matcher_passes_a_set_without_minimal_pairs_and_fails_the_rebuilt_one(big_check):
-    """Issue 45: a matcher that knows the templates passed the former check set (balanced accuracy 0.982). On the
-    same questions without the minimal pairs it passes; with them (every wording used for both labels) it fails."""
+    """Issue 45: a matcher that knows the templates passed the former check set (balanced accuracy 0.982; this
+    matcher passes the default run's former set, 0.963). On the same questions without the minimal pairs it reads
+    the wordings well; with them (every wording used for both labels) it fails the gate."""
     from benchval.commonwhy.eval.artifact_canaries import template_match
     from benchval.commonwhy.eval.canaries import CanaryJudge
 
     check, _ = big_check
     matcher = CanaryJudge("canary-template-matcher", template_match)
-    former = check[~_minimal_pairs(check)]
-    passed = judge_validity(_gate(matcher.verdicts(former)), 0.8, matcher.name)
-    assert passed["valid"], passed["reason"]
+    former = judge_validity(_gate(matcher.verdicts(check[~_minimal_pairs(check)])), 0.8, matcher.name)
     rebuilt = judge_validity(_gate(matcher.verdicts(check)), 0.8, matcher.name)
-    print(rebuilt["reason"])
-    assert not rebuilt["valid"]
-    assert {"reworded_link"} & set(rebuilt["failing"]) or "positive" in rebuilt["failing"]
+    print("former:", former["reason"], "\nrebuilt:", rebuilt["reason"])
+    assert former["balanced_accuracy_lo"] >= 0.9  # it reads the former wordings (on the default run's set: valid)
+    assert not rebuilt["valid"] and "reworded_link" in rebuilt["failing"]
+    assert rebuilt["balanced_accuracy"] < former["balanced_accuracy"] - 0.1
 
 
 def test_every_wording_of_the_rebuilt_set_carries_both_labels(big_check):
     check, _ = big_check
     labels = check.groupby("template")["expected"].agg(set)
     print(labels)
-    for template in ("because_inside", "not_true_that", "gold_answer", "rule_template_0"):
+    for template in ("because_inside", "not_true_that", "rule_template_0", "rule_template_1", "rule_template_2"):
         assert labels[template] == {True, False}, template
 
 

@@ -157,14 +157,15 @@ class CheckSetBuilder:
                 out.append({**base, **made._asdict(), "origin": origin})
         return out
 
-    def _template(self, family: str) -> int:
-        """The rule template of the next grounded cause of `family` (taken in turn)."""
-        return self._turn_of(family, "rule_template") % len(RULE_TEMPLATES)
+    def _template(self, family: str, purpose: str) -> int:
+        """The rule template of `family`'s next grounded cause of `purpose` (each purpose takes them in turn, so
+        every template words causes of both labels)."""
+        return self._turn_of(family, purpose) % len(RULE_TEMPLATES)
 
     def _positives(self, item: pd.Series, alternatives: Sequence[tuple]) -> list[Made]:
         """The question's positives but the reference (module docstring; check_twins)."""
         reference, anchor, family = item["answer"], item["anchor"], item["family"]
-        k = self._template(family)
+        k = self._template(family, "rule_grounded")
         out = [
             Made("reordered", True, reordered(reference), "clauses_reversed"),
             Made("rule_grounded", True, rule_grounded(item["rule"], anchor, k), f"rule_template_{k}"),
@@ -180,7 +181,7 @@ class CheckSetBuilder:
             note = f"answer of {other['item']} (rule {other['rule_id']}): {why}"
             out.append(Made("valid_alternative_cause", True, other["answer"], "gold_answer", note))
             if why == MAY_EXPLAIN:  # the other rule's cause, worded as the question's own is
-                k = self._template(family)
+                k = self._template(family, "alternative")
                 text = rule_grounded(other["rule"], anchor, k)
                 out.append(Made("valid_alternative_cause", True, text, f"rule_template_{k}", f"cause of {note}"))
         return out
@@ -192,7 +193,7 @@ class CheckSetBuilder:
         for other in others:
             note = f"answer of {other['item']} (rule {other['rule_id']})"
             out.append(Made("other_rule_same_entity", False, other["answer"], "gold_answer", note))
-            k = self._template(family)
+            k = self._template(family, "other_rule")
             text = rule_grounded(other["rule"], anchor, k)
             out.append(Made("other_rule_same_entity", False, text, f"rule_template_{k}", f"cause of {note}"))
         swapped = self._swap(item, anchor)
@@ -201,7 +202,7 @@ class CheckSetBuilder:
         broken = self._broken(item, anchor, references)
         if broken:
             out.append(Made("broken_link", False, broken[0], BROKEN_TEMPLATE[broken[2]], broken[1]))
-        twins = grounded_twins(item["rule"], anchor, self._other_anchor(item), self._template(family))
+        twins = grounded_twins(item["rule"], anchor, self._other_anchor(item), self._template(family, "twin"))
         out += [Made(*twin) for twin in twins]
         out.append(Made("restated_question", False, restate_question(item["question"], anchor), "restated_question"))
         evasive = self.evasive[self._turn_of("", "evasive") % len(self.evasive)]

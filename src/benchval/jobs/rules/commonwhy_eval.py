@@ -82,7 +82,9 @@ class CommonWhyEvalFunctions:
     def endpoint_entries(self, *systems: str) -> dict:
         """The ``commonwhy_eval.endpoints`` entries of those of `systems` that are endpoints."""
         declared = self.section["endpoints"]
-        return {name: self.config_provider(("commonwhy_eval", "endpoints", name)) for name in systems if name in declared}
+        return {
+            name: self.config_provider(("commonwhy_eval", "endpoints", name)) for name in systems if name in declared
+        }
 
     def prompts(self, stage: str) -> list[str]:
         """The prompt files the stage reads (its settings' *prompt keys): ancient inputs of its rule, their
