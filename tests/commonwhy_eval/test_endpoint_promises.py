@@ -142,7 +142,7 @@ def test_one_deadline_covers_slow_headers():
     with PromiseServer("slow_headers", drip_s=0.05) as server:  # ~100 header bytes: 5 s
         started = time.monotonic()
         with pytest.raises(EndpointTimeout, match="within 1 s"):
-            _client(server, timeout_s=1, max_retries=0).complete([user("q")], 4)
+            _client(server, timeout_s=1, max_retries=0).complete(user("q"), 4)
         took = time.monotonic() - started
     assert took < 1.8, f"a 1 s deadline took {took:.1f} s"
 
@@ -153,7 +153,7 @@ def test_a_key_echoed_by_the_server_reaches_neither_the_error_nor_the_log(status
     monkeypatch.setenv("BENCHVAL_TEST_KEY", KEY)
     with PromiseServer("echo_key", status=status) as server, caplog.at_level(logging.DEBUG):
         with pytest.raises(EndpointError) as raised:
-            _client(server, api_key_env="BENCHVAL_TEST_KEY", max_retries=1).complete([user("q")], 4)
+            _client(server, api_key_env="BENCHVAL_TEST_KEY", max_retries=1).complete(user("q"), 4)
     shown = str(raised.value) + "\n" + caplog.text
     assert "invalid key: Bearer [redacted]" in str(raised.value)
     assert KEY not in shown
