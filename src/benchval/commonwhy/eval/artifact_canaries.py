@@ -152,7 +152,7 @@ class SurfaceClassifier:
         if len(set(expected[train])) < 2:  # one class to learn from: its share
             return np.full(int(test.sum()), expected[train].mean() if train.any() else 0.5)
         vectoriser = CountVectorizer(ngram_range=(1, 2), lowercase=True, binary=True, token_pattern=r"[^\W_]+")
-        model = LogisticRegression(max_iter=2000, class_weight="balanced")
+        model = LogisticRegression(solver="liblinear", class_weight="balanced")
         model.fit(vectoriser.fit_transform([texts[i] for i in np.flatnonzero(train)]), expected[train])
         return model.predict_proba(vectoriser.transform([texts[i] for i in np.flatnonzero(test)]))[:, 1]
 

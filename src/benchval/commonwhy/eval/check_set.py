@@ -143,7 +143,8 @@ class CheckSetBuilder:
         negatives, alternatives = self._other_rule(item, references)
         made = [Made("reference", True, reference, "reference")]
         made += self._positives(item, alternatives) + self._negatives(item, references, negatives)
-        made = [m for m in made if m.answer and (m.kind == "reference" or m.answer not in references)]
+        # None: a generator that does not apply; "" is an answer (the empty evasive one)
+        made = [m for m in made if m.answer is not None and (m.kind == "reference" or m.answer not in references)]
         out = [{**base, **m._asdict()} for m in made]
         for system, answer in answers.items():
             labelled = self._label_answer(item, answer, references)
