@@ -8,6 +8,11 @@ one. Two readers of artifacts, each cheap (milliseconds to a second, no model, n
   worded (the generators' templates and the giveaways of their negatives: "it is not true that", a "because"
   inside the sentence, a comparison word that differs from the reference's, a name neither the question nor the
   reference has). It passed the check set of issue 34 (balanced accuracy 0.982, issue 45).
+- ``canary-twin-matcher`` (:func:`twin_match`): the template matcher that also knows the minimal pairs'
+  wordings (:mod:`.check_twins`): in "E because C" the side that holds the reference's cause is the cause (Yes
+  when it follows "because", No when it precedes it); "it is not true that Z" is a Yes only when Z states the
+  reference's comparison inverted; a rule-template sentence is a Yes when it shares the reference's comparison
+  and anchor. The strongest cheap reader of wordings that the gate must still reject.
 - ``canary-surface-answer`` and ``canary-surface-pair`` (:class:`SurfaceClassifier`): a logistic regression
   (scikit-learn) on word 1-2-grams of the answer alone, and of the answer with the reference (the answer's
   n-grams, and its words that the reference lacks and the reference's that it lacks, marked as such). Trained on
@@ -91,6 +96,43 @@ def template_match(question: str, reference: str, answer: str) -> tuple[bool, st
         return True, "the reference's skeleton"
     share = len(content_words(answer) & content_words(reference)) / max(1, len(content_words(answer)))
     return share >= 0.5, f"{share:.2f}"
+
+
+def _words_of(text: str) -> set[str]:
+    return set(_norm(core_clause(text)))
+
+
+def _because_inside(reference: str, answer: str) -> bool | None:
+    """"E because C": Yes when C holds the reference's cause, No when E does, None otherwise."""
+    match = re.match(r"^(?!because\b)(.+?)\s+because\s+(.+)$", answer.strip(), re.IGNORECASE)
+    parts = clauses(reference)
+    if not match or not parts:
+        return None
+    cause = _words_of(parts[0])
+    effect_side, cause_side = _words_of(match.group(1)), _words_of(match.group(2))
+    if cause and cause <= cause_side:
+        return True
+    if cause and cause <= effect_side:
+        return False
+    return None
+
+
+def _not_true_that(reference: str, answer: str) -> bool | None:
+    """"it is not true that Z": Yes only when Z is the reference's cause with its comparison inverted."""
+    match = re.search(r"not true that\s+(.+)$", answer.strip(), re.IGNORECASE)
+    if not match:
+        return None
+    stated, theirs = _comparison(match.group(1)), _comparison(reference)
+    return bool(stated and theirs and stated != theirs)
+
+
+def twin_match(question: str, reference: str, answer: str) -> tuple[bool, str]:
+    """The template matcher that knows the minimal pairs' wordings too (module docstring)."""
+    for name, reader in (("because inside", _because_inside), ("not true that", _not_true_that)):
+        given = reader(reference, answer)
+        if given is not None:
+            return given, name
+    return template_match(question, reference, answer)
 
 
 # --- the learned surface classifier ------------------------------------------------------------------

@@ -12,7 +12,7 @@ If one passes, the check set cannot separate a judge from it and no judge's verd
   the answer adds something to the question (a content word the question lacks), names nothing absent from the
   question and the reference (no capitalised word after the first, no number, that neither has), and at least
   70% of its content words occur in them;
-- ``template-matcher``, ``surface-answer``, ``surface-pair``: readers of the check set's artifacts
+- ``template-matcher``, ``twin-matcher``, ``surface-answer``, ``surface-pair``: readers of the check set's artifacts
   (:mod:`.artifact_canaries`).
 
 Every canary gives its verdicts on a whole check set (``verdicts(check)``): the rule-based ones pair by pair,
@@ -75,8 +75,8 @@ class CanaryJudge:
 
 
 def canary_judges(overlap_threshold: float, seed: int = 0) -> list:
-    """The eight canaries, named ``canary-<rule>`` (`seed`: the learned ones' folds)."""
-    from benchval.commonwhy.eval.artifact_canaries import SurfaceClassifier, template_match
+    """The nine canaries, named ``canary-<rule>`` (`seed`: the learned ones' folds)."""
+    from benchval.commonwhy.eval.artifact_canaries import SurfaceClassifier, template_match, twin_match
 
     return [
         CanaryJudge("canary-reference-words", lambda q, r, a: (words(a) == words(r) and bool(words(a)), "")),
@@ -88,6 +88,7 @@ def canary_judges(overlap_threshold: float, seed: int = 0) -> list:
         ),
         CanaryJudge("canary-string-matcher", string_match),
         CanaryJudge("canary-template-matcher", template_match),
+        CanaryJudge("canary-twin-matcher", twin_match),
         SurfaceClassifier("answer", seed),
         SurfaceClassifier("pair", seed),
     ]
