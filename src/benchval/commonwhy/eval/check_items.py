@@ -119,7 +119,9 @@ def audit_other_rules(
 
 def draw_items(items: pd.DataFrame, settings: Mapping, rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
     """Seeded draw of anchored questions (one item per question text): first ``n_shared_anchor`` whose anchor
-    has another rule's question that survives the label audit (so that ``other_rule_same_entity`` has pairs),
+    has another rule's question whose cause does not explain the event (so that ``other_rule_same_entity`` has
+    enough pairs for a gate row of its own: with anchors of any other rule it had 22 of 527, unread, and a matcher
+    that says Yes to every other rule's cause passed the gate, issue 45),
     then ``n_constructed`` and ``n_published`` others; at most ``max_per_family`` per question family over all
     pools. The report says what each pool held and what the cap skipped."""
     anchored = items[items["anchor"].notna()].drop_duplicates("question")
@@ -128,7 +130,7 @@ def draw_items(items: pd.DataFrame, settings: Mapping, rng: np.random.Generator)
         row["index"]
         for _, row in anchored.iterrows()
         if len(by_anchor.get(row["anchor_qids"][0], [])) > 1
-        and any(audit_other_rules(items, by_anchor, row, references[row["question"]]))
+        and audit_other_rules(items, by_anchor, row, references[row["question"]])[0]
     ]
     pools = {
         "shared_anchor": anchored.loc[shared],
