@@ -693,6 +693,23 @@ def test_the_template_matcher_passes_a_set_without_minimal_pairs_and_fails_the_r
     assert rebuilt["balanced_accuracy"] < former["balanced_accuracy"] - 0.1
 
 
+def test_the_twin_matcher_reads_the_minimal_pairs_and_is_still_rejected(big_check):
+    """Issue 45: the matcher that also knows the twins' wordings reads them (the side of "because" that holds the
+    reference's cause; "not true that" with the comparison inverted) and the gate still rejects it (here by the
+    broken_link and wrong_fact rows; on the default run's rebuilt set by other_rule_same_entity,
+    benchmarks/results/commonwhy_canaries/)."""
+    from benchval.commonwhy.eval.artifact_canaries import twin_match
+    from benchval.commonwhy.eval.canaries import CanaryJudge
+
+    check, _ = big_check
+    matcher = CanaryJudge("canary-twin-matcher", twin_match)
+    verdicts = matcher.verdicts(check)
+    twins = verdicts["template"].isin(["because_inside", "not_true_that"])
+    print(verdicts.groupby("kind")["agrees"].agg(["mean", "size"]))
+    assert verdicts.loc[twins, "agrees"].mean() >= 0.95
+    assert not judge_validity(_gate(verdicts), 0.8, matcher.name)["valid"]
+
+
 def test_every_wording_of_the_rebuilt_set_carries_both_labels(big_check):
     check, _ = big_check
     labels = check.groupby("template")["expected"].agg(set)

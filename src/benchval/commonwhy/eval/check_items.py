@@ -142,7 +142,7 @@ def draw_items(items: pd.DataFrame, settings: Mapping, rng: np.random.Generator)
     report = {}
     for pool, table in pools.items():
         wanted, taken, capped = settings[f"n_{pool}"], 0, 0
-        for position in rng.permutation(len(table)):
+        for position in rng.permutation(len(table)) if wanted else []:  # an empty pool leaves the stream as is
             if taken == wanted:
                 break
             row = table.iloc[position]
