@@ -210,6 +210,10 @@ def test_rules_run_end_to_end(finished_run):
         "canary-always-no",
         "canary-lexical-overlap",
         "canary-string-matcher",
+        "canary-template-matcher",
+        "canary-twin-matcher",
+        "canary-surface-answer",
+        "canary-surface-pair",
     ]
     assert not any(c["valid"] for c in canaries)  # every canary fails the gate
     assert set(scores.loc[scores["measured_by"] == "this run (canary)", "judge"]) == {c["judge"] for c in canaries}

@@ -166,6 +166,7 @@ def test_check_set_kinds_wordings_and_labels_come_from_rules():
         "reordered": True,
         "rule_grounded": True,
         "kg_reworded": True,
+        "reworded_link": True,
         "valid_alternative_cause": True,
         "other_rule_same_entity": False,
         "wrong_fact": False,
@@ -209,9 +210,14 @@ def test_other_rule_answers_that_explain_the_question_are_valid_alternative_caus
     assert alternative["answer"].tolist() == ["Because Anna Berg died before 1900."]
     assert alternative["expected"].all() and "bound implies" in alternative["note"].iloc[0]
     died = "If person A died before {}, then A could not X."
-    assert may_explain(died.format(1970), died.format(1996)) and not may_explain(died.format(2022), died.format(1996))
+    assert may_explain(died.format(1970), died.format(1996)) is True
+    # issue 45 (p0078): a looser bound is compared with the event's date, and left out when the date is unknown
+    assert may_explain(died.format(2022), died.format(1996)) is None
+    assert may_explain(died.format(2022), died.format(1996), event=1999) is False
+    assert may_explain(died.format(1971), died.format(1970), event=1985) is True
     born = "If person A was born after {}, then A could not X."
-    assert may_explain(born.format(2001), born.format(1999)) and not may_explain(born.format(1990), born.format(1999))
+    assert may_explain(born.format(2001), born.format(1999)) is True
+    assert may_explain(born.format(1990), born.format(1999), event=1999) is False
     assert may_explain("If A is a virus, then A is small.", "If A is a virus, then A cannot eat.")  # no bound
     assert not may_explain("If A is a virus, then A is small.", "If A is a cat, then A purrs.")
     assert shares_cause(
@@ -328,8 +334,8 @@ def test_every_canary_fails_the_gate_and_a_perfect_judge_passes(big_check):
     assert report["n_questions"] == 42 and report["drawn"]["largest_family"] <= 7
     perfect = check.assign(judged_yes=check["expected"])
     assert judge_validity(_gate(perfect), 0.8, "perfect")["valid"]
-    for canary in canary_judges(0.5):
-        scores = _gate(judge_pairs(canary, check))
+    for canary in canary_judges(0.5, seed=5):
+        scores = _gate(canary.verdicts(check))
         validity = judge_validity(scores, 0.8, canary.name)
         assert not validity["valid"], (canary.name, validity["reason"])
     words = judge_validity(_gate(judge_pairs(canary_judges(0.5)[0], check)), 0.8, "words")
@@ -350,7 +356,8 @@ def test_the_gate_reads_every_type_not_only_the_pooled_figure(big_check):
 
 def test_a_type_with_too_few_pairs_is_not_read_and_reported():
     check, _ = _check()
-    perfect = check.assign(judged_yes=check["expected"])
+    few = check[check["item"].isin(check["item"].unique()[:3])]  # three questions: no type has 30 pairs
+    perfect = few.assign(judged_yes=few["expected"])
     scores = _gate(perfect)
     assert not scores["read"].any()
     validity = judge_validity(scores, 0.8, "perfect")
@@ -565,7 +572,8 @@ class GuidelineJudge:
     """Yes when the answer gives, as its reason, a clause about the question's entity that is true (a fact of the
     world: the entity's gold causes) and explains the event (the question's own cause, or a "died before" bound at
     or below the question's). It reads the reason after "because" (so "X died ... because <event>" gives the event
-    as its reason), and a negated reason ("it is not true that ...") asserts nothing true. Its world knowledge is
+    as its reason), and a negated reason ("it is not true that X died after N") asserts the opposite comparison
+    ("X died before N"; a negation without one asserts nothing it can check). Its world knowledge is
     the table's facts; its reading is independent of the check set's labelling code."""
 
     name, decision = "guideline-judge", "rule"
@@ -592,8 +600,13 @@ class GuidelineJudge:
     def verdict(self, question: str, answer: str) -> bool:
         inner = re.search(r"\S\s+because\s+(.*)$", answer, re.IGNORECASE)
         reason = inner.group(1) if inner else _REASON_PREFIX.sub("", answer)
-        if re.match(r"\s*it is not true that\b", reason, re.IGNORECASE):
-            return False
+        negated = re.match(r"\s*it is not true that\s+(.*)$", reason, re.IGNORECASE)
+        if negated:  # "it is not true that X died after N" asserts that X died before (or in) N
+            opposite = {"before": "after", "after": "before"}
+            flipped = re.sub(r"\b(before|after)\b", lambda m: opposite[m.group(1)], negated.group(1), count=1)
+            if flipped == negated.group(1):
+                return False
+            reason = flipped
         anchor = _norm(self.anchor[question])
         for clause in map(_norm, _CLAUSE_SPLIT.split(reason)):
             if clause.startswith(anchor) and clause in self.facts and self._explains(clause, question):
@@ -636,8 +649,8 @@ def test_a_judge_that_follows_the_guidelines_passes_and_accepts_a_valid_alternat
     reversed_link = "Gus Ash died before 1900 because Gus Ash couldn't have used a phone."
     assert matcher.decide([(question, reference, reversed_link)])[0]["yes"]  # ... and accepts the broken link
     # every canary is rejected on this set too
-    for canary in canary_judges(0.5):
-        assert not judge_validity(_gate(judge_pairs(canary, check)), 0.8, canary.name)["valid"], canary.name
+    for canary in canary_judges(0.5, seed=5):
+        assert not judge_validity(_gate(canary.verdicts(check)), 0.8, canary.name)["valid"], canary.name
 
 
 def test_one_cause_in_the_rules_other_wordings_is_the_same_cause():
@@ -652,3 +665,111 @@ def test_one_cause_in_the_rules_other_wordings_is_the_same_cause():
     )
     islam = "If person A practices Islam, then A likely observes Ramadan."
     assert may_explain(islam, "If person A believed in Islam, then person A would likely avoid Vodka.")
+
+
+# --- issue 45: a check set built against artifacts ------------------------------------------------------------
+
+
+def _minimal_pairs(check: pd.DataFrame) -> pd.Series:
+    """The pairs check_twins adds: reworded links, and the rule templates' wordings beyond rule_grounded."""
+    templated = check["template"].str.startswith("rule_template") & (check["kind"] != "rule_grounded")
+    return (check["kind"] == "reworded_link") | templated
+
+
+def test_the_template_matcher_passes_a_set_without_minimal_pairs_and_fails_the_rebuilt_one(big_check):
+    """Issue 45: a matcher that knows the templates passed the former check set (balanced accuracy 0.982; this
+    matcher passes the default run's former set, 0.963). On the same questions without the minimal pairs it reads
+    the wordings well; with them (every wording used for both labels) it fails the gate."""
+    from benchval.commonwhy.eval.artifact_canaries import template_match
+    from benchval.commonwhy.eval.canaries import CanaryJudge
+
+    check, _ = big_check
+    matcher = CanaryJudge("canary-template-matcher", template_match)
+    former = judge_validity(_gate(matcher.verdicts(check[~_minimal_pairs(check)])), 0.8, matcher.name)
+    rebuilt = judge_validity(_gate(matcher.verdicts(check)), 0.8, matcher.name)
+    print("former:", former["reason"], "\nrebuilt:", rebuilt["reason"])
+    assert former["balanced_accuracy_lo"] >= 0.9  # it reads the former wordings (on the default run's set: valid)
+    assert not rebuilt["valid"] and "reworded_link" in rebuilt["failing"]
+    assert rebuilt["balanced_accuracy"] < former["balanced_accuracy"] - 0.1
+
+
+def test_the_twin_matcher_reads_the_minimal_pairs_and_is_still_rejected(big_check):
+    """Issue 45: the matcher that also knows the twins' wordings reads them (the side of "because" that holds the
+    reference's cause; "not true that" with the comparison inverted) and the gate still rejects it (here by the
+    broken_link and wrong_fact rows; on the default run's rebuilt set by other_rule_same_entity,
+    benchmarks/results/commonwhy_canaries/)."""
+    from benchval.commonwhy.eval.artifact_canaries import twin_match
+    from benchval.commonwhy.eval.canaries import CanaryJudge
+
+    check, _ = big_check
+    matcher = CanaryJudge("canary-twin-matcher", twin_match)
+    verdicts = matcher.verdicts(check)
+    twins = verdicts["template"].isin(["because_inside", "not_true_that"])
+    print(verdicts.groupby("kind")["agrees"].agg(["mean", "size"]))
+    assert verdicts.loc[twins, "agrees"].mean() >= 0.95
+    assert not judge_validity(_gate(verdicts), 0.8, matcher.name)["valid"]
+
+
+def test_every_wording_of_the_rebuilt_set_carries_both_labels(big_check):
+    check, _ = big_check
+    labels = check.groupby("template")["expected"].agg(set)
+    print(labels)
+    for template in ("because_inside", "not_true_that", "rule_template_0", "rule_template_1", "rule_template_2"):
+        assert labels[template] == {True, False}, template
+
+
+def test_the_surface_classifier_passes_a_set_whose_wording_gives_the_label_away(big_check):
+    """The learned canary can pass: where a word gives the label away (across templates and families) it learns
+    it out of fold; on the check set itself it is rejected."""
+    from benchval.commonwhy.eval.artifact_canaries import SurfaceClassifier
+
+    check, _ = big_check
+    leaky = check.assign(answer=np.where(check["expected"], "Indeed, ", "Sadly, ") + check["answer"])
+    for reads in ("answer", "pair"):
+        canary = SurfaceClassifier(reads, seed=5)
+        assert judge_validity(_gate(canary.verdicts(leaky)), 0.8, canary.name)["valid"], reads
+        assert not judge_validity(_gate(canary.verdicts(check)), 0.8, canary.name)["valid"], reads
+
+
+def test_the_surface_classifier_never_sees_the_family_or_template_it_judges(big_check, monkeypatch):
+    from benchval.commonwhy.eval import artifact_canaries
+
+    check, _ = big_check
+    seen = []
+    real = artifact_canaries.SurfaceClassifier._fit_predict
+
+    def spy(texts, expected, train, test):
+        seen.append((train.copy(), test.copy()))
+        return real(texts, expected, train, test)
+
+    monkeypatch.setattr(artifact_canaries.SurfaceClassifier, "_fit_predict", staticmethod(spy))
+    artifact_canaries.SurfaceClassifier("answer", seed=5).verdicts(check)
+    judged = np.zeros(len(check), dtype=int)
+    for train, test in seen:
+        judged += test
+        assert not set(check["family"][train]) & set(check["family"][test])
+        assert not set(check["template"][train]) & set(check["template"][test])
+    assert (judged == 1).all()  # every pair judged once
+
+
+def test_birth_place_rules_never_explain_a_death_place():
+    """Issue 45 (p0286, p0287): cw158 "born in Concepción => died in the same entity" gave positives."""
+    from benchval.commonwhy.rule_audit import premise_cannot_cause
+
+    cw158 = (
+        "If person A was born in Concepción, then he died in the same administrative territorial entity as the "
+        "University of Concepción."
+    )
+    assert premise_cannot_cause(cw158) == "birth place -> death place"
+    assert premise_cannot_cause("If person A died in Concepción, then he died in the same entity as X.") is None
+    published, constructed = _tables()
+    born = published.iloc[[0]].assign(
+        item_id="b1",
+        rule=cw158,
+        question="Why did Anna Berg die in the same administrative territorial entity as the University of Concepción?",
+        answers=[["Because Anna Berg was born in Concepción."]],
+        answer="Because Anna Berg was born in Concepción.",
+    )
+    check, report = build_check_set(pd.concat([published, born]), constructed, _kg(), SETTINGS, 1)
+    assert "b1" not in set(check["item"]) and "born in Concepción" not in " ".join(check["answer"])
+    assert report["gold_audit_excluded"]["published"]["per_reason"]["premise_cannot_cause"] == 1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from benchval.commonwhy.eval import stage_keys
@@ -59,3 +61,32 @@ def test_a_stage_reading_an_undeclared_key_fails_loudly(tmp_path, monkeypatch):
     with pytest.raises(UndeclaredSetting, match=r"stage 'criterion' reads commonwhy_eval.criterion") as error:
         stage_criterion(str(tmp_path / "results.csv"), {}, {}, str(tmp_path / "rows.csv"), str(tmp_path / "t.csv"))
     print(error.value)
+
+
+def _rule_params(section_overrides: dict):
+    """The params functions of commonwhy_eval.smk over a section resolved from `section_overrides`."""
+    from benchval.jobs.rule_settings import config_provider_for
+    from benchval.jobs.rules.commonwhy_eval import CommonWhyEvalFunctions
+
+    section = resolve(section_overrides)
+    provider = config_provider_for({}, commonwhy_eval=section)
+    layout = SimpleNamespace(commonwhy_eval=section)
+    return CommonWhyEvalFunctions({"models": {}}, layout, provider, lambda name: name, ".", ".")
+
+
+JUDGE_API = {"base_url": "http://127.0.0.1:9/v1", "model": "gpt-x", "api_key_env": None, "answers": False}
+
+
+def test_a_judge_endpoint_leaves_the_answering_rules_settings_alone():
+    # before: every rule that loads a generator read the whole `endpoints` section, so declaring a judge-only
+    # endpoint changed the answering rules' settings param and reran every model's answers
+    plain = _rule_params({})
+    judged = _rule_params({"endpoints": {"judge-api": JUDGE_API}, "judge": {"system": "judge-api"}})
+    job = SimpleNamespace(system="smollm2-135m")
+    assert plain.settings("answer", wildcard="system")(job) == judged.settings("answer", wildcard="system")(job)
+    assert plain.settings("kbbinder", "smollm2-135m") == judged.settings("kbbinder", "smollm2-135m")
+    judge = judged.settings("judge", "judge-api")
+    assert set(judge["endpoints"]) == {"judge-api"} and judge["endpoints"]["judge-api"]["model"] == "gpt-x"
+    # an answering endpoint's own entry still reaches its answering job
+    asked = judged.settings("answer", wildcard="system")(SimpleNamespace(system="judge-api"))
+    assert asked["endpoints"]["judge-api"]["base_url"] == JUDGE_API["base_url"]

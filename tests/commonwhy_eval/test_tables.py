@@ -114,14 +114,20 @@ def test_criterion_rows(tmp_path):
     results = table2_results.summarise(pd.concat([_items(), _items().assign(system="baseline-m")]))
     path = tmp_path / "results.csv"
     results.to_csv(path, index=False)
-    rows = criterion.commonwhy_score_rows(path, {"m": {"family": "f", "size_b": 0.1}})
+    rows = criterion.commonwhy_score_rows(path, {"m": {"family": "f", "size_b": 0.1}}, min_questions=1)
     assert set(rows["model"]) == {"m"}  # baselines are not models
     head = rows[rows["task"] == "commonwhy_head"].set_index("metric")["value"]
     assert head["judge_correct"] == pytest.approx(0.5)
     assert head["bleu"] == pytest.approx(0.15)
     assert head["factscore_all"] == pytest.approx(0.75)
     assert rows["value"].between(0, 1).all()
-    assert list(rows.columns) == ["model", "family", "size_b", "task", "metric", "value"]
+    assert list(rows.columns) == ["model", "family", "size_b", "task", "metric", "value", "n", "value_lo", "value_hi"]
+    judged = rows[rows["metric"] == "judge_correct"].set_index("task")
+    assert judged.loc["commonwhy_head", "n"] == 2  # 1 of 2 correct: Wilson 95% by hand
+    z = 1.959963984540054
+    centre, half = (0.5 + z**2 / 4) / (1 + z**2 / 2), z * np.sqrt(0.25 / 2 + z**2 / 16) / (1 + z**2 / 2)
+    assert judged.loc["commonwhy_head", "value_lo"] == pytest.approx(centre - half)
+    assert judged.loc["commonwhy_head", "value_hi"] == pytest.approx(centre + half)
     tasks = criterion.commonwhy_task_rows()
     assert tasks["role"].eq("downstream").all() and tasks["axes"].eq("event;social").all()
 
@@ -176,7 +182,7 @@ def test_invalid_judge_marks_correctness_and_drops_its_criterion_rows(tmp_path):
     assert "lower end 0.48" in wide.loc["m", "Notes"]
     path = tmp_path / "results.csv"
     results.to_csv(path, index=False)
-    rows = criterion.commonwhy_score_rows(path, {"m": {"family": "f", "size_b": 0.1}})
+    rows = criterion.commonwhy_score_rows(path, {"m": {"family": "f", "size_b": 0.1}}, min_questions=1)
     assert "judge_correct" not in set(rows["metric"]) and "rougeL" in set(rows["metric"])
     table2_results.plot_results(results, tmp_path / "t.png", "test")
 
@@ -267,19 +273,20 @@ def test_each_measure_says_whether_it_entered_the_study_and_why_not(tmp_path):
     path = tmp_path / "results.csv"
     results.to_csv(path, index=False)
     models = {"m": {"family": "f", "size_b": 0.1}}
-    tasks = criterion.commonwhy_task_rows(path, models)
+    tasks = criterion.commonwhy_task_rows(path, models, min_questions=1)
     head = tasks.set_index("task").loc["commonwhy_head"]
     assert head["judge_correct_status"].startswith("not in the study: m: invalid: judge m: balanced accuracy 0.55")
-    assert head["factscore_all_status"] == "entered (1 of 1 models)"  # head: coverage 3 of 3 claims
+    assert head["factscore_all_status"].startswith("entered (1 of 1 models; n = 2 questions per model")
     longtail = tasks.set_index("task").loc["commonwhy_longtail"]
     assert "coverage 0.50 < 0.90" in longtail["factscore_all_status"]
     valid = table2_results.summarise(_items(), {"valid": True, "reason": ""})
     valid.to_csv(tmp_path / "valid.csv", index=False)
-    ok = criterion.commonwhy_task_rows(tmp_path / "valid.csv", models).set_index("task")
-    assert ok.loc["commonwhy_head", "judge_correct_status"] == "entered (1 of 1 models)"
+    ok = criterion.commonwhy_task_rows(tmp_path / "valid.csv", models, min_questions=1).set_index("task")
+    assert ok.loc["commonwhy_head", "judge_correct_status"].startswith("entered (1 of 1 models; n = 2 questions")
+    assert "widest 95% interval" in ok.loc["commonwhy_head", "judge_correct_status"]
     # into the study's task table (its `unavailable` is the study page's note) and the scoreboard
     rows_csv, tasks_csv = tmp_path / "rows.csv", tmp_path / "tasks.csv"
-    criterion.commonwhy_score_rows(path, models).to_csv(rows_csv, index=False)
+    criterion.commonwhy_score_rows(path, models, min_questions=1).to_csv(rows_csv, index=False)
     tasks.to_csv(tasks_csv, index=False)
     _, task_table = commonwhy_criterion_tables(
         pd.read_csv(rows_csv), pd.read_csv(tasks_csv, keep_default_na=False), ["m"]
@@ -290,3 +297,35 @@ def test_each_measure_says_whether_it_entered_the_study_and_why_not(tmp_path):
     board = commonwhy_scoreboard_rows(str(rows_csv), str(tasks_csv), models).set_index("task")
     assert board.loc["commonwhy_head", "value"] != board.loc["commonwhy_head", "value"]  # NaN: not entered
     assert "not in the study" in board.loc["commonwhy_head", "note"]
+
+
+def _two_models(correct_m2: list[bool]) -> pd.DataFrame:
+    return pd.concat([_items(), _items().assign(system="m2", correct=correct_m2)], ignore_index=True)
+
+
+def test_a_criterion_enters_only_with_its_evidence(tmp_path):
+    """Issue 45: an artifact judge gave judge_correct 0.0 to every model on 4 questions per split and the
+    criterion said "entered (3 of 3 models)". A measure constant across models, or resting on fewer than
+    min_questions questions, does not enter; one that differs and rests on enough questions does."""
+    models = {"m": {"family": "f", "size_b": 0.1}, "m2": {"family": "g", "size_b": 0.2}}
+    valid = {"valid": True, "reason": ""}
+    constant = tmp_path / "constant.csv"
+    table2_results.summarise(_two_models([False] * 4), valid).to_csv(constant, index=False)
+    tasks = criterion.commonwhy_task_rows(constant, models, min_questions=1).set_index("task")
+    # long-tail: 0 of 2 for both models; head: 1 of 2 and 0 of 2
+    assert tasks.loc["commonwhy_longtail", "judge_correct_status"] == (
+        "not in the study: constant across models (0 for all 2): it ranks nothing"
+    )
+    assert tasks.loc["commonwhy_head", "judge_correct_status"].startswith("entered (2 of 2 models")
+    rows = criterion.commonwhy_score_rows(constant, models, min_questions=1).query("metric == 'judge_correct'")
+    assert set(rows["task"]) == {"commonwhy_head"} and len(rows) == 2
+    differing = tmp_path / "differing.csv"
+    table2_results.summarise(_two_models([True, True, True, False]), valid).to_csv(differing, index=False)
+    few = criterion.commonwhy_task_rows(differing, models, min_questions=3).set_index("task")
+    assert few.loc["commonwhy_head", "judge_correct_status"] == (
+        "not in the study: fewer than 3 questions (criterion.min_questions): m n=2, m2 n=2"
+    )
+    assert criterion.commonwhy_score_rows(differing, models, min_questions=3).query("metric == 'judge_correct'").empty
+    enough = criterion.commonwhy_task_rows(differing, models, min_questions=2).set_index("task")
+    status = enough.loc["commonwhy_head", "judge_correct_status"]
+    assert status.startswith("entered (2 of 2 models; n = 2 questions per model; spread across models 0.500")

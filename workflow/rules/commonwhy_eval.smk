@@ -180,7 +180,7 @@ rule commonwhy_eval_kbbinder:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
-        settings=CWE_FUNCTIONS.settings("kbbinder"),
+        settings=CWE_FUNCTIONS.settings("kbbinder", CWE_BACKBONE),
         prompt_files=CWE_FUNCTIONS.prompt_digests("kbbinder"),
         models=CWE_FUNCTIONS.models(CWE_BACKBONE),
         kg=config_provider("commonwhy.kg"),
@@ -207,7 +207,7 @@ rule commonwhy_eval_kgr:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
-        settings=CWE_FUNCTIONS.settings("kgr"),
+        settings=CWE_FUNCTIONS.settings("kgr", CWE_BACKBONE, CWE["factscore"]["claim_system"]),
         prompt_files=CWE_FUNCTIONS.prompt_digests("kgr"),
         models=CWE_FUNCTIONS.models(CWE_BACKBONE, *([CWE["factscore"]["claim_system"]] if CWE_CLAIMS_BY_LLM else [])),
         kg=config_provider("commonwhy.kg"),
@@ -343,7 +343,7 @@ rule commonwhy_eval_judge_check:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", wildcard="judge"),
     params:
-        settings=CWE_FUNCTIONS.settings("judge_check"),
+        settings=CWE_FUNCTIONS.settings("judge_check", wildcard="judge"),
         prompt_files=CWE_FUNCTIONS.prompt_digests("judge_check"),
         models=lambda wc: CWE_FUNCTIONS.models(wc.judge),
         seed=config_provider("seed"),
@@ -388,7 +388,7 @@ rule commonwhy_eval_judge:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", model=CWE_JUDGE),
     params:
-        settings=CWE_FUNCTIONS.settings("judge"),
+        settings=CWE_FUNCTIONS.settings("judge", CWE_JUDGE),
         prompt_files=CWE_FUNCTIONS.prompt_digests("judge"),
         models=CWE_FUNCTIONS.models(CWE_JUDGE),
         systems=CWE_SYSTEMS,
@@ -415,7 +415,7 @@ rule commonwhy_eval_factscore:
     resources:
         **_MODEL_JOB,
     params:
-        settings=CWE_FUNCTIONS.settings("factscore"),
+        settings=CWE_FUNCTIONS.settings("factscore", CWE["factscore"]["claim_system"]),
         prompt_files=CWE_FUNCTIONS.prompt_digests("factscore"),
         models=CWE_FUNCTIONS.models(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else {},
         kg=config_provider("commonwhy.kg"),

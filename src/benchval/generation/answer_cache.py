@@ -16,6 +16,7 @@ import json
 import logging
 import sqlite3
 import threading
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -52,8 +53,25 @@ class AnswerCache:
                 "CREATE TABLE IF NOT EXISTS answers "
                 "(key TEXT PRIMARY KEY, request TEXT NOT NULL, answer TEXT NOT NULL, stored_at TEXT NOT NULL)"
             )
+            # the requests in flight (benchval.generation.in_flight): a claim ends when its answer is stored
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS in_flight (key TEXT PRIMARY KEY, run TEXT NOT NULL, pid INTEGER NOT NULL, "
+                "host TEXT NOT NULL, started REAL NOT NULL, lease_end REAL NOT NULL)"
+            )
         except (OSError, sqlite3.Error) as error:
             raise LocalCacheError(f"cannot open the endpoint answer cache {self.path}: {error}") from error
+
+    @contextmanager
+    def transaction(self):
+        """One write transaction (``BEGIN IMMEDIATE``: other processes wait for it), rolled back on an error;
+        the caller holds ``_lock``."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._db
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
     def get(self, text: str) -> dict | None:
         """The stored answer to the request `text`, or None."""
@@ -72,14 +90,15 @@ class AnswerCache:
         return json.loads(row[1])
 
     def put(self, text: str, answer: dict) -> None:
-        """Store one answer, durably, before it is used."""
+        """Store one answer, durably, before it is used (and end its request's claim in the same transaction)."""
         stored_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
         try:
-            with self._lock:
+            with self._lock, self.transaction():
                 self._db.execute(
                     "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?)",
                     (request_key(text), text, json.dumps(answer, ensure_ascii=False), stored_at),
                 )
+                self._db.execute("DELETE FROM in_flight WHERE key = ?", (request_key(text),))
         except sqlite3.Error as error:
             raise LocalCacheError(
                 f"cannot write the endpoint answer cache {self.path}: {error} (the answer was received but not kept)"

@@ -27,6 +27,7 @@ import json
 import logging
 import os
 import socket
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -37,7 +38,8 @@ from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
-from benchval.generation.answer_cache import AnswerCache, request_text
+from benchval.generation.answer_cache import AnswerCache, request_key, request_text
+from benchval.generation.in_flight import ANSWERED, RESUMED, WAIT, InFlightJournal
 from benchval.generation.prompts import Messages, cut_answer
 from benchval.generation.rate_limit import RateLimiter
 from benchval.generation.usage import Usage, append_usage, estimate, estimate_prompt_tokens
@@ -48,6 +50,7 @@ RETRY_STATUS = {408, 409, 429, 500, 502, 503, 504}
 DRY_RUN_ENV = "BENCHVAL_ENDPOINT_DRY_RUN"
 MAX_RETRY_AFTER_S = 600.0  # a server asking to wait longer fails the request (naming the wait), never waits silently
 MAX_BODY_BYTES = 16 * 2**20
+WAIT_POLL_S = 0.1  # how often a run waiting for another run's answer to the same request looks for it
 
 
 class EndpointError(RuntimeError):
@@ -124,10 +127,12 @@ class EndpointGenerator:
                     f"endpoint {self.url}: environment variable {settings.api_key_env} (the API key) is not set"
                 )
             self._headers["Authorization"] = f"Bearer {key}"
+        self._secrets = [key] if settings.api_key_env else []
         self.cache = AnswerCache(settings.cache_dir) if settings.cache_dir else None
         self.limiter = RateLimiter(settings.requests_per_minute, settings.tokens_per_minute)
         self.usage = Usage(price=settings.price)
         self.run_id = uuid.uuid4().hex[:12]
+        self.journal = InFlightJournal(self.cache, self.run_id) if self.cache is not None else None
         #: what the answers depend on besides the prompt and length (a resumable run's settings)
         self.identity = {"endpoint": self.url, "model": settings.model, "seed": settings.seed}
 
@@ -162,47 +167,53 @@ class EndpointGenerator:
             return http.client.HTTPSConnection(host, port, timeout=timeout), target
         return http.client.HTTPConnection(host, port, timeout=timeout), target
 
-    def _post_once(self, data: bytes) -> tuple[int, Mapping, bytes]:
-        """(status, headers, body) of one POST; connecting, sending and reading all end by the deadline."""
+    def _post_once(self, data: bytes, headers: Mapping[str, str]) -> tuple[int, Mapping, bytes]:
+        """(status, headers, body) of one POST; connecting, sending, the headers and the body all end by one
+        deadline: a watchdog shuts the socket down when it passes (a per-read time-out alone is renewed by
+        every byte of a server that sends its headers or body slowly)."""
         deadline = time.monotonic() + self.settings.timeout_s
         connection, target = self._connection(_time_left(deadline))
+        watchdog = _Watchdog(connection, self.settings.timeout_s)
+        timed_out = _Retryable(f"no answer within {self.settings.timeout_s:g} s", timed_out=True)
         try:
-            connection.request("POST", target, body=data, headers=self._headers)
+            connection.request("POST", target, body=data, headers={**self._headers, **headers})
             sock = connection.sock  # http.client hands it to the response and forgets it
             sock.settimeout(_time_left(deadline))
             response = connection.getresponse()
-            chunks, size = [], 0
-            while True:
-                sock.settimeout(_time_left(deadline))
-                chunk = response.read1(65536)
-                if not chunk:
-                    break
-                size += len(chunk)
-                if size > MAX_BODY_BYTES:
-                    raise _Retryable(f"HTTP {response.status}: body larger than {MAX_BODY_BYTES} bytes")
-                chunks.append(chunk)
-            declared = response.getheader("Content-Length")
-            if declared is not None and declared.strip().isdigit() and int(declared) != size:
-                raise _Retryable(f"HTTP {response.status}: body cut short ({size} of {int(declared)} bytes)")
-            return response.status, response.headers, b"".join(chunks)
+            body = _read_body(response, sock, deadline)
+            watchdog.check()
+            return response.status, response.headers, body
         except (TimeoutError, socket.timeout, _DeadlinePassed) as error:
-            raise _Retryable(f"no answer within {self.settings.timeout_s:g} s", timed_out=True) from error
+            raise timed_out from error
+        except _Retryable as error:
+            if watchdog.fired.is_set():
+                raise timed_out from error
+            raise
         except ConnectionRefusedError as error:
             raise _Retryable(f"cannot connect: {error}") from error
         except (OSError, http.client.HTTPException) as error:  # reset, disconnected, cut short
+            if watchdog.fired.is_set():
+                raise timed_out from error
             raise _Retryable(f"connection failed after sending: {type(error).__name__}: {error}") from error
         finally:
+            watchdog.stop()
             connection.close()
 
-    def _attempt(self, data: bytes) -> dict:
-        """One attempt: the answer's JSON body, or _Retryable / EndpointError."""
+    def redact(self, text: str) -> str:
+        """`text` with the API key replaced by ``[redacted]`` (a server may echo it, e.g. in a 401 body)."""
+        for secret in self._secrets:
+            text = text.replace(secret, "[redacted]")
+        return text
+
+    def _attempt(self, data: bytes, key: str) -> dict:
+        """One attempt: the answer's JSON body, or _Retryable / EndpointError (their messages redacted)."""
         self.usage.count_request()
-        status, headers, raw = self._post_once(data)
-        detail = raw.decode("utf-8", "replace")[:300]
+        status, headers, raw = self._post_once(data, {"Idempotency-Key": key})
+        detail = self.redact(raw.decode("utf-8", "replace"))[:300]
         if status in RETRY_STATUS:
             raise _Retryable(f"HTTP {status}: {detail}", retry_after_seconds(headers.get("Retry-After")))
         if status >= 300:
-            raise EndpointError(f"POST {self.url}: HTTP {status}: {detail}")
+            raise EndpointError(f"POST {self.url}: HTTP {status}: {detail}")  # detail: redacted above
         try:
             body = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as error:
@@ -221,13 +232,16 @@ class EndpointGenerator:
         for attempt in range(1, attempts + 1):
             record = self.limiter.acquire(tokens)
             try:
-                body = self._attempt(data)
+                body = self._attempt(data, request_key(text))
             except _Retryable as error:
+                problem = self.redact(str(error))
                 if attempt == attempts:
                     kind = EndpointTimeout if error.timed_out else EndpointError
-                    raise kind(f"POST {self.url}: {error} ({attempts} attempts)") from error
+                    raise kind(f"POST {self.url}: {problem} ({attempts} attempts)") from error
                 wait = self._wait(attempt, error.retry_after)
-                log.warning("POST %s: %s (attempt %d/%d); retrying in %.2f s", self.url, error, attempt, attempts, wait)
+                log.warning(
+                    "POST %s: %s (attempt %d/%d); retrying in %.2f s", self.url, problem, attempt, attempts, wait
+                )
                 time.sleep(wait)
                 continue
             self.limiter.settle(record, self.usage.count_answer(body))
@@ -261,8 +275,41 @@ class EndpointGenerator:
         if body is not None:
             self.usage.count_cached()
         else:
-            body = self._send(messages, max_new_tokens, text)
+            body = self._send_claimed(messages, max_new_tokens, text)
         return _content(body)
+
+    def _lease_s(self) -> float:
+        """How long a claim on a request holds: every attempt's deadline and the longest waits between them."""
+        attempts = self.settings.max_retries + 1
+        return attempts * self.settings.timeout_s + (attempts - 1) * MAX_RETRY_AFTER_S + 5.0
+
+    def _send_claimed(self, messages: Messages, max_new_tokens: int, text: str) -> dict:
+        """Send once across the runs sharing the cache (benchval.generation.in_flight): wait for another live
+        run's answer; send a dead run's request again, stating the possible double payment."""
+        if self.journal is None:
+            return self._send(messages, max_new_tokens, text)
+        while True:
+            state = self.journal.claim(text, self._lease_s())
+            if state == ANSWERED:
+                body = self.cache.get(text)
+                if body is not None:
+                    self.usage.count_cached()
+                    return body
+            if state != WAIT:
+                break
+            time.sleep(WAIT_POLL_S)
+        if state == RESUMED:
+            self.usage.count_resent()
+            log.warning(
+                "POST %s: this request was in flight when an earlier run was interrupted: sent again with the same "
+                "Idempotency-Key; a server that does not honour it charges for it twice",
+                self.url,
+            )
+        try:
+            return self._send(messages, max_new_tokens, text)
+        except BaseException:
+            self.journal.release(text)
+            raise
 
     def announce(self, prompts: Sequence[Messages], max_new_tokens: int) -> None:
         """Log how many calls `prompts` need and their estimated cost; in a dry run print it and stop."""
@@ -308,6 +355,50 @@ class EndpointGenerator:
 
 class _DeadlinePassed(Exception):
     pass
+
+
+class _Watchdog:
+    """Shuts a connection's socket down when `seconds` have passed; ``check`` raises _DeadlinePassed after."""
+
+    def __init__(self, connection: http.client.HTTPConnection, seconds: float):
+        self.connection, self.fired = connection, threading.Event()
+        self.timer = threading.Timer(seconds, self._fire)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def _fire(self) -> None:
+        self.fired.set()
+        sock = self.connection.sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def check(self) -> None:
+        if self.fired.is_set():
+            raise _DeadlinePassed
+
+    def stop(self) -> None:
+        self.timer.cancel()
+
+
+def _read_body(response: http.client.HTTPResponse, sock: socket.socket, deadline: float) -> bytes:
+    """The whole body, at most MAX_BODY_BYTES, checked against its Content-Length."""
+    chunks, size = [], 0
+    while True:
+        sock.settimeout(_time_left(deadline))
+        chunk = response.read1(65536)
+        if not chunk:
+            break
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise _Retryable(f"HTTP {response.status}: body larger than {MAX_BODY_BYTES} bytes")
+        chunks.append(chunk)
+    declared = response.getheader("Content-Length")
+    if declared is not None and declared.strip().isdigit() and int(declared) != size:
+        raise _Retryable(f"HTTP {response.status}: body cut short ({size} of {int(declared)} bytes)")
+    return b"".join(chunks)
 
 
 def _time_left(deadline: float) -> float:

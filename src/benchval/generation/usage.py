@@ -73,11 +73,16 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     answers_without_usage: int = 0
+    resent_after_interrupt: int = 0  # in flight when an earlier run died: maybe paid twice (generation.in_flight)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def count_request(self) -> None:
         with self._lock:
             self.requests_sent += 1
+
+    def count_resent(self) -> None:
+        with self._lock:
+            self.resent_after_interrupt += 1
 
     def count_cached(self) -> None:
         with self._lock:
@@ -111,6 +116,7 @@ class Usage:
             "requests_sent": self.requests_sent,
             "answers_received": self.answers_received,
             "answers_from_cache": self.answers_from_cache,
+            "resent_after_interrupt": self.resent_after_interrupt,
             "prompt_tokens": self.prompt_tokens if tokens_known else None,
             "completion_tokens": self.completion_tokens if tokens_known else None,
             "cost_usd": None if cost is None else round(cost, 10),

@@ -11,7 +11,12 @@ If one passes, the check set cannot separate a judge from it and no judge's verd
 - ``string-matcher``: the matcher of issue 34, which passed the former check (balanced accuracy 0.982): Yes when
   the answer adds something to the question (a content word the question lacks), names nothing absent from the
   question and the reference (no capitalised word after the first, no number, that neither has), and at least
-  70% of its content words occur in them.
+  70% of its content words occur in them;
+- ``template-matcher``, ``twin-matcher``, ``surface-answer``, ``surface-pair``: readers of the check set's artifacts
+  (:mod:`.artifact_canaries`).
+
+Every canary gives its verdicts on a whole check set (``verdicts(check)``): the rule-based ones pair by pair,
+the learned ones out of fold.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ STRING_MATCH_SHARE = 0.7
 
 def string_match(question: str, reference: str, answer: str) -> tuple[bool, str]:
     """The issue-34 string matcher (module docstring): (yes, the share of the answer's content words found)."""
-    from benchval.commonwhy.eval.judge_check import content_words
+    from benchval.commonwhy.eval.check_wording import content_words
 
     mine, context = content_words(answer), content_words(question) | content_words(reference)
     adds = bool(mine - content_words(question))
@@ -63,9 +68,16 @@ class CanaryJudge:
             out.append({"yes": bool(yes), "parsed": True, "raw": raw})
         return out
 
+    def verdicts(self, check):
+        from benchval.commonwhy.eval.judge_gate import judge_pairs
 
-def canary_judges(overlap_threshold: float) -> list[CanaryJudge]:
-    """The five canaries, named ``canary-<rule>``."""
+        return judge_pairs(self, check)
+
+
+def canary_judges(overlap_threshold: float, seed: int = 0) -> list:
+    """The nine canaries, named ``canary-<rule>`` (`seed`: the learned ones' folds)."""
+    from benchval.commonwhy.eval.artifact_canaries import SurfaceClassifier, template_match, twin_match
+
     return [
         CanaryJudge("canary-reference-words", lambda q, r, a: (words(a) == words(r) and bool(words(a)), "")),
         CanaryJudge("canary-always-yes", lambda q, r, a: (True, "")),
@@ -75,4 +87,8 @@ def canary_judges(overlap_threshold: float) -> list[CanaryJudge]:
             lambda q, r, a: (word_f1(a, r) >= overlap_threshold, f"{word_f1(a, r):.3f}"),
         ),
         CanaryJudge("canary-string-matcher", string_match),
+        CanaryJudge("canary-template-matcher", template_match),
+        CanaryJudge("canary-twin-matcher", twin_match),
+        SurfaceClassifier("answer", seed),
+        SurfaceClassifier("pair", seed),
     ]

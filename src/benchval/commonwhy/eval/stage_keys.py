@@ -74,7 +74,7 @@ STAGE_KEYS: dict[str, tuple[str, ...]] = {
     "judge_check": (*JUDGE_KEYS, *GATE_KEYS),
     "judge": JUDGE_KEYS,
     "factscore": (*GENERATOR_KEYS, *_CLAIM_KEYS),
-    "criterion": ("criterion.source",),
+    "criterion": ("criterion.source", "criterion.min_questions"),
 }
 
 

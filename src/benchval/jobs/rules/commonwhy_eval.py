@@ -65,10 +65,26 @@ class CommonWhyEvalFunctions:
     def kg_inputs(self) -> dict:
         return self.layout.kg_store_inputs
 
-    def settings(self, stage: str) -> object:
+    def settings(self, stage: str, *systems: str, wildcard: str | None = None) -> object:
         """The `commonwhy_eval` keys the stage reads (benchval.commonwhy.eval.stage_keys.STAGE_KEYS), and no
-        other: the same declaration the stage's guard checks (stage_settings)."""
-        return self.config_provider("commonwhy_eval", *STAGE_KEYS[stage])
+        other: the same declaration the stage's guard checks (stage_settings).
+
+        ``endpoints`` holds only the entries of the systems the rule loads (`systems`, or the job's `wildcard`):
+        declaring or editing a judge endpoint leaves the answering rules' settings alone, so they do not rerun."""
+        keys = STAGE_KEYS[stage]
+        if "endpoints" not in keys:
+            return self.config_provider("commonwhy_eval", *keys)
+        rest = self.config_provider("commonwhy_eval", *(k for k in keys if k != "endpoints"))
+        if wildcard is None:
+            return canonical({**rest, "endpoints": self.endpoint_entries(*systems)})
+        return lambda wc: canonical({**rest, "endpoints": self.endpoint_entries(getattr(wc, wildcard))})
+
+    def endpoint_entries(self, *systems: str) -> dict:
+        """The ``commonwhy_eval.endpoints`` entries of those of `systems` that are endpoints."""
+        declared = self.section["endpoints"]
+        return {
+            name: self.config_provider(("commonwhy_eval", "endpoints", name)) for name in systems if name in declared
+        }
 
     def prompts(self, stage: str) -> list[str]:
         """The prompt files the stage reads (its settings' *prompt keys): ancient inputs of its rule, their
@@ -106,7 +122,7 @@ class CommonWhyEvalFunctions:
         """The params of both answering rules (one script): finished batches are kept in `resume_file`, so
         that a rerun after an interruption resumes from it."""
         return {
-            "settings": self.settings("answer"),
+            "settings": self.settings("answer", wildcard="system"),
             "prompt_files": self.prompt_digests("answer"),
             "models": lambda wc: self.models(wc.system),
             "checkpoint": lambda wc: fill(resume_file, system=wc.system),

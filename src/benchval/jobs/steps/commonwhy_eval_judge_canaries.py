@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.commonwhy.eval.canaries import canary_judges
-from benchval.commonwhy.eval.judge_check import gate_scores, judge_pairs, judge_validity
+from benchval.commonwhy.eval.judge_gate import gate_scores, judge_validity
 from benchval.commonwhy.eval.stage_keys import stage_settings
 
 log = logging.getLogger(__name__)
@@ -21,8 +21,8 @@ def stage_judge_canaries(check_set: str, settings: Mapping, seed: int, scores_ou
     cfg = stage_settings(settings, "judge_canaries")["judge_check"]
     check = pd.read_parquet(check_set)
     tables, verdicts = [], []
-    for canary in canary_judges(cfg["canary_overlap_threshold"]):
-        scores = gate_scores(judge_pairs(canary, check), cfg, seed)
+    for canary in canary_judges(cfg["canary_overlap_threshold"], seed):
+        scores = gate_scores(canary.verdicts(check), cfg, seed)
         scores.insert(0, "judge", canary.name)
         scores.insert(1, "decision", canary.decision)
         tables.append(scores)
