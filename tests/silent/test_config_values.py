@@ -1,0 +1,85 @@
+"""Config values (issue 47, "Config values"): a number that is not finite, a cost the machine cannot carry, a YAML
+file that expands without bound and a nested key typo each stop the start-up in one line naming the key (and
+the closest valid value), before any job is planned.
+
+Before: `.nan` passed every jsonschema bound (comparisons with NaN are false), so `analysis.fdr.alpha: .nan`
+planned and ran with every test `reject=False` (exit 0); `n_bootstrap: 1000000000` planned and failed in the
+job allocating hundreds of GiB; a 1.2 kB alias bomb took minutes and gigabytes; a nested typo printed the
+whole schema.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.silent.conftest import csv_study, lines_with
+
+NAN = float("nan")
+
+
+def _one_line_error(result, key: str) -> str:
+    assert result.returncode == 1, (result.returncode, result.stderr[-2000:])
+    found = lines_with(result, key)
+    assert found, result.stderr[-3000:]
+    assert all(len(line) < 1000 for line in (result.stdout + result.stderr).splitlines())
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    "overlay, key",
+    [
+        ({"analysis": {"fdr": {"alpha": NAN}}}, "analysis.fdr.alpha"),
+        ({"analysis": {"ci_level": NAN}}, "analysis.ci_level"),
+        ({"analysis": {"ridge_alpha": NAN}}, "analysis.ridge_alpha"),
+        ({"analysis": {"ridge_alpha": float("inf")}}, "analysis.ridge_alpha"),
+        ({"robustness": {"findings": {"min_share_agree": NAN}}}, "robustness.findings.min_share_agree"),
+    ],
+)
+def test_a_number_that_is_not_finite_stops_the_start_up_naming_its_key(dry_run, overlay, key):
+    line = _one_line_error(dry_run(overlay, "results/figures"), key)
+    assert "finite" in line and "default" in line, line
+
+
+@pytest.mark.parametrize("scale", [NAN, float("inf")])
+def test_a_csv_studys_scale_must_be_finite(dry_run, tmp_path, scale):
+    table = tmp_path / "scores.csv"
+    table.write_text("model,family,size_b,a\n" + "".join(f"m{i},f{i},{i + 1},{i}\n" for i in range(6)))
+    overlay = {"studies": {"mine": csv_study(table, {"a": "a"}, scale=scale)}}
+    line = _one_line_error(dry_run(overlay, "study_mine"), "studies.mine.scale")
+    assert "finite" in line, line
+
+
+def test_a_bootstrap_that_cannot_fit_in_memory_is_refused_at_planning(dry_run):
+    line = _one_line_error(dry_run({"analysis": {"n_bootstrap": 1_000_000_000}}, "results/figures"), "analysis.n_bootstrap")
+    assert "GiB" in line and "limit" in line, line
+
+
+def test_a_bootstrap_that_fits_but_takes_long_is_warned_about(dry_run):
+    result = dry_run({"analysis": {"n_bootstrap": 200_000}}, "results/figures")
+    assert result.returncode == 0, result.stderr[-2000:]
+    [line] = lines_with(result, "analysis.n_bootstrap: 200,000 resamples")
+    assert "minutes" in line, line
+
+
+def test_a_yaml_alias_bomb_is_refused_before_it_is_expanded(dry_run, tmp_path):
+    levels = ["&a [" + ", ".join(["x"] * 10) + "]"]
+    levels += [f"&{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 10)}]" for i in range(8)]  # 10**9 strings
+    table = tmp_path / "scores.csv"
+    table.write_text("model,family,size_b,a\n" + "".join(f"m{i},f{i},{i + 1},0.{i}\n" for i in range(6)))
+    overlay = f"studies:\n  mine:\n    source: csv\n    path: {table}\n    missing_values: [{', '.join(levels)}]\n"
+    overlay += "    columns: {model: model, family: family, size_b: size_b}\n    tasks: {a: {column: a, role: downstream}}\n"
+    assert len(overlay) < 1500
+    started = time.monotonic()
+    result = dry_run(overlay, "study_mine", timeout=60)
+    assert time.monotonic() - started < 30
+    line = _one_line_error(result, "overlay.yaml")
+    assert "alias" in line and "line 5" in line, line
+
+
+def test_a_nested_key_typo_answers_with_the_closest_key_not_the_schema(dry_run):
+    result = dry_run({"analysis": {"n_bootstrapp": 500}}, "results/figures")
+    line = _one_line_error(result, "analysis.n_bootstrapp")
+    assert "'n_bootstrap'" in line, line
+    assert len((result.stdout + result.stderr).splitlines()) < 40  # no schema dump (it was 238 lines)
