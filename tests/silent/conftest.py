@@ -27,8 +27,8 @@ class DryRun:
     def __init__(self, folder: Path):
         self.folder = folder
 
-    def __call__(self, overlay: dict | str | None = None, *args: str, timeout: float = 300):
-        command = [SNAKEMAKE, "-n", "--cores", "1", "--directory", str(self.folder / "run")]
+    def __call__(self, overlay: dict | str | None = None, *args: str, timeout: float = 300, dry: bool = True):
+        command = [SNAKEMAKE, *(["-n"] if dry else []), "--cores", "1", "--directory", str(self.folder / "run")]
         command += ["--configfile", str(REPO_ROOT / "config/config.yaml")]
         if overlay is not None:
             path = self.folder / "overlay.yaml"

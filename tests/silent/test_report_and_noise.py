@@ -12,7 +12,7 @@ from tests.silent.conftest import lines_with
 
 
 def test_a_report_of_a_config_none_of_whose_outputs_exist_is_refused_in_one_line(dry_run, tmp_path):
-    result = dry_run(None, "--report", str(tmp_path / "report.html"))
+    result = dry_run(None, "--report", str(tmp_path / "report.html"), dry=False)
     assert result.returncode == 1, result.stdout[-2000:]
     [line] = lines_with(result, "--report:")
     assert "none of" in line and "run the workflow first" in line, line
