@@ -29,13 +29,13 @@ class DryRun:
 
     def __call__(self, overlay: dict | str | None = None, *args: str, timeout: float = 300, dry: bool = True):
         command = [SNAKEMAKE, *(["-n"] if dry else []), "--cores", "1", "--directory", str(self.folder / "run")]
-        command += ["--configfile", str(REPO_ROOT / "config/config.yaml")]
+        command += [*args, "--configfile", str(REPO_ROOT / "config/config.yaml")]  # targets before --configfile
         if overlay is not None:
             path = self.folder / "overlay.yaml"
             path.write_text(overlay if isinstance(overlay, str) else yaml.safe_dump(overlay))
             command.append(str(path))
         return subprocess.run(
-            [*command, *args],
+            command,
             cwd=REPO_ROOT,
             env=offline_env(PYTHONPATH=str(REPO_ROOT / "src"), BENCHVAL_PLAN_WITHOUT_HUB="1"),
             capture_output=True,

@@ -52,7 +52,8 @@ def test_a_csv_studys_scale_must_be_finite(dry_run, tmp_path, scale):
 
 
 def test_a_bootstrap_that_cannot_fit_in_memory_is_refused_at_planning(dry_run):
-    line = _one_line_error(dry_run({"analysis": {"n_bootstrap": 1_000_000_000}}, "results/figures"), "analysis.n_bootstrap")
+    result = dry_run({"analysis": {"n_bootstrap": 1_000_000_000}}, "results/figures")
+    line = _one_line_error(result, "analysis.n_bootstrap")
     assert "GiB" in line and "limit" in line, line
 
 
@@ -69,7 +70,8 @@ def test_a_yaml_alias_bomb_is_refused_before_it_is_expanded(dry_run, tmp_path):
     table = tmp_path / "scores.csv"
     table.write_text("model,family,size_b,a\n" + "".join(f"m{i},f{i},{i + 1},0.{i}\n" for i in range(6)))
     overlay = f"studies:\n  mine:\n    source: csv\n    path: {table}\n    missing_values: [{', '.join(levels)}]\n"
-    overlay += "    columns: {model: model, family: family, size_b: size_b}\n    tasks: {a: {column: a, role: downstream}}\n"
+    overlay += "    columns: {model: model, family: family, size_b: size_b}\n"
+    overlay += "    tasks: {a: {column: a, role: downstream}}\n"
     assert len(overlay) < 1500
     started = time.monotonic()
     result = dry_run(overlay, "study_mine", timeout=60)
