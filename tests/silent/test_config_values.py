@@ -10,6 +10,7 @@ whole schema.
 
 from __future__ import annotations
 
+import copy
 import time
 
 import pytest
@@ -27,26 +28,43 @@ def _one_line_error(result, key: str) -> str:
     return found[0]
 
 
+def test_a_number_that_is_not_finite_stops_the_start_up_naming_its_key(dry_run):
+    line = _one_line_error(dry_run({"analysis": {"fdr": {"alpha": NAN}}}, "results/figures"), "analysis.fdr.alpha")
+    assert "finite" in line and "range (0, 1), default 0.05" in line, line
+
+
 @pytest.mark.parametrize(
-    "overlay, key",
+    "section, keys, value, stated",
     [
-        ({"analysis": {"fdr": {"alpha": NAN}}}, "analysis.fdr.alpha"),
-        ({"analysis": {"ci_level": NAN}}, "analysis.ci_level"),
-        ({"analysis": {"ridge_alpha": NAN}}, "analysis.ridge_alpha"),
-        ({"analysis": {"ridge_alpha": float("inf")}}, "analysis.ridge_alpha"),
-        ({"robustness": {"findings": {"min_share_agree": NAN}}}, "robustness.findings.min_share_agree"),
+        ("analysis", ("ci_level",), NAN, "range (0, 1), default 0.95"),
+        ("analysis", ("ridge_alpha",), NAN, "range (0, inf], default 1.0"),
+        ("analysis", ("ridge_alpha",), float("inf"), "default 1.0"),
+        ("robustness", ("findings", "min_share_agree"), NAN, "range (0, 1], default 0.8"),
+        ("seed", (), NAN, "range [0, 4294967295]"),
     ],
 )
-def test_a_number_that_is_not_finite_stops_the_start_up_naming_its_key(dry_run, overlay, key):
-    line = _one_line_error(dry_run(overlay, "results/figures"), key)
-    assert "finite" in line and "default" in line, line
+def test_every_key_is_checked_by_the_same_start_up_check(default_config, section, keys, value, stated):
+    """The same check as the dry run above (workflow/rules/common.smk), on each key the issue names."""
+    from benchval.plumbing.config_error import ConfigError
+    from benchval.plumbing.config_values import check_finite_numbers
+
+    config = copy.deepcopy(default_config)
+    if keys:
+        target = config[section]
+        for key in keys[:-1]:
+            target = target[key]
+        target[keys[-1]] = value
+    else:
+        config[section] = value
+    with pytest.raises(ConfigError) as error:
+        check_finite_numbers(config)
+    assert str(error.value).startswith(".".join((section, *keys)) + ": ") and stated in str(error.value)
 
 
-@pytest.mark.parametrize("scale", [NAN, float("inf")])
-def test_a_csv_studys_scale_must_be_finite(dry_run, tmp_path, scale):
+def test_a_csv_studys_scale_must_be_finite(dry_run, tmp_path):
     table = tmp_path / "scores.csv"
     table.write_text("model,family,size_b,a\n" + "".join(f"m{i},f{i},{i + 1},{i}\n" for i in range(6)))
-    overlay = {"studies": {"mine": csv_study(table, {"a": "a"}, scale=scale)}}
+    overlay = {"studies": {"mine": csv_study(table, {"a": "a"}, scale=NAN)}}
     line = _one_line_error(dry_run(overlay, "study_mine"), "studies.mine.scale")
     assert "finite" in line, line
 
@@ -57,11 +75,18 @@ def test_a_bootstrap_that_cannot_fit_in_memory_is_refused_at_planning(dry_run):
     assert "GiB" in line and "limit" in line, line
 
 
-def test_a_bootstrap_that_fits_but_takes_long_is_warned_about(dry_run):
-    result = dry_run({"analysis": {"n_bootstrap": 200_000}}, "results/figures")
-    assert result.returncode == 0, result.stderr[-2000:]
-    [line] = lines_with(result, "analysis.n_bootstrap: 200,000 resamples")
-    assert "minutes" in line, line
+def test_a_bootstrap_that_fits_but_takes_long_is_warned_about(default_config):
+    from benchval.plumbing.config_values import check_bootstrap_costs
+
+    config = copy.deepcopy(default_config)
+    warnings: list[str] = []
+    sizes = {"obsscaling": (148, 8), "default": (3, 20)}
+    check_bootstrap_costs(config, sizes, warnings.append)
+    assert warnings == []  # the default run: 5,000 resamples, no warning
+    config["analysis"]["n_bootstrap"] = 200_000
+    check_bootstrap_costs(config, sizes, warnings.append)
+    [line] = warnings
+    assert line.startswith("analysis.n_bootstrap: 200,000 resamples take about") and "'obsscaling'" in line, line
 
 
 def test_a_yaml_alias_bomb_is_refused_before_it_is_expanded(dry_run, tmp_path):
