@@ -155,7 +155,7 @@ def _strings(*nodes) -> bool:
 
 
 def _lazy_export(name: str, package_dir: Path) -> list[str]:
-    """The module behind ``benchval.pkg.attribute`` where ``benchval.pkg`` exports ``attribute`` lazily, else []."""
+    """The module behind ``<package>.<attribute>`` where the package exports the attribute lazily, else []."""
     package, _, attribute = name.rpartition(".")
     path = _module_file(package, package_dir) if package.startswith(PACKAGE) else None
     if path is None or path.name != "__init__.py":
