@@ -2,7 +2,7 @@
 import with exit 0 and the study silently lost the task. :func:`harness_task_problems` names each unknown task
 with the closest task names found in the results files; rule import_score_table's importers raise on it
 (benchval.lmeval.importer, benchval.lmeval.results) and workflow/rules/common.smk checks it at planning
-(:func:`check_harness_tasks`), for every lm_eval study whose folder already exists."""
+(:func:`check_harness_tasks`), for every lm_eval study whose folder already holds results files."""
 
 from __future__ import annotations
 
@@ -38,13 +38,14 @@ def results_tasks(directory: Path) -> set[str]:
 
 
 def check_harness_tasks(studies: dict, expand: Callable[[str], Path]) -> None:
-    """Planning: every lm_eval study whose folder exists names only tasks its results files hold."""
+    """Planning: every lm_eval study whose folder holds results files names only tasks they hold."""
     problems = []
     for name, study in studies.items():
         if study.get("source") != "lm_eval":
             continue
         directory = expand(study["path"])
-        if directory.is_dir():
-            problems += harness_task_problems(name, study, results_tasks(directory), directory)
+        found = results_tasks(directory) if directory.is_dir() else set()
+        if found:  # a folder without results yet (being filled, a docs example) is left to the import job
+            problems += harness_task_problems(name, study, found, directory)
     if problems:
         raise ConfigError("; ".join(problems))
