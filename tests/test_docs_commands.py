@@ -38,7 +38,8 @@ RUN_BY = {
     "python benchmarks/gpu_check.py": ("tests/scoring/test_gpu_check.py", "gpu_check"),
     "python -m benchval.generation.server": ("tests/commonwhy_eval/test_endpoint.py", "benchval.generation.server"),
     "snakedeploy deploy-workflow": ("tests/test_module_deploy.py", "deploy-workflow"),
-    "cd my-study": ("tests/test_module_deploy.py", "deploy-workflow"),
+    "cd ../my-study": ("tests/test_module_deploy.py", "deploy-workflow"),
+    "sed -i ": ("tests/test_module_deploy.py", "deploy-workflow"),  # the deployment's snakefile: (docs/workflow.md)
     "tests/slurm/cluster.sh": ("tests/slurm/conftest.py", "cluster.sh"),
     "BENCHVAL_SLURM_DIR=": ("tests/slurm/conftest.py", "BENCHVAL_SLURM_DIR"),
     "export SLURM_CONF=": ("tests/slurm/conftest.py", "SLURM_CONF"),

@@ -8,6 +8,7 @@ directives, so the catalogue (config/catalogue/*.yaml) never reached the module'
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -113,3 +114,30 @@ def test_the_workflow_catalog_metadata_is_there_and_says_what_a_user_needs():
     for path in ("workflow/Snakefile", "config/README.md", "config/config.yaml"):
         assert (REPO_ROOT / path).is_file(), path
     assert not (REPO_ROOT / "Snakefile").exists()  # one entry: Snakemake would prefer a root Snakefile
+
+
+def _deployment_commands() -> list[str]:
+    """The indented block of docs/workflow.md under "Deployed as a Snakemake module", line by line."""
+    text = (REPO_ROOT / "docs" / "workflow.md").read_text(encoding="utf-8")
+    block = text.split("**Deployed as a Snakemake module**", 1)[1].split("\n\n", 2)[1]
+    return [line[4:] for line in block.splitlines() if line.startswith("    ")]
+
+
+def test_the_documented_deployment_works_as_written_from_a_local_checkout(tmp_path):
+    """Issue 47: the docs' commands, run as written from the root of a local checkout (no network), deploy the
+    workflow beside it and its dry run plans (before: a placeholder GitHub URL, and from a local path the
+    module's `snakefile:` resolved to my-study/workflow/workflow/Snakefile)."""
+    repo = _checkout_copy(tmp_path / "benchval")
+    commands = _deployment_commands()
+    assert commands and commands[0].startswith("snakedeploy deploy-workflow"), commands
+    bin_dir = str(Path(sys.executable).parent)
+    result = subprocess.run(
+        ["bash", "-ec", "\n".join(commands)],
+        cwd=repo,
+        env=offline_env(PYTHONPATH=str(REPO_ROOT / "src"), PATH=f"{bin_dir}:{os.environ['PATH']}"),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    assert job_counts(result.stdout + result.stderr)["all"] == 1

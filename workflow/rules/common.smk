@@ -13,15 +13,21 @@ from benchval.plumbing.config import (
 )
 from benchval.plumbing.command_line import plans_jobs
 from benchval.plumbing.identifiers import check_config_names, check_no_foreign_symlinks
+from benchval.plumbing.config_values import check_bootstrap_costs, check_finite_numbers, check_schema
+from benchval.plumbing.yaml_limits import check_yaml_limits
+from benchval.lmeval.task_names import check_harness_tasks
 from benchval.jobs.layout import alternatives, model_manifest, workflow_layout
-from benchval.plumbing.planning_checks import check_hf_models, check_study_columns
+from benchval.plumbing.planning_checks import check_hf_models, check_study_columns, study_sizes
 from benchval.plumbing.strict_yaml import check_no_duplicate_keys
 from benchval.tasks.variants import add_task_variants
 
 check_command_line(workflow.config_settings.config)
+check_yaml_limits(workflow.configfiles)  # size, depth and alias expansion, before anything reads the values
 check_no_duplicate_keys(workflow.configfiles)  # config.yaml, the catalogue, every --configfile
 check_top_level_keys(config)  # a mistyped key in one line, not the schema dump of validate()
 check_sections_are_mappings(config)
+check_schema(config)  # one line with the closest key, not validate()'s schema dump (benchval.plumbing.config_values)
+check_finite_numbers(config)  # NaN passes every jsonschema bound
 validate(config, "../schemas/config.schema.yaml")
 LAYOUT = workflow_layout(config)  # fills the nested schema defaults validate() leaves out
 LAYOUT.register_model_job_slots(workflow)  # locally, local.model_jobs_at_once model jobs at once
@@ -32,7 +38,19 @@ check_references(config)
 check_config_names(config, systems=LAYOUT.commonwhy_eval_systems())
 # Planning-time checks (benchval.plumbing.planning_checks): a column a csv study's file lacks, and, for the
 # command line's own run (not a cluster job, nor --report), a Hugging Face model that cannot be reached.
-check_study_columns(config["studies"], lambda path: Path(path.replace("{mirror}", str(LAYOUT.raw_root))))
+
+
+def _expand_study_path(path):
+    return Path(path.replace("{mirror}", str(LAYOUT.raw_root)))
+
+
+check_study_columns(config["studies"], _expand_study_path)
+check_harness_tasks(config["studies"], _expand_study_path)  # an lm_eval task its results files do not hold
+check_bootstrap_costs(
+    config,
+    study_sizes(config["studies"], _expand_study_path),  # a bootstrap too large refused, a long one warned
+    lambda warning: print(warning, file=sys.stderr),
+)
 if plans_jobs(sys.argv):
     check_no_foreign_symlinks("results")
     check_hf_models(

@@ -32,7 +32,7 @@ from benchval.jobs.layout import (
     model_manifest,
     workflow_layout,
 )
-from benchval.jobs.reruns import canonical, script_code_for
+from benchval.jobs.reruns import config_digest, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import add_logs_and_benchmarks
 from benchval.jobs.rules import report as report_functions
@@ -201,10 +201,9 @@ rule report_config:
     conda:
         "../envs/benchval.yaml"
     params:
-        # the page shows the whole config: any edit reruns it, on purpose. The report embeds this job's params
-        # inside a <script> block: JSON with < > & escaped, so no config text can end that block. A function:
-        # Snakemake would read a string's {mirror} as a wildcard.
-        config=lambda wildcards: script_safe_json(canonical(config)),
+        # the page shows the whole config: any edit reruns it, on purpose; a digest, so that the dry run's
+        # reason is one short line, not the config (benchval.jobs.reruns.config_digest)
+        config_digest=config_digest(config),
         code=script_code("report_config.py"),
     script:
         "../scripts/report_config.py"

@@ -33,6 +33,7 @@ number of scores the rounding turned into new ties is logged.
 
 from __future__ import annotations
 
+import io
 import logging
 import math
 import re
@@ -44,6 +45,7 @@ import pandas as pd
 from benchval.analysis.study_import import StudyImportError, expand_path, task_table
 from benchval.analysis.study_table import SCORE_COLUMNS
 from benchval.analysis.model_names import clean, normalise
+from benchval.plumbing.planning_checks import read_text
 
 log = logging.getLogger(__name__)
 #: a long import logs its progress this often (seconds)
@@ -84,13 +86,48 @@ SIZE_UNITS_B = {"": 1.0, "k": 1e-6, "m": 1e-3, "b": 1.0, "t": 1e3}  # -> billion
 
 
 def parse_number(text: str, where: str) -> float:
-    """A plain decimal number; anything else (``0,62``, ``71%``, ``True``, ``nan``) is an error."""
+    """A plain, finite decimal number; anything else (``0,62``, ``71%``, ``True``, ``nan``, ``1e400``) is an error."""
     if not _PLAIN_NUMBER.match(text):
         raise StudyImportError(
             f"{where}: {text!r} is not a number (an empty cell is a missing score; declare other "
             f"missing-value tokens in the study's missing_values)"
         )
-    return float(text)
+    value = float(text)
+    if not math.isfinite(value):
+        raise StudyImportError(
+            f"{where}: {text!r} is not a finite number (it reads as {value}), whatever the value_range"
+        )
+    return value
+
+
+def _is_fraction_column(values: pd.Series) -> bool | None:
+    """True: every value in [0, 1] and one not 0 or 1; False: a value above 1; None: undecided (0s and 1s)."""
+    values = values.dropna()
+    if values.empty or (values > 1).any():
+        return False if not values.empty else None
+    return True if ((values > 0) & (values < 1)).any() else None
+
+
+def check_scale(columns: dict[str, pd.Series], scale: float, where: str) -> None:
+    """A study with a ``scale`` (0.01: percentages) has every score column on that one scale: a column of
+    fractions beside percentages (or fractions only) would be divided by 100 without a word."""
+    if scale == 1:
+        return  # without a scale, a percentage fails the [0, 1] check (check_values)
+    kinds = {column: _is_fraction_column(values) for column, values in columns.items()}
+    fractions = [column for column, kind in kinds.items() if kind]
+    if not fractions:
+        return
+    largest = {column: float(columns[column].max()) for column in columns}
+    others = [column for column, kind in kinds.items() if kind is False]
+    listed = ", ".join(f"{column!r} (largest {largest[column]:g})" for column in fractions)
+    if others:
+        raise StudyImportError(
+            f"{where}: scale {scale:g} but columns {listed} hold fractions beside percentages in "
+            f"{', '.join(f'{c!r} (largest {largest[c]:g})' for c in others[:3])}; give every column on one scale"
+        )
+    raise StudyImportError(
+        f"{where}: scale {scale:g} but every score column holds fractions ({listed}); remove `scale` for fractions"
+    )
 
 
 def parse_size_b(text: str, where: str) -> float:
@@ -128,12 +165,23 @@ def _cleaned_names(raw: pd.Series, path: Path) -> pd.Series:
     return cleaned
 
 
+def _read_text_table(study_name: str, path: Path) -> pd.DataFrame:
+    """The CSV's cells as text; an empty file or a byte that is not UTF-8 is an error naming file (and line)."""
+    try:
+        text = read_text(path)
+    except ValueError as error:
+        raise StudyImportError(f"study {study_name!r}: {error}") from None
+    if not text.strip():
+        raise StudyImportError(f"study {study_name!r}: {path} is empty")
+    return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+
+
 def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(score_table, tasks) frames from a one-row-per-model CSV (cells read as text, then checked)."""
     path = expand_path(study["path"], mirror)
     if not path.is_file():
         raise StudyImportError(f"study {study_name!r}: source CSV {path} not found")
-    raw = pd.read_csv(path, dtype=str, keep_default_na=False)
+    raw = _read_text_table(study_name, path)
     missing_values = {str(token).strip() for token in study.get("missing_values", [])}
     columns = study["columns"]
     needed = {"columns." + key: columns[key] for key in ("model", "family", "size_b")}
@@ -174,10 +222,18 @@ def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple
         int((usable & models["size_b"].isna()).sum()),
     )
     scale = float(study.get("scale", 1.0))
+    cells, progress = {}, Progress(len(study["tasks"]), f"{path}: task columns read")
+    for done, (task, spec) in enumerate(study["tasks"].items(), start=1):
+        cells[task] = _numeric_cells(raw, spec["column"], f"tasks.{task}", path, missing_values)
+        progress.step(done)
+    if study.get("value_range", "unit") == "unit":
+        check_scale(
+            {study["tasks"][task]["column"]: cells[task] for task in cells}, scale, f"study {study_name!r} ({path})"
+        )
     frames = []
     progress = Progress(len(study["tasks"]), f"{path}: tasks imported")
     for done, (task, spec) in enumerate(study["tasks"].items(), start=1):
-        values = _numeric_cells(raw, spec["column"], f"tasks.{task}", path, missing_values) * scale
+        values = cells[task] * scale
         frame = models.assign(task=task, metric=spec.get("metric", study.get("metric", "accuracy")), value=values)[
             usable
         ]

@@ -288,30 +288,45 @@ def lmeval_model_task(path: str | Path) -> tuple[str, str]:
 
 
 def read_lmeval_samples(paths) -> pd.DataFrame:
-    """lm-evaluation-harness ``--log_samples`` files (multiple-choice tasks) as responses: ``correct`` =
-    the option of the highest summed log-likelihood (ties: the lower index, as lm-eval's argmax) is the
-    target; ``option_loglik`` = those log-likelihoods. Each file is read by ``benchval.lmeval.samples``,
-    which fails on a malformed record naming the file and line."""
+    """lm-evaluation-harness ``--log_samples`` files as responses, ``correct`` as the study counts it: where a
+    results JSON beside the file claims it, by the study's own reading (benchval.lmeval.importer.
+    samples_file_predictions: lm-eval's ``acc``, calibrated priors, generative exact match), so that one run has
+    one accuracy; a samples file alone is a multiple-choice file whose ``correct`` is the option of the highest
+    summed log-likelihood (ties: the lower index, as lm-eval's argmax). ``option_loglik``: those log-likelihoods
+    (empty for a generative task). Each file is read by ``benchval.lmeval.samples``, which fails on a malformed
+    record naming the file and line."""
+    from benchval.lmeval.importer import samples_file_predictions
     from benchval.lmeval.samples import read_samples
 
     frames = []
     for path in paths:
         model, task = lmeval_model_task(path)
-        samples = read_samples(path)
-        options = samples[samples["kind"] == "option"].sort_values(["doc_id", "option_index"], kind="stable")
-        grouped = options.groupby("doc_id", sort=True)
-        logliks = grouped["logprob_sum"].agg(lambda s: [float(v) for v in s])
-        targets = grouped["target"].first()
-        chosen = logliks.map(lambda values: int(np.argmax(values)))
+        studied = samples_file_predictions(path)
+        if studied is not None and studied[1].attrs.get("generative"):
+            options = pd.DataFrame({"doc_id": [], "logprob_sum": [], "target": []})  # no options: exact match
+        else:
+            samples = read_samples(path)
+            options = samples[samples["kind"] == "option"].sort_values(["doc_id", "option_index"], kind="stable")
+        logliks = options.groupby("doc_id", sort=True)["logprob_sum"].agg(lambda s: [float(v) for v in s])
+        if studied is None:
+            targets = options.groupby("doc_id", sort=True)["target"].first()
+            correct = (logliks.map(lambda values: int(np.argmax(values))) == targets).astype(float)
+            ids = logliks.index.astype(str)
+        else:
+            predicted = studied[1].set_index("id")
+            correct = (predicted["prediction"] == predicted["label"]).astype(float)
+            ids = predicted.index.astype(str)
+            logliks = logliks.set_axis(logliks.index.astype(str)).reindex(ids)
+            logliks = logliks.map(lambda values: values if isinstance(values, list) else [])
         frames.append(
             pd.DataFrame(
                 {
                     "source": "lm_eval",
                     "task": task,
-                    "item_id": logliks.index.astype(str),
+                    "item_id": list(ids),
                     "model": model,
-                    "correct": (chosen == targets).astype(float).to_numpy(),
-                    "option_loglik": logliks.to_list(),
+                    "correct": correct.to_numpy(),
+                    "option_loglik": list(logliks),
                 }
             )
         )

@@ -6,7 +6,9 @@ changed, or when an input is newer than its outputs. Three helpers keep that hon
 * :func:`canonical`: a param value with every mapping's keys sorted (recursively), so that
   reordering keys in a config file changes no ``repr`` and reruns nothing.
 * :func:`code_digest`: the content hashes of the ``benchval`` modules a rule's script imports,
-  transitively (found with :mod:`ast`, never by importing). As a param it reruns the rule when
+  transitively (found with :mod:`ast`, never by importing; a name imported from a package that exports it
+  lazily, through ``__getattr__`` and a name -> module table, counts as an import of that module:
+  :func:`lazy_exports`). As a param it reruns the rule when
   any of that code changes and only then; content hashes, not paths, so moving the checkout
   reruns nothing.
 * :func:`workdir_relative`: a path outside the package (the raw-data mirror, say) relative to
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -119,7 +122,8 @@ def _dependencies(script: str, package_dir_name: str) -> tuple[Path, ...]:
             if parent in seen:
                 continue
             path = _module_file(parent, package_dir)
-            if path is None:  # an attribute imported from a module (from benchval.x import function)
+            if path is None:  # an attribute imported from a module (from benchval.x import function) ...
+                pending.extend(_lazy_export(parent, package_dir))  # ... or from a package's lazy table
                 continue
             seen[parent] = path
             imports, discovered = _module_imports(path, _relative_anchor(path, _module_name(path, package_dir)))
@@ -127,6 +131,42 @@ def _dependencies(script: str, package_dir_name: str) -> tuple[Path, ...]:
             for package in discovered:
                 pending.extend(_package_modules(package, package_dir))
     return tuple(sorted(seen.values()))
+
+
+def lazy_exports(source: str) -> dict[str, str]:
+    """{name: module} of a package entry that imports its names lazily (a module-level ``__getattr__`` reading a
+    dict literal such as benchval.models' ``_EXPORTS = {"prepare_model": "benchval.models.prepare", ...}``):
+    every module-level dict literal whose values are all ``benchval`` module names."""
+    tree = ast.parse(source)
+    if not any(isinstance(node, ast.FunctionDef) and node.name == "__getattr__" for node in tree.body):
+        return {}
+    found: dict[str, str] = {}
+    for node in tree.body:
+        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        if isinstance(value, ast.Dict):
+            pairs = [(k.value, v.value) for k, v in zip(value.keys, value.values) if _strings(k, v)]
+            if pairs and len(pairs) == len(value.keys) and all(v.startswith(PACKAGE + ".") for _, v in pairs):
+                found.update(pairs)
+    return found
+
+
+def _strings(*nodes) -> bool:
+    return all(isinstance(node, ast.Constant) and isinstance(node.value, str) for node in nodes)
+
+
+def _lazy_export(name: str, package_dir: Path) -> list[str]:
+    """The module behind ``<package>.<attribute>`` where the package exports the attribute lazily, else []."""
+    package, _, attribute = name.rpartition(".")
+    path = _module_file(package, package_dir) if package.startswith(PACKAGE) else None
+    if path is None or path.name != "__init__.py":
+        return []
+    module = _package_lazy_exports(path).get(attribute)
+    return [module] if module else []
+
+
+@lru_cache(maxsize=None)
+def _package_lazy_exports(path: Path) -> dict[str, str]:
+    return lazy_exports(path.read_text())
 
 
 @lru_cache(maxsize=None)
@@ -159,6 +199,14 @@ def code_digest(script: str | Path, package_dir: Path = PACKAGE_DIR) -> dict[str
     for path in module_dependencies(script, package_dir):
         digest[str(path.relative_to(package_dir.parent))] = _file_hash(path)
     return dict(sorted(digest.items()))
+
+
+def config_digest(value: Any) -> str:
+    """A short content hash of a config (or section), its key order ignored: the param of a rule that reads the
+    whole config (rule report_config). A dry run's "Params have changed" reason prints a param's old and new
+    value, so the whole config as a param made lines of 100,000 characters; a digest makes 16."""
+    text = json.dumps(canonical(value), sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def file_digests(paths, root: str | Path) -> dict[str, str]:

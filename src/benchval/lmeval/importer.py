@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
 import pandas as pd
@@ -43,6 +44,7 @@ from benchval.lmeval.provenance import (
     read_provenance,
     size_of,
 )
+from benchval.lmeval.task_names import harness_task_problems
 from benchval.lmeval.task_rows import read_task_rows, scoring_mode
 from benchval.plumbing.config import DEFAULT_SAMPLE_METRICS
 
@@ -166,7 +168,11 @@ def _predicted_runs(study_name: str, study: dict, mirror):
         raise LmEvalImportError(f"study {study_name!r}: lm-eval output folder {directory} not found")
     options = study.get("samples") or {}
     normalisation = options.get("normalisation", "sum")
-    by_model = _runs_by_model(discover_runs(directory), study)
+    runs = discover_runs(directory)
+    problems = harness_task_problems(study_name, study, {task for run in runs for task in run.tasks}, directory)
+    if problems:
+        raise LmEvalImportError("; ".join(problems))
+    by_model = _runs_by_model(runs, study)
     selected = _selected_runs(study, by_model, options.get("tokenizers") or {})
     if not selected:
         raise LmEvalImportError(f"study {study_name!r}: no samples of the mapped models and tasks in {directory}")
@@ -255,3 +261,28 @@ def _report_comparability(study_name: str, study: dict, provenances: list, doc_h
     if not (study.get("samples") or {}).get("allow_incomparable"):
         raise LmEvalImportError(message + "\n(set samples.allow_incomparable: true to import them anyway)")
     log.warning(message)
+
+
+@lru_cache(maxsize=64)
+def _runs_in(folder: str) -> tuple[RunFiles, ...]:
+    """The runs whose results JSON lies in ``folder`` itself (read once per folder); none without a JSON file."""
+    if not any(Path(folder).glob("*.json")):
+        return ()
+    return tuple(run for run in discover_runs(Path(folder)) if str(run.results.parent) == folder)
+
+
+def samples_file_predictions(path: str | Path, normalisation: str = "sum") -> tuple[str, pd.DataFrame] | None:
+    """(harness task, id / label / prediction per document) of one samples file, read exactly as a study reads it
+    (its results JSON, scoring mode, generative exact match; :func:`_predicted_runs`), so that a run has one
+    accuracy wherever it is read (benchval.items.readers.read_lmeval_samples); None where no results JSON
+    beside the file claims it."""
+    path = Path(path).resolve()
+    for run in _runs_in(str(path.parent)):
+        for task, samples in run.samples.items():
+            if Path(samples).resolve() != path:
+                continue
+            found = read_task_rows(run, task)
+            if found.generative:
+                return task, recompute.generation_predictions(found.rows, found.options)
+            return task, recompute.predictions(found.rows, normalisation, scoring_mode(run, task), found.where)
+    return None

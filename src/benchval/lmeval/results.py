@@ -20,6 +20,7 @@ import pandas as pd
 from benchval.analysis.importers import check_values
 from benchval.analysis.study_import import StudyImportError, expand_path, task_table
 from benchval.analysis.study_table import SCORE_COLUMNS
+from benchval.lmeval.task_names import harness_task_problems
 from benchval.lmeval.importer import import_lm_eval_samples
 from benchval.lmeval.provenance import family_of, read_provenance, size_of
 
@@ -61,6 +62,7 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
     files = _result_files(directory)
     records: dict[tuple, dict] = {}
     skipped: dict[str, int] = {}
+    seen_tasks: set[str] = set()
     for path in files:
         try:
             payload = json.loads(path.read_text())
@@ -71,6 +73,7 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
                 skipped.get("no 'results' key (not a results file)", 0) + 1
             )
             continue
+        seen_tasks.update(payload["results"])
         source_model = _model_args((payload.get("config") or {}).get("model_args")).get(model_key)
         if source_model not in models:
             reason = f"model_args {model_key}={source_model!r} not in the study's models mapping"
@@ -112,6 +115,9 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
                     "value": float(value),
                     "file": str(path),
                 }
+    problems = harness_task_problems(study_name, study, seen_tasks, directory)
+    if problems:
+        raise StudyImportError("; ".join(problems))
     log.info(
         "%s: %d JSON files -> %d used; skipped: %s",
         directory,

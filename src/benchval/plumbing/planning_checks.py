@@ -20,22 +20,49 @@ from benchval.plumbing.config_error import ConfigError
 PLAN_WITHOUT_HUB = "BENCHVAL_PLAN_WITHOUT_HUB"
 
 
+def read_text(path: Path) -> str:
+    """The file's text as UTF-8; a byte that is not UTF-8 is a :class:`ConfigError`-free ``ValueError`` naming
+    file and line (Python's UnicodeDecodeError names neither)."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise ValueError(
+            f"{path}: line {line}: not UTF-8 (byte {data[error.start]:#04x}); save the file as UTF-8"
+        ) from None
+
+
 def _header(path: Path) -> list[str]:
-    with path.open(newline="", encoding="utf-8") as handle:
-        return next(csv.reader(handle), [])
+    return next(csv.reader(read_text(path).splitlines()), [])
+
+
+#: where the workflow writes files a study may read (such a file is checked by its import job, not at planning):
+#: results/, and the raw-data mirror, which rule fetch_raw_file fills where the config has no mirror
+WRITTEN_BY_RULES = ("results/", "{mirror}/")
 
 
 def study_column_problems(studies: dict, expand: Callable[[str], Path]) -> list[str]:
-    """One line per column a ``source: csv`` study names that its file's header lacks. A file not there
-    yet (written by a rule, e.g. results/atlas/studies/) is checked by its import job instead."""
+    """One line per column a ``source: csv`` study names that its file's header lacks; one line for a file that
+    is missing, empty or not UTF-8. A file not there yet that a rule writes (under results/, e.g.
+    results/atlas/studies/) is checked by its import job instead."""
     problems = []
     for name, study in studies.items():
         if study.get("source") != "csv":
             continue
         path = expand(study["path"])
         if not path.is_file():
+            if not study["path"].startswith(WRITTEN_BY_RULES):
+                problems.append(f"studies.{name}.path: {path} does not exist (no rule writes it)")
             continue
-        header = _header(path)
+        if path.stat().st_size == 0:
+            problems.append(f"studies.{name}.path: {path} is empty")
+            continue
+        try:
+            header = _header(path)
+        except ValueError as error:
+            problems.append(f"studies.{name}.path: {error}")
+            continue
         named = {f"columns.{key}": column for key, column in study["columns"].items()}
         named.update({f"tasks.{task}.column": spec["column"] for task, spec in study["tasks"].items()})
         for key, column in named.items():
@@ -44,6 +71,20 @@ def study_column_problems(studies: dict, expand: Callable[[str], Path]) -> list[
                 hint = f" (closest: {closest[0]!r})" if closest else ""
                 problems.append(f"studies.{name}.{key}: {column!r} is not a column of {path}{hint}")
     return problems
+
+
+def study_sizes(studies: dict, expand: Callable[[str], Path]) -> dict[str, tuple[int, int]]:
+    """Study -> (models, tasks) as far as known at planning (a csv study: its file's rows, where it exists),
+    for the bootstrap's cost estimate (benchval.plumbing.config_values.check_bootstrap_costs)."""
+    sizes = {}
+    for name, study in studies.items():
+        n_models = len(study.get("models") or ())
+        if study.get("source") == "csv":
+            path = expand(study["path"])
+            n_models = max(0, len(read_text(path).splitlines()) - 1) if path.is_file() else 0
+        if n_models:
+            sizes[name] = (n_models, len(study.get("tasks") or ()))
+    return sizes
 
 
 def check_study_columns(studies: dict, expand: Callable[[str], Path]) -> None:

@@ -65,3 +65,21 @@ def findings_inputs(layout: Layout) -> dict[str, str]:
             for stem in stems:
                 inputs[f"{study}/figure/{stem}"] = fill(STUDY_FIGURE, study=study, stem=stem, fmt="png")
     return inputs
+
+
+def report_evidence(layout: Layout, figure_stems) -> dict[str, list[str]]:
+    """What must exist before ``snakemake --report`` (benchval.plumbing.report_request): per study, the report's
+    figures of it; per model of a scored study, its metrics files. A folder that holds another configuration's
+    run (the default study's pages, looked at with config/paper.yaml, whose study is also called `default`)
+    then still lacks the models of this one."""
+    from benchval.jobs.layout import METRICS
+
+    evidence = {
+        f"study {study!r}": [fill(REPORT_STUDY_FIGURE, study=study, stem=stem) for stem in figure_stems]
+        for study in layout.studies
+    }
+    for study in layout.scored_studies:
+        for model in layout.study_models(study):
+            files = [fill(METRICS, model=model, task=task) for task in layout.study_tasks(study)]
+            evidence[f"model {model!r} of study {study!r}"] = files
+    return evidence
