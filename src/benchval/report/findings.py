@@ -214,7 +214,9 @@ def _controls_failure(part, rho: float, controls: str, criteria: Criteria) -> st
     """'' when the partial correlation passes the controls, else which part of the gate failed, in words
     that agree with the numbers printed beside them."""
     if part is None or pd.isna(part["rho_partial"]):
-        return "controls: partial correlation undefined" + (f" ({markdown_text(part['note'])})" if part is not None else "")
+        return "controls: partial correlation undefined" + (
+            f" ({markdown_text(part['note'])})" if part is not None else ""
+        )
     shown = (
         f"controls: given {controls}, partial ρ = {estimate_text(part['rho_partial'], part['ci_low'], part['ci_high'])}"
         f", BH-adjusted p = {p_text(part['p_fdr'])}"

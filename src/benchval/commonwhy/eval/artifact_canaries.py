@@ -103,7 +103,7 @@ def _words_of(text: str) -> set[str]:
 
 
 def _because_inside(reference: str, answer: str) -> bool | None:
-    """"E because C": Yes when C holds the reference's cause, No when E does, None otherwise."""
+    """ "E because C": Yes when C holds the reference's cause, No when E does, None otherwise."""
     match = re.match(r"^(?!because\b)(.+?)\s+because\s+(.+)$", answer.strip(), re.IGNORECASE)
     parts = clauses(reference)
     if not match or not parts:
@@ -118,7 +118,7 @@ def _because_inside(reference: str, answer: str) -> bool | None:
 
 
 def _not_true_that(reference: str, answer: str) -> bool | None:
-    """"it is not true that Z": Yes only when Z is the reference's cause with its comparison inverted."""
+    """ "it is not true that Z": Yes only when Z is the reference's cause with its comparison inverted."""
     match = re.search(r"not true that\s+(.+)$", answer.strip(), re.IGNORECASE)
     if not match:
         return None
