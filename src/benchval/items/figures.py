@@ -123,9 +123,6 @@ def snr_validity_figure(table: pd.DataFrame, relation: pd.DataFrame, out_dir: Pa
         lw=1,
         capsize=2,
     )
-    for index, row in enumerate(table.sort_values("snr").itertuples()):  # labels alternate above and below
-        offset = (4, 5) if index % 2 == 0 else (4, -11)
-        ax.annotate(str(row.benchmark), (row.snr, row.validity), xytext=offset, textcoords="offset points", fontsize=7)
     ax.set_xscale("log")
     ax.set_xlabel("signal-to-noise ratio (sd of model scores / noise; log scale)")
     ax.set_ylabel("validity: median Spearman rho with the criteria")
@@ -142,7 +139,34 @@ def snr_validity_figure(table: pd.DataFrame, relation: pd.DataFrame, out_dir: Pa
     ax.set_title(textwrap.fill(point, 70), fontsize=9)
     ax.margins(0.15)
     figure.tight_layout()
+    _label_points(ax, table)
     return save(figure, out_dir, "snr_validity", formats, dpi)
+
+
+#: where a point's label may go (offset points from the point), tried in this order
+LABEL_OFFSETS = ((4, 5), (4, -11), (-6, 5), (-6, -11), (4, 15), (4, -21), (-6, 15), (-6, -21))
+
+
+def _label_points(ax, table: pd.DataFrame) -> None:
+    """Each benchmark's name beside its point, at the first of LABEL_OFFSETS where it overlaps no label already
+    placed (the last offset where every place is taken)."""
+    renderer = ax.figure.canvas.get_renderer()
+    placed = []
+    for row in table.sort_values("snr").itertuples():
+        for dx, dy in LABEL_OFFSETS:
+            label = ax.annotate(
+                str(row.benchmark),
+                (row.snr, row.validity),
+                xytext=(dx, dy),
+                textcoords="offset points",
+                fontsize=7,
+                ha="left" if dx > 0 else "right",
+            )
+            box = label.get_window_extent(renderer)
+            if not any(box.overlaps(other) for other in placed) or (dx, dy) == LABEL_OFFSETS[-1]:
+                placed.append(box)
+                break
+            label.remove()
 
 
 def item_map_figure(items: pd.DataFrame, validity: pd.DataFrame, title: str, out_dir: Path, formats, dpi: int):
