@@ -27,3 +27,22 @@ def study(study_files):
 @pytest.fixture
 def synthetic_frames():
     return synthetic_study(seed=3)
+
+
+@pytest.fixture
+def audited(monkeypatch):
+    """Every Figure.savefig in the test records the figure's layout problems at the saved dpi
+    (benchval.analysis.figures.legibility.layout_problems)."""
+    from matplotlib.figure import Figure
+
+    from benchval.analysis.figures.legibility import layout_problems
+
+    found: dict[str, list[str]] = {}
+    original = Figure.savefig
+
+    def savefig(self, path, *args, **kwargs):
+        found[str(path)] = layout_problems(self, kwargs.get("dpi"), bbox_inches=kwargs.get("bbox_inches"))
+        return original(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", savefig)
+    return found

@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from matplotlib.figure import Figure
 
 from benchval.analysis.figures.drawing import FigureOutput, plt
 from benchval.analysis.figures.legibility import layout_problems
@@ -18,20 +17,6 @@ from benchval.atlas.forest import draw_forest, forest_table
 from benchval.testing.analysis_in_one_process import run_analysis
 
 CRITERIA = ["arena_elo", "arena_hard", "alphacaeval_v2lc", "MT-bench", "WB-Score", "decentralized_arena", "OC_arena"]
-
-
-@pytest.fixture
-def audited(monkeypatch):
-    """Every Figure.savefig in the test records the figure's layout problems at the saved dpi."""
-    found: dict[str, list[str]] = {}
-    original = Figure.savefig
-
-    def savefig(self, path, *args, **kwargs):
-        found[str(path)] = layout_problems(self, kwargs.get("dpi"), bbox_inches=kwargs.get("bbox_inches"))
-        return original(self, path, *args, **kwargs)
-
-    monkeypatch.setattr(Figure, "savefig", savefig)
-    return found
 
 
 def test_the_check_rejects_small_type_and_overlapping_labels():

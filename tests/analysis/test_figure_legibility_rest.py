@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from matplotlib.figure import Figure
 
 from benchval.analysis.figures.legibility import layout_problems
 from benchval.atlas.factor_structure import draw_factor_figure
@@ -21,20 +20,6 @@ from benchval.items.figures import item_map_figure, snr_validity_figure, validit
 BENCHMARKS = ["hellaswag", "winogrande", "piqa", "socialiqa", "commonsenseqa"]
 CRITERIA = ["mctaco", "mutual", "cosmosqa", "quail"]
 METHODS = ["random", "irt", "anchor", "criterion"]
-
-
-@pytest.fixture
-def audited(monkeypatch):
-    """Every Figure.savefig in the test records the figure's layout problems at the saved dpi."""
-    found: dict[str, list[str]] = {}
-    original = Figure.savefig
-
-    def savefig(self, path, *args, **kwargs):
-        found[str(path)] = layout_problems(self, kwargs.get("dpi"), bbox_inches=kwargs.get("bbox_inches"))
-        return original(self, path, *args, **kwargs)
-
-    monkeypatch.setattr(Figure, "savefig", savefig)
-    return found
 
 
 def _curve(rng) -> pd.DataFrame:
