@@ -26,8 +26,8 @@ import yaml
 
 from benchval.commonwhy.eval.settings import resolve
 from benchval.commonwhy.eval.stage_keys import stage_section
-from benchval.jobs.steps.commonwhy_eval_check_set import stage_check_set
-from benchval.jobs.steps.commonwhy_eval_judge_canaries import stage_judge_canaries
+from benchval.commonwhy.eval.steps.commonwhy_eval_check_set import stage_check_set
+from benchval.commonwhy.eval.steps.commonwhy_eval_judge_canaries import stage_judge_canaries
 from benchval.plumbing.folders import REPO_ROOT
 
 OUT = REPO_ROOT / "benchmarks" / "results" / "commonwhy_canaries"

@@ -40,9 +40,9 @@ import yaml
 
 from benchval.commonwhy.eval.settings import resolve
 from benchval.commonwhy.eval.stage_keys import stage_section
-from benchval.jobs.steps.commonwhy_eval_judge_canaries import stage_judge_canaries
-from benchval.jobs.steps.commonwhy_eval_judge_check import check_judge
-from benchval.jobs.steps.shared.commonwhy_eval_judges import make_judge
+from benchval.commonwhy.eval.steps.commonwhy_eval_judge_canaries import stage_judge_canaries
+from benchval.commonwhy.eval.steps.commonwhy_eval_judge_check import check_judge
+from benchval.commonwhy.eval.judge import make_judge
 from benchval.plumbing.folders import REPO_ROOT
 from benchval.plumbing.job_threads import limit_torch_threads
 

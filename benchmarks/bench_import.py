@@ -1,4 +1,4 @@
-"""The score-table import (rule import_score_table: benchval.jobs.steps.import_score_table.import_study) is
+"""The score-table import (rule import_score_table: benchval.lmeval.steps.import_score_table.import_study) is
 linear in its input: a synthetic ``source: csv`` study of N models x T tasks, imported for growing N; prints
 the seconds per size, the growth exponent (the slope of log time on log N, least squares over the sizes) and
 the time for the largest size.
@@ -22,7 +22,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from benchval.jobs.steps.import_score_table import import_study  # noqa: E402
+from benchval.lmeval.steps.import_score_table import import_study  # noqa: E402
 
 SIZES = (100, 300, 1000, 3000, 10000, 20000)
 

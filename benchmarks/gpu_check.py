@@ -1,7 +1,7 @@
 """GPU check before renting GPUs for the rebuild: one script, no network, under 5 minutes on one GPU.
 
     python benchmarks/gpu_check.py --json gpu_check.json     # cuda if available, else cpu
-    python -m benchval.jobs.gpu_hours --configfile config/paper.yaml --measured gpu_check.json
+    python -m benchval.cluster_planning.gpu_hours --configfile config/paper.yaml --measured gpu_check.json
     python benchmarks/gpu_check.py --device cpu --smoke       # tiny sizes (the test suite runs this)
 
 It builds its models on the spot (random weights), builds its items itself from the raw-data mirror
@@ -16,7 +16,8 @@ are those it scored: a task with fewer items says so), and prints one table:
    lm-evaluation-harness's HFLM on the same requests (skipped, and said so, where lm_eval is not
    importable). FLOPs are the matmuls the engine really does: 2 x the non-embedding parameters at
    every fed token plus 2 x the output layer at each predicted position (attention scores left out);
-   the MFU divides them by the card's bf16 dense peak (a preset of benchval.jobs.gpu_hours, or --peak-tflops);
+   the MFU divides them by the card's bf16 dense peak (a preset of benchval.cluster_planning.gpu_hours, or
+   --peak-tflops);
 3. bfloat16 vs float32 on that model: share of items whose decision flips, largest log-prob change
    (random weights: a check of the numerics, not of a real model; see docs/scoring.md for real ones);
 4. a model split over two GPUs (when two are visible) by the loader's planned device map, scored
@@ -27,7 +28,7 @@ are those it scored: a task with fewer items says so), and prints one table:
 
 It prints the versions of torch, transformers, accelerate and CUDA it ran with, the start-up time
 (process start to CUDA ready), and with ``--json FILE`` writes the table and the throughput for
-``benchval.jobs.gpu_hours --measured FILE``. Exits non-zero if a check fails.
+``benchval.cluster_planning.gpu_hours --measured FILE``. Exits non-zero if a check fails.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from bench_scoring import run_lmeval  # noqa: E402
-from benchval.jobs.gpu_hours import GPU_PRESETS, preset_for_device  # noqa: E402
+from benchval.cluster_planning.gpu_hours import GPU_PRESETS, preset_for_device  # noqa: E402
 from benchval.evaluation.metrics import predict  # noqa: E402
 from benchval.models.loader import load_model  # noqa: E402
 from benchval.models.placement import Placement, is_dispatched  # noqa: E402
@@ -304,7 +305,7 @@ def card_peak(device: str, stated: float | None) -> tuple[float | None, str]:
     name = torch.cuda.get_device_name(0)
     preset = preset_for_device(name)
     if preset is None:
-        return None, f"no preset for {name!r} in benchval.jobs.gpu_hours.GPU_PRESETS: pass --peak-tflops"
+        return None, f"no preset for {name!r} in benchval.cluster_planning.gpu_hours.GPU_PRESETS: pass --peak-tflops"
     return GPU_PRESETS[preset].peak_tflops, f"preset {preset}"
 
 

@@ -1,4 +1,4 @@
-"""benchval.jobs.gpu_hours: GPU-hours from unique tokens and the documented formula, checked by hand; every
+"""benchval.cluster_planning.gpu_hours: GPU-hours from unique tokens and the documented formula, checked by hand; every
 input printed with its source; the docs' cost output regenerated (docs/cluster.md)."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from benchval.jobs import gpu_hours as cost
+from benchval.cluster_planning import gpu_hours as cost
 from benchval.plumbing.config import merged_config
-from benchval.jobs.gpu_hours import (
+from benchval.cluster_planning.gpu_hours import (
     MeasuredFileError,
     Throughput,
     read_measured,

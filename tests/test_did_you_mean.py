@@ -33,7 +33,7 @@ def test_scoring_mode():
 
 
 def test_items_reader():
-    from benchval.jobs.steps.items_responses import read_source
+    from benchval.items.steps.items_responses import read_source
 
     with pytest.raises(ValueError, match=r"items.sources: unknown reader 'lm_evall'; did you mean 'lm_eval'\?"):
         read_source({"reader": "lm_evall", "paths": []}, None)
@@ -101,7 +101,7 @@ def test_task_dataset_and_partner(default_config):
 
 def test_study(default_config):
     from benchval.lmeval.own_output import own_output_study
-    from benchval.jobs.gpu_hours import study_cost
+    from benchval.cluster_planning.gpu_hours import study_cost
 
     with pytest.raises(ConfigError, match=r"unknown study 'defualt'; did you mean 'default'\? \(the config's studies"):
         own_output_study(default_config, "defualt", "results/lmeval")

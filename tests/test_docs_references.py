@@ -15,7 +15,9 @@ DOTTED = re.compile(r"\bbenchval(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 # Dotted names that are not Python references, each with what it is.
 NOT_REFERENCES = {
     "benchval.prior": "the key of the N/A prior requests in an lm-eval samples file",
-    "benchval.yaml": "the rules' software environment, workflow/envs/benchval.yaml (benchval.jobs.environment_file)",
+    "benchval.yaml": (
+        "the rules' software environment, workflow/envs/benchval.yaml (benchval.project_files.environment_file)"
+    ),
     "benchval.task_meta": "the parquet metadata key of a task's items",
     "benchval.a": "an example in benchval.jobs.reruns's docstrings",
     "benchval.a.b": "an example in benchval.jobs.reruns's docstrings",

@@ -1,7 +1,7 @@
-"""The files drawn from the code (benchval.jobs.generated_files) are what the code gives now; that their pins
+"""The files drawn from the code (benchval.project_files.generated_files) are what the code gives now; that their pins
 agree with pyproject.toml and environment.yml is tests/test_packaging.py's.
 
-Regenerate with ``python -m benchval.jobs.generated_files``; ``--check`` says which file is stale.
+Regenerate with ``python -m benchval.project_files.generated_files``; ``--check`` says which file is stale.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 
 
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
-from benchval.jobs.architecture_page import (
+from benchval.project_files.architecture_page import (
     PAGE,
     package_floors,
     page_text,
@@ -21,8 +21,8 @@ from benchval.jobs.architecture_page import (
     rule_graph_mermaid,
     section,
 )
-from benchval.jobs.environment_file import ENVIRONMENT_FILE, environment_text
-from benchval.jobs.generated_files import stale_files
+from benchval.project_files.environment_file import ENVIRONMENT_FILE, environment_text
+from benchval.project_files.generated_files import stale_files
 from benchval.testing.snakemake_run import offline_env
 
 PYPROJECT = (REPO_ROOT / "pyproject.toml").read_text()
@@ -143,10 +143,10 @@ def test_the_rule_graph_does_not_depend_on_snakemake_s_node_numbers():
 
 @pytest.mark.skipif(default_mirror() is None, reason="the default config's rule graph needs the shared raw-data mirror")
 def test_the_generated_files_are_current():
-    """The documented command, as a reader runs it: ``python -m benchval.jobs.generated_files --check``
+    """The documented command, as a reader runs it: ``python -m benchval.project_files.generated_files --check``
     (plans the default run once for its rule graph)."""
     result = subprocess.run(
-        [sys.executable, "-m", "benchval.jobs.generated_files", "--check"],
+        [sys.executable, "-m", "benchval.project_files.generated_files", "--check"],
         cwd=REPO_ROOT,
         env=offline_env(PYTHONPATH=str(REPO_ROOT / "src")),
         capture_output=True,

@@ -7,7 +7,7 @@ import tomllib
 import yaml
 
 from benchval.plumbing.folders import REPO_ROOT
-from benchval.jobs.environment_file import (
+from benchval.project_files.environment_file import (
     ENVIRONMENT_FILE,
     disagreements,
     environment_text,

@@ -6,7 +6,7 @@ import pytest
 import yaml
 
 from benchval.analysis.study_import import StudyImportError, expand_path
-from benchval.jobs.steps.import_score_table import import_study
+from benchval.lmeval.steps.import_score_table import import_study
 from benchval.analysis.study_table import load_study
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
 

@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from benchval.analysis.figures import fig3_lofo_delta_r2, fig4_axis_tests
 from benchval.analysis.figures.drawing import FigureOutput
-from benchval.jobs.steps.import_score_table import import_study
+from benchval.lmeval.steps.import_score_table import import_study
 from benchval.analysis.study_import import StudyImportError
 from benchval.analysis.study_table import load_study
 from benchval.plumbing.folders import REPO_ROOT

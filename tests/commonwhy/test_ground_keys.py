@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from benchval.commonwhy.config_keys import GROUND_KEYS
-from benchval.jobs.steps.commonwhy_ground import ground
+from benchval.commonwhy.steps.commonwhy_ground import ground
 from benchval.plumbing.config import section_defaults
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchval.jobs.steps.commonwhy_kg_store import build_store
+from benchval.commonwhy.steps.commonwhy_kg_store import build_store
 from benchval.commonwhy.kg import LocalSource
 from benchval.commonwhy.pipeline import construct, load_rules
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from benchval.jobs.steps.commonwhy_kg_store import build_store
+from benchval.commonwhy.steps.commonwhy_kg_store import build_store
 from benchval.commonwhy.errors import CommonWhyDataError
 from benchval.commonwhy.kg import LocalSource
 from benchval.commonwhy.rdf_convert import lexical_time_precision, litwd1k_to_ntriples

@@ -294,7 +294,9 @@ def plans(finished_run, tmp_path_factory):
     """Name -> planned jobs of each change, two dry runs at a time."""
     wf = finished_run
     copy = _source_copy(
-        tmp_path_factory.mktemp("checkout"), "jobs/steps/commonwhy_eval_factscore.py", "commonwhy/eval/factscore.py"
+        tmp_path_factory.mktemp("checkout"),
+        "commonwhy/eval/steps/commonwhy_eval_factscore.py",
+        "commonwhy/eval/factscore.py",
     )
     (wf / "Snakefile.copy").write_text(
         (wf / "Snakefile").read_text().replace(str(REPO_ROOT / "workflow"), str(copy / "workflow"))

@@ -469,7 +469,7 @@ def test_the_project_server_reports_usage(model_server):
 def test_the_endpoint_keys_reach_the_client_of_every_stage_that_calls_it(stage):
     from benchval.commonwhy.eval.settings import resolve
     from benchval.commonwhy.eval.stage_keys import stage_section, stage_settings
-    from benchval.jobs.steps.shared.commonwhy_eval_systems import make_generator
+    from benchval.generation.systems import make_generator
 
     entry = {
         "base_url": "http://127.0.0.1:9/v1",
@@ -493,7 +493,7 @@ def test_the_answer_stage_on_the_project_server_writes_usage_and_dry_runs(model_
 
     from benchval.commonwhy.eval.settings import resolve
     from benchval.commonwhy.eval.stage_keys import stage_section
-    from benchval.jobs.steps.commonwhy_eval_answer import stage_answer
+    from benchval.commonwhy.eval.steps.commonwhy_eval_answer import stage_answer
     from benchval.generation.endpoint import EndpointDryRun
 
     questions = tmp_path / "questions.parquet"

@@ -450,7 +450,7 @@ def test_shared_questions_merge_within_a_split_only():
 def test_report_page_shows_every_measured_judge(tmp_path):
     import json
 
-    from benchval.jobs.steps.commonwhy_eval_judge_check_report import stage_judge_check_report
+    from benchval.commonwhy.eval.steps.commonwhy_eval_judge_check_report import stage_judge_check_report
 
     def scores(judge, decision, ba):
         path = tmp_path / f"{judge}-{decision}.csv"
@@ -485,7 +485,7 @@ def test_report_page_shows_every_measured_judge(tmp_path):
 
 
 def test_table2_reason_says_no_judge_at_hand_passes_with_the_figures(tmp_path):
-    from benchval.jobs.steps.commonwhy_eval_table2 import measured_judges_note
+    from benchval.commonwhy.eval.steps.commonwhy_eval_table2 import measured_judges_note
 
     path = tmp_path / "judges.csv"
     pd.DataFrame(

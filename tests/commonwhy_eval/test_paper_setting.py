@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from benchval.commonwhy.eval.questions import sample_composition, sample_questions, stratified_counts
-from benchval.jobs.steps.commonwhy_eval_answer import answer_messages
+from benchval.commonwhy.eval.steps.commonwhy_eval_answer import answer_messages
 from benchval.commonwhy.eval.settings import resolve
 from benchval.generation.prompts import plain_text
 from benchval.plumbing.folders import REPO_ROOT

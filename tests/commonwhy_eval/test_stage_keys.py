@@ -9,7 +9,7 @@ import pytest
 from benchval.commonwhy.eval import stage_keys
 from benchval.commonwhy.eval.settings import resolve
 from benchval.commonwhy.eval.stage_keys import STAGE_KEYS, UndeclaredSetting, stage_section, stage_settings
-from benchval.jobs.steps.commonwhy_eval_criterion import stage_criterion
+from benchval.commonwhy.eval.steps.commonwhy_eval_criterion import stage_criterion
 
 
 def test_every_declared_key_is_in_the_section():

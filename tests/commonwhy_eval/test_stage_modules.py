@@ -9,10 +9,10 @@ from benchval.jobs.reruns import PACKAGE_DIR, module_dependencies
 
 SCRIPTS = REPO_ROOT / "workflow/scripts"
 EVAL = PACKAGE_DIR / "commonwhy/eval"
-STEPS = PACKAGE_DIR / "jobs/steps"
-#: step modules that several stages share are in jobs/steps/shared (another folder); the package file imports nothing
-SHARED = {"__init__"}
-SCRIPT_STAGES = {  # script -> the step modules (benchval.jobs.steps) it may hash beyond SHARED
+STEPS = EVAL / "steps"
+#: what several stages share (the tables they pass each other); the package file imports nothing
+SHARED = {"__init__", "commonwhy_eval_stage_io"}
+SCRIPT_STAGES = {  # script -> the step modules (benchval.commonwhy.eval.steps) it may hash beyond SHARED
     "commonwhy_eval_answer.py": {"commonwhy_eval_answer"},
     "commonwhy_eval_bertscore_baseline.py": {"commonwhy_eval_bertscore_baseline"},
     "commonwhy_eval_check_questions.py": {"commonwhy_eval_check_questions"},
@@ -54,6 +54,6 @@ def test_factscore_modules_only_in_factscore():
 
 
 def test_package_inits_import_nothing():
-    for init in (EVAL / "__init__.py", STEPS / "__init__.py", STEPS / "shared/__init__.py"):
+    for init in (EVAL / "__init__.py", STEPS / "__init__.py"):
         tree = ast.parse(init.read_text())
         assert not [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))], init

@@ -49,7 +49,7 @@ def test_information_by_hand():
 
 
 def test_no_real_data_is_fitted_after_a_failed_recovery(tmp_path):
-    from benchval.jobs.steps.items_irt import run_irt_steps
+    from benchval.items.steps.items_irt import run_irt_steps
 
     table = pd.DataFrame(
         [{"design": "big", "gate": True, "model": "2PL", "r_difficulty": 0.5, "r_discrimination": 0.9,

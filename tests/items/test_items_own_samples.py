@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchval.jobs.steps.items_irt import run_irt_steps, run_recovery_step
-from benchval.jobs.steps.items_responses import run_responses_step
+from benchval.items.steps.items_irt import run_irt_steps, run_recovery_step
+from benchval.items.steps.items_responses import run_responses_step
 from benchval.items.study import run_study_step
 
 SETTINGS = {

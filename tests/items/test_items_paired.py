@@ -1,4 +1,4 @@
-"""Rule items_paired's package call (benchval.jobs.steps.items_paired): on a hand-made responses parquet with a
+"""Rule items_paired's package call (benchval.items.steps.items_paired): on a hand-made responses parquet with a
 known separable and a known inseparable adjacent pair, and nlu_test_sets' one-checkpoint-per-encoder rule."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 import yaml
 from statsmodels.stats.contingency_tables import mcnemar
 
-from benchval.jobs.steps.items_paired import one_checkpoint, run_items_paired
+from benchval.items.steps.items_paired import one_checkpoint, run_items_paired
 from benchval.items.readers import write_responses
 from benchval.plumbing.folders import REPO_ROOT
 

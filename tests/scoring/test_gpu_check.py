@@ -1,5 +1,5 @@
 """benchmarks/gpu_check.py's CPU smoke form: every check runs (or says why not), its JSON is what
-benchval.jobs.gpu_hours --measured reads, and cost refuses it because it was not measured on a GPU."""
+benchval.cluster_planning.gpu_hours --measured reads, and cost refuses it because it was not measured on a GPU."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from benchval.jobs.gpu_hours import MeasuredFileError, read_measured
+from benchval.cluster_planning.gpu_hours import MeasuredFileError, read_measured
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -11,7 +11,7 @@
 import sys
 from functools import partial
 
-from benchval.jobs.steps.atlas_sources import SOURCE_TABLES
+from benchval.atlas.steps.atlas_sources import SOURCE_TABLES
 from benchval.plumbing.folders import workflow_root
 from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import file_digests, script_code_for, workdir_relative

@@ -1,6 +1,6 @@
-"""Snakemake script: agreement beside validity (benchval.jobs.steps.atlas_agreement)."""
+"""Snakemake script: agreement beside validity (benchval.atlas.steps.atlas_agreement)."""
 
-from benchval.jobs.steps.atlas_agreement import write_agreement
+from benchval.atlas.steps.atlas_agreement import write_agreement
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

@@ -1,6 +1,6 @@
-"""Snakemake script: open_llm against ObsScaling's own runs (benchval.jobs.steps.atlas_crosscheck)."""
+"""Snakemake script: open_llm against ObsScaling's own runs (benchval.atlas.steps.atlas_crosscheck)."""
 
-from benchval.jobs.steps.atlas_crosscheck import write_crosscheck
+from benchval.atlas.steps.atlas_crosscheck import write_crosscheck
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

@@ -1,6 +1,6 @@
-"""Snakemake script: the explorer page (benchval.jobs.steps.atlas_explorer)."""
+"""Snakemake script: the explorer page (benchval.atlas.steps.atlas_explorer)."""
 
-from benchval.jobs.steps.atlas_explorer import write_explorer_page
+from benchval.atlas.steps.atlas_explorer import write_explorer_page
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

@@ -1,6 +1,6 @@
-"""Snakemake script: the atlas's factor structure (benchval.jobs.steps.atlas_factor_structure)."""
+"""Snakemake script: the atlas's factor structure (benchval.atlas.steps.atlas_factor_structure)."""
 
-from benchval.jobs.steps.atlas_factor_structure import write_factor_structure
+from benchval.atlas.steps.atlas_factor_structure import write_factor_structure
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

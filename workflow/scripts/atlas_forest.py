@@ -1,6 +1,6 @@
-"""Snakemake script: the atlas's forest plots, one per criterion (benchval.jobs.steps.atlas_forest)."""
+"""Snakemake script: the atlas's forest plots, one per criterion (benchval.atlas.steps.atlas_forest)."""
 
-from benchval.jobs.steps.atlas_forest import write_forest
+from benchval.atlas.steps.atlas_forest import write_forest
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

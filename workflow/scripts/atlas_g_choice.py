@@ -1,6 +1,6 @@
-"""Snakemake script: which general factor the open_llm headline controls for (benchval.jobs.steps.atlas_g_choice)."""
+"""Snakemake script: which general factor the open_llm headline controls for (benchval.atlas.steps.atlas_g_choice)."""
 
-from benchval.jobs.steps.atlas_g_choice import write_g_choice
+from benchval.atlas.steps.atlas_g_choice import write_g_choice
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

@@ -1,6 +1,6 @@
-"""Snakemake script: the atlas heatmap (benchval.jobs.steps.atlas_heatmap)."""
+"""Snakemake script: the atlas heatmap (benchval.atlas.steps.atlas_heatmap)."""
 
-from benchval.jobs.steps.atlas_heatmap import write_heatmap
+from benchval.atlas.steps.atlas_heatmap import write_heatmap
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

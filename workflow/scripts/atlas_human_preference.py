@@ -1,6 +1,6 @@
-"""Snakemake script: the human_preference study (benchval.jobs.steps.atlas_human_preference)."""
+"""Snakemake script: the human_preference study (benchval.atlas.steps.atlas_human_preference)."""
 
-from benchval.jobs.steps.atlas_human_preference import write_human_preference
+from benchval.atlas.steps.atlas_human_preference import write_human_preference
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

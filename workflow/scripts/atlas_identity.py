@@ -1,6 +1,6 @@
-"""Snakemake script: the registry against the labelled identity sample (benchval.jobs.steps.atlas_identity)."""
+"""Snakemake script: the registry against the labelled identity sample (benchval.atlas.steps.atlas_identity)."""
 
-from benchval.jobs.steps.atlas_identity import write_identity
+from benchval.atlas.steps.atlas_identity import write_identity
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

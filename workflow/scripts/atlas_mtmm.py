@@ -1,6 +1,6 @@
-"""Snakemake script: the atlas as a multitrait-multimethod matrix (benchval.jobs.steps.atlas_mtmm)."""
+"""Snakemake script: the atlas as a multitrait-multimethod matrix (benchval.atlas.steps.atlas_mtmm)."""
 
-from benchval.jobs.steps.atlas_mtmm import write_mtmm
+from benchval.atlas.steps.atlas_mtmm import write_mtmm
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

@@ -1,6 +1,6 @@
-"""Snakemake script: the atlas proper (benchval.jobs.steps.atlas_pairs)."""
+"""Snakemake script: the atlas proper (benchval.atlas.steps.atlas_pairs)."""
 
-from benchval.jobs.steps.atlas_pairs import write_pairs
+from benchval.atlas.steps.atlas_pairs import write_pairs
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

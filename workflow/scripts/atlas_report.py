@@ -1,6 +1,6 @@
-"""Snakemake script: the atlas report page (benchval.jobs.steps.atlas_report)."""
+"""Snakemake script: the atlas report page (benchval.atlas.steps.atlas_report)."""
 
-from benchval.jobs.steps.atlas_report import write_report
+from benchval.atlas.steps.atlas_report import write_report
 from benchval.plumbing.job import start_job
 from benchval.report.safe_text import from_script_safe_json
 

@@ -1,6 +1,6 @@
-"""Snakemake script: the atlas registry, leaderboard reports and cells (benchval.jobs.steps.atlas_sources)."""
+"""Snakemake script: the atlas registry, leaderboard reports and cells (benchval.atlas.steps.atlas_sources)."""
 
-from benchval.jobs.steps.atlas_sources import write_sources
+from benchval.atlas.steps.atlas_sources import write_sources
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

@@ -1,6 +1,6 @@
-"""Snakemake script: bootstrap CIs of an atlas study's correlations (benchval.jobs.steps.atlas_study_intervals)."""
+"""Snakemake script: bootstrap CIs of an atlas study's correlations (benchval.atlas.steps.atlas_study_intervals)."""
 
-from benchval.jobs.steps.atlas_study_intervals import write_study_intervals
+from benchval.atlas.steps.atlas_study_intervals import write_study_intervals
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

@@ -1,6 +1,6 @@
-"""Snakemake script: an atlas study's input table (benchval.jobs.steps.atlas_study_table)."""
+"""Snakemake script: an atlas study's input table (benchval.atlas.steps.atlas_study_table)."""
 
-from benchval.jobs.steps.atlas_study_table import write_study_table
+from benchval.atlas.steps.atlas_study_table import write_study_table
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

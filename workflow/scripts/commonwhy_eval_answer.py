@@ -1,6 +1,6 @@
 """Rules commonwhy_eval_answer and commonwhy_eval_check_answer: one system answers every question (resumable)."""
 
-from benchval.jobs.steps.commonwhy_eval_answer import stage_answer
+from benchval.commonwhy.eval.steps.commonwhy_eval_answer import stage_answer
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

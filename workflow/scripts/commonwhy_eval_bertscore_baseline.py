@@ -1,6 +1,6 @@
 """Rule commonwhy_eval_bertscore_baseline: BERTScore's rescaling baseline for the configured encoder."""
 
-from benchval.jobs.steps.commonwhy_eval_bertscore_baseline import stage_bertscore_baseline
+from benchval.commonwhy.eval.steps.commonwhy_eval_bertscore_baseline import stage_bertscore_baseline
 from benchval.plumbing.raw_file_checks import verify_raw_files
 from benchval.plumbing.job import start_job
 

@@ -1,6 +1,6 @@
 """Rule commonwhy_eval_check_questions: the judge check set's questions (seeded, capped per family)."""
 
-from benchval.jobs.steps.commonwhy_eval_check_questions import stage_check_questions
+from benchval.commonwhy.eval.steps.commonwhy_eval_check_questions import stage_check_questions
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

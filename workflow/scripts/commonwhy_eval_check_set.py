@@ -1,6 +1,6 @@
 """Rule commonwhy_eval_check_set: the judge's labelled check set from the data, the KG and the models' answers."""
 
-from benchval.jobs.steps.commonwhy_eval_check_set import stage_check_set
+from benchval.commonwhy.eval.steps.commonwhy_eval_check_set import stage_check_set
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

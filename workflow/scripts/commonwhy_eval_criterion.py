@@ -1,6 +1,6 @@
 """Rule commonwhy_eval_criterion: score-table rows and task rows for the validity analysis."""
 
-from benchval.jobs.steps.commonwhy_eval_criterion import stage_criterion
+from benchval.commonwhy.eval.steps.commonwhy_eval_criterion import stage_criterion
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

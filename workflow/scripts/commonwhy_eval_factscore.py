@@ -1,6 +1,6 @@
 """Rule commonwhy_eval_factscore: FActScore of every system's answers against the KG source."""
 
-from benchval.jobs.steps.commonwhy_eval_factscore import stage_factscore
+from benchval.commonwhy.eval.steps.commonwhy_eval_factscore import stage_factscore
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

@@ -1,6 +1,6 @@
 """Rule commonwhy_eval_judge: judge every system's answers (only with a judge that passed its check)."""
 
-from benchval.jobs.steps.commonwhy_eval_judge import stage_judge
+from benchval.commonwhy.eval.steps.commonwhy_eval_judge import stage_judge
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

@@ -1,6 +1,6 @@
 """Rule commonwhy_eval_judge_canaries: the rule-based canary judges through the judge gate."""
 
-from benchval.jobs.steps.commonwhy_eval_judge_canaries import stage_judge_canaries
+from benchval.commonwhy.eval.steps.commonwhy_eval_judge_canaries import stage_judge_canaries
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

@@ -1,6 +1,6 @@
 """Rule commonwhy_eval_judge_check: one judge on the check set (verdicts, measures per type, validity)."""
 
-from benchval.jobs.steps.commonwhy_eval_judge_check import stage_judge_check
+from benchval.commonwhy.eval.steps.commonwhy_eval_judge_check import stage_judge_check
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

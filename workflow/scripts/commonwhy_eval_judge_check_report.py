@@ -1,6 +1,6 @@
 """Rule commonwhy_eval_judge_check_report: the judge check table as an HTML page for the report."""
 
-from benchval.jobs.steps.commonwhy_eval_judge_check_report import stage_judge_check_report
+from benchval.commonwhy.eval.steps.commonwhy_eval_judge_check_report import stage_judge_check_report
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

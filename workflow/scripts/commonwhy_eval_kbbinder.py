@@ -1,6 +1,6 @@
 """Rule commonwhy_eval_kbbinder: the KB-Binder-style baseline."""
 
-from benchval.jobs.steps.commonwhy_eval_baselines import stage_kbbinder
+from benchval.commonwhy.eval.steps.commonwhy_eval_baselines import stage_kbbinder
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

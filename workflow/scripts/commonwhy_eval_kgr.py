@@ -1,6 +1,6 @@
 """Rule commonwhy_eval_kgr: the KGR-style baseline (revises the backbone's own answers)."""
 
-from benchval.jobs.steps.commonwhy_eval_baselines import stage_kgr
+from benchval.commonwhy.eval.steps.commonwhy_eval_baselines import stage_kgr
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

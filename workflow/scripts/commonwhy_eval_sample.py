@@ -1,6 +1,6 @@
 """Rule commonwhy_eval_sample: the seeded question sample."""
 
-from benchval.jobs.steps.commonwhy_eval_sample import stage_sample
+from benchval.commonwhy.eval.steps.commonwhy_eval_sample import stage_sample
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

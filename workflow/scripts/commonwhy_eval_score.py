@@ -1,6 +1,6 @@
 """Rule commonwhy_eval_score: BERTScore, ROUGE-L, BLEU and METEOR of every system's answers."""
 
-from benchval.jobs.steps.commonwhy_eval_score import stage_score
+from benchval.commonwhy.eval.steps.commonwhy_eval_score import stage_score
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

@@ -1,6 +1,6 @@
 """Rule commonwhy_eval_table2: results.csv, Table 2 layout per source and the figure."""
 
-from benchval.jobs.steps.commonwhy_eval_table2 import stage_table2
+from benchval.commonwhy.eval.steps.commonwhy_eval_table2 import stage_table2
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821

@@ -1,6 +1,6 @@
-"""Rule commonwhy_ground: the construction pipeline (thin: calls benchval.jobs.steps.commonwhy_ground)."""
+"""Rule commonwhy_ground: the construction pipeline (thin: calls benchval.commonwhy.steps.commonwhy_ground)."""
 
-from benchval.jobs.steps.commonwhy_ground import ground
+from benchval.commonwhy.steps.commonwhy_ground import ground
 from benchval.plumbing.raw_file_checks import verify_raw_files
 from benchval.plumbing.job import start_job
 

@@ -1,6 +1,6 @@
-"""Rule kg_store: the LitWD1K store (thin: calls benchval.jobs.steps.commonwhy_kg_store)."""
+"""Rule kg_store: the LitWD1K store (thin: calls benchval.commonwhy.steps.commonwhy_kg_store)."""
 
-from benchval.jobs.steps.commonwhy_kg_store import build_store
+from benchval.commonwhy.steps.commonwhy_kg_store import build_store
 from benchval.plumbing.raw_file_checks import verify_raw_files
 from benchval.plumbing.job import start_job
 

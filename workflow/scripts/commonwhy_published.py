@@ -1,6 +1,6 @@
-"""Rule commonwhy_published: the published dataset as a table (thin: calls benchval.jobs.steps.commonwhy_published)."""
+"""Rule commonwhy_published: the published dataset as a table (benchval.commonwhy.steps.commonwhy_published)."""
 
-from benchval.jobs.steps.commonwhy_published import published
+from benchval.commonwhy.steps.commonwhy_published import published
 from benchval.plumbing.raw_file_checks import verify_raw_files
 from benchval.plumbing.job import start_job
 

@@ -1,6 +1,6 @@
-"""Snakemake script: an imported study's score_table.csv and tasks.csv (benchval.jobs.steps.import_score_table)."""
+"""Snakemake script: an imported study's score_table.csv and tasks.csv (benchval.lmeval.steps.import_score_table)."""
 
-from benchval.jobs.steps.import_score_table import import_study
+from benchval.lmeval.steps.import_score_table import import_study
 from benchval.plumbing.raw_file_checks import verify_raw_files
 from benchval.plumbing.job import start_job
 

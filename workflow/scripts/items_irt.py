@@ -1,6 +1,6 @@
-"""Snakemake script: 1PL and 2PL of every benchmark of one source (benchval.jobs.steps.items_irt)."""
+"""Snakemake script: 1PL and 2PL of every benchmark of one source (benchval.items.steps.items_irt)."""
 
-from benchval.jobs.steps.items_irt import run_irt_steps
+from benchval.items.steps.items_irt import run_irt_steps
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

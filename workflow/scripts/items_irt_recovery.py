@@ -1,6 +1,6 @@
-"""Snakemake script: IRT fitted back to simulated responses, a gate before real data (benchval.jobs.steps.items_irt)."""
+"""Snakemake script: IRT fitted to simulated responses, a gate before real data (benchval.items.steps.items_irt)."""
 
-from benchval.jobs.steps.items_irt import run_recovery_step
+from benchval.items.steps.items_irt import run_recovery_step
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

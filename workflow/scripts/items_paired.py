@@ -1,6 +1,6 @@
-"""Snakemake script: paired comparisons and rank resolution of one item source (benchval.jobs.steps.items_paired)."""
+"""Snakemake script: paired comparisons and rank resolution of one item source (benchval.items.steps.items_paired)."""
 
-from benchval.jobs.steps.items_paired import run_items_paired
+from benchval.items.steps.items_paired import run_items_paired
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

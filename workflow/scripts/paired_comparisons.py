@@ -1,6 +1,6 @@
-"""Snakemake script: paired comparisons of a scored study's models (benchval.jobs.steps.paired_comparisons)."""
+"""Snakemake script: paired comparisons of a scored study's models (benchval.analysis.steps.paired_comparisons)."""
 
-from benchval.jobs.steps.paired_comparisons import write_paired_comparisons
+from benchval.analysis.steps.paired_comparisons import write_paired_comparisons
 from benchval.plumbing.job import start_job
 
 job = start_job(snakemake)

@@ -1,6 +1,6 @@
-"""Snakemake script: the power table of one study (benchval.jobs.steps.power_planning)."""
+"""Snakemake script: the power table of one study (benchval.analysis.steps.power_planning)."""
 
-from benchval.jobs.steps.power_planning import run_power_step
+from benchval.analysis.steps.power_planning import run_power_step
 from benchval.plumbing.job import plain, start_job
 
 job = start_job(snakemake)

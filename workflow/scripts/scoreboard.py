@@ -1,8 +1,8 @@
-"""Snakemake script: the scoreboard table and figure of one scored study (benchval.jobs.steps.scoreboard)."""
+"""Snakemake script: the scoreboard table and figure of one scored study (benchval.analysis.steps.scoreboard)."""
 
 from pathlib import Path
 
-from benchval.jobs.steps.scoreboard import run_scoreboard_step
+from benchval.analysis.steps.scoreboard import run_scoreboard_step
 from benchval.plumbing.job import plain, start_job
 
 job = start_job(snakemake)

@@ -1,9 +1,9 @@
 """Snakemake script: the specification-robustness table and figure of one study
-(benchval.jobs.steps.specification_robustness)."""
+(benchval.analysis.steps.specification_robustness)."""
 
 from pathlib import Path
 
-from benchval.jobs.steps.specification_robustness import run_specification_step
+from benchval.analysis.steps.specification_robustness import run_specification_step
 from benchval.plumbing.job import plain, start_job
 
 job = start_job(snakemake)

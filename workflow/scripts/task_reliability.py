@@ -1,6 +1,6 @@
-"""Snakemake script: the task reliability table of one study (benchval.jobs.steps.task_reliability)."""
+"""Snakemake script: the task reliability table of one study (benchval.lmeval.steps.task_reliability)."""
 
-from benchval.jobs.steps.task_reliability import run_reliability_step
+from benchval.lmeval.steps.task_reliability import run_reliability_step
 from benchval.plumbing.job import plain, start_job
 
 job = start_job(snakemake)

@@ -10,7 +10,7 @@ Two sources, configured per study under ``studies:`` (schema: workflow/schemas/s
   is a missing score, and so is a token listed in ``missing_values`` (e.g. ``["n/a", "-"]``). Any
   other cell (``0,62``, ``71%``, ``True``, ``nan``) is an error naming file, line and column.
 * ``source: lm_eval`` - imported by :mod:`benchval.lmeval.results` (it builds on this module's checks); rule
-  ``import_score_table`` picks the importer by ``source`` (:mod:`benchval.jobs.steps.import_score_table`).
+  ``import_score_table`` picks the importer by ``source`` (:mod:`benchval.lmeval.steps.import_score_table`).
 
 ``path`` may contain ``{mirror}``, replaced by the config's raw-data mirror. Every dropped
 row or file is reported (log) with before/after counts and the reason.

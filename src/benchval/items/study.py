@@ -1,6 +1,6 @@
 """Rule items_study: item validity and the validity curve of every (benchmark, criterion) pair of an item
-study (docs/items.md). The responses come from benchval.jobs.steps.items_responses, the IRT fits from
-benchval.jobs.steps.items_irt."""
+study (docs/items.md). The responses come from benchval.items.steps.items_responses, the IRT fits from
+benchval.items.steps.items_irt."""
 
 from __future__ import annotations
 

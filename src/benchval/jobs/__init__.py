@@ -1,13 +1,15 @@
-"""The jobs wing: what only the workflow's rules need, above every stage package.
+"""The jobs wing: the Snakemake kit, what only the workflow's rules need.
 
-The layout (paths and the sets a config asks for), the rerun helpers, the one helper that gives a rule
-its settings, cluster sizing, the GPU-hours planner, and one module per rule script (``steps``), named
-like its script. Nothing below this wing (the stage packages, ``benchval.plumbing``) imports it
-(tests/test_import_graph.py; docs/workflow.md "Floors").
+No stage package imports this wing (tests/test_import_graph.py; docs/workflow.md "Floors"); the rules' step
+modules live beside their domain (``benchval.<domain>.steps.<rule>``, tests/test_job_steps.py).
 
 * layout: the file layout (paths, name patterns) and the studies, models and tasks a config asks for;
 * reruns: what makes reruns honest (canonical params, code digests, working-directory-relative paths);
+* rule_settings: the one helper that gives a rule its settings; rule_files: files a rule reads beside code;
+* job_logs: each rule's log and benchmark file from its name;
 * cluster_resources: memory, runtime and GPUs of the model-heavy rules, from the model's size;
-* gpu_hours: GPU-hours a config's scoring will take (``python -m benchval.jobs.gpu_hours``);
-* steps: one module per rule script, named like its script (``steps.shared``: what several steps share).
+* rules: helpers of the rule files; cli: the ``benchval`` command (one Snakemake command per journey).
+
+The GPU-hours planner is :mod:`benchval.cluster_planning.gpu_hours`; the files drawn from the code
+(docs/architecture.md, workflow/envs/benchval.yaml) are written by :mod:`benchval.project_files.generated_files`.
 """

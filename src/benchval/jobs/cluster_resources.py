@@ -21,7 +21,7 @@ The numbers are upper bounds for the scheduler, not predictions:
 - GPU jobs: gpu = ceil((1.2 x weights + one batch of logits) / gpu_mem_gb), at least 1; host
   RAM 4 GB + the weights once (the checkpoint passes through while loading); runtime 30 min +
   2 min (score) or 4 min (generate, autoregressive) per billion parameters -- deliberately loose:
-  benchval.jobs.gpu_hours's formula puts the largest full task (HellaSwag, ~1.6M tokens fed) of a 70B model
+  benchval.cluster_planning.gpu_hours's formula puts the largest full task (HellaSwag, ~1.6M tokens fed) of a 70B model
   at 20-40 min (H100 or RTX PRO 6000 peak at an assumed MFU of 0.2) against the 170 min asked;
   measure with benchmarks/gpu_check.py.
 

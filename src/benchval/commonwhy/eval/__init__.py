@@ -15,7 +15,7 @@ One concept per module (docs/commonwhy-eval.md):
 - :mod:`.parquet_tables` the evaluation's parquet tables, read back with a check of their columns
 - :mod:`.criterion`  score-table and task rows for the validity analysis
 - :mod:`.stage_keys` the ``commonwhy_eval`` keys each rule passes its stage, and the check that it reads no other
-- the rules' modules are benchval.jobs.steps.commonwhy_eval_answer and its siblings, one per script
+- the rules' modules are benchval.commonwhy.eval.steps.commonwhy_eval_answer and its siblings, one per script
 
 This ``__init__`` imports nothing, so that a script importing one stage hashes no other (docs/workflow.md).
 """

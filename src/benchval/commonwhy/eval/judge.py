@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import pandas as pd
 
 from benchval.generation.prompts import PromptTemplate, user
+from benchval.generation.systems import make_generator
+from benchval.plumbing.folders import MODELS_DIR
 
 log = logging.getLogger(__name__)
 
@@ -106,3 +109,18 @@ def judge_answers(judge: Judge, questions: pd.DataFrame, answers: pd.DataFrame) 
     table = merged[["id"]].merge(grouped, on="id", how="left")
     table["correct"] = table["n_yes"] > 0
     return table[["id", "correct", "n_references", "n_yes", "n_unparsed"]]
+
+
+def make_judge(
+    system: str,
+    settings: Mapping,
+    models_config: Mapping,
+    models_dir: str | Path = MODELS_DIR,
+    decision: str | None = None,
+) -> Judge:
+    """The configured judge, loaded: its model (or endpoint), prompt and decision rule. `settings`: the stage's
+    ``commonwhy_eval`` settings (stage_keys.JUDGE_KEYS)."""
+    cfg = settings["judge"]
+    generator = make_generator(system, settings, models_config, models_dir, batch_size=cfg["batch_size"])
+    template = PromptTemplate.from_file(cfg["prompt"], required=JUDGE_PLACEHOLDERS)
+    return Judge(generator, template, decision=decision or cfg["decision"])

@@ -19,7 +19,7 @@ from benchval.plumbing.dotted_keys import GuardedSettings, UndeclaredSetting, gu
 
 __all__ = ["STAGE_KEYS", "UndeclaredSetting", "stage_section", "stage_settings"]
 
-#: what make_generator (benchval.jobs.steps.shared.commonwhy_eval_systems) reads to load a model or an endpoint
+#: what make_generator (benchval.generation.systems) reads to load a model or an endpoint
 GENERATOR_KEYS = ("endpoints", "generation.use_chat_template", "generation.batch_size")
 _BERTSCORE = "metrics.bertscore."
 #: what benchval.commonwhy.eval.metrics.BertScoreSettings.from_section reads
