@@ -23,7 +23,7 @@ FAMILIES = {
 #: step -> other steps it imports (the same two input tables)
 SHARES = {"commonwhy_eval_check_set": {"commonwhy_eval_check_questions"}}
 #: modules of a steps package that several of its steps share (named like no script)
-SHARED = {"atlas_common", "atlas_factor", "commonwhy_eval_stage_io"}
+SHARED = {"atlas_common", "commonwhy_eval_stage_io"}
 #: rule-name prefix -> the steps package of its domain (the longest prefix wins); steps of other rules live in
 #: analysis/steps or, where they read lm_eval output, lmeval/steps
 DOMAINS = {

@@ -12,6 +12,7 @@ from benchval.atlas.agreement import agreement_validity, kendall_tau_b, win_rate
 from benchval.atlas.obs_check import merged_lineages, obs_agreement
 from benchval.atlas.pairs import atlas_pairs
 from benchval.atlas.predictors import predictor_table
+from benchval.atlas.settings import IncrementalSettings, Measures, Resampling
 from benchval.atlas.study_tables import study_table
 from benchval.atlas.leaderboards import LeaderboardError
 
@@ -24,10 +25,23 @@ def random_wide(seed=0, n=40, columns=("a", "b", "c", "d"), missing=0.2):
     return wide.mask(rng.random(wide.shape) < missing)
 
 
+def incremental(min_models, n_bootstrap, seed, aggregates=None, same=None, min_headline_n=0):
+    """The settings of rules atlas_pairs and atlas_human_preference (min_clusters 3, g from 3 columns)."""
+    return IncrementalSettings(
+        min_models=min_models,
+        min_clusters=3,
+        min_headline_n=min_headline_n,
+        min_columns=3,
+        uniqueness_floor=0.05,
+        resampling=Resampling(n_bootstrap=n_bootstrap, ci_level=0.95, seed=seed),
+        measures=Measures(aggregates=aggregates or {}, same_measure=same or {}, collections=()),
+    )
+
+
 def test_atlas_pairs_match_scipy_and_statsmodels_bh_and_exclude_aggregates():
     wide = random_wide()
     leaderboard = {"a": "lb1", "b": "lb1", "c": "lb2", "d": "lb3"}
-    pairs, excluded = atlas_pairs(wide, leaderboard, {"lb1": ["a"]}, 10, 200, 0.95, 1, same={"d": "c"})
+    pairs, excluded = atlas_pairs(wide, leaderboard, incremental(10, 200, 1, {"lb1": ["a"]}, same={"d": "c"}))
     assert excluded[["column_a", "column_b"]].values.tolist() == [["a", "b"], ["c", "d"]]
     assert "aggregate" in excluded.at[0, "rule"] and "snapshot" in excluded.at[1, "rule"]
     assert len(pairs) == 4
@@ -51,7 +65,7 @@ def test_atlas_pairs_match_scipy_and_statsmodels_bh_and_exclude_aggregates():
 def test_a_pair_below_min_models_is_not_in_the_atlas():
     wide = random_wide(n=12, missing=0.0)
     wide.loc[wide.index[:5], "d"] = np.nan  # d shares 7 models with each column
-    pairs, _ = atlas_pairs(wide, dict.fromkeys(wide.columns, "x"), {}, 8, 100, 0.95, 1)
+    pairs, _ = atlas_pairs(wide, dict.fromkeys(wide.columns, "x"), incremental(8, 100, 1))
     assert "d" not in set(pairs["column_a"]) | set(pairs["column_b"])
 
 
@@ -73,7 +87,7 @@ def test_win_rate_hand_case():
 def test_agreement_validity_table_ranks_and_moves():
     wide = random_wide(n=30, columns=("crit", "a", "b", "c"), missing=0.0)
     wide["c"] = -wide["crit"] + np.random.default_rng(1).normal(size=30) * 0.1  # disagrees with the rest
-    table = agreement_validity(wide, "crit", ["a", "b", "c"], {"n_bootstrap": 200, "ci_level": 0.95, "seed": 1})
+    table = agreement_validity(wide, "crit", ["a", "b", "c"], Resampling(200, 0.95, 1))
     row = table.set_index("benchmark")
     reference = win_rates(wide[["a", "b"]]).mean(axis=1)  # c's reference: the other benchmarks' mean win rate
     assert row.at["c", "agreement"] == pytest.approx(stats.kendalltau(wide["c"], reference).statistic)
@@ -91,8 +105,8 @@ def test_predictor_table_partial_on_log_size_matches_partial_spearman():
     sizes.iloc[:8] = np.nan  # closed models: no size
     models = pd.DataFrame({"size_b": sizes, "family": [f"f{i % 6}" for i in range(30)]})
     leaderboard = {"elo": "arena", "p1": "x", "p2": "y", "o1": "o1", "o2": "o2", "o3": "o3"}
-    context = {"leaderboard": leaderboard, "aggregates": {}, "same_measure": {"p2": "elo"}}
-    settings = {"min_models": 10, "n_bootstrap": 100, "ci_level": 0.95, "seed": 2, "min_headline_n": 10}
+    context = {"leaderboard": leaderboard}
+    settings = incremental(10, 100, 2, same={"p2": "elo"}, min_headline_n=10)
     table, excluded = predictor_table(wide, models, ["elo"], context, settings)
     assert set(table["predictor"]) == {"p1", "o1", "o2", "o3"} and excluded["predictor"].tolist() == ["p2"]
     row = table.set_index("predictor").loc["p1"]
@@ -176,7 +190,7 @@ def test_fast_resampled_ranks_and_rho_equal_scipy_and_the_analysis_bootstrap():
 def test_agreement_never_ranks_an_undefined_value_below_a_defined_one():
     wide = random_wide(n=30, columns=("crit", "a", "b", "c"), missing=0.0)
     wide["c"] = 1.0  # constant: tau and rho undefined
-    table = agreement_validity(wide, "crit", ["a", "b", "c"], {"n_bootstrap": 50, "ci_level": 0.95, "seed": 1})
+    table = agreement_validity(wide, "crit", ["a", "b", "c"], Resampling(50, 0.95, 1))
     row = table.set_index("benchmark")
     assert np.isnan(row.at["c", "validity_rank"]) and np.isnan(row.at["c", "agreement_rank"])
     assert sorted(row["validity_rank"].dropna()) == [1.0, 2.0]

@@ -30,6 +30,7 @@ import pandas as pd
 from scipy import stats
 
 from benchval.analysis.bootstrap import bootstrap_spearman, resample_indices, rng_for
+from benchval.atlas.settings import Resampling
 
 
 def win_rates(wide: pd.DataFrame) -> pd.DataFrame:
@@ -70,7 +71,7 @@ def agreement_validity(
     wide: pd.DataFrame,
     criterion: str,
     benchmarks: list[str],
-    settings: dict,
+    resampling: Resampling,
     reference: list | None = None,
     groups: dict | None = None,
 ) -> pd.DataFrame:
@@ -87,7 +88,7 @@ def agreement_validity(
     scores = wide.loc[models, columns]
     wins = win_rates(scores)
     y = wide.loc[models, criterion].to_numpy(float)
-    n_boot, level = settings["n_bootstrap"], settings["ci_level"]
+    n_boot, level = resampling.n_bootstrap, resampling.ci_level
     point = {"agreement": [], "validity": []}
     draws = {"agreement": [], "validity": []}
     counts, used = [], []
@@ -99,11 +100,11 @@ def agreement_validity(
         with_reference = np.isfinite(x) & np.isfinite(reference_score)
         tau = stats.kendalltau(x[with_reference], reference_score[with_reference]).statistic
         point["agreement"].append(tau)
-        rng = rng_for(settings["seed"], "agreement", criterion, benchmark)
+        rng = rng_for(resampling.seed, "agreement", criterion, benchmark)
         draws["agreement"].append(_bootstrap_tau(x[with_reference], reference_score[with_reference], n_boot, rng))
         with_criterion = np.isfinite(x) & np.isfinite(y)
         point["validity"].append(stats.spearmanr(x[with_criterion], y[with_criterion]).statistic)
-        rng = rng_for(settings["seed"], "validity", criterion, benchmark)
+        rng = rng_for(resampling.seed, "validity", criterion, benchmark)
         pair = np.column_stack([x[with_criterion], y[with_criterion]])
         draws["validity"].append(bootstrap_spearman(pair, resample_indices(rng, len(pair), n_boot))[:, 0, 1])
         counts.append((int(with_reference.sum()), int(with_criterion.sum())))

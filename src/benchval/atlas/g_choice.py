@@ -37,6 +37,7 @@ from scipy import stats
 from benchval.analysis.bootstrap import rng_for
 from benchval.analysis.partial_sensitivity import general_factor
 from benchval.atlas.incremental import Population, incremental_validity
+from benchval.atlas.settings import IncrementalSettings
 
 CANDIDATES = ("study_pc", "study_factor", "atlas")
 HEYWOOD_UNIQUENESS = 0.01  # a one-factor uniqueness below this: the column is the factor (Heywood case)
@@ -131,7 +132,9 @@ def _correlation(x: pd.Series, y: pd.Series, min_models: int) -> tuple[float, in
     return float(stats.spearmanr(x[both], y[both]).statistic), int(both.sum())
 
 
-def pair_choice(study: pd.DataFrame, columns: list[str], a: str, b: str, atlas: Population, settings: dict) -> list:
+def pair_choice(
+    study: pd.DataFrame, columns: list[str], a: str, b: str, atlas: Population, settings: IncrementalSettings
+) -> list:
     """One row per candidate g for the pair (a, b) of ``study`` (index: model; columns family, size_b and the
     study's columns)."""
     rows_in = study[[a, b, "family"]].notna().all(axis=1)
@@ -142,13 +145,16 @@ def pair_choice(study: pd.DataFrame, columns: list[str], a: str, b: str, atlas: 
     rows = []
     for name, (g, share, heywood) in found.items():
         covered = g.reindex(data.index)
-        rng = rng_for(settings["seed"], "g_choice", a, b)  # one stream per pair: the candidates share resamples
+        rng = rng_for(settings.resampling.seed, "g_choice", a, b)  # one stream per pair: the candidates share resamples
         values = incremental_validity(
             data[a].to_numpy(float),
             data[b].to_numpy(float),
             {"g": covered.to_numpy(float), "size": log_size},
             clusters,
-            {**settings, "min_interval_n": 0},
+            {
+                **settings.interval_options(),
+                "min_interval_n": 0,
+            },  # every candidate's interval, below the headline n too
             rng,
         )
         record = {
@@ -163,7 +169,7 @@ def pair_choice(study: pd.DataFrame, columns: list[str], a: str, b: str, atlas: 
         for other, (other_g, _, _) in found.items():
             if other != name:
                 record[f"spearman_with_{other}"], record[f"n_with_{other}"] = _correlation(
-                    covered, other_g.reindex(data.index), settings["min_models"]
+                    covered, other_g.reindex(data.index), settings.min_models
                 )
         keep = ("rho", "ci_low", "ci_high", "n_models", "rho_beyond_g", "rho_beyond_g_ci_low", "rho_beyond_g_ci_high")
         record.update({k: values[k] for k in keep})
@@ -184,7 +190,9 @@ def pair_choice(study: pd.DataFrame, columns: list[str], a: str, b: str, atlas: 
     return rows
 
 
-def g_choice_table(study: pd.DataFrame, columns: list[str], pairs: list, atlas: Population, settings: dict):
+def g_choice_table(
+    study: pd.DataFrame, columns: list[str], pairs: list, atlas: Population, settings: IncrementalSettings
+):
     """Every (predictor column, criterion column) of ``pairs``: one row per candidate g (module docstring)."""
     records = [row for a, b in pairs for row in pair_choice(study, columns, a, b, atlas, settings)]
     return pd.DataFrame.from_records(records)

@@ -45,6 +45,11 @@ class FactorSettings:
     uniqueness_floor: float = 0.05
     iterations: int = 500
 
+    @classmethod
+    def of(cls, settings) -> FactorSettings:
+        """The g of the atlas statistics' settings (benchval.atlas.settings.IncrementalSettings)."""
+        return cls(settings.min_models, settings.min_columns, settings.uniqueness_floor)
+
 
 def rankits(wide: pd.DataFrame) -> pd.DataFrame:
     """Per column: normal quantile of (average rank - 1/2) / n over the models the column scores."""

@@ -22,6 +22,7 @@ from benchval.analysis.correlation import spearman
 from benchval.atlas.general_factor import FactorSettings
 from benchval.atlas.groups import column_groups, group_pair_labels, hierarchical_q
 from benchval.atlas.incremental import incremental_columns, pair_statistics, population
+from benchval.atlas.settings import IncrementalSettings
 
 PAIR_COLUMNS = [
     "column_a",
@@ -102,17 +103,8 @@ def rho_with_interval(x: np.ndarray, y: np.ndarray, min_models: int, n_boot: int
 def atlas_pairs(
     wide: pd.DataFrame,
     leaderboard: dict,
-    aggregates: dict,
-    min_models: int,
-    n_boot: int,
-    level: float,
-    seed: int,
-    same: dict | None = None,
+    settings: IncrementalSettings,
     models: pd.DataFrame | None = None,
-    collections=(),
-    factor: FactorSettings | None = None,
-    min_clusters: int = 3,
-    min_interval_n: int = 0,
     traits: dict | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(pairs table, excluded pairs with their rule). Per pair: raw Spearman and the partials beyond log
@@ -124,15 +116,10 @@ def atlas_pairs(
     columns = list(wide.columns)
     values = wide.to_numpy(float)
     present = np.isfinite(values)
-    groups = column_groups(leaderboard, same, collections)
-    people = population(wide, models, groups, factor or FactorSettings(min_models=min_models), traits)
-    options = {
-        "min_models": min_models,
-        "n_bootstrap": n_boot,
-        "ci_level": level,
-        "min_clusters": min_clusters,
-        "min_interval_n": min_interval_n,
-    }
+    measures, min_models = settings.measures, settings.min_models
+    groups = column_groups(leaderboard, measures.same_measure, measures.collections)
+    people = population(wide, models, groups, FactorSettings.of(settings), traits)
+    options = settings.interval_options()
     records, excluded = [], []
     # progress in the job log (rate and time left; the first columns have the most pairs to bootstrap)
     for i, a in enumerate(tqdm(columns, desc="atlas pairs (bootstrap)", unit="column", mininterval=5)):
@@ -140,7 +127,7 @@ def atlas_pairs(
             b, n = columns[j], int(counts[i, j])
             if n < min_models:
                 continue
-            if aggregate_pair(a, b, leaderboard, aggregates):
+            if aggregate_pair(a, b, leaderboard, measures.aggregates):
                 excluded.append(
                     {
                         "column_a": a,
@@ -150,7 +137,7 @@ def atlas_pairs(
                     }
                 )
                 continue
-            if same_measure(a, b, same or {}):
+            if same_measure(a, b, measures.same_measure):
                 excluded.append(
                     {
                         "column_a": a,
@@ -161,7 +148,7 @@ def atlas_pairs(
                 )
                 continue
             rows = present[:, i] & present[:, j]
-            rng = rng_for(seed, "atlas", a, b)
+            rng = rng_for(settings.resampling.seed, "atlas", a, b)
             result = pair_statistics(people, a, b, values[:, i], values[:, j], rows, options, rng)
             names = {
                 "column_a": a,

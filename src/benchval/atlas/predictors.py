@@ -36,6 +36,7 @@ from benchval.analysis.bootstrap import rng_for
 from benchval.atlas.general_factor import FactorSettings
 from benchval.atlas.groups import column_groups, group_pair_labels, hierarchical_q
 from benchval.atlas.incremental import incremental_columns, pair_statistics, population
+from benchval.atlas.settings import IncrementalSettings
 from benchval.atlas.pairs import aggregate_pair, same_measure
 
 COLUMNS = [
@@ -54,18 +55,18 @@ COLUMNS = [
 ]
 
 
-def predictor_table(wide: pd.DataFrame, models: pd.DataFrame, criteria: list[str], context: dict, settings: dict):
+def predictor_table(
+    wide: pd.DataFrame, models: pd.DataFrame, criteria: list[str], context: dict, settings: IncrementalSettings
+):
     """(ranked predictors of every criterion, predictors left out with their rule). ``models``: registry rows
-    (family, size_b) by canonical id; ``group_a`` is the predictor's group, ``group_b`` the criterion's."""
+    (family, size_b) by canonical id; ``context``: the ``leaderboard`` of each column, and optionally the
+    column ``traits`` and the reviewed ``methods`` (benchval.atlas.methods); ``group_a`` is the predictor's
+    group, ``group_b`` the criterion's."""
     records, excluded = [], []
-    groups = column_groups(context["leaderboard"], context["same_measure"], context.get("collections", ()))
-    factor = settings.get("factor") or FactorSettings(settings["min_models"])
-    people = population(wide, models, groups, factor, context.get("traits"))
-    options = {
-        **settings,
-        "min_clusters": settings.get("min_clusters", 3),
-        "min_interval_n": settings.get("min_headline_n", 0),
-    }
+    measures = settings.measures
+    groups = column_groups(context["leaderboard"], measures.same_measure, measures.collections)
+    people = population(wide, models, groups, FactorSettings.of(settings), context.get("traits"))
+    options = settings.interval_options()
     for criterion in tqdm(criteria, desc="human preference (bootstrap)", unit="criterion", mininterval=5):
         if criterion not in wide.columns:
             raise KeyError(f"atlas.human_preference.criteria: {criterion!r} is no atlas column")
@@ -75,16 +76,16 @@ def predictor_table(wide: pd.DataFrame, models: pd.DataFrame, criteria: list[str
                 continue
             x_all = wide[predictor].to_numpy(float)
             rows = np.isfinite(x_all) & np.isfinite(y_all)
-            if rows.sum() < settings["min_models"]:
+            if rows.sum() < settings.min_models:
                 continue
-            if aggregate_pair(predictor, criterion, context["leaderboard"], context["aggregates"]) or same_measure(
-                predictor, criterion, context["same_measure"]
+            if aggregate_pair(predictor, criterion, context["leaderboard"], measures.aggregates) or same_measure(
+                predictor, criterion, measures.same_measure
             ):
                 excluded.append(
                     {"criterion": criterion, "predictor": predictor, "rule": "same measure or its aggregate"}
                 )
                 continue
-            rng = rng_for(settings["seed"], "human_preference", criterion, predictor)
+            rng = rng_for(settings.resampling.seed, "human_preference", criterion, predictor)
             values = pair_statistics(people, predictor, criterion, x_all, y_all, rows, options, rng)
             names = {"group_a": groups[predictor], "group_b": groups[criterion]}
             records.append({"criterion": criterion, "predictor": predictor, **names, **values})
@@ -94,7 +95,7 @@ def predictor_table(wide: pd.DataFrame, models: pd.DataFrame, criteria: list[str
     table["q_beyond_g"], _ = hierarchical_q(table["p_beyond_g"], labels)
     table = with_methods(table, context.get("methods"))
     counted_under = counted_criterion(table, criteria)
-    min_n = settings.get("min_headline_n", settings["min_models"])
+    min_n = settings.min_headline_n
     table = pd.concat([ranked(part, min_n, counted_under=counted_under) for _, part in table.groupby("criterion")])
     return table[COLUMNS].reset_index(drop=True), pd.DataFrame(excluded, columns=["criterion", "predictor", "rule"])
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchval.atlas.steps.atlas_common import settings, wide_scores, write_table
+from benchval.atlas.settings import AgreementSettings
+from benchval.atlas.steps.atlas_common import wide_scores, write_table
 
 
 def write_agreement(atlas: dict, seed: int, ci_level: float, cells_csv, predictors_csv, table_csv) -> None:
@@ -13,17 +14,15 @@ def write_agreement(atlas: dict, seed: int, ci_level: float, cells_csv, predicto
 
     from benchval.atlas.groups import column_groups
 
+    settings = AgreementSettings.from_config(atlas, seed, ci_level)
     wide, leaderboard = wide_scores(cells_csv)
-    criterion = atlas["human_preference"]["agreement_criterion"]
+    criterion, min_n = settings.criterion, settings.min_headline_n
     predictors = pd.read_csv(predictors_csv)
     own = predictors[predictors["criterion"] == criterion]
-    min_n = int(atlas.get("min_headline_n", atlas["min_models"]))
     benchmarks = own.loc[own["n_models"] >= min_n, "predictor"].tolist()
     too_few = own[own["n_models"] < min_n]
-    collections = (atlas.get("measure_groups") or {}).get("collections", [])
-    groups = column_groups(leaderboard, atlas["same_measure"], collections)
-    reference = atlas.get("agreement_reference") or []
-    table = agreement_validity(wide, criterion, benchmarks, settings(atlas, seed, ci_level), reference, groups)
+    groups = column_groups(leaderboard, settings.measures.same_measure, settings.measures.collections)
+    table = agreement_validity(wide, criterion, benchmarks, settings.resampling, list(settings.reference), groups)
     table["rank_note"] = ""
     left_out = pd.DataFrame(
         {

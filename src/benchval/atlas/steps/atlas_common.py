@@ -1,4 +1,5 @@
-"""What the atlas step modules share: writing a table, the wide score matrix, the settings dicts."""
+"""What the atlas step modules share: writing a table, the wide score matrix, the registry and the column traits
+(their settings: benchval.atlas.settings)."""
 
 from __future__ import annotations
 
@@ -16,26 +17,6 @@ def wide_scores(cells_csv) -> tuple[pd.DataFrame, dict]:
     cells = pd.read_csv(cells_csv)
     leaderboard = cells.drop_duplicates("column").set_index("column")["leaderboard"].to_dict()
     return cells.pivot(index="canonical_id", columns="column", values="value"), leaderboard
-
-
-def context(atlas: dict, leaderboard: dict) -> dict:
-    return {
-        "leaderboard": leaderboard,
-        "aggregates": atlas["aggregate_columns"],
-        "same_measure": atlas["same_measure"],
-        "collections": tuple((atlas.get("measure_groups") or {}).get("collections", [])),
-    }
-
-
-def settings(atlas: dict, seed: int, ci_level: float) -> dict:
-    return {
-        "min_models": int(atlas["min_models"]),
-        "n_bootstrap": int(atlas["n_bootstrap"]),
-        "ci_level": ci_level,
-        "seed": seed,
-        "min_clusters": int(atlas.get("min_clusters", 3)),
-        "min_headline_n": int(atlas.get("min_headline_n", atlas["min_models"])),
-    }
 
 
 def registry_models(models_csv) -> pd.DataFrame:

@@ -6,15 +6,8 @@ import logging
 
 import pandas as pd
 
-from benchval.atlas.steps.atlas_factor import factor_settings
-from benchval.atlas.steps.atlas_common import (
-    column_traits,
-    context,
-    registry_models,
-    settings,
-    wide_scores,
-    write_table,
-)
+from benchval.atlas.settings import IncrementalSettings
+from benchval.atlas.steps.atlas_common import column_traits, registry_models, wide_scores, write_table
 
 log = logging.getLogger(__name__)
 
@@ -22,19 +15,21 @@ log = logging.getLogger(__name__)
 def write_g_choice(atlas: dict, study: dict, seed: int, ci_level: float, inputs: dict, out_csv) -> None:
     """Rule atlas_g_choice (benchval.atlas.g_choice): the report's open_llm pairs, each with its candidate g."""
     from benchval.atlas.g_choice import g_choice_table
+    from benchval.atlas.general_factor import FactorSettings
     from benchval.atlas.groups import column_groups
     from benchval.atlas.incremental import population
 
+    settings = IncrementalSettings.from_config(atlas, seed, ci_level)
     wide, leaderboard = wide_scores(inputs["cells"])
-    shared = context(atlas, leaderboard)
-    groups = column_groups(leaderboard, shared["same_measure"], shared["collections"])
+    groups = column_groups(leaderboard, settings.measures.same_measure, settings.measures.collections)
     traits = column_traits(inputs["methods"], wide)
-    atlas_population = population(wide, registry_models(inputs["models"]), groups, factor_settings(atlas), traits)
+    models = registry_models(inputs["models"])
+    atlas_population = population(wide, models, groups, FactorSettings.of(settings), traits)
     table = pd.read_csv(inputs["study"]).set_index("model")
     column = {task: spec["column"] for task, spec in study["tasks"].items()}
     report = atlas["report"]
     pairs = [(column[p], column[c]) for p in report["study_predictors"] for c in report["study_criteria"]]
     columns = [column[t] for t in study["tasks"]]
-    choice = g_choice_table(table, columns, pairs, atlas_population, settings(atlas, seed, ci_level))
+    choice = g_choice_table(table, columns, pairs, atlas_population, settings)
     write_table(choice, out_csv)
     log.info("g choice: %s", choice.loc[choice["chosen"], ["column_a", "column_b", "g"]].to_dict("records"))

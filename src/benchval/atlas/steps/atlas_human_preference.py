@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-from benchval.atlas.steps.atlas_factor import factor_settings
-from benchval.atlas.steps.atlas_common import (
-    column_traits,
-    context,
-    registry_models,
-    settings,
-    wide_scores,
-    write_table,
-)
+from benchval.atlas.settings import IncrementalSettings
+from benchval.atlas.steps.atlas_common import column_traits, registry_models, wide_scores, write_table
 
 
 def write_human_preference(
@@ -20,18 +13,14 @@ def write_human_preference(
     from benchval.atlas.methods import load_methods
     from benchval.atlas.predictors import predictor_table
 
+    settings = IncrementalSettings.from_config(atlas, seed, ci_level)
     wide, leaderboard = wide_scores(cells_csv)
-    methods = load_methods(methods_csv, wide.columns)
-    table, excluded = predictor_table(
-        wide,
-        registry_models(models_csv),
-        atlas["human_preference"]["criteria"],
-        {
-            **context(atlas, leaderboard),
-            "traits": column_traits(methods_csv, wide),
-            "methods": methods,
-        },
-        {**settings(atlas, seed, ci_level), "factor": factor_settings(atlas)},
-    )
+    context = {
+        "leaderboard": leaderboard,
+        "traits": column_traits(methods_csv, wide),
+        "methods": load_methods(methods_csv, wide.columns),
+    }
+    criteria = atlas["human_preference"]["criteria"]
+    table, excluded = predictor_table(wide, registry_models(models_csv), criteria, context, settings)
     write_table(table, table_csv)
     write_table(excluded, excluded_csv)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from benchval.atlas.steps.atlas_factor import factor_settings
-from benchval.atlas.steps.atlas_common import column_traits, context, registry_models, wide_scores, write_table
+from benchval.atlas.settings import IncrementalSettings
+from benchval.atlas.steps.atlas_common import column_traits, registry_models, wide_scores, write_table
 
 log = logging.getLogger(__name__)
 
@@ -16,23 +16,10 @@ def write_pairs(
     """Rule atlas_pairs: the atlas proper (benchval.atlas.pairs)."""
     from benchval.atlas.pairs import atlas_pairs
 
+    settings = IncrementalSettings.from_config(atlas, seed, ci_level)
     wide, leaderboard = wide_scores(cells_csv)
-    pairs, excluded = atlas_pairs(
-        wide,
-        leaderboard,
-        atlas["aggregate_columns"],
-        int(atlas["min_models"]),
-        int(atlas["n_bootstrap"]),
-        ci_level,
-        seed,
-        same=atlas["same_measure"],
-        models=registry_models(models_csv),
-        collections=context(atlas, leaderboard)["collections"],
-        factor=factor_settings(atlas),
-        min_clusters=int(atlas.get("min_clusters", 3)),
-        min_interval_n=int(atlas.get("min_headline_n", atlas["min_models"])),
-        traits=column_traits(methods_csv, wide),
-    )
+    models, traits = registry_models(models_csv), column_traits(methods_csv, wide)
+    pairs, excluded = atlas_pairs(wide, leaderboard, settings, models=models, traits=traits)
     write_table(pairs, pairs_csv)
     write_table(excluded, excluded_csv)
     log.info("atlas: %d pairs (%d excluded by rule)", len(pairs), len(excluded))

@@ -8,11 +8,10 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from benchval.commonwhy.eval.judge import judge_answers
+from benchval.commonwhy.eval.judge import judge_answers, make_judge
 from benchval.commonwhy.eval.parquet_tables import write_table
 from benchval.commonwhy.eval.questions import read_questions
 from benchval.commonwhy.eval.stage_keys import stage_settings
-from benchval.commonwhy.eval.judge import make_judge
 from benchval.commonwhy.eval.steps.commonwhy_eval_stage_io import read_answers, read_validity
 from benchval.plumbing.folders import MODELS_DIR
 

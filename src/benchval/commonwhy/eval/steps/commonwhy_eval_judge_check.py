@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchval.commonwhy.eval.judge import Judge
+from benchval.commonwhy.eval.judge import Judge, make_judge
 from benchval.commonwhy.eval.judge_check import gate_scores, judge_pairs, judge_validity
 from benchval.commonwhy.eval.stage_keys import stage_settings
-from benchval.commonwhy.eval.judge import make_judge
 from benchval.plumbing.folders import MODELS_DIR
 
 log = logging.getLogger(__name__)
