@@ -12,7 +12,7 @@ from benchval.atlas.agreement import agreement_validity, kendall_tau_b, win_rate
 from benchval.atlas.obs_check import merged_lineages, obs_agreement
 from benchval.atlas.pairs import atlas_pairs
 from benchval.atlas.predictors import predictor_table
-from benchval.atlas.settings import IncrementalSettings, Measures, Resampling
+from benchval.atlas.statistics_settings import IncrementalSettings, Measures, Resampling
 from benchval.atlas.study_tables import study_table
 from benchval.atlas.leaderboards import LeaderboardError
 

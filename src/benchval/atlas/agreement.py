@@ -30,7 +30,7 @@ import pandas as pd
 from scipy import stats
 
 from benchval.analysis.bootstrap import bootstrap_spearman, resample_indices, rng_for
-from benchval.atlas.settings import Resampling
+from benchval.atlas.statistics_settings import Resampling
 
 
 def win_rates(wide: pd.DataFrame) -> pd.DataFrame:

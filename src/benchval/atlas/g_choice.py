@@ -37,7 +37,7 @@ from scipy import stats
 from benchval.analysis.bootstrap import rng_for
 from benchval.analysis.partial_sensitivity import general_factor
 from benchval.atlas.incremental import Population, incremental_validity
-from benchval.atlas.settings import IncrementalSettings
+from benchval.atlas.statistics_settings import IncrementalSettings
 
 CANDIDATES = ("study_pc", "study_factor", "atlas")
 HEYWOOD_UNIQUENESS = 0.01  # a one-factor uniqueness below this: the column is the factor (Heywood case)

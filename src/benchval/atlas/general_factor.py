@@ -47,7 +47,7 @@ class FactorSettings:
 
     @classmethod
     def of(cls, settings) -> FactorSettings:
-        """The g of the atlas statistics' settings (benchval.atlas.settings.IncrementalSettings)."""
+        """The g of the atlas statistics' settings (benchval.atlas.statistics_settings.IncrementalSettings)."""
         return cls(settings.min_models, settings.min_columns, settings.uniqueness_floor)
 
 

@@ -36,7 +36,7 @@ from benchval.analysis.bootstrap import rng_for
 from benchval.atlas.general_factor import FactorSettings
 from benchval.atlas.groups import column_groups, group_pair_labels, hierarchical_q
 from benchval.atlas.incremental import incremental_columns, pair_statistics, population
-from benchval.atlas.settings import IncrementalSettings
+from benchval.atlas.statistics_settings import IncrementalSettings
 from benchval.atlas.pairs import aggregate_pair, same_measure
 
 COLUMNS = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from benchval.atlas.settings import AgreementSettings
+from benchval.atlas.statistics_settings import AgreementSettings
 from benchval.atlas.steps.atlas_common import wide_scores, write_table
 
 

@@ -1,5 +1,5 @@
 """What the atlas step modules share: writing a table, the wide score matrix, the registry and the column traits
-(their settings: benchval.atlas.settings)."""
+(their settings: benchval.atlas.statistics_settings)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchval.atlas.settings import setting
+from benchval.atlas.statistics_settings import setting
 from benchval.atlas.steps.atlas_common import wide_scores, write_table
 
 

@@ -6,7 +6,7 @@ import logging
 
 import pandas as pd
 
-from benchval.atlas.settings import IncrementalSettings
+from benchval.atlas.statistics_settings import IncrementalSettings
 from benchval.atlas.steps.atlas_common import column_traits, registry_models, wide_scores, write_table
 
 log = logging.getLogger(__name__)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from benchval.atlas.settings import IncrementalSettings
+from benchval.atlas.statistics_settings import IncrementalSettings
 from benchval.atlas.steps.atlas_common import column_traits, registry_models, wide_scores, write_table
 
 log = logging.getLogger(__name__)

@@ -1,11 +1,11 @@
-"""benchval.atlas.settings: the named settings the atlas statistics get, read from the keys a rule passes with no
-default restated (the schema's are filled before): a missing key is an error naming it."""
+"""benchval.atlas.statistics_settings: the named settings the atlas statistics get, read from the keys a rule
+passes with no default restated (the schema's are filled before): a missing key is an error naming it."""
 
 import copy
 
 import pytest
 
-from benchval.atlas.settings import AgreementSettings, IncrementalSettings, Measures, Resampling
+from benchval.atlas.statistics_settings import AgreementSettings, IncrementalSettings, Measures, Resampling
 from benchval.plumbing.config import section_defaults
 from benchval.plumbing.config_error import ConfigError
 
