@@ -76,3 +76,20 @@ def test_agreement_settings_read_the_agreement_keys_only():
     del atlas["human_preference"]["agreement_criterion"]
     with pytest.raises(ConfigError, match=r"^atlas\.human_preference\.agreement_criterion: missing"):
         AgreementSettings.from_config(atlas, seed=3, ci_level=0.95)
+
+
+def test_the_rules_pass_exactly_the_keys_the_incremental_settings_read():
+    """workflow/rules/atlas.smk's INCREMENTAL_KEYS (rules atlas_pairs, atlas_human_preference, atlas_g_choice):
+    a key the rule stops passing fails from_config; one it passes but the settings never read reruns the rule
+    for nothing."""
+    import ast
+
+    from benchval.plumbing.folders import REPO_ROOT
+
+    text = (REPO_ROOT / "workflow" / "rules" / "atlas.smk").read_text()
+    if "INCREMENTAL_KEYS = (" not in text:  # the rules name the settings' own keys
+        assert "IncrementalSettings.KEYS" in text
+        return
+    start = text.index("INCREMENTAL_KEYS = (")
+    passed = ast.literal_eval(text[start + len("INCREMENTAL_KEYS = ") : text.index(")", start) + 1])
+    assert set(passed) == set(IncrementalSettings.KEYS)
