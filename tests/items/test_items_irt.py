@@ -56,7 +56,24 @@ def test_no_real_data_is_fitted_after_a_failed_recovery(tmp_path):
           "r_theta": 0.95, "converged": True}]
     )  # fmt: skip
     table.to_csv(tmp_path / "recovery.csv", index=False)
-    settings = {"irt": {"recovery": {"thresholds": {"difficulty": 0.95}}}, "min_model_coverage": 0.95}
+    irt = {"models": ["2PL"], "max_iter": 50, "recovery": {"thresholds": {"difficulty": 0.95}}}
+    settings = {"irt": irt, "min_model_coverage": 0.95}
     with pytest.raises(RuntimeError, match="recovery failed, no real data is fitted"):
         run_irt_steps(str(tmp_path / "absent.parquet"), ["t"], settings, str(tmp_path / "recovery.csv"), str(tmp_path))
     assert not (tmp_path / "t").exists()
+
+
+@pytest.mark.parametrize("key", ["min_model_coverage", "irt.models", "irt.max_iter", "irt.recovery.thresholds"])
+def test_the_irt_settings_name_a_key_the_rule_did_not_pass(key):
+    from benchval.items.irt_settings import IrtSettings
+    from benchval.plumbing.config_error import ConfigError
+
+    items = {"min_model_coverage": 0.9, "irt": {"models": ["1PL"], "max_iter": 50, "recovery": {"thresholds": {}}}}
+    assert IrtSettings.from_config(items) == IrtSettings(0.9, ("1PL",), 50, {})
+    *parents, last = key.split(".")
+    section = items
+    for parent in parents:
+        section = section[parent]
+    del section[last]
+    with pytest.raises(ConfigError, match=rf"^items\.{key}: missing"):
+        IrtSettings.from_config(items)

@@ -11,6 +11,7 @@ import pandas as pd
 from benchval.items import readers
 from benchval.items.irt import check_recovery, fit_irt, recovery_passed
 from benchval.items.irt import recovery as simulate_and_fit
+from benchval.items.irt_settings import IrtSettings
 from benchval.items.matrix import task_matrix
 
 IRT_FILES = ("item_params", "fit", "abilities")
@@ -24,9 +25,11 @@ def run_recovery_step(recovery: dict, seed: int, output: str) -> None:
         raise RuntimeError("IRT recovery check failed: " + "; ".join(failures))
 
 
-def run_irt_steps(responses_path: str, tasks: list, settings: dict, recovery_csv: str, out_dir: str) -> None:
-    """:func:`run_irt_step` for each task, into ``<out_dir>/<task>/{item_params,fit,abilities}.csv``."""
-    recovery_passed(recovery_csv, settings["irt"]["recovery"]["thresholds"])
+def run_irt_steps(responses_path: str, tasks: list, items: dict, recovery_csv: str, out_dir: str) -> None:
+    """:func:`run_irt_step` for each task, into ``<out_dir>/<task>/{item_params,fit,abilities}.csv``; ``items``:
+    the ``items:`` keys the rule passes (benchval.items.irt_settings)."""
+    settings = IrtSettings.from_config(items)
+    recovery_passed(recovery_csv, settings.recovery_thresholds)
     responses = readers.read_responses(responses_path)
     for task in tasks:
         folder = Path(out_dir) / task
@@ -34,15 +37,15 @@ def run_irt_steps(responses_path: str, tasks: list, settings: dict, recovery_csv
         run_irt_step(responses, task, settings, {name: str(folder / f"{name}.csv") for name in IRT_FILES})
 
 
-def run_irt_step(responses: pd.DataFrame, task: str, settings: dict, outputs: dict) -> None:
+def run_irt_step(responses: pd.DataFrame, task: str, settings: IrtSettings, outputs: dict) -> None:
     """IRT of one task on every respondent (the nlu runs: all 90, checkpoints included), constant items
     left out (counted in the fit table)."""
-    matrix, _ = task_matrix(responses, task, float(settings["min_model_coverage"]))
+    matrix, _ = task_matrix(responses, task, settings.min_model_coverage)
     values = matrix.to_numpy(float)
     varying = values.min(axis=0) != values.max(axis=0)
     items, fits, abilities = [], [], []
-    for model in settings["irt"]["models"]:
-        fitted = fit_irt(matrix.loc[:, varying], model, int(settings["irt"]["max_iter"]))
+    for model in settings.models:
+        fitted = fit_irt(matrix.loc[:, varying], model, settings.max_iter)
         items.append(fitted.items.reset_index().assign(irt_model=model))
         fits.append({**fitted.fit, "task": task, "constant_items_left_out": int((~varying).sum())})
         abilities.append(fitted.abilities.rename_axis("respondent").reset_index().assign(irt_model=model))
