@@ -55,5 +55,7 @@ def test_two_lmeval_names_of_one_model_are_an_error_naming_both(samples, tmp_pat
         "tiny-model": {"name": "m1", "family": "llama"},
         "other-model": {"name": f"M{ZWSP}1", "family": "llama"},
     }
-    with pytest.raises(StudyImportError, match=r"models\.other-model\.name 'M\\u200b1' and models\.tiny-model\.name 'm1'"):
+    with pytest.raises(
+        StudyImportError, match=r"models\.other-model\.name 'M\\u200b1' and models\.tiny-model\.name 'm1'"
+    ):
         import_lm_eval("mine", _study(models, samples, runs), None)

@@ -49,7 +49,7 @@ def test_one_study_target_gives_the_findings_page_and_figures_and_every_link_res
         study["tasks"][task]["role"] = role
     overlay = {
         "studies": {"mine": study},
-        "analysis": {"n_bootstrap": 100, "figures": {"formats": ["png"], "dpi": 40}},
+        "analysis": {"n_bootstrap": 100, "figures": {"formats": ["png"], "dpi": 50}},
         "robustness": {"power": {"n_sim": 50, "n_boot": 50}, "reliability": {"n_bootstrap": 100, "n_splits": 20}},
     }
     result = dry_run(overlay, "study_mine", dry=False, timeout=900)
