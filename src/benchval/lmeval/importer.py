@@ -200,7 +200,7 @@ def study_predictions(study_name: str, study: dict, mirror):
     """(model, task, predicted) of every mapped (model, task) of a ``samples:`` study: ``model`` its score-table
     columns (name cleaned, family, size_b), ``predicted`` its documents' id, label, prediction and, where they have
     options, n_options (:func:`_predicted_runs`): what the score table, the item intervals and the scoreboard
-    (benchval.analysis.steps.lmeval_scoreboard) all count from."""
+    (benchval.lmeval.steps.lmeval_scoreboard) all count from."""
     names = model_names(study_name, study["models"])
     for source_model, task, provenance, predicted in _predicted_runs(study_name, study, mirror):
         mapping = study["models"][source_model]
