@@ -74,3 +74,22 @@ def test_the_study_the_scoreboard_and_the_item_reader_give_one_accuracy(dry_run,
     pooled = paired[paired["task"] == "(pooled)"]
     assert len(pooled) == 1 and set(paired["task"]) == {*TASKS, "(pooled)"}
     assert (paired["difference"] == 0).all()  # the same run under two names: no difference
+
+
+def test_a_task_without_a_chance_level_is_not_counted_below_chance():
+    """A generative task (exact match) has no options, so no chance level: the small-study line counts the tasks
+    that have one and names the one left out (before: counted as a task not above chance)."""
+    from benchval.report.small_study import chance_lines
+
+    board = pd.DataFrame(
+        {
+            "model": ["m", "m"],
+            "task": ["arc", "gen"],
+            "metric": ["accuracy", "accuracy"],
+            "value": [0.9, 0.5],
+            "chance": [0.25, float("nan")],
+            "ci_above_chance": [True, None],
+        }
+    )
+    [line] = chance_lines(board, {"gen": "ARC generative"})
+    assert "m: accuracy above chance on 1 of 1 tasks" in line and "left out: ARC generative" in line, line
