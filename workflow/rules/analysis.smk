@@ -32,7 +32,6 @@ from benchval.jobs.layout import (
 )
 from benchval.jobs.layout import TASK_RELIABILITY_TABLE
 from benchval.jobs.layout import workflow_layout
-from benchval.lmeval import samples_studies
 from benchval.jobs.reruns import script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.plumbing.folders import workflow_root
@@ -143,8 +142,9 @@ for _stem in FIGURE_STEMS:
 
 
 # One target rule per study: `snakemake --cores 2 study_<name>` builds that study's analysis tables and
-# figures only (e.g. an imported lm_eval study, without scoring the default study; docs/configuration.md),
-# for an lm_eval study with samples also its item intervals (workflow/rules/lmeval.smk).
+# figures only (e.g. an imported lm_eval study, without scoring the default study; docs/configuration.md):
+# every figure and table results/figures and results/tables publish of it, for an lm_eval study with samples
+# also its item intervals and scoreboard (workflow/rules/lmeval.smk), and its findings page (report.smk).
 for _study in LAYOUT.studies:
     _study_target = _analysis_re.sub(r"\W", "_", _study)  # the rule name: study_<name>
 
@@ -152,11 +152,7 @@ for _study in LAYOUT.studies:
         name:
             f"study_{_study_target}"
         input:
-            LAYOUT.study_figure_files(_study),
-            LAYOUT.study_table_files(_study),
-            [fill(STUDY_TABLE, study=_study, name="item_intervals")]
-            if _study in samples_studies(LAYOUT.studies)
-            else [],
+            LAYOUT.study_target_files(_study),
         localrule: True
 
 

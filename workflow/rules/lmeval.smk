@@ -1,12 +1,14 @@
 # lm_eval studies recomputed from lm-eval's samples files (benchval.lmeval, docs/configuration.md
 # "lm-eval studies"): beside the score table (rule import_score_table), the item-bootstrap 95% interval
 # of every score, results/studies/{study}/tables/item_intervals.csv. Seconds of pandas: a local rule.
-from benchval.jobs.layout import STUDY_TABLE, alternatives, fill, workflow_layout
+from benchval.jobs.layout import PAIRED_TABLE, SCOREBOARD_TABLE, STUDY_TABLE, alternatives, fill, workflow_layout
 from benchval.lmeval import samples_studies
-from benchval.jobs.reruns import script_code_for, workdir_relative
+from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import add_logs_and_benchmarks
 from benchval.jobs.rules import analysis as analysis_functions
+from benchval.jobs.rules import scoreboard as scoreboard_functions
+from benchval.plumbing.folders import workflow_root
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
@@ -31,6 +33,35 @@ rule lmeval_item_intervals:
         code=script_code("lmeval_item_intervals.py"),
     script:
         "../scripts/lmeval_item_intervals.py"
+
+
+# The scoreboard (table, figure) and the paired comparisons of an lm_eval study with samples, as a scored
+# study gets them from rules scoreboard and paired_comparisons (scoreboard.smk; docs/analysis.md "Scoreboard"):
+# counted from the predictions its score table is counted from (benchval.lmeval.steps.lmeval_scoreboard).
+rule lmeval_scoreboard:
+    input:
+        source=analysis_functions.study_source(LAYOUT),
+        family_rules=lambda w: ancient(analysis_functions.family_rules(LAYOUT, w.study)),
+    output:
+        table=SCOREBOARD_TABLE,
+        figures=LAYOUT.scoreboard_figure_files("{study}"),
+        paired=PAIRED_TABLE,
+    wildcard_constraints:
+        study=alternatives(samples_studies(LAYOUT.studies)),
+    localrule: True
+    conda:
+        "../envs/benchval.yaml"
+    params:
+        study=config_provider("studies.{study}"),
+        family_rules=analysis_functions.family_rules_content(LAYOUT, workflow_root(workflow.basedir)),
+        mirror=workdir_relative(LAYOUT.mirror),
+        bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),
+        figure_formats=LAYOUT.figure_formats,
+        figure_dpi=config_provider("analysis.figures.dpi"),
+        notice=config_provider("studies.{study}.notice", default=None),
+        code=script_code("lmeval_scoreboard.py"),
+    script:
+        "../scripts/lmeval_scoreboard.py"
 
 
 # every rule's log and benchmark file, from its name (benchval.jobs.job_logs)

@@ -24,6 +24,8 @@ from benchval.jobs.layout import (
     SPECIFICATION_TABLE,
     STUDY_EXPLORER,
     STUDY_FIGURE,
+    STUDY_FINDINGS_HTML,
+    STUDY_FINDINGS_MARKDOWN,
     STUDY_TABLE,
     STUDY_TASKS,
     TASK_SIZES,
@@ -81,7 +83,7 @@ rule report_scoreboard:
         figure=report(**report_functions.study_figure_page("scoreboard")),
         table=report(**report_functions.study_table_page("scoreboard")),
     wildcard_constraints:
-        study=alternatives(LAYOUT.scored_studies),
+        study=alternatives(LAYOUT.scoreboard_studies()),
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -138,6 +140,30 @@ rule findings:
         code=script_code("report_findings.py"),
     script:
         "../scripts/report_findings.py"
+
+
+# One study's findings page (docs/report.md, "Findings"): its section of the run's page, beside the study's own
+# figures/ and tables/ under results/studies/{study}/, so that its study target (study_<name>, analysis.smk)
+# gives it with every file it links. Not in the default target (results/findings.md is the run's page).
+rule study_findings:
+    input:
+        unpack(lambda w: report_functions.study_findings_inputs(LAYOUT, w.study)),
+    output:
+        markdown=STUDY_FINDINGS_MARKDOWN,
+        html=STUDY_FINDINGS_HTML,
+    wildcard_constraints:
+        study=alternatives(LAYOUT.studies),
+    localrule: True
+    conda:
+        "../envs/benchval.yaml"
+    params:
+        study=lambda w: w.study,
+        alpha=config_provider("analysis.fdr.alpha"),
+        min_models=config_provider("analysis.min_models"),
+        criteria=config_provider("robustness.findings"),
+        code=script_code("study_findings.py"),
+    script:
+        "../scripts/study_findings.py"
 
 
 # The explorer of one study (docs/report.md, "Explorer of a study"): the atlas explorer's page drawn from the

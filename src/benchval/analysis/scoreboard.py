@@ -147,20 +147,39 @@ def model_task_rows(
     labels, predicted = predictions["label"].to_numpy(int), predictions["prediction"].to_numpy(int)
     n_options = np.array([len(options) for options in items["options"]])
     recomputed = metric_functions.compute_metrics(predictions, wanted)
-    rows = []
     for metric in wanted:
-        value, note = values[metric]
+        value, _ = values[metric]
         if not np.isclose(recomputed[metric], value, rtol=0, atol=1e-9):
             raise ValueError(
                 f"{source}: reported {metric} {value!r} of {model.name} on {task['name']} differs from "
                 f"{recomputed[metric]!r} recomputed from the scores with normalisation "
                 f"{settings.normalisation!r}: rerun rule evaluate for this pair"
             )
+    return metric_rows(base, labels, predicted, n_options, {m: values[m] for m in wanted}, settings)
+
+
+def metric_rows(
+    base: dict,
+    labels: np.ndarray,
+    predicted: np.ndarray,
+    n_options: np.ndarray | None,
+    values: dict[str, tuple[float, str]],
+    settings: ScoreboardSettings,
+) -> list[dict]:
+    """One row per metric of ``values`` ({metric: (value, note)}) of one model on one task (``base``: the row's
+    model and task columns): the item-bootstrap interval and the chance level. ``n_options`` None: the items
+    have no options (a generative task, exact match), so there is no chance level."""
+    rows = []
+    for metric, (value, note) in values.items():
         replicates = bootstrap_metric(
-            metric, labels, predicted, item_rng(settings.seed, "scoreboard", task["name"]), settings.n_bootstrap
+            metric, labels, predicted, item_rng(settings.seed, "scoreboard", base["task"]), settings.n_bootstrap
         )
         low, high, n_valid = percentile_interval(replicates, settings.ci_level)
-        chance, bound = chance_level(metric, labels, n_options, item_rng(settings.seed, "chance", task["name"]))
+        if n_options is None:
+            chance, bound, method = np.nan, np.nan, ""
+        else:
+            chance, bound = chance_level(metric, labels, n_options, item_rng(settings.seed, "chance", base["task"]))
+            method = chance_method(metric, labels, n_options)
         rows.append(
             {
                 **base,
@@ -170,14 +189,36 @@ def model_task_rows(
                 "ci_high": high,
                 "chance": chance,
                 "chance_error_bound": bound,
-                "chance_method": chance_method(metric, labels, n_options),
-                "ci_above_chance": bool(low > chance + bound),
+                "chance_method": method,
+                "ci_above_chance": None if n_options is None else bool(low > chance + bound),
                 "n_items": len(labels),
                 "n_boot_valid": n_valid,
                 "note": note,
             }
         )
     return rows
+
+
+def prediction_rows(
+    model: ModelInfo, task: dict, predictions: pd.DataFrame, metrics: list[str], settings: ScoreboardSettings
+) -> list[dict]:
+    """Scoreboard rows of one model on one task from its documents' predictions (``id``, ``label``,
+    ``prediction``, and ``n_options`` where the items have options): an lm-eval study's, read from its samples
+    (benchval.lmeval.importer.study_predictions). The value is :func:`benchval.evaluation.metrics.compute_metrics`
+    of the predictions, the study's own definition (its score table holds the same number)."""
+    base = {
+        "model": model.name,
+        "family": model.family,
+        "size_b": model.size_b,
+        "task": task["name"],
+        "label": task["label"],
+        "role": task["role"],
+    }
+    labels, predicted = predictions["label"].to_numpy(int), predictions["prediction"].to_numpy(int)
+    n_options = predictions["n_options"].to_numpy(int) if "n_options" in predictions else None
+    values = metric_functions.compute_metrics(predictions, metrics)
+    notes = "" if n_options is not None else "generative task (exact match): no options, no chance level"
+    return metric_rows(base, labels, predicted, n_options, {m: (values[m], notes) for m in metrics}, settings)
 
 
 def scoreboard_table(rows: list[dict]) -> pd.DataFrame:

@@ -6,6 +6,8 @@ model, correct``) from the files this project writes and imports:
   label (:func:`benchval.evaluation.metrics.predict_from_option_scores`, ties to the lower index, as the
   metrics and the scoreboard decide);
 * :func:`tidy_from_scores`: the same from the raw option scores (``results/scores/``) and a normalisation;
+* :func:`tidy_from_predictions`: the same from an lm-eval study's predictions (its samples, read as the study
+  reads them);
 * :func:`tidy_from_lmeval_samples`: an lm-evaluation-harness samples file (JSON Lines, one record per
   document; ``doc_id`` is the item, the chosen metric field, ``acc`` by default, is correct), ours
   (``results/lmeval/``) or an imported one.
@@ -31,6 +33,12 @@ def _tidy(predictions: pd.DataFrame, source: str, task: str, model: str) -> pd.D
             "correct": (predictions["label"] == predictions["prediction"]).astype(float).to_numpy(),
         }
     )
+
+
+def tidy_from_predictions(predictions: pd.DataFrame, model: str, task: str, source: str) -> pd.DataFrame:
+    """The tidy rows of one model on one task from its documents' ``id``, ``label`` and ``prediction`` (an
+    lm-eval study's, benchval.lmeval.importer.study_predictions)."""
+    return _tidy(predictions, source, task, model)
 
 
 def tidy_from_calibrated(

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Mapping
 
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
+from benchval.lmeval import samples_studies
 from benchval.plumbing.config import fill_defaults
 from benchval.plumbing.folders import MODELS_DIR, RESULTS, raw_root, resolve_mirror
 from benchval.plumbing.job_threads import MODEL_JOB_SLOTS, TORCH_THREADS, model_job_threads
@@ -67,6 +68,9 @@ REPORT_STUDY_TABLE = f"{REPORT_DIR}/{{study}}/tables/{{name}}.html"
 FINDINGS_MARKDOWN = f"{RESULTS}/findings.md"
 FINDINGS_HTML = f"{RESULTS}/findings.html"
 REPORT_FINDINGS_PAGE = f"{REPORT_DIR}/findings.html"
+# one study's findings page (rule study_findings), beside its figures/ and tables/: what its study target gives
+STUDY_FINDINGS_MARKDOWN = f"{STUDY_DIR}/findings.md"
+STUDY_FINDINGS_HTML = f"{STUDY_DIR}/findings.html"
 # the explorer of one study (benchval.atlas.study_explorer), beside the atlas's results/explorer/index.html
 STUDY_EXPLORER = f"{RESULTS}/explorer/{{study}}.html"
 COMMONWHY_DIR = f"{RESULTS}/commonwhy"
@@ -258,8 +262,9 @@ class Layout:
 
     # ---- scoreboards (scored studies) and the partial-Spearman sensitivity table (every study) --
     def scoreboard_studies(self) -> list[str]:
-        """The studies with a scoreboard and paired comparisons (the scored ones; the findings page reads them)."""
-        return list(self.scored_studies)
+        """The studies with a scoreboard and paired comparisons (the findings page reads them): the scored ones
+        (rules scoreboard, paired_comparisons) and the lm_eval studies with samples (rule lmeval_scoreboard)."""
+        return list(self.scored_studies) + samples_studies(self.studies)
 
     def scoreboard_figure_files(self, study: str) -> list[str]:
         return self.study_figure_files(study, ["scoreboard"])
@@ -268,7 +273,7 @@ class Layout:
         """Every figure rule publish gathers into results/figures/."""
         return (
             [path for study in self.studies for path in self.study_figure_files(study)]
-            + [path for study in self.scored_studies for path in self.scoreboard_figure_files(study)]
+            + [path for study in self.scoreboard_studies() for path in self.scoreboard_figure_files(study)]
             + [path for study in self.studies for path in self.study_figure_files(study, ["specification_curve"])]
         )
 
@@ -276,16 +281,29 @@ class Layout:
         """Every table rule publish gathers into results/tables/."""
         return (
             [path for study in self.studies for path in self.study_table_files(study)]
-            + [fill(SCOREBOARD_TABLE, study=study) for study in self.scored_studies]
-            + [fill(PAIRED_TABLE, study=study) for study in self.scored_studies]
+            + [fill(SCOREBOARD_TABLE, study=study) for study in self.scoreboard_studies()]
+            + [fill(PAIRED_TABLE, study=study) for study in self.scoreboard_studies()]
             + [fill(table, study=study) for study in self.studies for table in ROBUSTNESS_TABLES]
         )
+
+    def study_target_files(self, study: str) -> list[str]:
+        """What the study target ``study_<name>`` (workflow/rules/analysis.smk) builds: every figure and table of
+        the study that ``results/figures`` and ``results/tables`` publish, an lm_eval study's item intervals, and
+        the study's findings page, whose every link points to one of these files (under results/studies/<name>/)."""
+        figures = self.study_figure_files(study, (*FIGURE_STEMS, "specification_curve"))
+        tables = self.study_table_files(study) + [fill(table, study=study) for table in ROBUSTNESS_TABLES]
+        if study in self.scoreboard_studies():
+            figures += self.scoreboard_figure_files(study)
+            tables += [fill(SCOREBOARD_TABLE, study=study), fill(PAIRED_TABLE, study=study)]
+        if study in samples_studies(self.studies):
+            tables.append(fill(STUDY_TABLE, study=study, name="item_intervals"))
+        return figures + tables + [fill(STUDY_FINDINGS_MARKDOWN, study=study), fill(STUDY_FINDINGS_HTML, study=study)]
 
     def scoreboard_report_files(self) -> list[str]:
         """What the report shows of the scoreboards and the sensitivity tables."""
         return [
             path
-            for study in self.scored_studies
+            for study in self.scoreboard_studies()
             for path in (
                 fill(REPORT_STUDY_FIGURE, study=study, stem="scoreboard"),
                 fill(REPORT_STUDY_TABLE, study=study, name="scoreboard"),

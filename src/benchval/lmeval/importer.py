@@ -41,6 +41,7 @@ from benchval.lmeval.provenance import (
     RunProvenance,
     comparability_problems,
     family_of,
+    model_names,
     read_provenance,
     size_of,
 )
@@ -182,7 +183,9 @@ def _predicted_runs(study_name: str, study: dict, mirror):
             yield source_model, task, provenance, recompute.generation_predictions(found.rows, found.options)
             continue
         mode = scoring_mode(run, study["tasks"][task]["harness_task"])
-        yield source_model, task, provenance, recompute.predictions(found.rows, normalisation, mode, found.where)
+        predicted = recompute.predictions(found.rows, normalisation, mode, found.where)
+        options = found.rows.loc[found.rows["kind"] == "option", "doc_id"].astype(str).value_counts()
+        yield source_model, task, provenance, predicted.assign(n_options=predicted["id"].map(options).to_numpy())
 
 
 def _metrics_of(study_name: str, task: str, predicted: pd.DataFrame, wanted: list[str]) -> list[str]:
@@ -193,22 +196,42 @@ def _metrics_of(study_name: str, task: str, predicted: pd.DataFrame, wanted: lis
     return wanted
 
 
-def lm_eval_study(study_name: str, study: dict, mirror) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """(score_table, tasks, intervals) of a ``samples:`` lm_eval study (see the module docstring)."""
-    options = study.get("samples") or {}
-    metrics = list(options.get("metrics", DEFAULT_SAMPLE_METRICS))
-    n_boot, seed = int(options.get("bootstrap", 1000)), int(options.get("seed", 0))
-    records, interval_rows = [], []
+def study_predictions(study_name: str, study: dict, mirror):
+    """(model, task, predicted) of every mapped (model, task) of a ``samples:`` study: ``model`` its score-table
+    columns (name cleaned, family, size_b), ``predicted`` its documents' id, label, prediction and, where they have
+    options, n_options (:func:`_predicted_runs`): what the score table, the item intervals and the scoreboard
+    (benchval.lmeval.steps.lmeval_scoreboard) all count from."""
+    names = model_names(study_name, study["models"])
     for source_model, task, provenance, predicted in _predicted_runs(study_name, study, mirror):
         mapping = study["models"][source_model]
         where = f"study {study_name!r}: models.{source_model}"
         family = family_of(source_model, mapping, where, study.get("family_rules"))
-        model = {"family": family, "size_b": size_of(provenance, mapping, where)}
-        wanted = _metrics_of(study_name, task, predicted, list(study["tasks"][task].get("metrics") or metrics))
-        for metric, value in recompute.recompute_metrics(predicted, wanted).items():
+        yield (
+            {"model": names[source_model], "family": family, "size_b": size_of(provenance, mapping, where)},
+            task,
+            predicted,
+        )
+
+
+def study_metrics(study_name: str, study: dict, task: str, predicted: pd.DataFrame) -> list[str]:
+    """The metrics the study computes of ``task`` (a task's own ``metrics``, else ``samples.metrics``, else
+    accuracy and macro-F1; no macro-F1 for a generative task)."""
+    default = (study.get("samples") or {}).get("metrics", DEFAULT_SAMPLE_METRICS)
+    return _metrics_of(study_name, task, predicted, list(study["tasks"][task].get("metrics") or default))
+
+
+def lm_eval_study(study_name: str, study: dict, mirror) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(score_table, tasks, intervals) of a ``samples:`` lm_eval study (see the module docstring)."""
+    options = study.get("samples") or {}
+    n_boot, seed = int(options.get("bootstrap", 1000)), int(options.get("seed", 0))
+    records, interval_rows = [], []
+    for model, task, predicted in study_predictions(study_name, study, mirror):
+        for metric, value in recompute.recompute_metrics(
+            predicted, study_metrics(study_name, study, task, predicted)
+        ).items():
             low, high = recompute.item_interval(predicted, metric, item_rng(seed, "lmeval", task, metric), n_boot)
-            row = {"model": mapping["name"], "task": task, "metric": metric, "value": value}
-            records.append({**row, **model})
+            row = {"model": model["model"], "task": task, "metric": metric, "value": value}
+            records.append({**row, "family": model["family"], "size_b": model["size_b"]})
             interval_rows.append({**row, "ci_low": low, "ci_high": high, "n_items": len(predicted), "n_boot": n_boot})
     scores = pd.DataFrame.from_records(records)[list(SCORE_COLUMNS)]
     return scores, task_table(study["tasks"]), pd.DataFrame(interval_rows, columns=INTERVAL_COLUMNS)
@@ -221,8 +244,8 @@ def item_results(study_name: str, study: dict, mirror) -> dict:
     from benchval.analysis.reliability import ItemResults
 
     by_task: dict[str, dict[str, pd.DataFrame]] = {}
-    for source_model, task, _, predicted in _predicted_runs(study_name, study, mirror):
-        by_task.setdefault(task, {})[study["models"][source_model]["name"]] = predicted.set_index("id")
+    for model, task, predicted in study_predictions(study_name, study, mirror):
+        by_task.setdefault(task, {})[model["model"]] = predicted.set_index("id")
     results = {}
     for task, frames in by_task.items():
         shared = sorted(set.intersection(*(set(frame.index) for frame in frames.values())))

@@ -14,10 +14,14 @@ models (this project's output has no task hashes; the document hashes stand in f
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchval.analysis.model_names import clean, normalise
 from benchval.lmeval.errors import LmEvalImportError
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -95,6 +99,38 @@ def family_of(source_model: str, mapping: dict, where: str, family_rules: str | 
             f"{where}: no family rule of {family_rules} matches {source_model!r}; set models.{source_model}.family"
         )
     return family
+
+
+def model_names(study_name: str, models: dict) -> dict[str, str]:
+    """model_args value -> the name the study writes: each mapping's ``name`` cleaned as every importer cleans
+    model names (benchval.analysis.model_names.clean), each change logged; two names that are one model by the
+    project's name rule (model_names.normalise) are an error naming both keys."""
+    names, changed, seen = {}, [], {}
+    for source_model, mapping in models.items():
+        raw = str(mapping["name"])
+        names[source_model] = clean(raw)
+        if not names[source_model]:
+            raise LmEvalImportError(f"study {study_name!r}: models.{source_model}.name {raw!r} is empty once cleaned")
+        if names[source_model] != raw.strip():
+            changed.append(f"models.{source_model}.name: {raw!r} -> {names[source_model]!r}")
+        key = normalise(names[source_model])
+        if key in seen:
+            earlier = seen[key]
+            raise LmEvalImportError(
+                f"study {study_name!r}: models.{source_model}.name {raw!r} and models.{earlier}.name "
+                f"{str(models[earlier]['name'])!r} are one model by the name rule (benchval.analysis.model_names); "
+                "give them two names"
+            )
+        seen[key] = source_model
+    if changed:
+        log.warning(
+            "study %s: %d model names held control, format or compatibility characters, cleaned (NFKC, Cc/Cf "
+            "removed): %s",
+            study_name,
+            len(changed),
+            ", ".join(changed[:5]),
+        )
+    return names
 
 
 def size_of(run: RunProvenance, mapping: dict, where: str) -> float:

@@ -22,7 +22,7 @@ from benchval.analysis.study_import import StudyImportError, expand_path, task_t
 from benchval.analysis.study_table import SCORE_COLUMNS
 from benchval.lmeval.task_names import harness_task_problems
 from benchval.lmeval.importer import import_lm_eval_samples
-from benchval.lmeval.provenance import family_of, read_provenance, size_of
+from benchval.lmeval.provenance import family_of, model_names, read_provenance, size_of
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +59,7 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
         raise StudyImportError(f"study {study_name!r}: lm-eval results directory {directory} not found")
     model_key = study.get("model_key", "pretrained")
     models = study["models"]
+    names = model_names(study_name, models)
     files = _result_files(directory)
     records: dict[tuple, dict] = {}
     skipped: dict[str, int] = {}
@@ -102,12 +103,12 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
                     raise StudyImportError(
                         f"{path}: results[{spec['harness_task']!r}][{harness_key!r}] = {value!r} is not a number"
                     )
-                key = (model["name"], task, metric)
+                key = (names[source_model], task, metric)
                 if key in records:
-                    _same_folder_or_fail(records[key]["file"], path, model["name"])
+                    _same_folder_or_fail(records[key]["file"], path, names[source_model])
                     log.info("%s: overrides %s from %s", path, key, records[key]["file"])
                 records[key] = {
-                    "model": model["name"],
+                    "model": names[source_model],
                     "family": family,
                     "size_b": size_b,
                     "task": task,

@@ -627,7 +627,7 @@ def study_section(findings: StudyFindings, links: Links) -> list[str]:
     return lines + (_rejected_table(findings, links) if findings.rejected else [])
 
 
-def markdown_page(studies: list[StudyFindings], criteria: Criteria, extra: list[str], links: Links) -> str:
+def markdown_page(studies: list[StudyFindings], criteria: Criteria, extra: list[str] | None, links: Links) -> str:
     """The page in Markdown, pointing to figures and tables through ``links``."""
     lines = [
         "# Findings",
@@ -647,7 +647,8 @@ def markdown_page(studies: list[StudyFindings], criteria: Criteria, extra: list[
     ]
     for findings in studies:
         lines += study_section(findings, links)
-    lines += ["## Atlas and CommonWhy", ""] + [f"- {line}" for line in extra] + [""]
+    if extra is not None:  # None: one study's own page (study_page_links), without the run's atlas and CommonWhy
+        lines += ["## Atlas and CommonWhy", ""] + [f"- {line}" for line in extra] + [""]
     return "\n".join(lines)
 
 
@@ -696,6 +697,20 @@ def page_links(figures: dict[str, dict[str, str]], published: bool) -> Links:
     return Links(figure=lambda study, name, stem: f"{name}: Figures › {study}", embed=embed, table=lambda s, n: "")
 
 
+def study_page_links(figures: dict[str, str]) -> Links:
+    """The links of one study's page (results/studies/<study>/findings.md), which sits beside the study's own
+    figures/ and tables/ (all built by its study target); ``figures``: stem -> PNG embedded as a data URI."""
+
+    def embed(study: str, stem: str) -> str:
+        return f"![{FIGURE_CAPTIONS[stem]}]({_data_uri(figures.get(stem)) or f'figures/{stem}.png'})"
+
+    return Links(
+        figure=lambda study, name, stem: f"[{name}](figures/{stem}.png)",
+        embed=embed,
+        table=lambda study, name: f"tables/{name}.csv",
+    )
+
+
 def write_findings(
     study_paths: dict[str, dict[str, str]],
     min_models: int,
@@ -728,18 +743,40 @@ def write_findings(
     return studies
 
 
+def _criteria(params: dict) -> Criteria:
+    return Criteria(
+        alpha=float(params["alpha"]),
+        min_share_agree=float(params["criteria"]["min_share_agree"]),
+        max_stated=int(params["criteria"]["max_stated"]),
+        max_rejected=int(params["criteria"]["max_rejected"]),
+    )
+
+
+def write_study_findings_job(inputs: dict[str, str], params: dict, outputs: dict[str, str]) -> StudyFindings:
+    """Rule ``study_findings`` (workflow/rules/report.smk): one study's page, ``outputs['markdown']`` and
+    ``outputs['html']``, from its tables and figures (``inputs`` named as rule findings names them, without the
+    study); every link points into the study's own folder (:func:`study_page_links`)."""
+    criteria = _criteria(params)
+    findings = study_findings(
+        params["study"], read_study_tables(inputs), task_labels(inputs["tasks"]), int(params["min_models"]), criteria
+    )
+    figures = {name.split("/", 1)[1]: path for name, path in inputs.items() if name.startswith("figure/")}
+    Path(outputs["markdown"]).parent.mkdir(parents=True, exist_ok=True)
+    Path(outputs["markdown"]).write_text(
+        markdown_page([findings], criteria, None, study_page_links({})), encoding="utf-8"
+    )
+    page = markdown_page([findings], criteria, None, study_page_links(figures))
+    Path(outputs["html"]).write_text(html_page(page), encoding="utf-8")
+    return findings
+
+
 def write_findings_job(inputs: dict[str, str], params: dict, outputs: dict[str, str]) -> list[StudyFindings]:
     """Rule ``findings`` (workflow/rules/report.smk): inputs named ``<study>/<table>``."""
     study_paths = {
         study: {name.split("/", 1)[1]: path for name, path in inputs.items() if name.startswith(f"{study}/")}
         for study in params["studies"]
     }
-    criteria = Criteria(
-        alpha=float(params["alpha"]),
-        min_share_agree=float(params["criteria"]["min_share_agree"]),
-        max_stated=int(params["criteria"]["max_stated"]),
-        max_rejected=int(params["criteria"]["max_rejected"]),
-    )
+    criteria = _criteria(params)
     return write_findings(
         study_paths, int(params["min_models"]), criteria, params["atlas_table"], params["commonwhy_dir"], outputs
     )

@@ -36,9 +36,12 @@ def _estimate(value, low, high) -> str:
 def chance_lines(scoreboard: pd.DataFrame, labels: dict) -> list[str]:
     """Per model: on how many tasks its accuracy's interval lies above chance, naming the shorter list (the
     tasks above chance where they are the fewer, else the others)."""
-    accuracy = scoreboard[(scoreboard["metric"] == "accuracy") & scoreboard["value"].notna()]
+    measured = scoreboard[(scoreboard["metric"] == "accuracy") & scoreboard["value"].notna()]
+    # a generative task (an lm-eval study's exact match) has no options, so no chance level to be above
+    accuracy = measured[measured["chance"].notna()]
+    without = sorted(set(measured["task"]) - set(accuracy["task"]))
     if accuracy.empty:
-        return ["Against chance: no task has a measured accuracy."]
+        return ["Against chance: no task has a measured accuracy and a chance level."]
     lines = []
     for model, rows in accuracy.groupby("model", sort=True):
         above = rows["ci_above_chance"].astype("boolean").fillna(False).to_numpy(bool)
@@ -47,14 +50,17 @@ def chance_lines(scoreboard: pd.DataFrame, labels: dict) -> list[str]:
         if above.sum() <= len(rows) / 2:
             shown = [n for n, a in zip(names, above) if a]
             detail = f": {', '.join(shown)}" if shown else ""
-        else:
+        elif not above.all():
             detail = f" (not on {', '.join(n for n, a in zip(names, above) if not a)})"
+        else:
+            detail = ""
         lines.append(
             f"{markdown_text(model)}: accuracy above chance on {int(above.sum())} of {len(rows)} tasks{detail}"
         )
+    left_out = f" (no chance level, left out: {', '.join(markdown_text(labels.get(t, t)) for t in without)})"
     return [
         "Against chance (accuracy's item-bootstrap interval entirely above the task's chance level, "
-        "scoreboard.csv): " + "; ".join(lines) + "."
+        "scoreboard.csv): " + "; ".join(lines) + "." + (left_out if without else "")
     ]
 
 

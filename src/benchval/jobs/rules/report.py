@@ -50,20 +50,26 @@ def study_table_page(name: str) -> dict:
 def findings_inputs(layout: Layout) -> dict[str, str]:
     """The tables of every study the findings page reads, a scored study's scoreboard and paired comparisons,
     and the PNG figures it embeds (all made by the run anyway: the page adds no job)."""
-    inputs = {}
-    for study in layout.studies:
-        for name in ANALYSIS_INPUTS:
-            inputs[f"{study}/{name}"] = fill(STUDY_TABLE, study=study, name=name)
-        inputs[f"{study}/specification_robustness"] = fill(SPECIFICATION_TABLE, study=study)
-        inputs[f"{study}/tasks"] = fill(STUDY_TASKS, study=study)
-        stems = list(KEY_FIGURES)
-        if study in layout.scoreboard_studies():
-            inputs[f"{study}/scoreboard"] = fill(SCOREBOARD_TABLE, study=study)
-            inputs[f"{study}/paired_comparisons"] = fill(PAIRED_TABLE, study=study)
-            stems.append("scoreboard")
-        if "png" in layout.figure_formats:
-            for stem in stems:
-                inputs[f"{study}/figure/{stem}"] = fill(STUDY_FIGURE, study=study, stem=stem, fmt="png")
+    return {
+        f"{study}/{name}": path
+        for study in layout.studies
+        for name, path in study_findings_inputs(layout, study).items()
+    }
+
+
+def study_findings_inputs(layout: Layout, study: str) -> dict[str, str]:
+    """What the findings page reads of one ``study`` (rule findings, and rule study_findings of its own page)."""
+    inputs = {name: fill(STUDY_TABLE, study=study, name=name) for name in ANALYSIS_INPUTS}
+    inputs["specification_robustness"] = fill(SPECIFICATION_TABLE, study=study)
+    inputs["tasks"] = fill(STUDY_TASKS, study=study)
+    stems = list(KEY_FIGURES)
+    if study in layout.scoreboard_studies():
+        inputs["scoreboard"] = fill(SCOREBOARD_TABLE, study=study)
+        inputs["paired_comparisons"] = fill(PAIRED_TABLE, study=study)
+        stems.append("scoreboard")
+    if "png" in layout.figure_formats:
+        for stem in stems:
+            inputs[f"figure/{stem}"] = fill(STUDY_FIGURE, study=study, stem=stem, fmt="png")
     return inputs
 
 
