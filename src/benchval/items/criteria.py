@@ -71,10 +71,13 @@ def atlas_criteria(joined: pd.DataFrame, cells: pd.DataFrame, settings: dict) ->
     wide = rows.assign(model=rows["canonical_id"].map(mapped)).pivot(index="model", columns="column", values="value")
     order = {name: i for i, name in enumerate(leaderboards)}
     support = (
-        rows.groupby(["leaderboard", "column"])["canonical_id"].nunique().rename("n_models").reset_index()
+        rows.groupby(["leaderboard", "column"])["canonical_id"]
+        .nunique()
+        .rename("n_models")
+        .reset_index()
         .assign(order=lambda t: t["leaderboard"].map(order))
         .sort_values(["n_models", "order", "column"], ascending=[False, True, True])
-    )  # fmt: skip
+    )
     support["supported"] = support["n_models"] >= int(settings["min_models"])
     support["best_supported"] = False
     if support["supported"].any():
