@@ -47,7 +47,6 @@ SCOREBOARD_COLUMNS = [
     "n_boot_valid",
     "note",
 ]
-BOOTSTRAP_METRICS = ("accuracy", "macro_f1")
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,7 @@ from tqdm import tqdm
 
 from scipy import stats
 
-from benchval.analysis.bootstrap import resample_indices, rng_for, summarise
-from benchval.analysis.correlation import spearman
+from benchval.analysis.bootstrap import rng_for
 from benchval.atlas.general_factor import FactorSettings
 from benchval.atlas.groups import column_groups, group_pair_labels, hierarchical_q
 from benchval.atlas.incremental import incremental_columns, pair_statistics, population
@@ -83,20 +82,6 @@ def bootstrap_rho(x: np.ndarray, y: np.ndarray, indices: np.ndarray) -> np.ndarr
     with np.errstate(invalid="ignore", divide="ignore"):
         rho = (rx * ry).sum(axis=1) / np.sqrt((rx * rx).sum(axis=1) * (ry * ry).sum(axis=1))
     return np.clip(rho, -1.0, 1.0)
-
-
-def rho_with_interval(x: np.ndarray, y: np.ndarray, min_models: int, n_boot: int, level: float, rng) -> dict:
-    rho, p, n = spearman(x, y, min_models)
-    samples = bootstrap_rho(x, y, resample_indices(rng, len(x), n_boot))
-    summary = summarise(rho, samples, level)
-    return {
-        "n_models": n,
-        "rho": rho,
-        "p": p,
-        "ci_low": summary["ci_low"],
-        "ci_high": summary["ci_high"],
-        "n_boot_valid": summary["n_boot_valid"],
-    }
 
 
 def atlas_pairs(

@@ -85,11 +85,6 @@ def atlas_criteria(joined: pd.DataFrame, cells: pd.DataFrame, settings: dict) ->
     return wide.astype(float), support.drop(columns="order").reset_index(drop=True)
 
 
-def task_criteria(units: pd.DataFrame, tasks) -> pd.DataFrame:
-    """Criterion scores from tasks of the same responses: ``units`` maps task -> (units x items) matrix."""
-    return pd.DataFrame({task: units[task].mean(axis=1) for task in tasks})
-
-
 def headline_criterion(study_dir: str, headline: dict) -> str:
     """The headline criterion: the configured one, or ``best_supported`` (criteria_support.csv)."""
     if headline["criterion"] != "best_supported":

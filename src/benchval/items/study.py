@@ -49,21 +49,6 @@ def irt_choice_row(benchmark: str, irt, columns) -> dict:
     }
 
 
-STUDY_TABLES = (
-    "item_validity",
-    "validity_curve",
-    "lofo_folds",
-    "summary",
-    "criteria",
-    "criteria_support",
-    "models",
-    "irt_choice",
-    "snr",
-    "snr_validity",
-    "snr_relation",
-)
-
-
 def _irt_selection(irt_dir: str, rule: str):
 
     folder = Path(irt_dir)
