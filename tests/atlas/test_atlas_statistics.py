@@ -91,8 +91,15 @@ def test_predictor_table_partial_on_log_size_matches_partial_spearman():
     sizes.iloc[:8] = np.nan  # closed models: no size
     models = pd.DataFrame({"size_b": sizes, "family": [f"f{i % 6}" for i in range(30)]})
     leaderboard = {"elo": "arena", "p1": "x", "p2": "y", "o1": "o1", "o2": "o2", "o3": "o3"}
-    context = {"leaderboard": leaderboard, "aggregates": {}, "same_measure": {"p2": "elo"}}
-    settings = {"min_models": 10, "n_bootstrap": 100, "ci_level": 0.95, "seed": 2, "min_headline_n": 10}
+    context = {"leaderboard": leaderboard, "aggregates": {}, "same_measure": {"p2": "elo"}, "collections": ()}
+    settings = {
+        "min_models": 10,
+        "n_bootstrap": 100,
+        "ci_level": 0.95,
+        "seed": 2,
+        "min_headline_n": 10,
+        "min_clusters": 3,
+    }
     table, excluded = predictor_table(wide, models, ["elo"], context, settings)
     assert set(table["predictor"]) == {"p1", "o1", "o2", "o3"} and excluded["predictor"].tolist() == ["p2"]
     row = table.set_index("predictor").loc["p1"]

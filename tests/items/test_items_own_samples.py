@@ -17,6 +17,7 @@ SETTINGS = {
     "k": [5, 10, "all"],
     "n_random_draws": 20,
     "n_bootstrap": 200,
+    "n_permutations": 0,
     "ci_level": 0.95,
     "fdr_alpha": 0.05,
     "min_models": 6,

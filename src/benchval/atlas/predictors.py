@@ -58,13 +58,13 @@ def predictor_table(wide: pd.DataFrame, models: pd.DataFrame, criteria: list[str
     """(ranked predictors of every criterion, predictors left out with their rule). ``models``: registry rows
     (family, size_b) by canonical id; ``group_a`` is the predictor's group, ``group_b`` the criterion's."""
     records, excluded = [], []
-    groups = column_groups(context["leaderboard"], context["same_measure"], context.get("collections", ()))
+    groups = column_groups(context["leaderboard"], context["same_measure"], context["collections"])
     factor = settings.get("factor") or FactorSettings(settings["min_models"])
     people = population(wide, models, groups, factor, context.get("traits"))
     options = {
         **settings,
-        "min_clusters": settings.get("min_clusters", 3),
-        "min_interval_n": settings.get("min_headline_n", 0),
+        "min_clusters": settings["min_clusters"],
+        "min_interval_n": settings["min_headline_n"],
     }
     for criterion in tqdm(criteria, desc="human preference (bootstrap)", unit="criterion", mininterval=5):
         if criterion not in wide.columns:
@@ -94,7 +94,7 @@ def predictor_table(wide: pd.DataFrame, models: pd.DataFrame, criteria: list[str
     table["q_beyond_g"], _ = hierarchical_q(table["p_beyond_g"], labels)
     table = with_methods(table, context.get("methods"))
     counted_under = counted_criterion(table, criteria)
-    min_n = settings.get("min_headline_n", settings["min_models"])
+    min_n = settings["min_headline_n"]
     table = pd.concat([ranked(part, min_n, counted_under=counted_under) for _, part in table.groupby("criterion")])
     return table[COLUMNS].reset_index(drop=True), pd.DataFrame(excluded, columns=["criterion", "predictor", "rule"])
 

@@ -62,7 +62,7 @@ def atlas_criteria(joined: pd.DataFrame, cells: pd.DataFrame, settings: dict) ->
     rows = cells[
         cells["leaderboard"].isin(leaderboards)
         & cells["canonical_id"].isin(mapped.index)
-        & ~cells["column"].isin(settings.get("exclude_columns", []))
+        & ~cells["column"].isin(settings["exclude_columns"])
     ]
     twice = rows.duplicated(["canonical_id", "column"])
     if twice.any():

@@ -47,7 +47,7 @@ class PairContext:
         self.labels = families.reindex(matrix.index).to_numpy()
         self.level = float(settings["ci_level"])
         self.boot = inference.cluster_indices(self.labels, rng_for_key("boot"), int(settings["n_bootstrap"]))
-        n_perm = int(settings.get("n_permutations", 0))
+        n_perm = int(settings["n_permutations"])
         self.y_perm = inference.permuted_criteria(self.y, rng_for_key("permutations"), n_perm)
 
     def judge(self, scores: np.ndarray, null_scores: np.ndarray | None = None, boot_scores=None) -> dict:

@@ -136,7 +136,7 @@ def random_draws(matrix: pd.DataFrame, ks: list[int], settings: dict, rng_for_k)
     draws, one per family resample and one per permuted criterion, shared by the benchmark's criteria."""
     from benchval.items.curve import random_subset_scores
 
-    count = int(settings["n_random_draws"]) + int(settings["n_bootstrap"]) + int(settings.get("n_permutations", 0))
+    count = int(settings["n_random_draws"]) + int(settings["n_bootstrap"]) + int(settings["n_permutations"])
     return {k: random_subset_scores(matrix, k, count, rng_for_k(k)) for k in ks}
 
 
