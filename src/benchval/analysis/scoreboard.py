@@ -125,58 +125,63 @@ def model_task_rows(
     wanted = [m for m in meta["metrics"] if m in values]
     if meta.get("unavailable") or items.empty:
         reason = f"task unavailable: {meta['unavailable']}" if meta.get("unavailable") else "task has no items"
-        return [
-            {
-                **base,
-                "metric": m,
-                "value": np.nan,
-                "ci_low": np.nan,
-                "ci_high": np.nan,
-                "chance": np.nan,
-                "chance_error_bound": np.nan,
-                "chance_method": "",
-                "ci_above_chance": None,
-                "n_items": 0,
-                "n_boot_valid": 0,
-                "note": reason,
-            }
-            for m in wanted
-        ]
+        return [_unscored_row(base, metric, reason) for metric in wanted]
     predictions = metric_functions.predict(items, scores, meta["scoring_mode"], settings.normalisation)
-    labels, predicted = predictions["label"].to_numpy(int), predictions["prediction"].to_numpy(int)
-    n_options = np.array([len(options) for options in items["options"]])
     recomputed = metric_functions.compute_metrics(predictions, wanted)
-    rows = []
     for metric in wanted:
-        value, note = values[metric]
-        if not np.isclose(recomputed[metric], value, rtol=0, atol=1e-9):
+        if not np.isclose(recomputed[metric], values[metric][0], rtol=0, atol=1e-9):
             raise ValueError(
-                f"{source}: reported {metric} {value!r} of {model.name} on {task['name']} differs from "
+                f"{source}: reported {metric} {values[metric][0]!r} of {model.name} on {task['name']} differs from "
                 f"{recomputed[metric]!r} recomputed from the scores with normalisation "
                 f"{settings.normalisation!r}: rerun rule evaluate for this pair"
             )
-        replicates = bootstrap_metric(
-            metric, labels, predicted, item_rng(settings.seed, "scoreboard", task["name"]), settings.n_bootstrap
-        )
-        low, high, n_valid = percentile_interval(replicates, settings.ci_level)
-        chance, bound = chance_level(metric, labels, n_options, item_rng(settings.seed, "chance", task["name"]))
-        rows.append(
-            {
-                **base,
-                "metric": metric,
-                "value": value,
-                "ci_low": low,
-                "ci_high": high,
-                "chance": chance,
-                "chance_error_bound": bound,
-                "chance_method": chance_method(metric, labels, n_options),
-                "ci_above_chance": bool(low > chance + bound),
-                "n_items": len(labels),
-                "n_boot_valid": n_valid,
-                "note": note,
-            }
-        )
-    return rows
+    labels, predicted = predictions["label"].to_numpy(int), predictions["prediction"].to_numpy(int)
+    n_options = np.array([len(options) for options in items["options"]])
+    return [_metric_row(base, metric, values[metric], labels, predicted, n_options, settings) for metric in wanted]
+
+
+def _unscored_row(base: dict, metric: str, reason: str) -> dict:
+    """The row of a metric on a task that has no items here: every figure missing, with the reason."""
+    return {
+        **base,
+        "metric": metric,
+        "value": np.nan,
+        "ci_low": np.nan,
+        "ci_high": np.nan,
+        "chance": np.nan,
+        "chance_error_bound": np.nan,
+        "chance_method": "",
+        "ci_above_chance": None,
+        "n_items": 0,
+        "n_boot_valid": 0,
+        "note": reason,
+    }
+
+
+def _metric_row(base: dict, metric: str, reported: tuple, labels, predicted, n_options, settings) -> dict:
+    """The row of one metric: its reported (value, note), item-bootstrap interval and chance level (with the
+    chance estimate's error bound)."""
+    value, note = reported
+    task = base["task"]
+    replicates = bootstrap_metric(
+        metric, labels, predicted, item_rng(settings.seed, "scoreboard", task), settings.n_bootstrap
+    )
+    low, high, n_valid = percentile_interval(replicates, settings.ci_level)
+    chance, bound = chance_level(metric, labels, n_options, item_rng(settings.seed, "chance", task))
+    return {
+        **base,
+        "metric": metric,
+        "value": value,
+        "ci_low": low,
+        "ci_high": high,
+        "chance": chance,
+        "chance_error_bound": bound,
+        "chance_method": chance_method(metric, labels, n_options),
+        "ci_above_chance": bool(low > chance + bound),
+        "n_items": len(labels),
+        "n_boot_valid": n_valid,
+        "note": note,
+    }
 
 
 def scoreboard_table(rows: list[dict]) -> pd.DataFrame:

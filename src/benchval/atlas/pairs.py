@@ -111,13 +111,8 @@ def atlas_pairs(
     present = np.isfinite(values)
     groups = column_groups(leaderboard, same, collections)
     people = population(wide, models, groups, factor or FactorSettings(min_models=min_models), traits)
-    options = {
-        "min_models": min_models,
-        "n_bootstrap": n_boot,
-        "ci_level": level,
-        "min_clusters": min_clusters,
-        "min_interval_n": min_interval_n,
-    }
+    options = {"min_models": min_models, "n_bootstrap": n_boot, "ci_level": level}
+    options.update(min_clusters=min_clusters, min_interval_n=min_interval_n)
     records, excluded = [], []
     # progress in the job log (rate and time left; the first columns have the most pairs to bootstrap)
     for i, a in enumerate(tqdm(columns, desc="atlas pairs (bootstrap)", unit="column", mininterval=5)):
@@ -125,25 +120,9 @@ def atlas_pairs(
             b, n = columns[j], int(counts[i, j])
             if n < min_models:
                 continue
-            if aggregate_pair(a, b, leaderboard, aggregates):
-                excluded.append(
-                    {
-                        "column_a": a,
-                        "column_b": b,
-                        "n_models": n,
-                        "rule": f"one is the aggregate of leaderboard {leaderboard[a]!r} (atlas.aggregate_columns)",
-                    }
-                )
-                continue
-            if same_measure(a, b, same or {}):
-                excluded.append(
-                    {
-                        "column_a": a,
-                        "column_b": b,
-                        "n_models": n,
-                        "rule": "another snapshot of the same measure (atlas.same_measure)",
-                    }
-                )
+            rule = exclusion_rule(a, b, leaderboard, aggregates, same or {})
+            if rule:
+                excluded.append({"column_a": a, "column_b": b, "n_models": n, "rule": rule})
                 continue
             rows = present[:, i] & present[:, j]
             rng = rng_for(seed, "atlas", a, b)
@@ -161,6 +140,16 @@ def atlas_pairs(
     return with_corrections(pairs)[PAIR_COLUMNS], pd.DataFrame(
         excluded, columns=["column_a", "column_b", "n_models", "rule"]
     )
+
+
+def exclusion_rule(a: str, b: str, leaderboard: dict, aggregates: dict, same: dict) -> str:
+    """Why the pair of columns ``a`` and ``b`` is not correlated (one aggregates the other, or both are
+    snapshots of one measure); empty if it is."""
+    if aggregate_pair(a, b, leaderboard, aggregates):
+        return f"one is the aggregate of leaderboard {leaderboard[a]!r} (atlas.aggregate_columns)"
+    if same_measure(a, b, same):
+        return "another snapshot of the same measure (atlas.same_measure)"
+    return ""
 
 
 CORRECTED = ("p_fdr", "q_beyond_g", "lead_of_group_pair")
