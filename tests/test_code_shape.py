@@ -15,10 +15,11 @@ from benchval.plumbing.folders import REPO_ROOT
 PACKAGE = REPO_ROOT / "src" / "benchval"
 MAX_FUNCTION_LINES = 60
 
-# Functions over the limit inside src/benchval/jobs/, which other work packages were moving while this
-# check was written (issue #41): each to be split after the moves, then removed from this list.
+# Functions over the limit in step modules (named like their workflow script), which another work package
+# was moving out of src/benchval/jobs/ while this check was written (issue #41): ``file name::function``,
+# so that the move leaves the entry valid; each to be split after the moves, then removed from this list.
 LONG_FUNCTIONS_TO_SPLIT = {
-    "benchval/jobs/steps/scoreboard.py::run_scoreboard_step",
+    "scoreboard.py::run_scoreboard_step",
 }
 
 FORMATTER_ESCAPE = re.compile(r"#\s*fmt:\s*(skip|off)\b")
@@ -45,13 +46,13 @@ def function_lengths(source: str) -> list[tuple[str, int, int]]:
 
 
 def long_functions(root: Path, limit: int = MAX_FUNCTION_LINES) -> dict[str, str]:
-    """{``path::name``: ``path:line: n lines``} of the functions under ``root`` longer than ``limit``."""
+    """{``file name::function``: ``path:line: n lines``} of the functions under ``root`` longer than ``limit``."""
     found = {}
     for path in sorted(root.rglob("*.py")):
         relative = path.relative_to(root.parent).as_posix()
         for name, line, length in function_lengths(path.read_text(encoding="utf-8")):
             if length > limit:
-                found[f"{relative}::{name}"] = f"{relative}:{line}: {name} has {length} lines"
+                found[f"{path.name}::{name}"] = f"{relative}:{line}: {name} has {length} lines"
     return found
 
 
@@ -66,7 +67,7 @@ def test_the_long_function_check_rejects_a_61_line_function(tmp_path):
     body = "".join(f"    x{i} = {i}\n" for i in range(58))
     (package / "short.py").write_text(f"def fits():\n{body}    return 0\n")
     (package / "long.py").write_text(f"def too_long():\n{body}    x = 0\n    return x\n")
-    assert list(long_functions(package)) == ["pkg/long.py::too_long"]
+    assert long_functions(package) == {"long.py::too_long": "pkg/long.py:1: too_long has 61 lines"}
 
 
 def test_no_function_in_the_package_is_over_60_lines():
@@ -77,8 +78,9 @@ def test_no_function_in_the_package_is_over_60_lines():
     assert not stale, f"no longer over {MAX_FUNCTION_LINES} lines, remove from LONG_FUNCTIONS_TO_SPLIT: {stale}"
 
 
-def test_the_long_function_allow_list_holds_only_the_moving_wing():
-    outside = [key for key in LONG_FUNCTIONS_TO_SPLIT if not key.startswith("benchval/jobs/")]
+def test_the_long_function_allow_list_holds_only_step_modules():
+    scripts = {path.name for path in (REPO_ROOT / "workflow" / "scripts").glob("*.py")}
+    outside = [key for key in LONG_FUNCTIONS_TO_SPLIT if key.split("::")[0] not in scripts]
     assert not outside, f"split these rather than allowing them: {outside}"
 
 
