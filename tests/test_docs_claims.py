@@ -94,3 +94,39 @@ def test_every_figure_has_its_own_module_and_script():
         if not (REPO_ROOT / path).is_file()
     ]
     assert not missing, missing
+
+
+def section(text: str, heading_start: str) -> str:
+    """The text of the docs/data-contract.md section whose heading starts with ``heading_start``."""
+    match = re.search(rf"^{re.escape(heading_start)}.*?(?=^## |\Z)", text, re.MULTILINE | re.DOTALL)
+    assert match, f"no section {heading_start!r}"
+    return match.group(0)
+
+
+def test_the_metrics_files_columns_and_owner_are_those_the_code_writes():
+    """docs/data-contract.md, "3. Metrics": the owner named is the module that defines the columns it writes,
+    and the columns listed are those (the doc had named benchval.evaluation.metrics, which writes no file,
+    and left out ``note``)."""
+    from benchval.evaluation import evaluate
+
+    text = section((DOCS / "data-contract.md").read_text(encoding="utf-8"), "## 3. Metrics")
+    owner = re.search(r"\(owner: `(benchval\.[a-z_.]+)`\)", text).group(1)
+    assert owner == evaluate.__name__
+    listed = re.search(r"^`([a-z_, ]+)`", text, re.MULTILINE).group(1).split(", ")
+    assert listed == evaluate.METRICS_COLUMNS
+
+
+def test_every_owner_module_writes_its_format():
+    """docs/data-contract.md: every section's owner module defines a ``write_*`` function or the columns constant
+    of what it writes."""
+    import importlib
+
+    text = (DOCS / "data-contract.md").read_text(encoding="utf-8")
+    owners = re.findall(r"\(owner: `(benchval\.[a-z_.]+)`", text)
+    assert owners
+    without = []
+    for owner in owners:
+        names = dir(importlib.import_module(owner))
+        if not any(name.startswith("write_") or name.endswith("_COLUMNS") for name in names):
+            without.append(owner)
+    assert not without, f"owner modules that write nothing: {without}"
