@@ -130,3 +130,17 @@ def test_every_owner_module_writes_its_format():
         if not any(name.startswith("write_") or name.endswith("_COLUMNS") for name in names):
             without.append(owner)
     assert not without, f"owner modules that write nothing: {without}"
+
+
+def test_the_model_counts_the_readmes_give_are_the_config_files():
+    """README.md: "paper.yaml = the paper's 23-model study"; config/README.md: "config.yaml ... 3 small models"."""
+    import yaml
+
+    def declared(name: str) -> int:
+        return len(yaml.safe_load((REPO_ROOT / "config" / name).read_text(encoding="utf-8"))["models"])
+
+    readme, config_readme = paragraph_text(REPO_ROOT / "README.md"), paragraph_text(REPO_ROOT / "config" / "README.md")
+    paper = {int(n) for n in re.findall(r"paper's (\d+)-model study", readme + " " + config_readme)}
+    small = {int(n) for n in re.findall(r"(\d+) small models", config_readme)}
+    assert paper == {declared("paper.yaml")}, paper
+    assert small == {declared("config.yaml")}, small
