@@ -109,3 +109,46 @@ def test_a_path_to_a_moved_file_is_caught(tmp_path):
     doc = tmp_path / "doc.md"
     doc.write_text("Here: src/here.py; moved: src/gone.py; a pattern: results/{study}/x.csv\n")
     assert missing_paths([doc], tmp_path) == ["doc.md:1: src/gone.py"]
+
+
+# ``benchval/analysis/lofo.py``: a path inside src/ named without it
+PACKAGE_PATH = re.compile(r"(?<![\w/.-])benchval/[A-Za-z0-9_./-]+\.(?:py|yaml|md)\b")
+# ``registry.py``: a file named alone, in backticks (a module of the package the section is about)
+BARE_FILE = re.compile(r"`([A-Za-z0-9_]+\.(?:py|smk))`")
+
+
+# where a file named alone may live (not results/ or resources/: outputs are not named as code is)
+CODE_FOLDERS = ("src", "workflow", "tests", "config", "docs", "benchmarks", "profiles")
+
+
+def prose_documents() -> list[Path]:
+    return [*sorted(REPO_ROOT.glob("docs/*.md")), REPO_ROOT / "README.md", REPO_ROOT / "config" / "README.md"]
+
+
+def missing_files(paths: list[Path], root: Path = REPO_ROOT) -> list[str]:
+    """Files the docs name as ``benchval/...`` (under src/) or by their name alone (anywhere in the
+    repository) that do not exist."""
+    names = {path.name for folder in CODE_FOLDERS if (root / folder).is_dir() for path in (root / folder).rglob("*")}
+    missing = []
+    for path in paths:
+        for line_number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            gone = [p for p in PACKAGE_PATH.findall(line) if not (root / "src" / p).exists()]
+            gone += [name for name in BARE_FILE.findall(line) if name not in names]
+            missing += [f"{path.relative_to(root)}:{line_number}: {name}" for name in gone]
+    return missing
+
+
+def test_every_file_the_prose_names_exists():
+    assert missing_paths([REPO_ROOT / "config" / "README.md"]) == []
+    assert missing_files(prose_documents()) == []
+
+
+def test_a_bare_or_package_relative_file_that_is_gone_is_caught(tmp_path):
+    (tmp_path / "src" / "benchval" / "atlas").mkdir(parents=True)
+    (tmp_path / "src" / "benchval" / "atlas" / "registry.py").write_text("")
+    doc = tmp_path / "doc.md"
+    doc.write_text(
+        "## Model identity (`registry.py`, `names.py`)\n"
+        "Code: benchval/atlas/registry.py and benchval/atlas/names.py (src/benchval/atlas/names.py: the test above).\n"
+    )
+    assert missing_files([doc], tmp_path) == ["doc.md:1: names.py", "doc.md:2: benchval/atlas/names.py"]

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 from benchval.plumbing.job import start_job
 
 snakemake = SimpleNamespace(log=[{log!r}], params={{"settings": {{"a": 1}}}}, wildcards={{"model": "m1"}},
-                            threads=3, config={{"local": {{"model_jobs_at_once": 2}}}})
+                            threads=3, config={{"local": {{"model_jobs_at_once": 2, "light_job_niceness": 10}}}})
 job = start_job(snakemake, warnings_to_console=True)
 logging.getLogger("benchval.test").info("started %s with %d torch threads", job.wildcards["model"], job.torch_threads)
 print("progress 50%")

@@ -9,12 +9,22 @@ from benchval.items import criteria
 
 NAMES = pd.DataFrame(
     {
-        "key": ["meta-llama/meta-llama-3.1-8b", "mistral-7b-instruct-v0.2", "dfurman/mistral-7b-instruct-v0.2",
-                "mistralai/mistral-7b-instruct-v0.2", "01-ai/yi-6b"],
-        "canonical_id": ["meta-llama/meta-llama-3.1-8b", "mistral-7b-instruct-v0.2", "dfurman/mistral-7b-instruct-v0.2",
-                         "mistralai/mistral-7b-instruct-v0.2", "01-ai/yi-6b"],
+        "key": [
+            "meta-llama/meta-llama-3.1-8b",
+            "mistral-7b-instruct-v0.2",
+            "dfurman/mistral-7b-instruct-v0.2",
+            "mistralai/mistral-7b-instruct-v0.2",
+            "01-ai/yi-6b",
+        ],
+        "canonical_id": [
+            "meta-llama/meta-llama-3.1-8b",
+            "mistral-7b-instruct-v0.2",
+            "dfurman/mistral-7b-instruct-v0.2",
+            "mistralai/mistral-7b-instruct-v0.2",
+            "01-ai/yi-6b",
+        ],
     }
-)  # fmt: skip
+)
 
 
 def test_join_rules():

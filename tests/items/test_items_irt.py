@@ -23,12 +23,26 @@ def test_recovery_of_simulated_parameters():
 def test_recovery_gate_rejects_a_poor_fit_and_ignores_ungated_designs():
     table = pd.DataFrame(
         [
-            {"design": "big", "gate": True, "model": "2PL", "r_difficulty": 0.99, "r_discrimination": 0.5,
-             "r_theta": 0.95, "converged": True},
-            {"design": "small", "gate": False, "model": "2PL", "r_difficulty": 0.2, "r_discrimination": 0.1,
-             "r_theta": 0.3, "converged": True},
+            {
+                "design": "big",
+                "gate": True,
+                "model": "2PL",
+                "r_difficulty": 0.99,
+                "r_discrimination": 0.5,
+                "r_theta": 0.95,
+                "converged": True,
+            },
+            {
+                "design": "small",
+                "gate": False,
+                "model": "2PL",
+                "r_difficulty": 0.2,
+                "r_discrimination": 0.1,
+                "r_theta": 0.3,
+                "converged": True,
+            },
         ]
-    )  # fmt: skip
+    )
     failures = irt.check_recovery(table, {"difficulty": 0.95, "discrimination": 0.8, "theta": 0.9})
     assert failures == ["big 2PL: r(discrimination) = 0.500 < 0.8"]
 
@@ -52,9 +66,18 @@ def test_no_real_data_is_fitted_after_a_failed_recovery(tmp_path):
     from benchval.items.steps.items_irt import run_irt_steps
 
     table = pd.DataFrame(
-        [{"design": "big", "gate": True, "model": "2PL", "r_difficulty": 0.5, "r_discrimination": 0.9,
-          "r_theta": 0.95, "converged": True}]
-    )  # fmt: skip
+        [
+            {
+                "design": "big",
+                "gate": True,
+                "model": "2PL",
+                "r_difficulty": 0.5,
+                "r_discrimination": 0.9,
+                "r_theta": 0.95,
+                "converged": True,
+            }
+        ]
+    )
     table.to_csv(tmp_path / "recovery.csv", index=False)
     irt = {"models": ["2PL"], "max_iter": 50, "recovery": {"thresholds": {"difficulty": 0.95}}}
     settings = {"irt": irt, "min_model_coverage": 0.95}

@@ -14,12 +14,24 @@ from benchval.items.steps.items_responses import run_responses_step
 from benchval.items.study import run_study_step
 
 SETTINGS = {
-    "k": [5, 10, "all"], "n_random_draws": 20, "n_bootstrap": 200, "ci_level": 0.95, "fdr_alpha": 0.05,
-    "min_models": 6, "min_model_coverage": 0.95,
-    "irt": {"models": ["1PL", "2PL"], "selection_model": "2PL", "max_iter": 200,
-            "recovery": {"designs": [{"name": "small", "respondents": 300, "items": 20, "gate": True}],
-                         "thresholds": {"difficulty": 0.9, "discrimination": 0.5, "theta": 0.8}}},
-}  # fmt: skip
+    "k": [5, 10, "all"],
+    "n_random_draws": 20,
+    "n_bootstrap": 200,
+    "n_permutations": 0,
+    "ci_level": 0.95,
+    "fdr_alpha": 0.05,
+    "min_models": 6,
+    "min_model_coverage": 0.95,
+    "irt": {
+        "models": ["1PL", "2PL"],
+        "selection_model": "2PL",
+        "max_iter": 200,
+        "recovery": {
+            "designs": [{"name": "small", "respondents": 300, "items": 20, "gate": True}],
+            "thresholds": {"difficulty": 0.9, "discrimination": 0.5, "theta": 0.8},
+        },
+    },
+}
 
 
 def write_samples(folder, task, n_items, ability, rng):
@@ -30,8 +42,12 @@ def write_samples(folder, task, n_items, ability, rng):
         target = int(rng.integers(0, 3))
         logliks = [-3.0, -3.0, -3.0]
         logliks[target if right else (target + 1) % 3] = -1.0
-        record = {"doc_id": doc, "target": target, "arguments": [["q", f" o{i}"] for i in range(3)],
-                  "filtered_resps": [[v, False] for v in logliks]}  # fmt: skip
+        record = {
+            "doc_id": doc,
+            "target": target,
+            "arguments": [["q", f" o{i}"] for i in range(3)],
+            "filtered_resps": [[v, False] for v in logliks],
+        }
         lines.append(json.dumps(record))
     (folder / f"samples_{task}_2026-01-01T00-00-00.000.jsonl").write_text("\n".join(lines) + "\n")
 

@@ -183,18 +183,38 @@ def test_scores_reader_uses_the_projects_prediction(tmp_path):
     from benchval.tasks.items import write_items
 
     items = [Item("t-0", "q0", [" a", " bb"], 1, 2), Item("t-1", "q1", [" a", " bb"], 0, 3)]
-    meta = {"task": "toy", "role": "cs_original", "pairs_with": None, "axes": [], "scoring_mode": "mc",
-            "metrics": ["accuracy"], "n_raw": 2, "n_final": 2}  # fmt: skip
+    meta = {
+        "task": "toy",
+        "role": "cs_original",
+        "pairs_with": None,
+        "axes": [],
+        "scoring_mode": "mc",
+        "metrics": ["accuracy"],
+        "n_raw": 2,
+        "n_final": 2,
+    }
     write_items(items, meta, FilterReport("toy"), tmp_path / "results/tasks/toy.parquet")
     # per-token scores: t-0 option 1 (-1.0 over 2 tokens = -0.5) beats option 0 (-0.9): right;
     # t-1 option 1 (-0.2 / 2) beats option 0 (-0.3): wrong. A sum rule would call t-0 wrong.
     rows = []
     for item, logliks in (("t-0", (-0.9, -1.0)), ("t-1", (-0.3, -0.2))):
         for index, (loglik, tokens) in enumerate(zip(logliks, (1, 2))):
-            rows.append({"request_id": f"{item}/{index}", "item_id": item, "option_index": index, "kind": "option",
-                         "context": "q", "continuation": "x", "logprob_sum": loglik, "n_tokens": tokens,
-                         "n_chars": 2, "n_bytes": 2, "token_logprobs": [loglik / tokens] * tokens,
-                         "is_greedy": False})  # fmt: skip
+            rows.append(
+                {
+                    "request_id": f"{item}/{index}",
+                    "item_id": item,
+                    "option_index": index,
+                    "kind": "option",
+                    "context": "q",
+                    "continuation": "x",
+                    "logprob_sum": loglik,
+                    "n_tokens": tokens,
+                    "n_chars": 2,
+                    "n_bytes": 2,
+                    "token_logprobs": [loglik / tokens] * tokens,
+                    "is_greedy": False,
+                }
+            )
     path = write_scores(pd.DataFrame(rows), tmp_path / "results/scores/m1/toy.parquet", {"model": "m1"})
     frame = readers.read_scores([path])
     assert frame.set_index("item_id")["correct"].to_dict() == {"t-0": 1.0, "t-1": 0.0}

@@ -13,7 +13,14 @@ from scipy import stats
 from benchval.analysis.bootstrap import rng_for
 from benchval.items import subsets
 
-SETTINGS = {"k": [5, 20, "all"], "n_random_draws": 50, "n_bootstrap": 200, "ci_level": 0.95, "min_models": 6}
+SETTINGS = {
+    "k": [5, 20, "all"],
+    "n_random_draws": 50,
+    "n_bootstrap": 200,
+    "ci_level": 0.95,
+    "min_models": 6,
+    "n_permutations": 0,
+}
 
 
 @pytest.fixture

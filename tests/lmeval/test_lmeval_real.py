@@ -22,7 +22,7 @@ from sklearn.metrics import f1_score
 from benchval.analysis.study_import import StudyImportError
 from benchval.lmeval.steps.import_score_table import import_study
 from benchval.lmeval.importer import lm_eval_study
-from benchval.lmeval.layout import discover_runs
+from benchval.lmeval.output_files import discover_runs
 from benchval.lmeval.provenance import read_provenance
 from benchval.lmeval.recompute import continuation_tokens
 from benchval.plumbing.folders import REPO_ROOT, default_mirror

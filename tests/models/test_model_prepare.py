@@ -21,7 +21,7 @@ from benchval.models import (
 )
 from benchval.models import gguf as gguf_module
 from benchval.models import prepare as prepare_module
-from benchval.models.hf import HubUnavailableError
+from benchval.models.hub import HubUnavailableError
 
 
 def local_entry(folder: Path, **extra) -> dict:

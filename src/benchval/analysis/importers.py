@@ -176,6 +176,49 @@ def _read_text_table(study_name: str, path: Path) -> pd.DataFrame:
     return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
 
 
+def _check_models(models: pd.DataFrame, raw_names: pd.Series, path: Path) -> None:
+    """Fail on a model named twice (by the name rule, benchval.analysis.model_names) or a size that is not
+    positive, naming the line(s)."""
+    keys = models["model"].map(lambda name: normalise(name) if isinstance(name, str) else name)
+    duplicated = keys.duplicated() & keys.notna()
+    if duplicated.any():
+        row = duplicated.idxmax()
+        first = int(keys[keys == keys[row]].index[0])
+        raise StudyImportError(
+            f"{path}: model {raw_names[row]!r} appears twice: line {first + 2} and line {row + 2} "
+            f"(line {first + 2} names it {raw_names[first]!r}; one model by the name rule, "
+            "benchval.analysis.model_names)"
+        )
+    non_positive = models["size_b"].notna() & ~(models["size_b"] > 0)
+    if non_positive.any():
+        row = non_positive.idxmax()
+        raise StudyImportError(
+            f"{path}: line {row + 2}: size {float(models.at[row, 'size_b']):g} is not a positive number"
+        )
+
+
+def _task_frames(models: pd.DataFrame, cells: dict, study: dict, scale: float, path: Path) -> list[pd.DataFrame]:
+    """Per task, the usable models' scores (scaled), without the models whose score is missing (logged)."""
+    frames = []
+    progress = Progress(len(study["tasks"]), f"{path}: tasks imported")
+    for done, (task, spec) in enumerate(study["tasks"].items(), start=1):
+        metric = spec.get("metric", study.get("metric", "accuracy"))
+        frame = models.assign(task=task, metric=metric, value=cells[task][models.index] * scale)
+        kept = frame[frame["value"].notna()]
+        log.info(
+            "%s: task %s (column %r): %d models -> %d (dropped %d with a missing score)",
+            path,
+            task,
+            spec["column"],
+            len(frame),
+            len(kept),
+            len(frame) - len(kept),
+        )
+        frames.append(kept)
+        progress.step(done)
+    return frames
+
+
 def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(score_table, tasks) frames from a one-row-per-model CSV (cells read as text, then checked)."""
     path = expand_path(study["path"], mirror)
@@ -195,22 +238,7 @@ def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple
     size_b = _numeric_cells(raw, columns["size_b"], "columns.size_b", path, missing_values, parse_size_b)
     model_names = _cleaned_names(named["model"], path)
     models = pd.DataFrame({"model": model_names, "family": named["family"], "size_b": size_b})
-    keys = models["model"].map(lambda name: normalise(name) if isinstance(name, str) else name)
-    duplicated = keys.duplicated() & keys.notna()
-    if duplicated.any():
-        row = duplicated.idxmax()
-        first = int(keys[keys == keys[row]].index[0])
-        raise StudyImportError(
-            f"{path}: model {named['model'][row]!r} appears twice: line {first + 2} and line {row + 2} "
-            f"(line {first + 2} names it {named['model'][first]!r}; one model by the name rule, "
-            "benchval.analysis.model_names)"
-        )
-    non_positive = models["size_b"].notna() & ~(models["size_b"] > 0)
-    if non_positive.any():
-        row = non_positive.idxmax()
-        raise StudyImportError(
-            f"{path}: line {row + 2}: size {float(models.at[row, 'size_b']):g} is not a positive number"
-        )
+    _check_models(models, named["model"], path)
     usable = models["model"].notna() & models["family"].notna()
     log.info(
         "%s: models %d -> %d (dropped %d without name or family); %d kept without a size (left out of the "
@@ -230,25 +258,7 @@ def import_csv(study_name: str, study: dict, mirror: str | Path | None) -> tuple
         check_scale(
             {study["tasks"][task]["column"]: cells[task] for task in cells}, scale, f"study {study_name!r} ({path})"
         )
-    frames = []
-    progress = Progress(len(study["tasks"]), f"{path}: tasks imported")
-    for done, (task, spec) in enumerate(study["tasks"].items(), start=1):
-        values = cells[task] * scale
-        frame = models.assign(task=task, metric=spec.get("metric", study.get("metric", "accuracy")), value=values)[
-            usable
-        ]
-        kept = frame[frame["value"].notna()]
-        log.info(
-            "%s: task %s (column %r): %d models -> %d (dropped %d with a missing score)",
-            path,
-            task,
-            spec["column"],
-            len(frame),
-            len(kept),
-            len(frame) - len(kept),
-        )
-        frames.append(kept)
-        progress.step(done)
+    frames = _task_frames(models[usable], cells, study, scale, path)
     scores = pd.concat(frames, ignore_index=True)[list(SCORE_COLUMNS)]
     check_values(scores, f"study {study_name!r} ({path})", study.get("value_range", "unit"))
     return scores, task_table(study["tasks"])

@@ -203,6 +203,25 @@ def _delta_r2_interval(
     }
 
 
+#: the fit figures of a predictor set whose fit is undefined (the reason goes in ``note``)
+UNDEFINED_FIT = {"r2": np.nan, "spearman": np.nan, "mae_family_balanced": np.nan, "rmse_family_balanced": np.nan}
+
+
+def _prediction_frame(base: dict, name: str, y: pd.Series, families: pd.Series, prediction) -> pd.DataFrame:
+    """One predictor set's held-out prediction of every model of one downstream task."""
+    return pd.DataFrame(
+        {
+            "metric": base["metric"],
+            "downstream": base["downstream"],
+            "predictor_set": name,
+            "model": y.index,
+            "family": families.to_numpy(),
+            "observed": y.to_numpy(float),
+            "predicted": prediction,
+        }
+    )
+
+
 def lofo_table(
     study: StudyTable, metric: str, wide: pd.DataFrame, settings: AnalysisSettings
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -228,27 +247,9 @@ def lofo_table(
                 require(not reason, reason)
                 values, prediction = _evaluate_set(study, wide, y, families, composites, groups, settings)
                 record.update(values)
-                predictions.append(
-                    pd.DataFrame(
-                        {
-                            "metric": metric,
-                            "downstream": task,
-                            "predictor_set": name,
-                            "model": y.index,
-                            "family": families.to_numpy(),
-                            "observed": y.to_numpy(float),
-                            "predicted": prediction,
-                        }
-                    )
-                )
+                predictions.append(_prediction_frame(base, name, y, families, prediction))
             except UndefinedStatistic as undefined:
-                record.update(
-                    r2=np.nan,
-                    spearman=np.nan,
-                    mae_family_balanced=np.nan,
-                    rmse_family_balanced=np.nan,
-                    note=str(undefined),
-                )
+                record.update(UNDEFINED_FIT, note=str(undefined))
             if unsized_note:
                 record["note"] = "; ".join(filter(None, [record.get("note") or "", unsized_note]))
             if name == "controls":

@@ -196,6 +196,38 @@ def _delta_rho_groups(wide: pd.DataFrame, triples: list[tuple[str, str, str]]) -
     return groups
 
 
+def _group_delta_rho(wide: pd.DataFrame, models: tuple, group: list, metric: str, settings: AnalysisSettings) -> dict:
+    """(original, reworked, downstream) -> its delta rho record, for the triples of one model set, which
+    share one set of resamples."""
+    tasks = list(dict.fromkeys(t for triple in group for t in triple))
+    complete = wide.loc[list(models), tasks]
+    position = {t: i for i, t in enumerate(tasks)}
+    corr = None
+    if len(complete) >= settings.min_models:
+        indices = bootstrap.resample_indices(
+            bootstrap.rng_for(settings.seed, "delta_rho", metric, *models), len(complete), settings.n_bootstrap
+        )
+        corr = bootstrap.bootstrap_spearman(complete.to_numpy(float), indices)
+    results = {}
+    for original, reworked, task in group:
+        record = {"n_models": len(complete)}
+        try:
+            rho_o, _, _ = spearman(complete[original], complete[task], settings.min_models)
+            rho_r, _, _ = spearman(complete[reworked], complete[task], settings.min_models)
+            o, r, y = position[original], position[reworked], position[task]
+            summary = bootstrap.summarise(rho_o - rho_r, corr[:, o, y] - corr[:, r, y], settings.ci_level)
+            record.update(
+                rho_original=rho_o,
+                rho_reworked=rho_r,
+                **summary,
+                note=bootstrap.invalid_note(summary["n_boot_valid"], settings.n_bootstrap),
+            )
+        except UndefinedStatistic as undefined:
+            record.update(n_boot_valid=0, note=str(undefined))
+        results[(original, reworked, task)] = record
+    return results
+
+
 def delta_rho(study: StudyTable, metric: str, wide: pd.DataFrame, settings: AnalysisSettings) -> pd.DataFrame:
     """Delta rho = rho(original, Y) - rho(reworked, Y) per pair and downstream task, paired bootstrap.
 
@@ -235,31 +267,7 @@ def delta_rho(study: StudyTable, metric: str, wide: pd.DataFrame, settings: Anal
     triples = [(o, r, t) for o, r in pairs for t in downstream]
     results = {}
     for models, group in _delta_rho_groups(wide, triples).items():
-        tasks = list(dict.fromkeys(t for triple in group for t in triple))
-        complete = wide.loc[list(models), tasks]
-        position = {t: i for i, t in enumerate(tasks)}
-        corr = None
-        if len(complete) >= settings.min_models:
-            indices = bootstrap.resample_indices(
-                bootstrap.rng_for(settings.seed, "delta_rho", metric, *models), len(complete), settings.n_bootstrap
-            )
-            corr = bootstrap.bootstrap_spearman(complete.to_numpy(float), indices)
-        for original, reworked, task in group:
-            record = {"n_models": len(complete)}
-            try:
-                rho_o, _, _ = spearman(complete[original], complete[task], settings.min_models)
-                rho_r, _, _ = spearman(complete[reworked], complete[task], settings.min_models)
-                o, r, y = position[original], position[reworked], position[task]
-                summary = bootstrap.summarise(rho_o - rho_r, corr[:, o, y] - corr[:, r, y], settings.ci_level)
-                record.update(
-                    rho_original=rho_o,
-                    rho_reworked=rho_r,
-                    **summary,
-                    note=bootstrap.invalid_note(summary["n_boot_valid"], settings.n_bootstrap),
-                )
-            except UndefinedStatistic as undefined:
-                record.update(n_boot_valid=0, note=str(undefined))
-            results[(original, reworked, task)] = record
+        results.update(_group_delta_rho(wide, models, group, metric, settings))
     records = [
         {"metric": metric, "original": o, "reworked": r, "downstream": t, **results[(o, r, t)]} for o, r, t in triples
     ]
@@ -356,6 +364,44 @@ def _variant_mean_delta_rho(
     }, len(complete)
 
 
+def _variant_record(
+    study: StudyTable, metric: str, variant: str, wide: pd.DataFrame, downstream: list, settings: AnalysisSettings
+) -> dict:
+    """The row of one sensitivity variant (see :func:`variant_sensitivity`)."""
+    reworked, value = split_variant_name(variant)
+    original = study.tasks.at[variant, "pairs_with"]
+    record = {"metric": metric, "variant": variant, "variant_value": value, "reworked": reworked, "original": original}
+    notes = []
+    try:
+        require(original in wide, f"{original} has no '{metric}' scores")
+        rho, p, n = spearman(wide[original], wide[variant], settings.min_models)
+        record.update(rho_pair=rho, p_pair=p, n_models_pair=n)
+    except UndefinedStatistic as undefined:
+        pair_n = int(wide[[original, variant]].notna().all(axis=1).sum()) if original in wide else 0
+        record.update(rho_pair=np.nan, p_pair=np.nan, n_models_pair=pair_n)
+        notes.append(f"rho_pair: {undefined}")
+    originals, substituted, substitution_note = substituted_benchmarks(study, variant, wide.columns)
+    groups, n_groups = _variant_groups(
+        wide, originals, substituted, settings, ("revision_sensitivity", metric, variant)
+    )
+    if original in wide:
+        delta, n_delta = _variant_mean_delta_rho(
+            wide, original, variant, downstream, settings, ("revision_sensitivity_delta_rho", metric, variant)
+        )
+    else:
+        delta, n_delta = _missing("mean_delta_rho", f"mean_delta_rho: {original} has no '{metric}' scores"), 0
+    notes += [substitution_note, groups.pop("note"), delta.pop("note")]
+    record.update(
+        groups,
+        **delta,
+        n_models_groups=n_groups,
+        n_models_delta=n_delta,
+        n_downstream=len(downstream),
+        note="; ".join(filter(None, notes)),
+    )
+    return record
+
+
 def variant_sensitivity(study: StudyTable, metric: str, wide: pd.DataFrame, settings: AnalysisSettings) -> pd.DataFrame:
     """One row per sensitivity variant (``cs_variant`` task, e.g. ``piqa_rup__goal_Leet``).
 
@@ -374,46 +420,7 @@ def variant_sensitivity(study: StudyTable, metric: str, wide: pd.DataFrame, sett
         if study.tasks["role"].get(split_variant_name(v)[0]) != "cs_original"
     ]
     downstream = study.tasks_with_role("downstream", wide.columns)
-    records = []
-    for variant in variants:
-        reworked, value = split_variant_name(variant)
-        original = study.tasks.at[variant, "pairs_with"]
-        record = {
-            "metric": metric,
-            "variant": variant,
-            "variant_value": value,
-            "reworked": reworked,
-            "original": original,
-        }
-        notes = []
-        try:
-            require(original in wide, f"{original} has no '{metric}' scores")
-            rho, p, n = spearman(wide[original], wide[variant], settings.min_models)
-            record.update(rho_pair=rho, p_pair=p, n_models_pair=n)
-        except UndefinedStatistic as undefined:
-            pair_n = int(wide[[original, variant]].notna().all(axis=1).sum()) if original in wide else 0
-            record.update(rho_pair=np.nan, p_pair=np.nan, n_models_pair=pair_n)
-            notes.append(f"rho_pair: {undefined}")
-        originals, substituted, substitution_note = substituted_benchmarks(study, variant, wide.columns)
-        groups, n_groups = _variant_groups(
-            wide, originals, substituted, settings, ("revision_sensitivity", metric, variant)
-        )
-        if original in wide:
-            delta, n_delta = _variant_mean_delta_rho(
-                wide, original, variant, downstream, settings, ("revision_sensitivity_delta_rho", metric, variant)
-            )
-        else:
-            delta, n_delta = _missing("mean_delta_rho", f"mean_delta_rho: {original} has no '{metric}' scores"), 0
-        notes += [substitution_note, groups.pop("note"), delta.pop("note")]
-        record.update(
-            groups,
-            **delta,
-            n_models_groups=n_groups,
-            n_models_delta=n_delta,
-            n_downstream=len(downstream),
-            note="; ".join(filter(None, notes)),
-        )
-        records.append(record)
+    records = [_variant_record(study, metric, variant, wide, downstream, settings) for variant in variants]
     if not records:
         records.append(
             {

@@ -47,7 +47,6 @@ SCOREBOARD_COLUMNS = [
     "n_boot_valid",
     "note",
 ]
-BOOTSTRAP_METRICS = ("accuracy", "macro_f1")
 
 
 @dataclass(frozen=True)
@@ -126,35 +125,18 @@ def model_task_rows(
     wanted = [m for m in meta["metrics"] if m in values]
     if meta.get("unavailable") or items.empty:
         reason = f"task unavailable: {meta['unavailable']}" if meta.get("unavailable") else "task has no items"
-        return [
-            {
-                **base,
-                "metric": m,
-                "value": np.nan,
-                "ci_low": np.nan,
-                "ci_high": np.nan,
-                "chance": np.nan,
-                "chance_error_bound": np.nan,
-                "chance_method": "",
-                "ci_above_chance": None,
-                "n_items": 0,
-                "n_boot_valid": 0,
-                "note": reason,
-            }
-            for m in wanted
-        ]
+        return [_unscored_row(base, metric, reason) for metric in wanted]
     predictions = metric_functions.predict(items, scores, meta["scoring_mode"], settings.normalisation)
-    labels, predicted = predictions["label"].to_numpy(int), predictions["prediction"].to_numpy(int)
-    n_options = np.array([len(options) for options in items["options"]])
     recomputed = metric_functions.compute_metrics(predictions, wanted)
     for metric in wanted:
-        value, _ = values[metric]
-        if not np.isclose(recomputed[metric], value, rtol=0, atol=1e-9):
+        if not np.isclose(recomputed[metric], values[metric][0], rtol=0, atol=1e-9):
             raise ValueError(
-                f"{source}: reported {metric} {value!r} of {model.name} on {task['name']} differs from "
+                f"{source}: reported {metric} {values[metric][0]!r} of {model.name} on {task['name']} differs from "
                 f"{recomputed[metric]!r} recomputed from the scores with normalisation "
                 f"{settings.normalisation!r}: rerun rule evaluate for this pair"
             )
+    labels, predicted = predictions["label"].to_numpy(int), predictions["prediction"].to_numpy(int)
+    n_options = np.array([len(options) for options in items["options"]])
     return metric_rows(base, labels, predicted, n_options, {m: values[m] for m in wanted}, settings)
 
 
@@ -197,6 +179,24 @@ def metric_rows(
             }
         )
     return rows
+
+
+def _unscored_row(base: dict, metric: str, reason: str) -> dict:
+    """The row of a metric on a task that has no items here: every figure missing, with the reason."""
+    return {
+        **base,
+        "metric": metric,
+        "value": np.nan,
+        "ci_low": np.nan,
+        "ci_high": np.nan,
+        "chance": np.nan,
+        "chance_error_bound": np.nan,
+        "chance_method": "",
+        "ci_above_chance": None,
+        "n_items": 0,
+        "n_boot_valid": 0,
+        "note": reason,
+    }
 
 
 def prediction_rows(

@@ -69,7 +69,11 @@ def settings_from_config(section: dict | None) -> AnalysisSettings:
     validate(section, str(SCHEMA))
     composite, fdr, figures = section["control_composite"], section["fdr"], section["figures"]
     # without fdr.families, each test kind is its own family (per metric)
-    families = fdr["families"] if "families" in fdr else [{"name": kind, "tests": [kind]} for kind in TEST_KINDS]
+    families = (
+        fdr["families"]
+        if "families" in fdr
+        else [{"name": kind, "tests": [kind], "per_metric": True} for kind in TEST_KINDS]
+    )
     claimed = [test for family in families for test in family["tests"]]
     twice = sorted({test for test in claimed if claimed.count(test) > 1})
     if twice:
@@ -92,7 +96,7 @@ def settings_from_config(section: dict | None) -> AnalysisSettings:
         control_composite_tasks=tuple(composite["tasks"] or ()),
         axes_for_every_cs=tuple(section["axes_for_every_cs"] or ()),
         fdr_alpha=float(fdr["alpha"]),
-        fdr_families=tuple(FdrFamily(f["name"], tuple(f["tests"]), bool(f.get("per_metric", True))) for f in families),
+        fdr_families=tuple(FdrFamily(f["name"], tuple(f["tests"]), bool(f["per_metric"])) for f in families),
         figure_formats=tuple(figures["formats"]),
         figure_dpi=int(figures["dpi"]),
     )

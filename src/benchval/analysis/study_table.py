@@ -105,6 +105,40 @@ def _split_axes(value: object) -> tuple[str, ...]:
     return tuple(a.strip() for a in str(value).split(";") if a.strip())
 
 
+def _check_task_row(record: dict, where: str, roles: dict) -> None:
+    """Fail on a row of tasks.csv with an unknown role or axis, or a ``pairs_with`` its role does not allow
+    or that names no cs_original; warn where it names a task outside the study."""
+    if record["role"] not in ROLES:
+        raise TableError(f"{where}: role {record['role']!r} is not one of {list(ROLES)}")
+    unknown = [a for a in record["axes"] if a not in AXES and not AXIS_NAME.match(a)]
+    if unknown:
+        raise TableError(
+            f"{where}: axis {unknown} is not a name (the paper's: {list(AXES)}; "
+            "a study's own: letters, digits, _ and -)"
+        )
+    if record["role"] not in PAIRED_ROLES:
+        if record["pairs_with"] is not None:
+            raise TableError(
+                f"{where}: only cs_reworked and cs_variant tasks may set 'pairs_with' (got {record['pairs_with']!r})"
+            )
+        return
+    if record["pairs_with"] is None:
+        raise TableError(f"{where}: a {record['role']} task needs 'pairs_with' (its original)")
+    if record["role"] == "cs_variant":
+        try:
+            split_variant_name(record["task"])
+        except ValueError as error:
+            raise TableError(f"{where}: {error}") from None
+    if record["pairs_with"] in roles and roles[record["pairs_with"]] != "cs_original":
+        raise TableError(
+            f"{where}: pairs_with {record['pairs_with']!r} has role {roles[record['pairs_with']]!r}, not cs_original"
+        )
+    if record["pairs_with"] not in roles:
+        log.warning(
+            "%s: pairs_with %r is not in this study: its pair statistics will be missing", where, record["pairs_with"]
+        )
+
+
 def read_tasks(path: str | Path) -> pd.DataFrame:
     """Read and validate ``tasks.csv``; return it indexed by task, ``axes`` as tuples.
 
@@ -134,39 +168,7 @@ def read_tasks(path: str | Path) -> pd.DataFrame:
     frame["axes"] = frame["axes"].map(_split_axes)
     roles = dict(zip(frame["task"], frame["role"]))
     for row, record in frame.iterrows():
-        record = record.to_dict()
-        where = f"{path}: line {_line(row)} (task {record['task']!r})"
-        if record["role"] not in ROLES:
-            raise TableError(f"{where}: role {record['role']!r} is not one of {list(ROLES)}")
-        unknown = [a for a in record["axes"] if a not in AXES and not AXIS_NAME.match(a)]
-        if unknown:
-            raise TableError(
-                f"{where}: axis {unknown} is not a name (the paper's: {list(AXES)}; "
-                "a study's own: letters, digits, _ and -)"
-            )
-        if record["role"] in PAIRED_ROLES:
-            if record["pairs_with"] is None:
-                raise TableError(f"{where}: a {record['role']} task needs 'pairs_with' (its original)")
-            if record["role"] == "cs_variant":
-                try:
-                    split_variant_name(record["task"])
-                except ValueError as error:
-                    raise TableError(f"{where}: {error}") from None
-            if record["pairs_with"] in roles and roles[record["pairs_with"]] != "cs_original":
-                raise TableError(
-                    f"{where}: pairs_with {record['pairs_with']!r} has role "
-                    f"{roles[record['pairs_with']]!r}, not cs_original"
-                )
-            if record["pairs_with"] not in roles:
-                log.warning(
-                    "%s: pairs_with %r is not in this study: its pair statistics will be missing",
-                    where,
-                    record["pairs_with"],
-                )
-        elif record["pairs_with"] is not None:
-            raise TableError(
-                f"{where}: only cs_reworked and cs_variant tasks may set 'pairs_with' (got {record['pairs_with']!r})"
-            )
+        _check_task_row(record.to_dict(), f"{path}: line {_line(row)} (task {record['task']!r})", roles)
     frame["label"] = frame["label"].fillna(frame["task"])
     frame["unavailable"] = frame["unavailable"].fillna("")
     frame["role_name"] = frame["role_name"].fillna(frame["role"])

@@ -67,6 +67,18 @@ def reference_columns(benchmark: str, reference: list, criterion: str, groups: d
     return [c for c in reference if c != benchmark and c != criterion and groups.get(c, c) != own]
 
 
+def _add_ranks(table: pd.DataFrame, kind: str, point: list, draws: list, tail: float) -> np.ndarray:
+    """Add ``kind``'s values, ranks and rank intervals to ``table``; return the resampled ranks (n_boot x
+    benchmarks)."""
+    values = np.asarray(point, float)
+    sampled = _ranks(np.column_stack(draws))
+    table[kind] = values
+    table[f"{kind}_rank"] = np.where(np.isfinite(values), _ranks(values), np.nan)  # an undefined value is not ranked
+    table[f"{kind}_rank_ci_low"] = np.quantile(sampled, tail, axis=0)
+    table[f"{kind}_rank_ci_high"] = np.quantile(sampled, 1 - tail, axis=0)
+    return sampled
+
+
 def agreement_validity(
     wide: pd.DataFrame,
     criterion: str,
@@ -111,16 +123,9 @@ def agreement_validity(
     tail = (1 - level) / 2
     table = pd.DataFrame({"criterion": criterion, "benchmark": benchmarks})
     table["n_models_agreement"], table["n_models_validity"] = zip(*counts)
-    sampled_ranks = {}
-    for kind in ("agreement", "validity"):
-        values = np.asarray(point[kind], float)
-        ranks = np.where(np.isfinite(values), _ranks(values), np.nan)  # an undefined value is not ranked
-        sampled = _ranks(np.column_stack(draws[kind]))  # n_boot x benchmarks
-        sampled_ranks[kind] = sampled
-        table[kind] = values
-        table[f"{kind}_rank"] = ranks
-        table[f"{kind}_rank_ci_low"] = np.quantile(sampled, tail, axis=0)
-        table[f"{kind}_rank_ci_high"] = np.quantile(sampled, 1 - tail, axis=0)
+    sampled_ranks = {
+        kind: _add_ranks(table, kind, point[kind], draws[kind], tail) for kind in ("agreement", "validity")
+    }
     shift = sampled_ranks["validity"] - sampled_ranks["agreement"]
     table["rank_shift"] = table["validity_rank"] - table["agreement_rank"]
     table["rank_shift_ci_low"] = np.quantile(shift, tail, axis=0)

@@ -86,17 +86,7 @@ def predictor_figure(table: pd.DataFrame, criteria: list[str], level: float) -> 
         }
         for index, criterion in enumerate(criteria)
     ]
-    steps = []
-    for min_n in MIN_N_STEPS:
-        arrays = []
-        for criterion in criteria:
-            rows = per_criterion[criterion]
-            rows = rows[rows["n_models"] >= min_n]
-            arrays.append(_forest_arrays(rows, "rho", "ci_low", "ci_high"))
-            if beyond:
-                arrays.append(_forest_arrays(rows, "rho_beyond_g", "rho_beyond_g_ci_low", "rho_beyond_g_ci_high"))
-        restyle = {key: [a[key] for a in arrays] for key in ("x", "y", "error_x", "customdata")}
-        steps.append({"label": str(min_n), "method": "restyle", "args": [restyle]})
+    steps = [_min_n_step(min_n, per_criterion, criteria, beyond) for min_n in MIN_N_STEPS]
     figure.update_layout(
         title={"text": _predictor_title(criteria[0], beyond), **TITLE_PLACE},
         updatemenus=[
@@ -110,6 +100,19 @@ def predictor_figure(table: pd.DataFrame, criteria: list[str], level: float) -> 
         legend={"orientation": "h", "y": 1.02, "x": 1, "xanchor": "right", "yanchor": "bottom"},
     )
     return figure
+
+
+def _min_n_step(min_n: int, per_criterion: dict, criteria: list[str], beyond: bool) -> dict:
+    """The slider step that keeps the predictors sharing at least ``min_n`` models with their criterion."""
+    arrays = []
+    for criterion in criteria:
+        rows = per_criterion[criterion]
+        rows = rows[rows["n_models"] >= min_n]
+        arrays.append(_forest_arrays(rows, "rho", "ci_low", "ci_high"))
+        if beyond:
+            arrays.append(_forest_arrays(rows, "rho_beyond_g", "rho_beyond_g_ci_low", "rho_beyond_g_ci_high"))
+    restyle = {key: [a[key] for a in arrays] for key in ("x", "y", "error_x", "customdata")}
+    return {"label": str(min_n), "method": "restyle", "args": [restyle]}
 
 
 def _predictor_title(criterion: str, beyond: bool) -> str:

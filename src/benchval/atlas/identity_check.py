@@ -56,6 +56,33 @@ def _interval(per_name: pd.DataFrame, numerator: str, denominator: str, n_boot: 
     return num.sum() / den.sum(), float(low), float(high)
 
 
+def _label_row(label, model: str, joined: set, record: pd.Series, size_tolerance: float) -> dict:
+    """One labelled raw name against the registry: the names it joined (right or wrong), the aliases it missed,
+    and whether its family and size agree with the label."""
+    truth = {s.strip() for s in label.same_as.split("|") if s.strip()}
+    size = float(label.size_b) if label.size_b.strip() else np.nan
+    registry_size = float(record["size_b"]) if pd.notna(record["size_b"]) else np.nan
+    return {
+        "raw_name": label.raw_name,
+        "canonical_id": model,
+        "joined": len(joined),
+        "joined_right": len(joined & truth),
+        "aliases": len(truth),
+        "wrong_joins": " | ".join(sorted(joined - truth)),
+        "missed_aliases": " | ".join(sorted(truth - joined)),
+        "family_known": label.family != "unknown",
+        "family_right": label.family != "unknown" and label.family == record["family"],
+        "registry_family": record["family"],
+        "label_family": label.family,
+        "size_known": np.isfinite(size),
+        "size_right": bool(
+            np.isfinite(size) and np.isfinite(registry_size) and abs(registry_size - size) <= size_tolerance * size
+        ),
+        "registry_size_b": registry_size,
+        "label_size_b": size,
+    }
+
+
 def identity_scores(
     labels: pd.DataFrame, names: pd.DataFrame, models: pd.DataFrame, settings: dict
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -65,37 +92,11 @@ def identity_scores(
     unknown = sorted(set(labels["raw_name"]) - set(canonical.index))
     if unknown:
         raise ValueError(f"identity sample: raw name(s) {unknown[:5]} are in no leaderboard file of this run")
+    tolerance = settings["size_tolerance"]
     rows = []
     for label in labels.itertuples(index=False):
         model = canonical[label.raw_name]
-        joined = members[model] - {label.raw_name}
-        truth = {s.strip() for s in label.same_as.split("|") if s.strip()}
-        record = models.loc[model]
-        size = float(label.size_b) if label.size_b.strip() else np.nan
-        registry_size = float(record["size_b"]) if pd.notna(record["size_b"]) else np.nan
-        rows.append(
-            {
-                "raw_name": label.raw_name,
-                "canonical_id": model,
-                "joined": len(joined),
-                "joined_right": len(joined & truth),
-                "aliases": len(truth),
-                "wrong_joins": " | ".join(sorted(joined - truth)),
-                "missed_aliases": " | ".join(sorted(truth - joined)),
-                "family_known": label.family != "unknown",
-                "family_right": label.family != "unknown" and label.family == record["family"],
-                "registry_family": record["family"],
-                "label_family": label.family,
-                "size_known": np.isfinite(size),
-                "size_right": bool(
-                    np.isfinite(size)
-                    and np.isfinite(registry_size)
-                    and abs(registry_size - size) <= settings["size_tolerance"] * size
-                ),
-                "registry_size_b": registry_size,
-                "label_size_b": size,
-            }
-        )
+        rows.append(_label_row(label, model, members[model] - {label.raw_name}, models.loc[model], tolerance))
     detail = pd.DataFrame(rows)
     n_boot, level, seed = settings["n_bootstrap"], settings["ci_level"], settings["seed"]
     measures = [

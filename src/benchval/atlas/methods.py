@@ -101,13 +101,6 @@ def trait_groups(methods: pd.DataFrame, copies=()) -> dict:
     return trait
 
 
-def same_trait_columns(column: str, traits: dict) -> set:
-    """The column and every column measuring its trait."""
-    if column not in traits:
-        return {column}
-    return {c for c, t in traits.items() if t == traits[column]}
-
-
 def method_columns(frame: pd.DataFrame, methods: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     """``frame`` with method_a, method_b and same_method for its columns ``a`` and ``b`` (a column without a
     row: method missing, same_method missing)."""

@@ -25,6 +25,17 @@ def merged_lineages(obs: pd.DataFrame, models: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({"registry_family": grouped.index, "obsscaling_families": grouped.map(" | ".join).to_numpy()})
 
 
+def _disagreement_reason(field: str, theirs, ours, row, expected_family, relative: float, tolerance: float) -> str:
+    """Why the registry's ``field`` of one model differs from ObsScaling's."""
+    if field == "family" and pd.notna(ours):
+        return f"the registry puts it in {ours!r} but most of ObsScaling's {theirs!r} in {expected_family!r}"
+    if pd.isna(ours):
+        return "no registry rule decides it"
+    if field == "size_b" and pd.notna(row.get("active_b")) and abs(row["active_b"] - theirs) <= tolerance * theirs:
+        return "ObsScaling gives the active parameters of this mixture of experts; the registry the total"
+    return f"relative difference {relative:.2f} > {tolerance}"
+
+
 def obs_agreement(obs: pd.DataFrame, models: pd.DataFrame, tolerance: float) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(summary, disagreements) of the registry against ObsScaling's labels (columns canonical_id, family, size_b)."""
     fields = ["family", "family_rule", "size_b", "active_b", "size_rule"]
@@ -49,18 +60,7 @@ def obs_agreement(obs: pd.DataFrame, models: pd.DataFrame, tolerance: float) -> 
         ):
             if ok:
                 continue
-            if field == "family" and pd.notna(ours):
-                why = f"the registry puts it in {ours!r} but most of ObsScaling's {theirs!r} in {expected[index]!r}"
-            elif pd.isna(ours):
-                why = "no registry rule decides it"
-            elif (
-                field == "size_b"
-                and pd.notna(row.get("active_b"))
-                and abs(row["active_b"] - theirs) <= tolerance * theirs
-            ):
-                why = "ObsScaling gives the active parameters of this mixture of experts; the registry the total"
-            else:
-                why = f"relative difference {relative[index]:.2f} > {tolerance}"
+            why = _disagreement_reason(field, theirs, ours, row, expected[index], relative[index], tolerance)
             rows.append(
                 {
                     "model": row["raw_name"],

@@ -17,8 +17,7 @@ from tqdm import tqdm
 
 from scipy import stats
 
-from benchval.analysis.bootstrap import resample_indices, rng_for, summarise
-from benchval.analysis.correlation import spearman
+from benchval.analysis.bootstrap import rng_for
 from benchval.atlas.general_factor import FactorSettings
 from benchval.atlas.groups import column_groups, group_pair_labels, hierarchical_q
 from benchval.atlas.incremental import incremental_columns, pair_statistics, population
@@ -86,20 +85,6 @@ def bootstrap_rho(x: np.ndarray, y: np.ndarray, indices: np.ndarray) -> np.ndarr
     return np.clip(rho, -1.0, 1.0)
 
 
-def rho_with_interval(x: np.ndarray, y: np.ndarray, min_models: int, n_boot: int, level: float, rng) -> dict:
-    rho, p, n = spearman(x, y, min_models)
-    samples = bootstrap_rho(x, y, resample_indices(rng, len(x), n_boot))
-    summary = summarise(rho, samples, level)
-    return {
-        "n_models": n,
-        "rho": rho,
-        "p": p,
-        "ci_low": summary["ci_low"],
-        "ci_high": summary["ci_high"],
-        "n_boot_valid": summary["n_boot_valid"],
-    }
-
-
 def atlas_pairs(
     wide: pd.DataFrame,
     leaderboard: dict,
@@ -127,25 +112,9 @@ def atlas_pairs(
             b, n = columns[j], int(counts[i, j])
             if n < min_models:
                 continue
-            if aggregate_pair(a, b, leaderboard, measures.aggregates):
-                excluded.append(
-                    {
-                        "column_a": a,
-                        "column_b": b,
-                        "n_models": n,
-                        "rule": f"one is the aggregate of leaderboard {leaderboard[a]!r} (atlas.aggregate_columns)",
-                    }
-                )
-                continue
-            if same_measure(a, b, measures.same_measure):
-                excluded.append(
-                    {
-                        "column_a": a,
-                        "column_b": b,
-                        "n_models": n,
-                        "rule": "another snapshot of the same measure (atlas.same_measure)",
-                    }
-                )
+            rule = exclusion_rule(a, b, leaderboard, measures.aggregates, measures.same_measure)
+            if rule:
+                excluded.append({"column_a": a, "column_b": b, "n_models": n, "rule": rule})
                 continue
             rows = present[:, i] & present[:, j]
             rng = rng_for(settings.resampling.seed, "atlas", a, b)
@@ -163,6 +132,16 @@ def atlas_pairs(
     return with_corrections(pairs)[PAIR_COLUMNS], pd.DataFrame(
         excluded, columns=["column_a", "column_b", "n_models", "rule"]
     )
+
+
+def exclusion_rule(a: str, b: str, leaderboard: dict, aggregates: dict, same: dict) -> str:
+    """Why the pair of columns ``a`` and ``b`` is not correlated (one aggregates the other, or both are
+    snapshots of one measure); empty if it is."""
+    if aggregate_pair(a, b, leaderboard, aggregates):
+        return f"one is the aggregate of leaderboard {leaderboard[a]!r} (atlas.aggregate_columns)"
+    if same_measure(a, b, same):
+        return "another snapshot of the same measure (atlas.same_measure)"
+    return ""
 
 
 CORRECTED = ("p_fdr", "q_beyond_g", "lead_of_group_pair")

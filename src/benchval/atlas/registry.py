@@ -197,6 +197,23 @@ def join_aliases(
     def is_hf(target: str) -> bool:
         return "/" in target and target.split("/", 1)[0] not in pseudo_orgs
 
+    chosen = _alias_choices(by_alias, is_hf, publishers)
+    snapshot, ambiguous = _undated_snapshots(by_alias, chosen, closed)
+    for key, target in list(canonical.items()):
+        name = alias(target)
+        if name.key in snapshot:
+            canonical[key] = snapshot[name.key]
+            rule[key] = f"undated name joins the one dated snapshot {snapshot[name.key]!r}"
+        elif not is_hf(target) and name.key in chosen and chosen[name.key][0] != target:
+            canonical[key] = chosen[name.key][0]
+            rule[key] = f"alias {name.key!r} joins {chosen[name.key][0]!r}"
+        elif name.key in ambiguous and not is_hf(target):
+            rule[key] = f"ambiguous: undated name with several dated snapshots {ambiguous[name.key]}; kept apart"
+
+
+def _alias_choices(by_alias: dict[str, set], is_hf, publishers: frozenset) -> dict[str, tuple[str, str]]:
+    """alias key -> (the canonical id its names join, "alias"): the one publisher's HF id among them, or,
+    without an HF id, the first of several bare names."""
     chosen = {}
     for key, targets in by_alias.items():
         hf = sorted(t for t in targets if is_hf(t))
@@ -205,6 +222,12 @@ def join_aliases(
             chosen[key] = (publisher[0], "alias")
         elif not hf and len(targets) > 1:
             chosen[key] = (sorted(targets)[0], "alias")
+    return chosen
+
+
+def _undated_snapshots(by_alias: dict[str, set], chosen: dict, closed: re.Pattern | None) -> tuple[dict, dict]:
+    """(undated alias key -> the one dated API snapshot it joins, undated alias key -> its several dated
+    snapshots, which keep it apart)."""
     stems: dict[str, set] = {}
     for key in by_alias:
         parts = alias(key)
@@ -229,16 +252,7 @@ def join_aliases(
             snapshot[alias_key] = target_of(dated[0])
         elif len(dated) > 1:
             ambiguous[alias_key] = dated
-    for key, target in list(canonical.items()):
-        name = alias(target)
-        if name.key in snapshot:
-            canonical[key] = snapshot[name.key]
-            rule[key] = f"undated name joins the one dated snapshot {snapshot[name.key]!r}"
-        elif not is_hf(target) and name.key in chosen and chosen[name.key][0] != target:
-            canonical[key] = chosen[name.key][0]
-            rule[key] = f"alias {name.key!r} joins {chosen[name.key][0]!r}"
-        elif name.key in ambiguous and not is_hf(target):
-            rule[key] = f"ambiguous: undated name with several dated snapshots {ambiguous[name.key]}; kept apart"
+    return snapshot, ambiguous
 
 
 def parse_size(name: str) -> dict:

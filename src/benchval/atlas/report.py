@@ -67,13 +67,29 @@ def rank_groups(ranked: pd.DataFrame) -> pd.Series:
     return adjacent_from_intervals(own, "rho_beyond_g", "rho_beyond_g_ci_low", "rho_beyond_g_ci_high")["rank_range"]
 
 
-def predictor_sections(ranked_all: pd.DataFrame, criterion: str, settings: dict) -> list:
-    table = ranked_all[ranked_all["criterion"] == criterion]
-    min_n, top = settings["min_headline_n"], settings["top"]
-    ranked = table[table["rank"].notna()].sort_values("rank")
+PREDICTOR_COLUMNS = [
+    "rank",
+    "rank_group",
+    "predictor",
+    "group_a",
+    "method_a",
+    "method_b",
+    "raw",
+    "raw_same_models",
+    "beyond_g",
+    "beyond_g_and_size",
+    "q_beyond_g",
+    "claim",
+    "versus_top",
+]
+
+
+def shown_predictors(ranked: pd.DataFrame, min_n: int, top: int) -> pd.DataFrame:
+    """The ``top`` ranked predictors of one criterion as the page shows them: intervals as text, the
+    claim each supports and whether it is distinguishable from the first."""
     reference = ranked.iloc[0] if len(ranked) else None
     groups = rank_groups(ranked)
-    shown = ranked.head(top).assign(
+    return ranked.head(top).assign(
         rank_group=lambda f: f["predictor"].map(groups),
         raw=lambda f: [interval(r, "rho", "ci_low", "ci_high", "n_models") for _, r in f.iterrows()],
         raw_same_models=lambda f: [
@@ -90,23 +106,14 @@ def predictor_sections(ranked_all: pd.DataFrame, criterion: str, settings: dict)
         ],
         claim=lambda f: [verdict(r, min_n) for _, r in f.iterrows()],
         versus_top=lambda f: [distinguishable_from(r, reference) for _, r in f.iterrows()],
-    )[
-        [
-            "rank",
-            "rank_group",
-            "predictor",
-            "group_a",
-            "method_a",
-            "method_b",
-            "raw",
-            "raw_same_models",
-            "beyond_g",
-            "beyond_g_and_size",
-            "q_beyond_g",
-            "claim",
-            "versus_top",
-        ]
-    ]
+    )[PREDICTOR_COLUMNS]
+
+
+def predictor_sections(ranked_all: pd.DataFrame, criterion: str, settings: dict) -> list:
+    table = ranked_all[ranked_all["criterion"] == criterion]
+    min_n, top = settings["min_headline_n"], settings["top"]
+    ranked = table[table["rank"].notna()].sort_values("rank")
+    shown = shown_predictors(ranked, min_n, top)
     unranked = table[table["rank"].isna()]
     reasons = unranked["rank_note"].str.split(":").str[0].str.replace(r"on \d+ models.*", "too few models", regex=True)
     same_method = int((table["rank_note"].fillna("").str.startswith("same method")).sum())

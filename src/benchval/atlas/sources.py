@@ -87,6 +87,19 @@ def resolve_duplicates(cells: pd.DataFrame, rule: str) -> tuple[pd.DataFrame, pd
     return kept.reset_index(drop=True), report
 
 
+def _obsscaling_labels(obs: pd.DataFrame, columns: dict, canonical_by_line: pd.Series) -> pd.DataFrame:
+    """ObsScaling's own family and size of each of its models, beside the registry's canonical id (file line =
+    row + 2: a header line, lines counted from 1)."""
+    return pd.DataFrame(
+        {
+            "canonical_id": (obs.index + 2).map(canonical_by_line),
+            "raw_name": obs[columns["model"]],
+            "family": obs[columns["family"]],
+            "size_b": pd.to_numeric(obs[columns["size_b"]], errors="coerce"),
+        }
+    )
+
+
 def load_sources(atlas: dict, mirror: str | Path) -> Sources:
     """Read every configured file, select one snapshot per leaderboard, build the registry, map the cells."""
     paths = sorted(p for d in atlas["benchbench_dirs"] for p in expand(d, mirror).glob("*.csv"))
@@ -130,14 +143,7 @@ def load_sources(atlas: dict, mirror: str | Path) -> Sources:
     cells = cells.dropna(subset=["canonical_id"])
     cells, duplicates = resolve_duplicates(cells, atlas["duplicates"])
     obs_names = registry.names[registry.names["source"] == _label(obs_path)].set_index("line")["canonical_id"]
-    obsscaling = pd.DataFrame(
-        {
-            "canonical_id": (obs.index + 2).map(obs_names),
-            "raw_name": obs[columns["model"]],
-            "family": obs[columns["family"]],
-            "size_b": pd.to_numeric(obs[columns["size_b"]], errors="coerce"),
-        }
-    )
+    obsscaling = _obsscaling_labels(obs, columns, obs_names)
     return Sources(
         cells=cells,
         files=files,

@@ -9,8 +9,6 @@ import pandas as pd
 
 from benchval.atlas.leaderboards import LeaderboardError
 
-ID_COLUMNS = ["model", "family", "size_b"]
-
 
 def study_table(cells: pd.DataFrame, models: pd.DataFrame, study_name: str, study: dict, leaderboards: list[str]):
     """(table, report): the study's wide table and the counts of every step, with the models left out."""

@@ -5,7 +5,7 @@ The published items were grounded by running each rule's SPARQL query (``inferen
 Wikidata; an item is only as true as the query that chose its anchor. The check reads the raw file alone:
 
 **Rules** (:func:`audit_rule`): the rule's antecedent ("If a person A died before 1774, then ...") names what the
-query must test. Two kinds of antecedent are read; any other is not checked (:data:`NOT_CHECKED`):
+query must test. Two kinds of antecedent are read; any other is not checked (its ``reasons`` is None):
 
 - a date bound, "(died | was born) (before | after) [day month] YEAR": the query must use the property
   (died: P570 date of death, born: P569 date of birth), compare a date with that year (``before YEAR``: a
@@ -43,7 +43,6 @@ from pathlib import Path
 import pandas as pd
 
 REASONS = ("property", "constant", "constant_stricter", "direction", "comparison_contradicts_numbers")
-NOT_CHECKED = "not_checked"
 _ANTECEDENT = re.compile(r"^\s*if\s+(.+?),\s*(?:then|it would)\b", re.IGNORECASE | re.DOTALL)
 _DATE_BOUND = re.compile(
     r"\b(died|born)\s+(before|after)\s+(?:\d{1,2}\s+[A-Z][a-z]+\s+)?(\d{3,4})\b(?!\s*(?:years|km|metre|meter))",

@@ -31,7 +31,6 @@ import pandas as pd
 
 from benchval.commonwhy.gold_audit import antecedent, audit_rule
 
-RULE_REASONS = ("anchor_not_required_human", "premise_cannot_cause", "condition_not_tested", "query_shared")
 #: properties only people have (in the grounding queries): a query that tests one asks for a person
 PERSON_PROPERTIES = {"P569", "P570", "P27", "P106", "P19", "P20", "P21", "P140", "P1412", "P39", "P69", "P512"}
 #: a condition stated in the antecedent -> the properties of which the query must test one

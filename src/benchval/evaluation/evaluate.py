@@ -47,6 +47,15 @@ def evaluate_task(
     return pd.DataFrame(rows, columns=METRICS_COLUMNS), predictions
 
 
+def _metric_stderr(row, predictions: pd.DataFrame, stderr: dict, model: str, task: str):
+    """lm-eval's bootstrap standard error of one metrics row (not available where the metric is missing)."""
+    if pd.isna(row.value):
+        return STDERR_NOT_AVAILABLE
+    labels, predicted = predictions["label"].to_numpy(int), predictions["prediction"].to_numpy(int)
+    rng = item_rng(stderr["seed"], "lmeval_stderr", model, task, row.metric)
+    return lmeval_stderr(row.metric, labels, predicted, rng, stderr["bootstrap_iters"])
+
+
 def lmeval_results(
     metrics_rows: pd.DataFrame,
     meta: dict,
@@ -70,17 +79,7 @@ def lmeval_results(
         key = LMEVAL_METRIC_NAMES.get(row.metric, f"{row.metric},none")
         results[key] = None if pd.isna(row.value) else row.value
         if predictions is not None and stderr is not None:
-            results[stderr_key(key)] = (
-                STDERR_NOT_AVAILABLE
-                if pd.isna(row.value)
-                else lmeval_stderr(
-                    row.metric,
-                    predictions["label"].to_numpy(int),
-                    predictions["prediction"].to_numpy(int),
-                    item_rng(stderr["seed"], "lmeval_stderr", model, task, row.metric),
-                    stderr["bootstrap_iters"],
-                )
-            )
+            results[stderr_key(key)] = _metric_stderr(row, predictions, stderr, model, task)
     if samples:
         settings = stderr or {"seed": 0, "bootstrap_iters": 0}
         rng = item_rng(settings["seed"], "lmeval_stderr", model, task, "f1")

@@ -7,16 +7,10 @@ model, correct``) from the files this project writes and imports:
   metrics and the scoreboard decide);
 * :func:`tidy_from_scores`: the same from the raw option scores (``results/scores/``) and a normalisation;
 * :func:`tidy_from_predictions`: the same from an lm-eval study's predictions (its samples, read as the study
-  reads them);
-* :func:`tidy_from_lmeval_samples`: an lm-evaluation-harness samples file (JSON Lines, one record per
-  document; ``doc_id`` is the item, the chosen metric field, ``acc`` by default, is correct), ours
-  (``results/lmeval/``) or an imported one.
+  reads them).
 """
 
 from __future__ import annotations
-
-import json
-from pathlib import Path
 
 import pandas as pd
 
@@ -55,21 +49,3 @@ def tidy_from_scores(
 ) -> pd.DataFrame:
     """The tidy rows of one model on one task from its raw option scores."""
     return _tidy(predict(items, scores, scoring_mode, normalisation), "benchval", task, model)
-
-
-def tidy_from_lmeval_samples(
-    path: str | Path, model: str, task: str, metric: str = "acc", source: str = "lm_eval"
-) -> pd.DataFrame:
-    """The tidy rows of an lm-evaluation-harness samples file; a record without ``metric`` fails with
-    the file and line."""
-    rows = []
-    with open(path, encoding="utf-8") as handle:
-        for line_number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            record = json.loads(line)
-            if metric not in record or "doc_id" not in record:
-                raise ValueError(f"{path}:{line_number}: record lacks 'doc_id' or metric {metric!r}")
-            rows.append({"item_id": str(record["doc_id"]), "correct": float(record[metric])})
-    frame = pd.DataFrame(rows, columns=["item_id", "correct"])
-    return frame.assign(source=source, task=task, model=model)[["source", "task", "item_id", "model", "correct"]]

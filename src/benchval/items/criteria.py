@@ -62,7 +62,7 @@ def atlas_criteria(joined: pd.DataFrame, cells: pd.DataFrame, settings: dict) ->
     rows = cells[
         cells["leaderboard"].isin(leaderboards)
         & cells["canonical_id"].isin(mapped.index)
-        & ~cells["column"].isin(settings.get("exclude_columns", []))
+        & ~cells["column"].isin(settings["exclude_columns"])
     ]
     twice = rows.duplicated(["canonical_id", "column"])
     if twice.any():
@@ -71,20 +71,18 @@ def atlas_criteria(joined: pd.DataFrame, cells: pd.DataFrame, settings: dict) ->
     wide = rows.assign(model=rows["canonical_id"].map(mapped)).pivot(index="model", columns="column", values="value")
     order = {name: i for i, name in enumerate(leaderboards)}
     support = (
-        rows.groupby(["leaderboard", "column"])["canonical_id"].nunique().rename("n_models").reset_index()
+        rows.groupby(["leaderboard", "column"])["canonical_id"]
+        .nunique()
+        .rename("n_models")
+        .reset_index()
         .assign(order=lambda t: t["leaderboard"].map(order))
         .sort_values(["n_models", "order", "column"], ascending=[False, True, True])
-    )  # fmt: skip
+    )
     support["supported"] = support["n_models"] >= int(settings["min_models"])
     support["best_supported"] = False
     if support["supported"].any():
         support.loc[support.index[0], "best_supported"] = True
     return wide.astype(float), support.drop(columns="order").reset_index(drop=True)
-
-
-def task_criteria(units: pd.DataFrame, tasks) -> pd.DataFrame:
-    """Criterion scores from tasks of the same responses: ``units`` maps task -> (units x items) matrix."""
-    return pd.DataFrame({task: units[task].mean(axis=1) for task in tasks})
 
 
 def headline_criterion(study_dir: str, headline: dict) -> str:

@@ -47,7 +47,7 @@ class PairContext:
         self.labels = families.reindex(matrix.index).to_numpy()
         self.level = float(settings["ci_level"])
         self.boot = inference.cluster_indices(self.labels, rng_for_key("boot"), int(settings["n_bootstrap"]))
-        n_perm = int(settings.get("n_permutations", 0))
+        n_perm = int(settings["n_permutations"])
         self.y_perm = inference.permuted_criteria(self.y, rng_for_key("permutations"), n_perm)
 
     def judge(self, scores: np.ndarray, null_scores: np.ndarray | None = None, boot_scores=None) -> dict:
@@ -176,64 +176,73 @@ def validity_curve(
     rows, fold_rows = [], []
     for k_label, k in ks:
         pooled, folds = lofo[k]
-        fold_rows += [
-            {
-                "k": k_label,
-                "held_out_family": f.family,
-                "n_training_models": len(f.training_models),
-                "held_out_models": ";".join(f.held_out_models),
-                "selected_items": ";".join(f.selected_items),
-            }
-            for f in folds
-        ]
+        fold_rows += _fold_rows(k_label, folds)
         if k == n_items:
             continue  # every method at k = all is the full benchmark (its row below)
-        base = {"k": k_label, "n_items": k}
         if k not in random_scores:
             count = int(settings["n_random_draws"]) + len(ctx.boot) + ctx.y_perm.shape[1]
             random_scores[k] = random_subset_scores(matrix, k, count, rng_for_key(f"random/{k_label}"))
         drawn = random_scores[k].reindex(matrix.index).to_numpy(float)
+        base = {"k": k_label, "n_items": k}
         rows.append({"method": "random", **base, **random_row(ctx, drawn, int(settings["n_random_draws"]))})
         seed = int(rng_for_key(f"anchor/{k_label}").integers(2**31))
-        irt_scores, note = _irt_scores(ctx, irt, matrix.columns, k, seed)
-        for method in ("irt", "anchor"):
-            if method not in irt_scores:
-                rows.append({"method": method, **base, "note": note})
-                continue
-            rows.append(
-                {
-                    "method": method,
-                    **base,
-                    **ctx.judge(irt_scores[method]),
-                    **_recovery(irt_scores[method], ctx.full),
-                    "note": "",
-                }
-            )
-        scores = pooled.to_numpy(float)
+        rows += _irt_rows(ctx, irt, matrix.columns, k, seed, base)
         null_scores = null[:, subset_ks.index(k), :].T if ctx.y_perm.shape[1] else None
-        note = "" if np.isfinite(scores).all() else f"{int((~np.isfinite(scores)).sum())} models in no scored fold"
-        rows.append(
-            {
-                "method": "criterion",
-                **base,
-                **ctx.judge(scores, null_scores),
-                **_recovery(scores, ctx.full),
-                "note": note,
-            }
-        )
-    full_row = ctx.judge(ctx.full)
-    rows.append(
-        {
-            "method": "full",
-            "k": "all",
-            "n_items": n_items,
-            **full_row,
-            "diff_ci_low": 0.0,
-            "diff_ci_high": 0.0,
-            "mae_vs_full": 0.0,
-            "rho_vs_full": 1.0,
-            "verdict": "",
-            "note": "",
-        }
-    )
+        rows.append(_criterion_row(ctx, pooled.to_numpy(float), null_scores, base))
+    rows.append(_full_row(ctx, n_items))
     return pd.DataFrame(rows), pd.DataFrame(fold_rows)
+
+
+def _fold_rows(k_label, folds) -> list[dict]:
+    """One row per LOFO fold at k: the held-out family, its models and the items the fold selected."""
+    return [
+        {
+            "k": k_label,
+            "held_out_family": f.family,
+            "n_training_models": len(f.training_models),
+            "held_out_models": ";".join(f.held_out_models),
+            "selected_items": ";".join(f.selected_items),
+        }
+        for f in folds
+    ]
+
+
+def _irt_rows(ctx: PairContext, irt: IrtSelection, columns: pd.Index, k: int, seed: int, base: dict) -> list[dict]:
+    """The maximum-information and anchor-point rows at k (each with a note where it has no scores)."""
+    irt_scores, note = _irt_scores(ctx, irt, columns, k, seed)
+    rows = []
+    for method in ("irt", "anchor"):
+        if method not in irt_scores:
+            rows.append({"method": method, **base, "note": note})
+            continue
+        scores = irt_scores[method]
+        rows.append({"method": method, **base, **ctx.judge(scores), **_recovery(scores, ctx.full), "note": ""})
+    return rows
+
+
+def _criterion_row(ctx: PairContext, scores: np.ndarray, null_scores: np.ndarray | None, base: dict) -> dict:
+    """The row of the criterion-selected subset (its pooled held-out scores), noting unscored models."""
+    note = "" if np.isfinite(scores).all() else f"{int((~np.isfinite(scores)).sum())} models in no scored fold"
+    return {
+        "method": "criterion",
+        **base,
+        **ctx.judge(scores, null_scores),
+        **_recovery(scores, ctx.full),
+        "note": note,
+    }
+
+
+def _full_row(ctx: PairContext, n_items: int) -> dict:
+    """The full benchmark's row: the reference every subset is compared with."""
+    return {
+        "method": "full",
+        "k": "all",
+        "n_items": n_items,
+        **ctx.judge(ctx.full),
+        "diff_ci_low": 0.0,
+        "diff_ci_high": 0.0,
+        "mae_vs_full": 0.0,
+        "rho_vs_full": 1.0,
+        "verdict": "",
+        "note": "",
+    }

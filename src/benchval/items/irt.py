@@ -108,7 +108,7 @@ def recovery(designs: list[dict], seed: int) -> pd.DataFrame:
             rows.append(
                 {
                     "design": design["name"],
-                    "gate": bool(design.get("gate", False)),
+                    "gate": bool(design["gate"]),
                     "model": model,
                     "n_respondents": matrix.shape[0],
                     "n_items": matrix.shape[1],

@@ -129,7 +129,7 @@ def write_reevaluation_snr(cells_csv: str, duplicates_csv: str, settings: dict, 
         pd.read_csv(cells_csv),
         pd.read_csv(duplicates_csv),
         np.random.default_rng(int(seed)),
-        int(settings.get("n_bootstrap", 1000)),
-        float(settings.get("ci_level", 0.95)),
+        int(settings["n_bootstrap"]),
+        float(settings["ci_level"]),
     )
     table.to_csv(output, index=False)

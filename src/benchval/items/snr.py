@@ -154,6 +154,20 @@ def _interval(samples: np.ndarray, level: float) -> tuple[float, float]:
     return (float(np.quantile(valid, tail)), float(np.quantile(valid, 1 - tail))) if valid.size else (np.nan, np.nan)
 
 
+def _relation(measure: str, table: pd.DataFrame, draws: dict, n: int, level: float) -> dict:
+    """The Spearman relation of ``measure`` with validity across the ``n`` benchmarks, with its interval from
+    the family resamples (missing below 3 benchmarks)."""
+    relation = {"relation": f"{measure} vs validity", "n_benchmarks": n}
+    if n < 3:
+        no_relation = {"spearman_rho": np.nan, "ci_low": np.nan, "ci_high": np.nan}
+        return {**relation, **no_relation, "interval": "fewer than 3 benchmarks: no relation"}
+    rho_b = rowwise_spearman(np.column_stack(draws[measure]), np.column_stack(draws["validity"]))
+    point = spearman_columns(table[[measure]].to_numpy(float), table["validity"].to_numpy(float))[0][0]
+    low, high = _interval(rho_b, level)
+    interval = f"models resampled by family, benchmarks fixed, {int(np.isfinite(rho_b).sum())} resamples"
+    return {**relation, "spearman_rho": point, "ci_low": low, "ci_high": high, "interval": interval}
+
+
 def snr_validity(
     snr: pd.DataFrame, units: dict, criteria: pd.DataFrame, families: pd.Series, rng, n_boot: int, level: float
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -190,31 +204,5 @@ def snr_validity(
             row.update({name: point[name], f"{name}_ci_low": low, f"{name}_ci_high": high})
         rows.append(row)
     table = pd.DataFrame(rows)
-    relations, n = [], len(units)
-    for measure in ("snr", "reliability"):
-        if n < 3:
-            relations.append(
-                {
-                    "relation": f"{measure} vs validity",
-                    "n_benchmarks": n,
-                    "spearman_rho": np.nan,
-                    "ci_low": np.nan,
-                    "ci_high": np.nan,
-                    "interval": "fewer than 3 benchmarks: no relation",
-                }
-            )
-            continue
-        rho_b = rowwise_spearman(np.column_stack(draws[measure]), np.column_stack(draws["validity"]))
-        point = spearman_columns(table[[measure]].to_numpy(float), table["validity"].to_numpy(float))[0][0]
-        low, high = _interval(rho_b, level)
-        relations.append(
-            {
-                "relation": f"{measure} vs validity",
-                "n_benchmarks": n,
-                "spearman_rho": point,
-                "ci_low": low,
-                "ci_high": high,
-                "interval": f"models resampled by family, benchmarks fixed, {int(np.isfinite(rho_b).sum())} resamples",
-            }
-        )
+    relations = [_relation(measure, table, draws, len(units), level) for measure in ("snr", "reliability")]
     return table, pd.DataFrame(relations)

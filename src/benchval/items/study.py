@@ -4,6 +4,7 @@ benchval.items.steps.items_irt."""
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from pathlib import Path
@@ -47,21 +48,6 @@ def irt_choice_row(benchmark: str, irt, columns) -> dict:
         "selectable_items": int(usable.sum()),
         "selectable_at_bound": int(irt.items["at_bound"].reindex(columns[usable]).fillna(False).sum()),
     }
-
-
-STUDY_TABLES = (
-    "item_validity",
-    "validity_curve",
-    "lofo_folds",
-    "summary",
-    "criteria",
-    "criteria_support",
-    "models",
-    "irt_choice",
-    "snr",
-    "snr_validity",
-    "snr_relation",
-)
 
 
 def _irt_selection(irt_dir: str, rule: str):
@@ -151,7 +137,7 @@ def random_draws(matrix: pd.DataFrame, ks: list[int], settings: dict, rng_for_k)
     draws, one per family resample and one per permuted criterion, shared by the benchmark's criteria."""
     from benchval.items.curve import random_subset_scores
 
-    count = int(settings["n_random_draws"]) + int(settings["n_bootstrap"]) + int(settings.get("n_permutations", 0))
+    count = int(settings["n_random_draws"]) + int(settings["n_bootstrap"]) + int(settings["n_permutations"])
     return {k: random_subset_scores(matrix, k, count, rng_for_k(k)) for k in ks}
 
 
@@ -177,19 +163,11 @@ def write_snr(out: Path, tasks, study, units, runs, unit_of, criteria, family_of
 
 def run_study_step(name: str, study: dict, settings: dict, seed: int, inputs: dict, out_dir: str) -> None:
     """Every (benchmark, criterion) pair of a study: item validity, the validity curve and the LOFO folds."""
-    from benchval.items.curve import validity_curve
-    from benchval.items.validity import item_validity, pearson_columns
-
     recovery_passed(inputs["recovery"], settings["irt"]["recovery"]["thresholds"])
     responses = readers.read_responses(inputs["responses"])
-    coverage = float(settings["min_model_coverage"])
     unit_of, family_of = _units(responses, study)
     tasks = list(study["benchmarks"]) + list(study["criteria"].get("tasks", []))
-    units, runs, filters = {}, {}, []
-    for task in tasks:
-        runs[task], report = task_matrix(responses, task, coverage)
-        units[task] = combine_runs(runs[task], unit_of, study["runs"])
-        filters += report
+    units, runs, filters = _task_units(responses, tasks, study["runs"], unit_of, float(settings["min_model_coverage"]))
     criteria, atlas_families, extra = study_criteria(study, settings, units, inputs.get("atlas"))
     family_of.update(atlas_families)
     lineage = lineage_families(sorted(set().union(*(u.index for u in units.values()))), family_of)
@@ -197,7 +175,7 @@ def run_study_step(name: str, study: dict, settings: dict, seed: int, inputs: di
     irt_rows = []
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    validity_tables, curves, fold_tables, summaries = [], [], [], []
+    pairs = []
     for benchmark in study["benchmarks"]:
         irt = _irt_selection(inputs["irt"][benchmark], settings["irt"]["selection_model"])
         ks = [k for _, k in k_values(settings["k"], units[benchmark].shape[1]) if k < units[benchmark].shape[1]]
@@ -209,42 +187,15 @@ def run_study_step(name: str, study: dict, settings: dict, seed: int, inputs: di
             units[benchmark], ks, settings, lambda k, b=benchmark: rng_for(seed, "items", name, b, "random", k)
         )
         for criterion in criteria.columns:
-            y = criteria[criterion].dropna()
-            models = [m for m in units[benchmark].index if m in y.index]
-            matrix = units[benchmark].loc[models]
+            rng_for_key = functools.partial(rng_for, seed, "items", name, benchmark, criterion)
+            models = [m for m in units[benchmark].index if m in criteria[criterion].dropna().index]
             families = pd.Series({m: family_of.get(m, m) for m in models})
-            validity = item_validity(matrix, y.loc[models], float(settings["ci_level"]), float(settings["fdr_alpha"]))
-            curve, folds = validity_curve(
-                matrix,
-                y.loc[models],
-                families,
-                irt,
-                settings,
-                lambda key, b=benchmark, c=criterion: rng_for(seed, "items", name, b, c, key),
-                lineage,
-                random_scores,
-            )
-            pearson = float(pearson_columns(matrix.mean(axis=1).to_numpy()[:, None], y.loc[models].to_numpy())[0])
-            for table in (validity, curve, folds):
-                table.insert(0, "criterion", criterion)
-                table.insert(0, "benchmark", benchmark)
-            validity_tables.append(validity)
-            curves.append(curve)
-            fold_tables.append(folds)
-            summaries.append(
-                {
-                    **pair_summary(benchmark, criterion, validity, curve, folds, settings["fdr_alpha"]),
-                    "full_pearson_r": pearson,
-                }
-            )
-            log.info("%s -> %s: %d models, rho %.3f", benchmark, criterion, len(models), curve.iloc[-1]["rho"])
+            pair = (units[benchmark].loc[models], criteria[criterion].loc[models], families, irt, lineage)
+            pairs.append(_pair_tables(benchmark, criterion, *pair, settings, rng_for_key, random_scores))
     write_snr(
         out, tasks, study, units, runs, unit_of, criteria, family_of, settings, rng_for(seed, "items", name, "snr")
     )
-    pd.concat(validity_tables).to_csv(out / "item_validity.csv", index=False)
-    pd.concat(curves).to_csv(out / "validity_curve.csv", index=False)
-    pd.concat(fold_tables).to_csv(out / "lofo_folds.csv", index=False)
-    pd.DataFrame(summaries).to_csv(out / "summary.csv", index=False)
+    _write_pair_tables(out, pairs)
     criteria.rename_axis("model").to_csv(out / "criteria.csv")
     model_table = pd.DataFrame({"model": sorted(units[study["benchmarks"][0]].index)})
     model_table["lineage"] = model_table["model"].map(lineage)
@@ -257,3 +208,42 @@ def run_study_step(name: str, study: dict, settings: dict, seed: int, inputs: di
     support.to_csv(out / "criteria_support.csv", index=False)
     model_table.to_csv(out / "models.csv", index=False)
     (out / "filters.json").write_text(json.dumps(filters, indent=2) + "\n", encoding="utf-8")
+
+
+def _task_units(responses, tasks: list[str], runs_rule: str, unit_of: dict, coverage: float):
+    """(task -> units x items matrix, task -> its runs, the filter reports) of every task of the study."""
+    units, runs, filters = {}, {}, []
+    for task in tasks:
+        runs[task], report = task_matrix(responses, task, coverage)
+        units[task] = combine_runs(runs[task], unit_of, runs_rule)
+        filters += report
+    return units, runs, filters
+
+
+def _pair_tables(benchmark, criterion, matrix, y, families, irt, lineage, settings, rng_for_key, random_scores):
+    """(item validity, validity curve, LOFO folds, summary row) of one (benchmark, criterion) pair, each
+    table with the pair's two names in front."""
+    from benchval.items.curve import validity_curve
+    from benchval.items.validity import item_validity, pearson_columns
+
+    validity = item_validity(matrix, y, float(settings["ci_level"]), float(settings["fdr_alpha"]))
+    curve, folds = validity_curve(matrix, y, families, irt, settings, rng_for_key, lineage, random_scores)
+    pearson = float(pearson_columns(matrix.mean(axis=1).to_numpy()[:, None], y.to_numpy())[0])
+    for table in (validity, curve, folds):
+        table.insert(0, "criterion", criterion)
+        table.insert(0, "benchmark", benchmark)
+    summary = {
+        **pair_summary(benchmark, criterion, validity, curve, folds, settings["fdr_alpha"]),
+        "full_pearson_r": pearson,
+    }
+    log.info("%s -> %s: %d models, rho %.3f", benchmark, criterion, len(matrix), curve.iloc[-1]["rho"])
+    return validity, curve, folds, summary
+
+
+def _write_pair_tables(out: Path, pairs: list[tuple]) -> None:
+    """item_validity.csv, validity_curve.csv, lofo_folds.csv and summary.csv: every pair's rows."""
+    validity_tables, curves, fold_tables, summaries = zip(*pairs)
+    pd.concat(validity_tables).to_csv(out / "item_validity.csv", index=False)
+    pd.concat(curves).to_csv(out / "validity_curve.csv", index=False)
+    pd.concat(fold_tables).to_csv(out / "lofo_folds.csv", index=False)
+    pd.DataFrame(list(summaries)).to_csv(out / "summary.csv", index=False)

@@ -2,7 +2,7 @@
 
 One module per concept:
 
-* :mod:`~benchval.lmeval.layout` - which results JSON and samples files a folder holds (0.4.3+,
+* :mod:`~benchval.lmeval.output_files` - which results JSON and samples files a folder holds (0.4.3+,
   0.4.0-0.4.2 and this project's results/lmeval/ layouts; 0.3 layouts fail clearly);
 * :mod:`~benchval.lmeval.samples` - one samples JSON Lines file -> one row per scored request;
 * :mod:`~benchval.lmeval.recompute` - accuracy, our macro-F1, lm-eval's own per-item figures,

@@ -36,7 +36,7 @@ from benchval.analysis.study_table import SCORE_COLUMNS
 from benchval.evaluation.item_bootstrap import item_rng
 from benchval.lmeval import recompute
 from benchval.lmeval.errors import LmEvalImportError
-from benchval.lmeval.layout import RunFiles, discover_runs
+from benchval.lmeval.output_files import RunFiles, discover_runs
 from benchval.lmeval.provenance import (
     RunProvenance,
     comparability_problems,

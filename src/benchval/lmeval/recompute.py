@@ -142,16 +142,6 @@ def recompute_metrics(predicted: pd.DataFrame, metrics: list[str]) -> dict[str, 
     return compute_metrics(predicted, metrics)
 
 
-def lmeval_item_figures(rows: pd.DataFrame) -> pd.DataFrame:
-    """Per document, lm-eval's own ``acc`` (sum), ``acc_norm`` (per character) and ``acc_bytes``."""
-    figures = {}
-    for name, normalisation in (("acc", "sum"), ("acc_norm", "per_char"), ("acc_bytes", "per_byte")):
-        predicted = predictions(rows, normalisation, "plain")
-        figures[name] = (predicted["label"] == predicted["prediction"]).astype(float).to_numpy()
-        figures["pred" if name == "acc" else f"pred_{name}"] = predicted["prediction"].to_numpy()
-    return pd.DataFrame({"id": predicted["id"], "label": predicted["label"], **figures})
-
-
 def lmeval_f1(figures: pd.DataFrame) -> float:
     """lm-eval's ``f1`` (binary F1 of option 1 over (gold, argmax of the summed log-likelihoods))."""
     return float(f1_score(figures["label"], figures["pred"]))

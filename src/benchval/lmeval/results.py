@@ -57,65 +57,18 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
     directory = expand_path(study["path"], mirror)
     if not directory.is_dir():
         raise StudyImportError(f"study {study_name!r}: lm-eval results directory {directory} not found")
-    model_key = study.get("model_key", "pretrained")
-    models = study["models"]
-    names = model_names(study_name, models)
+    names = model_names(study_name, study["models"])
     files = _result_files(directory)
     records: dict[tuple, dict] = {}
     skipped: dict[str, int] = {}
     seen_tasks: set[str] = set()
     for path in files:
-        try:
-            payload = json.loads(path.read_text())
-        except json.JSONDecodeError as error:
-            raise StudyImportError(f"{path}: not valid JSON ({error})") from error
-        if not isinstance(payload, dict) or "results" not in payload:
-            skipped["no 'results' key (not a results file)"] = (
-                skipped.get("no 'results' key (not a results file)", 0) + 1
-            )
+        payload = _results_payload(path)
+        if payload is None:
+            _count(skipped, "no 'results' key (not a results file)")
             continue
         seen_tasks.update(payload["results"])
-        source_model = _model_args((payload.get("config") or {}).get("model_args")).get(model_key)
-        if source_model not in models:
-            reason = f"model_args {model_key}={source_model!r} not in the study's models mapping"
-            skipped[reason] = skipped.get(reason, 0) + 1
-            continue
-        model = models[source_model]
-        where = f"studies.{study_name}.models.{source_model}"
-        size_b = size_of(read_provenance(payload, model_key, path), model, where)
-        family = family_of(source_model, model, where, study.get("family_rules"))
-        for task, spec in study["tasks"].items():
-            result = payload["results"].get(spec["harness_task"])
-            if result is None:
-                continue
-            for metric, harness_key in spec["metrics"].items():
-                if harness_key not in result:
-                    raise StudyImportError(
-                        f"{path}: results[{spec['harness_task']!r}] has no key {harness_key!r} "
-                        f"(tasks.{task}.metrics.{metric}); keys: {sorted(result)}"
-                    )
-                value = result[harness_key]
-                if value is None or (isinstance(value, float) and math.isnan(value)):
-                    reason = "value null or NaN (missing)"
-                    skipped[reason] = skipped.get(reason, 0) + 1
-                    continue
-                if isinstance(value, bool) or not isinstance(value, (int, float)):
-                    raise StudyImportError(
-                        f"{path}: results[{spec['harness_task']!r}][{harness_key!r}] = {value!r} is not a number"
-                    )
-                key = (names[source_model], task, metric)
-                if key in records:
-                    _same_folder_or_fail(records[key]["file"], path, names[source_model])
-                    log.info("%s: overrides %s from %s", path, key, records[key]["file"])
-                records[key] = {
-                    "model": names[source_model],
-                    "family": family,
-                    "size_b": size_b,
-                    "task": task,
-                    "metric": metric,
-                    "value": float(value),
-                    "file": str(path),
-                }
+        _add_file_records(records, skipped, path, payload, study_name, study, names)
     problems = harness_task_problems(study_name, study, seen_tasks, directory)
     if problems:
         raise StudyImportError("; ".join(problems))
@@ -137,6 +90,75 @@ def import_lm_eval(study_name: str, study: dict, mirror: str | Path | None) -> t
         )
     check_values(scores, f"study {study_name!r} ({directory})")
     return scores, task_table(study["tasks"])
+
+
+def _count(skipped: dict[str, int], reason: str) -> None:
+    skipped[reason] = skipped.get(reason, 0) + 1
+
+
+def _results_payload(path: Path) -> dict | None:
+    """The parsed results JSON file; None for a JSON file that is not a results file."""
+    try:
+        payload = json.loads(path.read_text())
+    except json.JSONDecodeError as error:
+        raise StudyImportError(f"{path}: not valid JSON ({error})") from error
+    if not isinstance(payload, dict) or "results" not in payload:
+        return None
+    return payload
+
+
+def _add_file_records(
+    records: dict, skipped: dict, path: Path, payload: dict, study_name: str, study: dict, names: dict[str, str]
+) -> None:
+    """Add the study's (model, task, metric) values of one results file to ``records`` (a later file of one
+    folder overrides an earlier one); count what is left out in ``skipped``. ``names``: source model -> the
+    cleaned name it is written under (benchval.lmeval.provenance.model_names)."""
+    model_key = study.get("model_key", "pretrained")
+    source_model = _model_args((payload.get("config") or {}).get("model_args")).get(model_key)
+    if source_model not in study["models"]:
+        _count(skipped, f"model_args {model_key}={source_model!r} not in the study's models mapping")
+        return
+    model = study["models"][source_model]
+    where = f"studies.{study_name}.models.{source_model}"
+    size_b = size_of(read_provenance(payload, model_key, path), model, where)
+    family = family_of(source_model, model, where, study.get("family_rules"))
+    for task, spec in study["tasks"].items():
+        result = payload["results"].get(spec["harness_task"])
+        if result is None:
+            continue
+        for metric, harness_key in spec["metrics"].items():
+            value = _metric_value(path, result, spec["harness_task"], harness_key, f"tasks.{task}.metrics.{metric}")
+            if value is None:
+                _count(skipped, "value null or NaN (missing)")
+                continue
+            key = (names[source_model], task, metric)
+            if key in records:
+                _same_folder_or_fail(records[key]["file"], path, names[source_model])
+                log.info("%s: overrides %s from %s", path, key, records[key]["file"])
+            records[key] = {
+                "model": names[source_model],
+                "family": family,
+                "size_b": size_b,
+                "task": task,
+                "metric": metric,
+                "value": value,
+                "file": str(path),
+            }
+
+
+def _metric_value(path: Path, result: dict, harness_task: str, harness_key: str, config_key: str) -> float | None:
+    """One metric of a harness task's results: a float, None where null or NaN (missing); an error naming
+    the file and key where the key is absent or the value is not a number."""
+    if harness_key not in result:
+        raise StudyImportError(
+            f"{path}: results[{harness_task!r}] has no key {harness_key!r} ({config_key}); keys: {sorted(result)}"
+        )
+    value = result[harness_key]
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise StudyImportError(f"{path}: results[{harness_task!r}][{harness_key!r}] = {value!r} is not a number")
+    return float(value)
 
 
 def _same_folder_or_fail(earlier: str, later: Path, model: str) -> None:

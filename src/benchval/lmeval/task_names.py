@@ -32,7 +32,7 @@ def harness_task_problems(study_name: str, study: dict, found: Iterable[str], wh
 
 def results_tasks(directory: Path) -> set[str]:
     """Every task name under ``results`` of the lm-eval results JSON files below ``directory``."""
-    from benchval.lmeval.layout import discover_runs
+    from benchval.lmeval.output_files import discover_runs
 
     return {task for run in discover_runs(directory) for task in run.tasks}
 

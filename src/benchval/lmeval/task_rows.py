@@ -30,7 +30,7 @@ import pandas as pd
 from benchval.evaluation.lmeval_format import OWN_KEYS, TARGET_DELIMITER
 from benchval.lmeval import recompute
 from benchval.lmeval.errors import LmEvalImportError
-from benchval.lmeval.layout import RunFiles
+from benchval.lmeval.output_files import RunFiles
 from benchval.lmeval.samples import read_generations, read_samples
 
 log = logging.getLogger(__name__)

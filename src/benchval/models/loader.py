@@ -15,7 +15,7 @@ from pathlib import Path
 import torch
 from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
 
-from benchval.models.hf import hub_error
+from benchval.models.hub import hub_error
 from benchval.models.manifest import manifest_path, read_manifest
 from benchval.models.placement import (
     ModelLoadError,

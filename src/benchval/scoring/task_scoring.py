@@ -149,8 +149,6 @@ def score_task(
     loaded from ``model_dir`` with the config's device and dtype.
     """
     cfg = section_defaults("scoring", scoring_config)  # defaults: workflow/schemas/scoring.schema.yaml
-    device = model_config.get("device", "cpu")
-    dtype = model_config.get("dtype", "float32")
     model_name = model_name or Path(model_dir).name
     if threads:
         limit_torch_threads(threads)
@@ -158,25 +156,47 @@ def score_task(
     mode = task_scoring_mode(items_parquet)
     requests = build_requests(items, mode, cfg["prior_context"])
     if requests.empty:  # e.g. a task unavailable here: an empty scores file, and no model loaded
-        summary = {"n_requests": 0, "n_items": len(items), "note": "no items to score"}
-        write_scores(pd.DataFrame(columns=STORE_COLUMNS), out_parquet, {"model": model_name, "summary": summary})
-        log.info("wrote %s: %s", out_parquet, summary)
-        return summary
+        return _write_no_scores(len(items), out_parquet, model_name)
     if scorer is None:
         scorer = load_scorer(model_dir, cfg, model_config)
     elif callable(scorer):
         scorer = scorer()
+    metadata = scores_metadata(scorer, model_dir, model_name, mode, cfg["prior_context"], model_config)
+    shards = shard_requests(requests, int(cfg["shard_items"]))
+    summary = {"n_shards": len(shards), "reused_shards": 0, "scored_shards": 0, "boundary_fallbacks": 0}
+    summary.update({"n_requests": len(requests), "n_items": len(items), "seconds": 0.0})
+    parts = score_shards(scorer, shards, ShardStore(shard_dir, metadata["cache_key"]), metadata, summary)
+    scores = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=requests.columns)
+    order = {rid: i for i, rid in enumerate(requests["request_id"])}
+    scores = scores.sort_values("request_id", key=lambda s: s.map(order)).reset_index(drop=True)
+    write_scores(scores, out_parquet, dict(metadata, summary=summary))
+    log.info("wrote %s: %s", out_parquet, summary)
+    return summary
+
+
+def _write_no_scores(n_items: int, out_parquet, model_name: str) -> dict:
+    """An empty scores file for a task with no request; its summary."""
+    summary = {"n_requests": 0, "n_items": n_items, "note": "no items to score"}
+    write_scores(pd.DataFrame(columns=STORE_COLUMNS), out_parquet, {"model": model_name, "summary": summary})
+    log.info("wrote %s: %s", out_parquet, summary)
+    return summary
+
+
+def scores_metadata(scorer, model_dir, model_name: str, mode: str, prior_context: str, model_config: dict) -> dict:
+    """What a scores file and its shards record about how they were scored, with the shards' ``cache_key``."""
+    device = model_config.get("device", "cpu")
+    dtype = model_config.get("dtype", "float32")
     tok_hash, weights = _scorer_tokenizer_sha256(scorer), folder_weights_sha256(model_dir)
     key = cache_key(
         weights=weights,
         tokenizer=tok_hash,
         scoring_mode=mode,
-        prior_context=cfg["prior_context"],
+        prior_context=prior_context,
         engine=scorer.engine_name,
         engine_version=scorer.engine_version,
         dtype=dtype,
     )
-    metadata = {
+    return {
         "model": model_name,
         "weights_sha256": weights,
         "tokenizer": type(scorer.tokenizer).__name__,
@@ -187,24 +207,16 @@ def score_task(
         "dtype": dtype,
         "device": device,
         "scoring_mode": mode,
-        "prior_context": cfg["prior_context"],
+        "prior_context": prior_context,
         "cache_key": key,
     }
-    store = ShardStore(shard_dir, key)
-    shards = shard_requests(requests, int(cfg["shard_items"]))
+
+
+def score_shards(scorer, shards: list[pd.DataFrame], store: ShardStore, metadata: dict, summary: dict) -> list:
+    """The scores of every shard: reused from ``store`` where its requests are unchanged, else scored and
+    saved there; ``summary``'s counts are updated in place."""
     store.remove_stale(len(shards))
-    parts, summary = (
-        [],
-        {
-            "n_shards": len(shards),
-            "reused_shards": 0,
-            "scored_shards": 0,
-            "boundary_fallbacks": 0,
-            "n_requests": len(requests),
-            "n_items": len(items),
-            "seconds": 0.0,
-        },
-    )
+    parts = []
     for index, shard in enumerate(shards):
         fingerprint = requests_fingerprint(shard)
         done = store.load(index, fingerprint)
@@ -228,12 +240,7 @@ def score_task(
             summary["boundary_fallbacks"] += store.stats(index).get("boundary_fallbacks", 0)
             log.info("shard %d/%d: reused %s", index + 1, len(shards), store.path(index))
         parts.append(done)
-    scores = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=requests.columns)
-    order = {rid: i for i, rid in enumerate(requests["request_id"])}
-    scores = scores.sort_values("request_id", key=lambda s: s.map(order)).reset_index(drop=True)
-    write_scores(scores, out_parquet, dict(metadata, summary=summary))
-    log.info("wrote %s: %s", out_parquet, summary)
-    return summary
+    return parts
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,28 @@ def number(value: float) -> str:
     return "n/a" if pd.isna(value) else f"{value:.2f}"
 
 
+def _draw_bars(ax, rows: pd.DataFrame, x: np.ndarray, width: float, color: str, label: str) -> bool:
+    """One predictor set's bars with their bootstrap whiskers, "n/a" where undefined; True if any bar is drawn."""
+    heights = rows["delta_r2"].to_numpy(float)
+    shown = np.isfinite(heights)
+    ax.bar(x[shown], heights[shown], width, color=color, label=label)
+    if "delta_r2_ci_low" in rows:  # bootstrap interval over models (lofo.bootstrap_delta_r2)
+        low, high = rows["delta_r2_ci_low"].to_numpy(float), rows["delta_r2_ci_high"].to_numpy(float)
+        bars = shown & np.isfinite(low) & np.isfinite(high)
+        ax.errorbar(
+            x[bars],
+            heights[bars],
+            yerr=[heights[bars] - low[bars], high[bars] - heights[bars]],
+            fmt="none",
+            ecolor="black",
+            elinewidth=0.8,
+            capsize=2,
+        )
+    for xi in x[~np.isfinite(heights)]:
+        ax.text(xi, 0, "n/a", ha="center", va="bottom", fontsize=6, rotation=90, color="grey")
+    return bool(shown.any())
+
+
 def figure_lofo(
     table: pd.DataFrame, study: StudyTable, metrics: list[str], output: FigureOutput, level: float
 ) -> list[Path]:
@@ -76,25 +98,8 @@ def figure_lofo(
         for k, name in enumerate(sets):
             rows = subset[subset["predictor_set"] == name].set_index("downstream").reindex(tasks)
             x = np.arange(len(tasks)) + (k - (len(sets) - 1) / 2) * width
-            heights = rows["delta_r2"].to_numpy(float)
-            shown = np.isfinite(heights)
-            ax.bar(x[shown], heights[shown], width, color=f"C{k}", label=labels[name])
-            if shown.any():
+            if _draw_bars(ax, rows, x, width, f"C{k}", labels[name]):
                 drawn.append((k, name))
-            if "delta_r2_ci_low" in rows:  # bootstrap interval over models (lofo.bootstrap_delta_r2)
-                low, high = rows["delta_r2_ci_low"].to_numpy(float), rows["delta_r2_ci_high"].to_numpy(float)
-                bars = shown & np.isfinite(low) & np.isfinite(high)
-                ax.errorbar(
-                    x[bars],
-                    heights[bars],
-                    yerr=[heights[bars] - low[bars], high[bars] - heights[bars]],
-                    fmt="none",
-                    ecolor="black",
-                    elinewidth=0.8,
-                    capsize=2,
-                )
-            for xi in x[~np.isfinite(heights)]:
-                ax.text(xi, 0, "n/a", ha="center", va="bottom", fontsize=6, rotation=90, color="grey")
         ax.axhline(0, color="black", linewidth=0.8)
         baseline = table[(table["metric"] == metric) & (table["predictor_set"] == "controls")].set_index("downstream")[
             "r2"

@@ -39,6 +39,20 @@ def draw(tables: dict[str, pd.DataFrame], study: StudyTable, metrics: list[str],
     return figure_axis_tests(tables["axis_tests"], metrics, output, settings.ci_level)
 
 
+def _draw_metric(ax, rows: pd.DataFrame, axis_names: list, offset: float, marker: str, color: str) -> None:
+    """One metric's estimates and intervals on one panel, a short "n/a" where an axis has none."""
+    for i, axis in enumerate(axis_names):
+        y = i + offset
+        estimate = rows.at[axis, "estimate"] if axis in rows.index else np.nan
+        if pd.notna(estimate):
+            xerr = [[estimate - rows.at[axis, "ci_low"]], [rows.at[axis, "ci_high"] - estimate]]
+            ax.errorbar(estimate, y, xerr=xerr, fmt=marker, color=color, capsize=3)
+        else:
+            # short and inside the axes: the metric's long label overran the tick labels
+            place = {"transform": ax.get_yaxis_transform(), "va": "center", "ha": "center", "clip_on": True}
+            ax.text(0.5, y, "n/a", fontsize=7, color=color, **place)
+
+
 def figure_axis_tests(table: pd.DataFrame, metrics: list[str], output: FigureOutput, level: float) -> list[Path]:
     """Figure 4: same-axis minus cross-axis mean Fisher z with bootstrap CIs."""
     # the study's axes, as the table has them (the paper's social/pragmatic/event by default)
@@ -56,32 +70,7 @@ def figure_axis_tests(table: pd.DataFrame, metrics: list[str], output: FigureOut
         undefined += [f"({panel[0]}) {axis_label(a)}" for a in every_axis if a not in axis_names]
         for m, metric in enumerate(metrics):
             rows = table[(table["metric"] == metric) & (table["panel"] == panel)].set_index("axis").reindex(axis_names)
-            offset = (m - (len(metrics) - 1) / 2) * 0.18
-            for i, axis in enumerate(axis_names):
-                y = i + offset
-                estimate = rows.at[axis, "estimate"] if axis in rows.index else np.nan
-                if pd.notna(estimate):
-                    ax.errorbar(
-                        estimate,
-                        y,
-                        xerr=[[estimate - rows.at[axis, "ci_low"]], [rows.at[axis, "ci_high"] - estimate]],
-                        fmt=markers[m % len(markers)],
-                        color=f"C{m}",
-                        capsize=3,
-                    )
-                else:
-                    # short and inside the axes: the metric's long label overran the tick labels
-                    ax.text(
-                        0.5,
-                        y,
-                        "n/a",
-                        transform=ax.get_yaxis_transform(),
-                        fontsize=7,
-                        color=f"C{m}",
-                        va="center",
-                        ha="center",
-                        clip_on=True,
-                    )
+            _draw_metric(ax, rows, axis_names, (m - (len(metrics) - 1) / 2) * 0.18, markers[m % len(markers)], f"C{m}")
         ax.axvline(0, color="black", linewidth=0.8)
         ax.set_yticks(range(len(axis_names)), [axis_label(a) for a in axis_names], fontsize=8)
         ax.set_ylim(-0.6, len(axis_names) - 0.4)

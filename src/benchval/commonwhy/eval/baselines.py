@@ -258,6 +258,19 @@ class KBBinder:
         return table
 
 
+def _claim_trace(check, n_facts: int) -> dict:
+    """The trace of one claim of a draft: what the KG checker found, and (filled later) its revision."""
+    return {
+        "claim": check.claim,
+        "entities": [q for q, _ in check.entities],
+        "subject": check.subject,
+        "relations": check.relations,
+        "supported": check.supported,
+        "n_facts": n_facts,
+        "revised_to": None,
+    }
+
+
 class KGR:
     """Per claim: entities -> KG facts -> verification -> revision of an unsupported claim; the final answer
     joins the (revised) claims (Guan et al., 2024: extract, retrieve, verify, retrofit)."""
@@ -291,17 +304,7 @@ class KGR:
             trace = []
             for k, check in enumerate(checks):
                 facts = self.facts_for(check)
-                trace.append(
-                    {
-                        "claim": check.claim,
-                        "entities": [q for q, _ in check.entities],
-                        "subject": check.subject,
-                        "relations": check.relations,
-                        "supported": check.supported,
-                        "n_facts": len(facts),
-                        "revised_to": None,
-                    }
-                )
+                trace.append(_claim_trace(check, len(facts)))
                 if facts and not check.supported:  # a claim the KG does not support and has facts about
                     prompts.append(
                         user(self.template.fill(question=question, claim=check.claim, facts="\n".join(facts)))

@@ -64,7 +64,7 @@ def reads_with_llm(factscore: Mapping) -> bool:
 
 def answering_endpoints(settings: Mapping) -> list[str]:
     """Endpoints that answer the questions (an endpoint with `answers: false` only judges or splits claims)."""
-    return [name for name, entry in settings["endpoints"].items() if entry.get("answers", True)]
+    return [name for name, entry in settings["endpoints"].items() if entry["answers"]]
 
 
 def all_systems(settings: Mapping) -> list[str]:

@@ -127,13 +127,7 @@ def piqa_rup(source: AdapterInput, report: FilterReport) -> list[Item]:
             same_goal[item.id] = goal == unquote(cells["goal"])
             used.add((line, column))
             unchanged += same_goal[item.id]
-    report.record(
-        "repaired_solutions",
-        len(items),
-        len(items),
-        {},  # a repair removes nothing
-        changed=[(source_ref(path, line), what) for line, what in repaired],
-    )
+    report.record("repaired_solutions", len(items), len(items), {}, changed=_repairs(path, repaired))
     report.note(
         f"perturbations {columns}, combined by {combine}; surrounding quotes removed from perturbed goals; "
         f"{unchanged} of {len(items)} perturbed goals are identical to the PIQA goal"
@@ -152,11 +146,20 @@ def piqa_rup(source: AdapterInput, report: FilterReport) -> list[Item]:
             lambda item: "perturbed goal identical to the PIQA goal" if same_goal[item.id] else None,
             source_of=lambda item: source_ref(path, lines[item.id], item.id),
         )
-    unused = unused_corrupt_goals(rows, used)
+    _note_unused_corrupt_goals(report, unused_corrupt_goals(rows, used), path)
+    return kept
+
+
+def _repairs(path, repaired) -> list[tuple[str, str]]:
+    """(source reference, what was repaired) of each repaired solution: a repair removes nothing."""
+    return [(source_ref(path, line), what) for line, what in repaired]
+
+
+def _note_unused_corrupt_goals(report: FilterReport, unused: list, path) -> None:
+    """Note the corrupted goal cells that no item of this task used (so nothing was removed for them)."""
     if unused:
         shown = "; ".join(f"line {line} ({what})" for line, what in unused)
         report.note(
             f"corrupted_rows (cells no item of this task uses): did not need to remove {len(unused)} "
             f"row(s) of {path.name}: {shown}"
         )
-    return kept
