@@ -35,22 +35,11 @@ JOBS_TO_CLEAR = {
     ("items.py", "paired"),
     ("items.py", "pairs"),
     ("items.py", "checkpoint"),
-    ("atlas_agreement.py", "min_headline_n"),
-    ("atlas_agreement.py", "collections"),
-    ("atlas_pairs.py", "min_clusters"),
-    ("atlas_pairs.py", "min_headline_n"),
     ("items_paired.py", "checkpoint"),
     ("items_paired.py", "pairs"),
     ("items_paired.py", "n_bootstrap"),
     ("items_paired.py", "ci_level"),
     ("items_responses.py", "null_pred"),
-    ("atlas_common.py", "collections"),
-    ("atlas_common.py", "min_clusters"),
-    ("atlas_common.py", "min_headline_n"),
-    ("atlas_factor.py", "min_columns"),
-    ("atlas_factor.py", "uniqueness_floor"),
-    ("commonwhy_eval_systems.py", "device"),
-    ("commonwhy_eval_systems.py", "dtype"),
 }
 
 # Fallbacks that stay, with the schema file and property path whose default they must equal: a `models:`
@@ -62,6 +51,8 @@ KEPT_FALLBACKS = {
     ("models/registry.py", "dtype"): ("models.schema.yaml", "$defs.model.properties.dtype"),
     ("scoring/task_scoring.py", "device"): ("models.schema.yaml", "$defs.model.properties.device"),
     ("scoring/task_scoring.py", "dtype"): ("models.schema.yaml", "$defs.model.properties.dtype"),
+    ("generation/systems.py", "device"): ("models.schema.yaml", "$defs.model.properties.device"),
+    ("generation/systems.py", "dtype"): ("models.schema.yaml", "$defs.model.properties.dtype"),
 }
 
 # ``.get`` calls whose key only shares its name with a schema key: what they read instead.
@@ -70,6 +61,7 @@ NOT_CONFIG = {
     ("commonwhy/rules.py", "entities"): "an entry of the published CommonWhy rule files",
     ("items/study.py", "tasks"): "items.studies.<name>.criteria.tasks, which has no default (kind: atlas)",
     ("lmeval/importer.py", "normalisation"): "studies.<name>.samples, whose keys have no schema default",
+    ("lmeval/steps/lmeval_scoreboard.py", "normalisation"): "studies.<name>.samples, whose keys have no schema default",
     ("lmeval/importer.py", "metrics"): "studies.<name>.samples, whose keys have no schema default",
     ("lmeval/importer.py", "seed"): "studies.<name>.samples, whose keys have no schema default",
     ("plumbing/config.py", "metrics"): "studies.<name>.samples, whose keys have no schema default",
