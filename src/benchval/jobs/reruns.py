@@ -8,9 +8,11 @@ changed, or when an input is newer than its outputs. Three helpers keep that hon
 * :func:`code_digest`: the content hashes of the ``benchval`` modules a rule's script imports,
   transitively (found with :mod:`ast`, never by importing; a name imported from a package that exports it
   lazily, through ``__getattr__`` and a name -> module table, counts as an import of that module:
-  :func:`lazy_exports`). As a param it reruns the rule when
-  any of that code changes and only then; content hashes, not paths, so moving the checkout
-  reruns nothing.
+  :func:`lazy_exports`). A rule's param is :func:`code_param`, ``<script>@<16-hex digest>`` of them: it
+  reruns the rule when any of that code changes and only then; content hashes, not paths, so moving the
+  checkout reruns nothing. A dry run's "Params have changed" reason shows the two digests (a line of ~200
+  characters, not the 3,900-10,600 of the whole table); ``python -m benchval.jobs.reruns changed BEFORE NOW``
+  names the files that differ, from the record :func:`code_param` keeps of each digest.
 * :func:`workdir_relative`: a path outside the package (the raw-data mirror, say) relative to
   the working directory, so that moving the checkout together with its data reruns nothing.
 """
@@ -201,6 +203,47 @@ def code_digest(script: str | Path, package_dir: Path = PACKAGE_DIR) -> dict[str
     return dict(sorted(digest.items()))
 
 
+#: where :func:`code_param` records the files behind each digest, in the working directory
+CODE_RECORDS = Path(".snakemake") / "benchval" / "code"
+
+
+def code_param(files: Mapping[str, str], name: str, records: Path | None = None) -> str:
+    """``<name>@<16-hex digest>`` of ``files`` (a :func:`code_digest`), the param a rule reruns on.
+
+    The table itself is recorded as ``<records>/<name>@<digest>.json`` (default :data:`CODE_RECORDS` of the
+    working directory), so that ``python -m benchval.jobs.reruns changed BEFORE NOW`` can list what changed
+    between two params a dry run's reason shows. A record that cannot be written is left out (a read-only
+    working directory plans as before; the command then says the digest was never recorded)."""
+    value = f"{name}@{config_digest(files)}"
+    path = (records or CODE_RECORDS) / f"{value}.json"
+    if not path.exists():
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            partial.write_text(json.dumps(dict(files), indent=0, sort_keys=True))
+            partial.replace(path)
+        except OSError:
+            pass
+    return value
+
+
+def changed_code(before: str, now: str, records: Path | None = None) -> list[str]:
+    """``changed: <file>`` / ``added: <file>`` / ``removed: <file>`` lines between two :func:`code_param`
+    values (sorted). A value never recorded here is a :class:`LookupError` naming it."""
+    tables = []
+    for value in (before, now):
+        path = (records or CODE_RECORDS) / f"{value}.json"
+        if not path.is_file():
+            raise LookupError(f"no record of {value} in {path.parent} (planned in another working directory?)")
+        tables.append(json.loads(path.read_text()))
+    old, new = tables
+    return (
+        [f"changed: {name}" for name in sorted(old.keys() & new.keys()) if old[name] != new[name]]
+        + [f"added: {name}" for name in sorted(new.keys() - old.keys())]
+        + [f"removed: {name}" for name in sorted(old.keys() - new.keys())]
+    )
+
+
 def config_digest(value: Any) -> str:
     """A short content hash of a config (or section), its key order ignored: the param of a rule that reads the
     whole config (rule report_config). A dry run's "Params have changed" reason prints a param's old and new
@@ -229,12 +272,36 @@ def workdir_relative(path: str | Path | None, workdir: str | Path | None = None)
     return os.path.relpath(Path(path).resolve(), Path(workdir or os.getcwd()).resolve())
 
 
-def script_code_for(rules_dir) -> Callable[[str], dict[str, str]]:
+def script_code_for(rules_dir) -> Callable[[str], str]:
     """``script_code(name)`` for the rule files in ``rules_dir`` (``workflow.current_basedir``):
-    :func:`code_digest` of ``<rules_dir>/../scripts/<name>``."""
+    :func:`code_param` of the :func:`code_digest` of ``<rules_dir>/../scripts/<name>``."""
     scripts = Path(str(rules_dir)).parent / "scripts"
 
-    def script_code(name: str) -> dict[str, str]:
-        return code_digest(scripts / name)
+    def script_code(name: str) -> str:
+        return code_param(code_digest(scripts / name), name)
 
     return script_code
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m benchval.jobs.reruns changed BEFORE NOW``: the files whose code differs between two
+    ``code`` params of a dry run's "Params have changed" reason (run in the working directory)."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m benchval.jobs.reruns", description=main.__doc__)
+    parser.add_argument("command", choices=["changed"])
+    parser.add_argument("before", help="the param before, <script>@<digest>")
+    parser.add_argument("now", help="the param now, <script>@<digest>")
+    arguments = parser.parse_args(argv)
+    try:
+        lines = changed_code(arguments.before, arguments.now)
+    except LookupError as error:
+        print(f"benchval.jobs.reruns: {error}", file=sys.stderr)
+        return 1
+    print("\n".join(lines) if lines else "no file differs")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
