@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 import yaml
 
-from benchval.jobs.job_logs import add_logs_and_benchmarks, log_path, ordered_wildcards
+from benchval.jobs.job_logs import check_logs_and_benchmarks, convention_breaks, log_path, ordered_wildcards
 from benchval.jobs.rule_files import outside_repository, prompt_files, prompt_keys
 from benchval.jobs.rule_settings import ConfigProvider
 from benchval.plumbing.folders import REPO_ROOT
@@ -161,32 +161,45 @@ def test_only_a_users_prompt_is_an_input_path(tmp_path):
 
 
 class FakeRule:
-    def __init__(self, name, output, snakefile, log=(), benchmark=None, norun=False):
-        self.name, self.output, self.snakefile, self.norun = name, output, str(snakefile), norun
+    def __init__(self, name, output, log=(), benchmark=None, norun=False):
+        self.name, self.output, self.norun = name, output, norun
         self.log, self.benchmark, self.is_handover = list(log), benchmark, False
 
-    def set_log(self, path):
-        self.log = [path]
 
-
-def test_every_rule_gets_its_log_and_benchmark_from_its_name(tmp_path):
-    rules_dir = tmp_path / "rules"
-    rules = [
-        FakeRule("score", ["results/scores/{model}/{task}.parquet"], rules_dir / "scoring.smk"),
-        FakeRule("atlas_pairs", ["results/atlas/pairs.csv"], rules_dir / "atlas.smk"),
-        FakeRule("all", [], tmp_path / "Snakefile", norun=True),
-        FakeRule("theirs", ["x/{a}.csv"], tmp_path / "elsewhere" / "their.smk"),
-    ]
-    assert add_logs_and_benchmarks(rules, rules_dir, path_modifier=None) == ["score", "atlas_pairs"]
-    assert rules[0].log == ["logs/score/{model}/{task}.log"]
-    assert rules[0].benchmark == "logs/benchmarks/score/{model}/{task}.tsv"
-    assert rules[1].log == ["logs/atlas_pairs/atlas_pairs.log"]
-    assert rules[2].log == [] and rules[3].log == []  # a target rule, and a rule of another workflow
+def test_a_rules_log_and_benchmark_follow_its_name_and_wildcards():
+    score = FakeRule(
+        "score",
+        ["results/scores/{model,a|b}/{task}.parquet"],
+        log=["logs/score/{model,a|b}/{task}.log"],  # Snakemake writes the constraints into the patterns
+        benchmark="logs/benchmarks/score/{model,a|b}/{task}.tsv",
+    )
+    pairs = FakeRule(
+        "atlas_pairs",
+        ["x.csv"],
+        log=["logs/atlas_pairs/atlas_pairs.log"],
+        benchmark="logs/benchmarks/atlas_pairs/atlas_pairs.tsv",
+    )
+    assert (
+        convention_breaks(score) == convention_breaks(pairs) == convention_breaks(FakeRule("all", [], norun=True)) == []
+    )
     assert ordered_wildcards(["a/{study,[^/]+}/{name}.csv", "{name}/{x}"]) == ["study", "name", "x"]
     assert log_path("fetch_raw_file", ["path"]) == "logs/fetch_raw_file/{path}.log"
 
 
-def test_a_rule_declaring_its_own_log_is_rejected(tmp_path):
-    rule = FakeRule("atlas_pairs", ["results/atlas/pairs.csv"], tmp_path / "atlas.smk", log=["logs/mine.log"])
-    with pytest.raises(ValueError, match=r"rule atlas_pairs .*declares its own log or benchmark"):
-        add_logs_and_benchmarks([rule], tmp_path, path_modifier=None)
+def test_a_rule_without_its_log_or_benchmark_or_with_another_path_is_rejected():
+    bad = [
+        FakeRule("atlas_pairs", ["x.csv"]),  # none
+        FakeRule(
+            "atlas_pairs", ["x.csv"], log=["logs/mine.log"], benchmark="logs/benchmarks/atlas_pairs/atlas_pairs.tsv"
+        ),
+        FakeRule(  # a wildcard left out: two jobs would share one log
+            "score",
+            ["s/{model}/{task}.parquet"],
+            log=["logs/score/{model}.log"],
+            benchmark="logs/benchmarks/score/{model}.tsv",
+        ),
+        FakeRule("all", [], norun=True, log=["logs/all.log"]),
+    ]
+    assert [len(convention_breaks(rule)) for rule in bad] == [1, 1, 1, 1]
+    with pytest.raises(ValueError, match=r"rule atlas_pairs: log \['logs/mine.log'\] and benchmark"):
+        check_logs_and_benchmarks(bad[1:2])

@@ -36,7 +36,7 @@ from benchval.lmeval import samples_studies
 from benchval.jobs.reruns import script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.plumbing.folders import workflow_root
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import analysis as analysis_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -53,6 +53,10 @@ rule import_score_table:
     output:
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
+    log:
+        logs("import_score_table/{study}.log"),
+    benchmark:
+        benchmarks("import_score_table/{study}.tsv")
     wildcard_constraints:
         study=alternatives(LAYOUT.imported_studies),
     localrule: True
@@ -78,6 +82,10 @@ for _step, _tables in STEP_TABLES.items():
             tasks=STUDY_TASKS,
         output:
             **{name: analysis_functions.step_file(name) for name in _tables},
+        log:
+            logs(f"analysis_{_step}/{{study}}.log"),
+        benchmark:
+            benchmarks(f"analysis_{_step}/{{study}}.tsv")
         wildcard_constraints:
             study="[^/]+",
         localrule: True
@@ -100,6 +108,10 @@ rule analysis_fdr:
         reliability=TASK_RELIABILITY_TABLE,
     output:
         **{name: fill(STUDY_TABLE, name=name) for name in (*TESTED_TABLES, "fdr")},
+    log:
+        logs("analysis_fdr/{study}.log"),
+    benchmark:
+        benchmarks("analysis_fdr/{study}.tsv")
     wildcard_constraints:
         study="[^/]+",
     localrule: True
@@ -126,6 +138,10 @@ for _stem in FIGURE_STEMS:
             tasks=STUDY_TASKS,
         output:
             LAYOUT.study_figure_files("{study}", [_stem]),
+        log:
+            logs(f"analysis_figure_{_stem}/{{study}}.log"),
+        benchmark:
+            benchmarks(f"analysis_figure_{_stem}/{{study}}.tsv")
         wildcard_constraints:
             study="[^/]+",
         localrule: True
@@ -158,7 +174,3 @@ for _study in LAYOUT.studies:
             if _study in samples_studies(LAYOUT.studies)
             else [],
         localrule: True
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

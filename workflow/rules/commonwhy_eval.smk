@@ -54,7 +54,7 @@ from benchval.plumbing.folders import workflow_root
 from benchval.jobs.layout import alternatives, fill, workflow_layout
 from benchval.jobs.reruns import file_digests, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules.commonwhy_eval import CommonWhyEvalFunctions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -87,12 +87,15 @@ CWE_CHECK_ANSWERERS = (
 CWE_FUNCTIONS = CommonWhyEvalFunctions(
     config, LAYOUT, config_provider, script_code, _CWE_REPO_ROOT, workflow_root(workflow.basedir)
 )
-commonwhy_eval_outputs = CWE_FUNCTIONS.outputs  # the default target (Snakefile)
 
 
 rule commonwhy_eval_encoder:
     output:
         CWE_ENCODER_FILE,
+    log:
+        logs("commonwhy_eval_encoder/commonwhy_eval_encoder.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_encoder/commonwhy_eval_encoder.tsv")
     conda:
         "../envs/benchval.yaml"
     params:
@@ -112,6 +115,10 @@ rule commonwhy_eval_bertscore_baseline:
     output:
         baseline=CWE_BERTSCORE_BASELINE,
         report=CWE_BERTSCORE_BASELINE_REPORT,
+    log:
+        logs("commonwhy_eval_bertscore_baseline/commonwhy_eval_bertscore_baseline.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_bertscore_baseline/commonwhy_eval_bertscore_baseline.tsv")
     conda:
         "../envs/benchval.yaml"
     resources:
@@ -133,6 +140,10 @@ rule commonwhy_eval_sample:
     output:
         questions=CWE_QUESTIONS,
         report=CWE_QUESTIONS_REPORT,
+    log:
+        logs("commonwhy_eval_sample/commonwhy_eval_sample.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_sample/commonwhy_eval_sample.tsv")
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     conda:
         "../envs/benchval.yaml"
@@ -152,6 +163,10 @@ rule commonwhy_eval_answer:
     output:
         answers=CWE_ANSWERS,
         timing=CWE_ANSWERS_TIMING,
+    log:
+        logs("commonwhy_eval_answer/{system}.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_answer/{system}.tsv")
     wildcard_constraints:
         system=alternatives(CWE_DIRECT),
     conda:
@@ -174,6 +189,10 @@ rule commonwhy_eval_kbbinder:
     output:
         answers=fill(CWE_ANSWERS, system=f"kbbinder-{CWE_BACKBONE}"),
         timing=fill(CWE_ANSWERS_TIMING, system=f"kbbinder-{CWE_BACKBONE}"),
+    log:
+        logs("commonwhy_eval_kbbinder/commonwhy_eval_kbbinder.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_kbbinder/commonwhy_eval_kbbinder.tsv")
     conda:
         "../envs/benchval.yaml"
     resources:
@@ -201,6 +220,10 @@ rule commonwhy_eval_kgr:
     output:
         answers=fill(CWE_ANSWERS, system=f"kgr-{CWE_BACKBONE}"),
         timing=fill(CWE_ANSWERS_TIMING, system=f"kgr-{CWE_BACKBONE}"),
+    log:
+        logs("commonwhy_eval_kgr/commonwhy_eval_kgr.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_kgr/commonwhy_eval_kgr.tsv")
     conda:
         "../envs/benchval.yaml"
     resources:
@@ -225,6 +248,10 @@ rule commonwhy_eval_score:
         baseline=CWE_BERTSCORE_BASELINE if CWE_BS_CORPUS else [],
     output:
         CWE_FUNCTIONS.for_systems(CWE_METRICS),
+    log:
+        logs("commonwhy_eval_score/commonwhy_eval_score.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_score/commonwhy_eval_score.tsv")
     conda:
         "../envs/benchval.yaml"
     resources:
@@ -246,6 +273,10 @@ rule commonwhy_eval_check_questions:
     output:
         questions=CWE_CHECK_QUESTIONS,
         report=CWE_CHECK_QUESTIONS_REPORT,
+    log:
+        logs("commonwhy_eval_check_questions/commonwhy_eval_check_questions.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_check_questions/commonwhy_eval_check_questions.tsv")
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     conda:
         "../envs/benchval.yaml"
@@ -266,6 +297,10 @@ rule commonwhy_eval_check_answer:
     output:
         answers=CWE_CHECK_ANSWERS,
         timing=CWE_CHECK_ANSWERS_TIMING,
+    log:
+        logs("commonwhy_eval_check_answer/{system}.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_check_answer/{system}.tsv")
     wildcard_constraints:
         system=alternatives(CWE["models"]),
     priority: 1  # the judge check chain, long: beside the scoring, not after it
@@ -291,6 +326,10 @@ rule commonwhy_eval_check_set:
     output:
         pairs=CWE_CHECK_SET,
         report=CWE_CHECK_SET_REPORT,
+    log:
+        logs("commonwhy_eval_check_set/commonwhy_eval_check_set.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_check_set/commonwhy_eval_check_set.tsv")
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     conda:
         "../envs/benchval.yaml"
@@ -311,6 +350,10 @@ rule commonwhy_eval_judge_canaries:
     output:
         scores=CWE_CANARY_SCORES,
         validity=CWE_CANARY_VALIDITY,
+    log:
+        logs("commonwhy_eval_judge_canaries/commonwhy_eval_judge_canaries.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_judge_canaries/commonwhy_eval_judge_canaries.tsv")
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     conda:
         "../envs/benchval.yaml"
@@ -334,6 +377,10 @@ rule commonwhy_eval_judge_check:
         verdicts=CWE_JUDGE_VERDICTS,
         scores=CWE_JUDGE_SCORES,
         validity=CWE_JUDGE_VALIDITY,
+    log:
+        logs("commonwhy_eval_judge_check/{judge}.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_judge_check/{judge}.tsv")
     wildcard_constraints:
         judge=alternatives([*config["models"], *CWE["endpoints"]]),
     priority: 1  # the judge check chain, long: beside the scoring, not after it
@@ -363,6 +410,10 @@ rule commonwhy_eval_judge_check_report:
     output:
         table=CWE_JUDGE_CHECK_TABLE,
         page=report(JUDGE_CHECK_PAGE, caption="../report/commonwhy_judge_check.rst", category="CommonWhy"),
+    log:
+        logs("commonwhy_eval_judge_check_report/commonwhy_eval_judge_check_report.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_judge_check_report/commonwhy_eval_judge_check_report.tsv")
     conda:
         "../envs/benchval.yaml"
     params:
@@ -382,6 +433,10 @@ rule commonwhy_eval_judge:
         model=CWE_FUNCTIONS.manifest(CWE_JUDGE),
     output:
         judged=CWE_FUNCTIONS.for_systems(CWE_JUDGED),
+    log:
+        logs("commonwhy_eval_judge/commonwhy_eval_judge.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_judge/commonwhy_eval_judge.tsv")
     conda:
         "../envs/benchval.yaml"
     resources:
@@ -410,6 +465,10 @@ rule commonwhy_eval_factscore:
         systems=CWE_FUNCTIONS.for_systems(CWE_FACTSCORE),
         references=CWE_FACTSCORE_REFERENCES,
         summary=CWE_FACTSCORE_SUMMARY,
+    log:
+        logs("commonwhy_eval_factscore/commonwhy_eval_factscore.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_factscore/commonwhy_eval_factscore.tsv")
     conda:
         "../envs/benchval.yaml"
     resources:
@@ -438,6 +497,10 @@ rule commonwhy_eval_table2:
         results=CWE_RESULTS,
         tables=expand(CWE_TABLE2, source=CWE_SOURCES),
         figure=CWE_TABLE2_FIGURE,
+    log:
+        logs("commonwhy_eval_table2/commonwhy_eval_table2.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_table2/commonwhy_eval_table2.tsv")
     conda:
         "../envs/benchval.yaml"
     params:
@@ -457,6 +520,10 @@ rule commonwhy_eval_criterion:
     output:
         rows=CWE_CRITERION_ROWS,
         tasks=CWE_CRITERION_TASKS,
+    log:
+        logs("commonwhy_eval_criterion/commonwhy_eval_criterion.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_criterion/commonwhy_eval_criterion.tsv")
     conda:
         "../envs/benchval.yaml"
     params:
@@ -466,7 +533,3 @@ rule commonwhy_eval_criterion:
         code=script_code("commonwhy_eval_criterion.py"),
     script:
         "../scripts/commonwhy_eval_criterion.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

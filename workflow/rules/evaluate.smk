@@ -23,7 +23,7 @@ from benchval.jobs.layout import (
 )
 from benchval.jobs.reruns import canonical, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import evaluate as evaluate_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -46,6 +46,10 @@ for _rule in LAYOUT.model_job_rules():
             metas=_rule.files(TASK_META),
         output:
             calibrated=_rule.files(CALIBRATED),
+        log:
+            logs(f"calibrate{_rule.suffix}/{_rule.wildcard_path}.log"),
+        benchmark:
+            benchmarks(f"calibrate{_rule.suffix}/{_rule.wildcard_path}.tsv")
         wildcard_constraints:
             **_rule.wildcard_constraints,
         localrule: True
@@ -73,6 +77,10 @@ for _rule in LAYOUT.model_job_rules():
             metrics=_rule.files(METRICS),
             lmeval_results=_rule.files(LMEVAL_RESULTS),
             lmeval_samples=_rule.files(LMEVAL_SAMPLES),
+        log:
+            logs(f"evaluate{_rule.suffix}/{_rule.wildcard_path}.log"),
+        benchmark:
+            benchmarks(f"evaluate{_rule.suffix}/{_rule.wildcard_path}.tsv")
         wildcard_constraints:
             **_rule.wildcard_constraints,
         localrule: True
@@ -95,6 +103,10 @@ rule score_table:
     output:
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
+    log:
+        logs("score_table/{study}.log"),
+    benchmark:
+        benchmarks("score_table/{study}.tsv")
     wildcard_constraints:
         study=alternatives(LAYOUT.scored_studies),
     localrule: True
@@ -107,7 +119,3 @@ rule score_table:
         code=script_code("score_table.py"),
     script:
         "../scripts/score_table.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -11,12 +11,11 @@
 #                          re-evaluation noise, from the atlas's cells and duplicates)
 # Each rule gets only the `items:` keys it reads. Cost: benchmarks/bench_items.py.
 import os
-from functools import partial
 
 from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import items as item_functions
 from benchval.jobs.rules.items import ITEMS
 
@@ -40,7 +39,6 @@ ITEM_STUDY_FILES = (
 LAYOUT = workflow_layout(config)
 
 ITEMS_CONFIG = item_functions.items(config)  # the `items:` section, {} without one
-items_outputs = partial(item_functions.outputs, config, LAYOUT)  # the default target (Snakefile), rule publish
 
 
 rule items_responses:
@@ -49,6 +47,10 @@ rule items_responses:
     output:
         responses=f"{ITEMS}/{{source}}/responses.parquet",
         filters=f"{ITEMS}/{{source}}/responses.filters.json",
+    log:
+        logs("items_responses/{source}.log"),
+    benchmark:
+        benchmarks("items_responses/{source}.tsv")
     wildcard_constraints:
         source="[A-Za-z0-9_.-]+",
     conda:
@@ -67,6 +69,10 @@ rule items_paired:
     output:
         paired=f"{ITEMS}/{{source}}/paired_comparisons.csv",
         ranks=f"{ITEMS}/{{source}}/rank_resolution.csv",
+    log:
+        logs("items_paired/{source}.log"),
+    benchmark:
+        benchmarks("items_paired/{source}.tsv")
     wildcard_constraints:
         source="[A-Za-z0-9_.-]+",
     conda:
@@ -83,6 +89,10 @@ rule items_paired:
 rule items_irt_recovery:
     output:
         f"{ITEMS}/irt_recovery.csv",
+    log:
+        logs("items_irt_recovery/items_irt_recovery.log"),
+    benchmark:
+        benchmarks("items_irt_recovery/items_irt_recovery.tsv")
     conda:
         "../envs/benchval.yaml"
     params:
@@ -108,6 +118,10 @@ for _source in sorted(s for s in ITEMS_CONFIG.get("sources", {}) if item_functio
                 for t in item_functions.irt_tasks(config, _source)
                 for n in ITEM_IRT_FILES
             ],
+        log:
+            logs(f"items_irt_{_source}/items_irt_{_source}.log"),
+        benchmark:
+            benchmarks(f"items_irt_{_source}/items_irt_{_source}.tsv")
         conda:
             "../envs/benchval.yaml"
         params:
@@ -126,6 +140,10 @@ rule items_study:
         unpack(item_functions.item_study_inputs(config)),
     output:
         [f"{ITEMS}/{{study}}/{name}" for name in ITEM_STUDY_FILES],
+    log:
+        logs("items_study/{study}.log"),
+    benchmark:
+        benchmarks("items_study/{study}.tsv")
     wildcard_constraints:
         study="[A-Za-z0-9_.-]+",
     conda:
@@ -167,6 +185,10 @@ rule items_figures:
             for stem in item_functions.ITEM_FIGURE_STEMS
             for ext in config["analysis"]["figures"]["formats"]
         ],
+    log:
+        logs("items_figures/{study}.log"),
+    benchmark:
+        benchmarks("items_figures/{study}.tsv")
     wildcard_constraints:
         study="[A-Za-z0-9_.-]+",
     conda:
@@ -198,6 +220,10 @@ rule items_report:
     output:
         report=f"{ITEMS}/report.md",
         reevaluation=f"{ITEMS}/reevaluation_snr.csv",
+    log:
+        logs("items_report/items_report.log"),
+    benchmark:
+        benchmarks("items_report/items_report.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -210,7 +236,3 @@ rule items_report:
         code=script_code("items_report.py"),
     script:
         "../scripts/items_report.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

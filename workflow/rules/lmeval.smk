@@ -5,7 +5,7 @@ from benchval.jobs.layout import STUDY_TABLE, alternatives, fill, workflow_layou
 from benchval.lmeval import samples_studies
 from benchval.jobs.reruns import script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import analysis as analysis_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -19,6 +19,10 @@ rule lmeval_item_intervals:
         source=analysis_functions.study_source(LAYOUT),
     output:
         intervals=LMEVAL_ITEM_INTERVALS,
+    log:
+        logs("lmeval_item_intervals/{study}.log"),
+    benchmark:
+        benchmarks("lmeval_item_intervals/{study}.tsv")
     wildcard_constraints:
         study=alternatives(samples_studies(LAYOUT.studies)),
     localrule: True
@@ -31,7 +35,3 @@ rule lmeval_item_intervals:
         code=script_code("lmeval_item_intervals.py"),
     script:
         "../scripts/lmeval_item_intervals.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -34,8 +34,9 @@ from benchval.jobs.layout import (
 )
 from benchval.jobs.reruns import config_digest, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import report as report_functions
+from benchval.jobs.rules import atlas as atlas_functions
 from benchval.report.safe_text import script_safe_json
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -50,6 +51,10 @@ rule report_figures:
         [fill(STUDY_FIGURE, stem=stem, fmt="png") for stem in FIGURE_STEMS],
     output:
         [report(**report_functions.study_figure_page(stem)) for stem in FIGURE_STEMS],
+    log:
+        logs("report_figures/{study}.log"),
+    benchmark:
+        benchmarks("report_figures/{study}.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -64,6 +69,10 @@ rule report_tables:
         **{name: report_functions.report_table_csv(name) for name in REPORT_STUDY_TABLES},
     output:
         **{name: report(**report_functions.study_table_page(name)) for name in REPORT_STUDY_TABLES},
+    log:
+        logs("report_tables/{study}.log"),
+    benchmark:
+        benchmarks("report_tables/{study}.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -80,6 +89,10 @@ rule report_scoreboard:
     output:
         figure=report(**report_functions.study_figure_page("scoreboard")),
         table=report(**report_functions.study_table_page("scoreboard")),
+    log:
+        logs("report_scoreboard/{study}.log"),
+    benchmark:
+        benchmarks("report_scoreboard/{study}.tsv")
     wildcard_constraints:
         study=alternatives(LAYOUT.scored_studies),
     localrule: True
@@ -96,6 +109,10 @@ rule report_specification_robustness:
         SPECIFICATION_TABLE,
     output:
         report(**report_functions.study_table_page("specification_robustness")),
+    log:
+        logs("report_specification_robustness/{study}.log"),
+    benchmark:
+        benchmarks("report_specification_robustness/{study}.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -115,8 +132,8 @@ rule report_specification_robustness:
 rule findings:
     input:
         **report_functions.findings_inputs(LAYOUT),
-        # the atlas's outputs when this workflow runs it (atlas.smk), so that the page reads them after
-        atlas=lambda w: globals()["atlas_outputs"]() if "atlas_outputs" in globals() else [],
+        # the atlas's outputs when this run builds an atlas study (atlas.smk), so that the page reads them after
+        atlas=lambda w: atlas_functions.outputs(config, LAYOUT.studies),
     output:
         markdown=FINDINGS_MARKDOWN,
         html=FINDINGS_HTML,
@@ -125,6 +142,10 @@ rule findings:
             caption="../report/findings.rst",
             category="0 Findings (read first)",
         ),
+    log:
+        logs("findings/findings.log"),
+    benchmark:
+        benchmarks("findings/findings.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -150,6 +171,10 @@ rule study_explorer:
         correlations_cs_downstream=fill(STUDY_TABLE, name="correlations_cs_downstream"),
     output:
         page=STUDY_EXPLORER,
+    log:
+        logs("study_explorer/{study}.log"),
+    benchmark:
+        benchmarks("study_explorer/{study}.tsv")
     wildcard_constraints:
         study=alternatives(LAYOUT.studies),
     localrule: True
@@ -170,6 +195,10 @@ rule report_models:
     output:
         page=report(REPORT_MODELS_PAGE, caption="../report/models.rst", category="Models"),
         table=REPORT_MODELS_TABLE,
+    log:
+        logs("report_models/report_models.log"),
+    benchmark:
+        benchmarks("report_models/report_models.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -184,6 +213,10 @@ rule report_task_sizes:
         TASK_SIZES,
     output:
         report(REPORT_TASK_SIZES_PAGE, caption="../report/task_sizes.rst", category="Tasks"),
+    log:
+        logs("report_task_sizes/report_task_sizes.log"),
+    benchmark:
+        benchmarks("report_task_sizes/report_task_sizes.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -197,6 +230,10 @@ rule report_config:
     output:
         page=report(REPORT_CONFIG_PAGE, caption="../report/config.rst", category="Configuration"),
         config=REPORT_CONFIG_YAML,
+    log:
+        logs("report_config/report_config.log"),
+    benchmark:
+        benchmarks("report_config/report_config.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -220,7 +257,3 @@ rule report_inputs:
         REPORT_MODELS_PAGE,
         REPORT_CONFIG_PAGE,
         [REPORT_TASK_SIZES_PAGE] if LAYOUT.scored_studies else [],
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

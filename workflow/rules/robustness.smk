@@ -17,7 +17,7 @@ from benchval.jobs.layout import (
 )
 from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import robustness as robustness_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -33,6 +33,10 @@ rule task_reliability:
         tasks=STUDY_TASKS,
     output:
         table=TASK_RELIABILITY_TABLE,
+    log:
+        logs("task_reliability/{study}.log"),
+    benchmark:
+        benchmarks("task_reliability/{study}.tsv")
     wildcard_constraints:
         study="[^/]+",
     localrule: True  # seconds of numpy on stored scores
@@ -62,6 +66,10 @@ rule power_planning:
         reliability=TASK_RELIABILITY_TABLE,
     output:
         table=POWER_TABLE,
+    log:
+        logs("power_planning/{study}.log"),
+    benchmark:
+        benchmarks("power_planning/{study}.tsv")
     wildcard_constraints:
         study="[^/]+",
     localrule: True  # seconds of vectorised simulation
@@ -86,6 +94,10 @@ rule specification_robustness:
     output:
         table=SPECIFICATION_TABLE,
         figures=LAYOUT.study_figure_files("{study}", ["specification_curve"]),
+    log:
+        logs("specification_robustness/{study}.log"),
+    benchmark:
+        benchmarks("specification_robustness/{study}.tsv")
     wildcard_constraints:
         study="[^/]+",
     localrule: True  # the analysis statistics a few times over, on stored scores
@@ -101,7 +113,3 @@ rule specification_robustness:
         code=script_code("specification_robustness.py"),
     script:
         "../scripts/specification_robustness.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

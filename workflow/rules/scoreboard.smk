@@ -17,7 +17,7 @@ from benchval.jobs.layout import (
 )
 from benchval.jobs.reruns import canonical, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import evaluate as evaluate_functions
 from benchval.jobs.rules import scoreboard as scoreboard_functions
 
@@ -42,6 +42,10 @@ rule scoreboard:
     output:
         table=SCOREBOARD_TABLE,
         figures=LAYOUT.scoreboard_figure_files("{study}"),
+    log:
+        logs("scoreboard/{study}.log"),
+    benchmark:
+        benchmarks("scoreboard/{study}.tsv")
     wildcard_constraints:
         study=_SCORED_STUDY_PATTERN,
     conda:
@@ -71,6 +75,10 @@ rule paired_comparisons:
         ],
     output:
         table=PAIRED_TABLE,
+    log:
+        logs("paired_comparisons/{study}.log"),
+    benchmark:
+        benchmarks("paired_comparisons/{study}.tsv")
     wildcard_constraints:
         study=_SCORED_STUDY_PATTERN,
     conda:
@@ -82,7 +90,3 @@ rule paired_comparisons:
         code=script_code("paired_comparisons.py"),
     script:
         "../scripts/paired_comparisons.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

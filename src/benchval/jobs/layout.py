@@ -19,6 +19,7 @@ Paths are relative to the working directory (Snakemake's ``--directory``). A pat
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -109,6 +110,12 @@ class ModelJobRule:
         return [pattern] if self.tasks is None else [fill(pattern, task=task) for task in self.tasks]
 
     @property
+    def wildcard_path(self) -> str:
+        """``{model}/{task}`` (one job per model and task) or ``{model}`` (one job per model): the part of
+        a job's log and benchmark path after the rule's name (benchval.jobs.job_logs)."""
+        return "{model}/{task}" if self.tasks is None else "{model}"
+
+    @property
     def n_tasks(self) -> int:
         return 1 if self.tasks is None else len(self.tasks)
 
@@ -144,7 +151,25 @@ class Layout:
     # ---- studies, models, tasks --------------------------------------------------------------
     @property
     def studies(self) -> Mapping:
-        return self.config["studies"]
+        """The studies this run builds: the config's, less the atlas studies when there is no mirror (their
+        leaderboard tables come from the mirror only, no download is declared for them), said once on stderr.
+        The config itself is left as loaded: every rule file reads the studies from here."""
+        studies = self.config["studies"]
+        if self.mirror is None:
+            left_out = self.atlas_studies_left_out
+            studies = {name: spec for name, spec in studies.items() if name not in left_out}
+        return studies
+
+    @cached_property
+    def atlas_studies_left_out(self) -> list[str]:
+        """The atlas studies (``atlas.study_tables``) of the config a run without a mirror leaves out."""
+        if self.mirror is not None:
+            return []
+        tables = (self.config.get("atlas") or {}).get("study_tables", {})
+        left_out = sorted(set(tables) & set(self.config["studies"]))
+        for study in left_out:
+            print(f"atlas: mirror: null - study {study!r} and the atlas are not built", file=sys.stderr)
+        return left_out
 
     @property
     def scored_studies(self) -> list[str]:
