@@ -96,3 +96,25 @@ def test_the_changed_command_says_when_a_digest_was_never_recorded(tmp_path):
     )
     assert listed.returncode == 1
     assert "no record of x.py@0000000000000000" in listed.stderr, listed.stderr
+
+
+def test_a_run_finished_with_the_former_code_params_plans_nothing_after_migrate(tmp_path):
+    """``python -m benchval.jobs.reruns migrate`` rewrites a finished run's recorded code tables to the short
+    form: unchanged code then plans nothing (without it, every job of the run would replan once)."""
+    env = _workflow(tmp_path)
+    rules = tmp_path / "wf" / "rules" / "Snakefile"
+    scripts = tmp_path / "wf" / "scripts"
+    former = RULES.replace(
+        "script_code = script_code_for(workflow.current_basedir)",
+        "from benchval.jobs.reruns import code_digest\n"
+        f"script_code = lambda name: code_digest({str(scripts)!r} + '/' + name)",
+    )
+    rules.write_text(former)
+    _snakemake(tmp_path, env)  # finished with a dict of file hashes as its code param
+    rules.write_text(RULES)
+    assert "Params have changed" in _snakemake(tmp_path, env, "-n")
+
+    migrate = [sys.executable, "-m", "benchval.jobs.reruns", "migrate"]
+    done = subprocess.run(migrate, cwd=tmp_path / "run", env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.startswith("1 metadata records"), done.stdout + done.stderr
+    assert "Nothing to be done" in _snakemake(tmp_path, env, "-n")

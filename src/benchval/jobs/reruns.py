@@ -207,14 +207,16 @@ def code_digest(script: str | Path, package_dir: Path = PACKAGE_DIR) -> dict[str
 CODE_RECORDS = Path(".snakemake") / "benchval" / "code"
 
 
-def code_param(files: Mapping[str, str], name: str, records: Path | None = None) -> str:
-    """``<name>@<16-hex digest>`` of ``files`` (a :func:`code_digest`), the param a rule reruns on.
+def code_param(files: Mapping[str, str], records: Path | None = None) -> str:
+    """``<script>@<16-hex digest>`` of ``files`` (a :func:`code_digest`, whose ``script:<name>`` key names the
+    script), the param a rule reruns on.
 
-    The table itself is recorded as ``<records>/<name>@<digest>.json`` (default :data:`CODE_RECORDS` of the
+    The table itself is recorded as ``<records>/<script>@<digest>.json`` (default :data:`CODE_RECORDS` of the
     working directory), so that ``python -m benchval.jobs.reruns changed BEFORE NOW`` can list what changed
     between two params a dry run's reason shows. A record that cannot be written is left out (a read-only
     working directory plans as before; the command then says the digest was never recorded)."""
-    value = f"{name}@{config_digest(files)}"
+    script = next(key.split(":", 1)[1] for key in files if key.startswith("script:"))
+    value = f"{script}@{config_digest(files)}"
     path = (records or CODE_RECORDS) / f"{value}.json"
     if not path.exists():
         try:
@@ -278,22 +280,66 @@ def script_code_for(rules_dir) -> Callable[[str], str]:
     scripts = Path(str(rules_dir)).parent / "scripts"
 
     def script_code(name: str) -> str:
-        return code_param(code_digest(scripts / name), name)
+        return code_param(code_digest(scripts / name))
 
     return script_code
 
 
+METADATA = Path(".snakemake") / "metadata"
+
+
+def migrated_params(params: list[str]) -> list[str]:
+    """A job's recorded params (Snakemake's ``repr`` of each) with every code table of the former format (a
+    dict holding a ``script:<name>`` key) replaced by its :func:`code_param`, which records it."""
+    migrated = []
+    for param in params:
+        try:
+            value = ast.literal_eval(param) if param.startswith("{'") else None
+        except (ValueError, SyntaxError):
+            value = None
+        is_table = isinstance(value, dict) and any(str(key).startswith("script:") for key in value)
+        migrated.append(repr(code_param(value)) if is_table else param)
+    return migrated
+
+
+def migrate_code_params(metadata: Path = METADATA) -> int:
+    """Rewrite the code params recorded for a finished run (``.snakemake/metadata/``, Snakemake's file
+    store: one JSON record per output, ``params`` a JSON list of ``repr`` strings) from the former dict of
+    file hashes to ``<script>@<digest>`` of the same dict. A job whose code is unchanged since it ran then
+    plans nothing; one whose code changed reruns as before. Returns how many records changed."""
+    changed = 0
+    for path in sorted(metadata.iterdir()) if metadata.is_dir() else []:
+        record = json.loads(path.read_text())
+        stored = record.get("params")
+        params = json.loads(stored) if isinstance(stored, str) else stored
+        if not params:
+            continue
+        migrated = migrated_params(params)
+        if migrated != params:
+            record["params"] = json.dumps(migrated) if isinstance(stored, str) else migrated
+            path.write_text(json.dumps(record))
+            changed += 1
+    return changed
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m benchval.jobs.reruns changed BEFORE NOW``: the files whose code differs between two
-    ``code`` params of a dry run's "Params have changed" reason (run in the working directory)."""
+    ``code`` params of a dry run's "Params have changed" reason; ``python -m benchval.jobs.reruns migrate``:
+    a finished run's recorded code params to the short form (:func:`migrate_code_params`). Run in the
+    working directory."""
     import argparse
     import sys
 
     parser = argparse.ArgumentParser(prog="python -m benchval.jobs.reruns", description=main.__doc__)
-    parser.add_argument("command", choices=["changed"])
-    parser.add_argument("before", help="the param before, <script>@<digest>")
-    parser.add_argument("now", help="the param now, <script>@<digest>")
+    parser.add_argument("command", choices=["changed", "migrate"])
+    parser.add_argument("before", nargs="?", help="changed: the param before, <script>@<digest>")
+    parser.add_argument("now", nargs="?", help="changed: the param now, <script>@<digest>")
     arguments = parser.parse_args(argv)
+    if arguments.command == "migrate":
+        print(f"{migrate_code_params()} metadata records: code params in the short form")
+        return 0
+    if not (arguments.before and arguments.now):
+        parser.error("changed needs BEFORE and NOW")
     try:
         lines = changed_code(arguments.before, arguments.now)
     except LookupError as error:

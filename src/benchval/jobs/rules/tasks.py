@@ -75,5 +75,5 @@ def adapter_code(config: Mapping):
 
 
 def _adapter_code(adapter: str) -> str:
-    """``adapter-<name>@<digest>`` (benchval.jobs.reruns.code_param) of the adapter's module and its imports."""
-    return code_param(code_digest(adapter_file(adapter)), f"adapter-{adapter}")
+    """``<module>.py@<digest>`` (benchval.jobs.reruns.code_param) of the adapter's module and its imports."""
+    return code_param(code_digest(adapter_file(adapter)))
