@@ -203,3 +203,35 @@ def test_a_rule_without_its_log_or_benchmark_or_with_another_path_is_rejected():
     assert [len(convention_breaks(rule)) for rule in bad] == [1, 1, 1, 1]
     with pytest.raises(ValueError, match=r"rule atlas_pairs: log \['logs/mine.log'\] and benchmark"):
         check_logs_and_benchmarks(bad[1:2])
+
+
+# --- short params: a long section is a digest in Snakemake's record and a dry run's reason ----------------------------
+
+
+def test_a_long_section_is_a_digest_to_snakemake_and_a_dict_to_the_job(tmp_path, monkeypatch):
+    import pickle
+
+    from benchval.jobs.reruns import LONGEST_SHOWN, Settings, changed_code
+
+    monkeypatch.chdir(tmp_path)
+    long = {"models": [f"model-{i}" for i in range(40)], "ridge_alpha": 1.0}
+    provide = ConfigProvider({"analysis": long})
+    value = provide("analysis")
+    assert isinstance(value, Settings) and value == long and pickle.loads(pickle.dumps(value)) == long
+    assert len(repr(value)) < 30 and repr(value).startswith("settings@")
+    assert provide("analysis", "ridge_alpha") == {"ridge_alpha": 1.0}  # short: shown as is
+    assert len(repr({"ridge_alpha": 1.0})) <= LONGEST_SHOWN
+    edited = repr(ConfigProvider({"analysis": {**long, "ridge_alpha": 2.0}})("analysis"))
+    assert edited != repr(value)
+    assert changed_code(repr(value), edited) == ["changed: ridge_alpha 1.0 -> 2.0"]
+
+
+def test_migrate_shortens_only_the_sections_the_workflow_now_gives_as_settings(tmp_path, monkeypatch):
+    from benchval.jobs.reruns import migrated_params
+
+    monkeypatch.chdir(tmp_path)
+    section = {"models": [f"model-{i}" for i in range(40)]}
+    other = {"file-" + str(i): "0" * 16 for i in range(40)}  # a dict param of another origin (digests, say)
+    ConfigProvider({"analysis": section})("analysis")  # the dry run of the new code records it
+    recorded = [repr(section), repr(other), "1.0"]
+    assert migrated_params(recorded) == [repr(ConfigProvider({"a": section})("a")), repr(other), "1.0"]

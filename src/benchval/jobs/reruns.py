@@ -203,8 +203,47 @@ def code_digest(script: str | Path, package_dir: Path = PACKAGE_DIR) -> dict[str
     return dict(sorted(digest.items()))
 
 
-#: where :func:`code_param` records the files behind each digest, in the working directory
+#: where :func:`code_param` and :func:`settings_param` record what is behind each digest, in the working directory
 CODE_RECORDS = Path(".snakemake") / "benchval" / "code"
+#: a settings param whose ``repr`` is longer is shown as a digest (:func:`settings_param`)
+LONGEST_SHOWN = 300
+
+
+class Settings(dict):
+    """A config section given to a job as a param (a dict to the job), whose ``repr``, which Snakemake records
+    and a dry run's "Params have changed" reason prints, is ``settings@<16-hex digest>``: the whole section
+    once made reasons of 9,587 characters (the ``analysis`` section of rule specification_robustness)."""
+
+    def __repr__(self) -> str:
+        return settings_label(self)
+
+
+def settings_label(value: Mapping) -> str:
+    return f"settings@{config_digest(value)}"
+
+
+def settings_param(value: Any, records: Path | None = None) -> Any:
+    """``value`` as is when its ``repr`` is short, else as :class:`Settings`, its content recorded as
+    ``<records>/settings@<digest>.json`` for ``python -m benchval.jobs.reruns changed BEFORE NOW`` (which
+    then names the changed keys and their values)."""
+    if not isinstance(value, Mapping) or len(repr(value)) <= LONGEST_SHOWN:
+        return value
+    _record(settings_label(value), canonical(value), records)
+    return Settings(value)
+
+
+def _record(label: str, content: Any, records: Path | None) -> None:
+    """``content`` as ``<records>/<label>.json``, once; left out where the folder cannot be written."""
+    path = (records or CODE_RECORDS) / f"{label}.json"
+    if path.exists():
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        partial.write_text(json.dumps(content, indent=0, sort_keys=True, default=str))
+        partial.replace(path)
+    except OSError:
+        pass
 
 
 def code_param(files: Mapping[str, str], records: Path | None = None) -> str:
@@ -217,33 +256,46 @@ def code_param(files: Mapping[str, str], records: Path | None = None) -> str:
     working directory plans as before; the command then says the digest was never recorded)."""
     script = next(key.split(":", 1)[1] for key in files if key.startswith("script:"))
     value = f"{script}@{config_digest(files)}"
-    path = (records or CODE_RECORDS) / f"{value}.json"
-    if not path.exists():
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            partial.write_text(json.dumps(dict(files), indent=0, sort_keys=True))
-            partial.replace(path)
-        except OSError:
-            pass
+    _record(value, dict(files), records)
     return value
 
 
 def changed_code(before: str, now: str, records: Path | None = None) -> list[str]:
-    """``changed: <file>`` / ``added: <file>`` / ``removed: <file>`` lines between two :func:`code_param`
-    values (sorted). A value never recorded here is a :class:`LookupError` naming it."""
+    """``changed: <file or key>`` / ``added: ...`` / ``removed: ...`` lines between two :func:`code_param` or
+    :func:`settings_param` labels (sorted; a setting with its values). A label never recorded here is a
+    :class:`LookupError` naming it."""
     tables = []
     for value in (before, now):
         path = (records or CODE_RECORDS) / f"{value}.json"
         if not path.is_file():
             raise LookupError(f"no record of {value} in {path.parent} (planned in another working directory?)")
-        tables.append(json.loads(path.read_text()))
+        tables.append(_flat(json.loads(path.read_text())))
     old, new = tables
+    with_values = before.startswith("settings@")
+
+    def shown(key: str, table: Mapping) -> str:
+        return f" {json.dumps(table[key], default=str)[:200]}" if with_values else ""
+
     return (
-        [f"changed: {name}" for name in sorted(old.keys() & new.keys()) if old[name] != new[name]]
-        + [f"added: {name}" for name in sorted(new.keys() - old.keys())]
-        + [f"removed: {name}" for name in sorted(old.keys() - new.keys())]
+        [
+            f"changed: {k}{shown(k, old)}{' ->' if with_values else ''}{shown(k, new)}"
+            for k in sorted(old.keys() & new.keys())
+            if old[k] != new[k]
+        ]
+        + [f"added: {k}{shown(k, new)}" for k in sorted(new.keys() - old.keys())]
+        + [f"removed: {k}{shown(k, old)}" for k in sorted(old.keys() - new.keys())]
     )
+
+
+def _flat(value: Any, where: str = "") -> dict[str, Any]:
+    """{dotted key: value} of a nested mapping (a code table is flat already)."""
+    if not isinstance(value, Mapping):
+        return {where: value}
+    flat = {}
+    for key, item in value.items():
+        name = f"{where}.{key}" if where else str(key)
+        flat.update(_flat(item, name) if isinstance(item, Mapping) and item else {name: item})
+    return flat
 
 
 def config_digest(value: Any) -> str:
@@ -290,7 +342,9 @@ METADATA = Path(".snakemake") / "metadata"
 
 def migrated_params(params: list[str]) -> list[str]:
     """A job's recorded params (Snakemake's ``repr`` of each) with every code table of the former format (a
-    dict holding a ``script:<name>`` key) replaced by its :func:`code_param`, which records it."""
+    dict holding a ``script:<name>`` key) replaced by its :func:`code_param`, which records it, and every
+    config section the workflow now gives as :class:`Settings` with the same content (recorded by a dry
+    run of the new code: run one first) replaced by its digest."""
     migrated = []
     for param in params:
         try:
@@ -298,15 +352,21 @@ def migrated_params(params: list[str]) -> list[str]:
         except (ValueError, SyntaxError):
             value = None
         is_table = isinstance(value, dict) and any(str(key).startswith("script:") for key in value)
-        migrated.append(repr(code_param(value)) if is_table else param)
+        if is_table:
+            migrated.append(repr(code_param(value)))
+        elif isinstance(value, dict) and (CODE_RECORDS / f"{settings_label(value)}.json").is_file():
+            migrated.append(repr(Settings(value)))  # a section the workflow gives as Settings now, unchanged
+        else:
+            migrated.append(param)
     return migrated
 
 
 def migrate_code_params(metadata: Path = METADATA) -> int:
-    """Rewrite the code params recorded for a finished run (``.snakemake/metadata/``, Snakemake's file
-    store: one JSON record per output, ``params`` a JSON list of ``repr`` strings) from the former dict of
-    file hashes to ``<script>@<digest>`` of the same dict. A job whose code is unchanged since it ran then
-    plans nothing; one whose code changed reruns as before. Returns how many records changed."""
+    """Rewrite the params recorded for a finished run (``.snakemake/metadata/``, Snakemake's file store: one
+    JSON record per output, ``params`` a JSON list of ``repr`` strings) to the short forms
+    (:func:`migrated_params`). A job whose code and settings are unchanged since it ran then plans nothing;
+    one whose code or settings changed reruns as before. Returns how many records changed. Run
+    ``snakemake -n`` with the new code first (it records the settings), then this, then plan as usual."""
     changed = 0
     for path in sorted(metadata.iterdir()) if metadata.is_dir() else []:
         record = json.loads(path.read_text())
