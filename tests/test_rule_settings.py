@@ -123,6 +123,58 @@ def test_no_rule_params_read_the_config_directly():
     assert not found, "\n".join(found)
 
 
+# a param reading the config other than through config_provider: the config itself, a helper given it or the
+# layout, a section kept in a global. Each says why (`# derived: ...`): a value computed from several keys (the
+# helper's docstring names them), a path, or what the run builds. Their number may only fall.
+_OTHER_READ = re.compile(r"\bconfig(\[|\.get\()|[(,]\s*config\b|\bLAYOUT\b|\bCWE\[|CW_CONFIG|ITEMS_CONFIG")
+MOST_DERIVED_PARAMS = 47
+
+
+def other_config_params(text: str, source: str) -> tuple[list[str], list[str]]:
+    """(lines that read the config other than through config_provider and say why, lines that do not say why)."""
+    said, unsaid = [], []
+    for hit in _param_lines(text, source):
+        code, _, comment = hit.partition("  # ")
+        if _OTHER_READ.search(code.split(": ", 1)[1]):
+            (said if comment.startswith("derived:") else unsaid).append(hit)
+    return said, unsaid
+
+
+def _param_lines(text: str, source: str) -> list[str]:
+    found, lines = [], text.splitlines()
+    for start, line in enumerate(lines):
+        match = _DIRECTIVE.match(line)
+        if not match or match["name"] != "params":
+            continue
+        for number, following in enumerate(lines[start + 1 :], start=start + 2):
+            if following.strip() and len(following) - len(following.lstrip()) <= len(match["indent"]):
+                break
+            found.append(f"{source}:{number}: {following.strip()}")
+    return found
+
+
+def test_every_other_config_read_in_params_says_why_and_they_do_not_grow():
+    said, unsaid = [], []
+    for path in sorted(RULES.glob("*.smk")):
+        these = other_config_params(path.read_text(), path.name)
+        said += these[0]
+        unsaid += these[1]
+    print(f"{len(said)} params read the config other than through config_provider, each saying why")
+    assert not unsaid, "\n".join(unsaid)
+    assert len(said) <= MOST_DERIVED_PARAMS, "\n".join(said)
+
+
+def test_an_other_config_read_without_its_reason_is_rejected():
+    text = (
+        "rule r:\n    params:\n        tasks=lambda w: LAYOUT.study_tasks(w.study),\n"
+        "        sample=lambda w: task_sample(config, w.task),  # derived: keys named in its docstring\n"
+        '        dpi=config_provider("analysis.figures.dpi"),\n'
+    )
+    said, unsaid = other_config_params(text, "r.smk")
+    assert unsaid == ["r.smk:3: tasks=lambda w: LAYOUT.study_tasks(w.study),"]
+    assert said == ["r.smk:4: sample=lambda w: task_sample(config, w.task),  # derived: keys named in its docstring"]
+
+
 def test_a_raw_config_read_in_params_is_rejected():
     text = 'rule r:\n    params:\n        seed=config["seed"],\n        dpi=config_provider("analysis.figures.dpi"),\n'
     assert raw_config_params(text, "r.smk") == ['r.smk:3: seed=config["seed"],']

@@ -64,9 +64,9 @@ rule import_score_table:
         "../envs/benchval.yaml"
     params:
         study=config_provider("studies.{study}"),
-        family_rules=analysis_functions.family_rules_content(LAYOUT, workflow_root(workflow.basedir)),
-        mirror=workdir_relative(LAYOUT.mirror),
-        raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
+        family_rules=analysis_functions.family_rules_content(LAYOUT, workflow_root(workflow.basedir)),  # derived: keys named in its docstring
+        mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
+        raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("import_score_table.py"),
     script:
         "../scripts/import_score_table.py"

@@ -77,7 +77,7 @@ rule atlas_sources:
             "size_tolerance",
             "drop_columns",
         ),
-        mirror=lambda w: workdir_relative(LAYOUT.raw_root),  # the raw-data folder of every input
+        mirror=lambda w: workdir_relative(LAYOUT.raw_root),  # derived: the raw-data folder of every input
         repository_files=file_digests(_SOURCE_FILES.values(), workflow_root(workflow.basedir)),
         code=script_code("atlas_sources.py"),
     script:
@@ -344,7 +344,7 @@ rule atlas_crosscheck:
     params:
         atlas=config_provider("atlas", "obsscaling", "crosscheck", "min_models"),
         study=config_provider("studies.open_llm", default={}),
-        mirror=lambda w: workdir_relative(LAYOUT.raw_root),  # the raw-data folder of every input
+        mirror=lambda w: workdir_relative(LAYOUT.raw_root),  # derived: the raw-data folder of every input
         code=script_code("atlas_crosscheck.py"),
     script:
         "../scripts/atlas_crosscheck.py"

@@ -48,7 +48,7 @@ rule commonwhy_published:
         "../envs/benchval.yaml"
     params:
         raw_dir=lambda w, input: os.path.dirname(input.Head),  # CW_RAW
-        raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
+        raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("commonwhy_published.py"),
     script:
         "../scripts/commonwhy_published.py"
@@ -70,7 +70,7 @@ rule kg_store:
     params:
         litwd1k_dir=lambda w, input: commonwhy_functions.litwd1k_dir(input[0]),  # CW_LITWD1K
         infer_time_precision=config_provider("commonwhy.kg.infer_time_precision"),
-        raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
+        raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("commonwhy_kg_store.py"),
     script:
         "../scripts/commonwhy_kg_store.py"
@@ -94,8 +94,8 @@ rule commonwhy_ground:
         raw_dir=CW_RAW,
         # the keys ground reads (annotations are inputs): editing another reruns nothing
         commonwhy=config_provider("commonwhy", *CW_GROUND_KEYS),
-        files=commonwhy_functions.ground_files(CW_CONFIG, workflow_root(workflow.basedir)),
-        raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
+        files=commonwhy_functions.ground_files(CW_CONFIG, workflow_root(workflow.basedir)),  # derived: keys named in its docstring
+        raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("commonwhy_ground.py"),
     script:
         "../scripts/commonwhy_ground.py"

@@ -127,7 +127,7 @@ rule commonwhy_eval_bertscore_baseline:
         settings=CWE_FUNCTIONS.settings("bertscore_baseline"),
         encoder_dir=lambda w, input: CWE_FUNCTIONS.encoder_dir(input),  # CWE_ENCODER
         seed=config_provider("seed", default=0),
-        raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
+        raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("commonwhy_eval_bertscore_baseline.py"),
     script:
         "../scripts/commonwhy_eval_bertscore_baseline.py"
@@ -230,9 +230,9 @@ rule commonwhy_eval_kgr:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
-        settings=CWE_FUNCTIONS.settings("kgr", CWE_BACKBONE, CWE["factscore"]["claim_system"]),
+        settings=CWE_FUNCTIONS.settings("kgr", CWE_BACKBONE, CWE["factscore"]["claim_system"]),  # derived: a commonwhy_eval system
         prompt_files=CWE_FUNCTIONS.prompt_digests("kgr"),
-        models=CWE_FUNCTIONS.models(CWE_BACKBONE, *([CWE["factscore"]["claim_system"]] if CWE_CLAIMS_BY_LLM else [])),
+        models=CWE_FUNCTIONS.models(CWE_BACKBONE, *([CWE["factscore"]["claim_system"]] if CWE_CLAIMS_BY_LLM else [])),  # derived: a commonwhy_eval system
         kg=config_provider("commonwhy.kg"),
         code=script_code("commonwhy_eval_kgr.py"),
     script:
@@ -474,9 +474,9 @@ rule commonwhy_eval_factscore:
     resources:
         **_MODEL_JOB,
     params:
-        settings=CWE_FUNCTIONS.settings("factscore", CWE["factscore"]["claim_system"]),
+        settings=CWE_FUNCTIONS.settings("factscore", CWE["factscore"]["claim_system"]),  # derived: a commonwhy_eval system
         prompt_files=CWE_FUNCTIONS.prompt_digests("factscore"),
-        models=CWE_FUNCTIONS.models(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else {},
+        models=CWE_FUNCTIONS.models(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else {},  # derived: a commonwhy_eval system
         kg=config_provider("commonwhy.kg"),
         systems=CWE_SYSTEMS,
         code=script_code("commonwhy_eval_factscore.py"),

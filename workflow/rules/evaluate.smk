@@ -113,9 +113,9 @@ rule score_table:
     conda:
         "../envs/benchval.yaml"
     params:
-        models=lambda w: evaluate_functions.study_models(LAYOUT, config_provider, w.study),
-        labels=lambda w: evaluate_functions.task_labels(LAYOUT, w.study),
-        criteria_files=lambda w: LAYOUT.commonwhy_criterion_inputs(w.study),
+        models=lambda w: evaluate_functions.study_models(LAYOUT, config_provider, w.study),  # derived: each model's entry through config_provider
+        labels=lambda w: evaluate_functions.task_labels(LAYOUT, w.study),  # derived: the tasks' labels (tasks.<task>.label)
+        criteria_files=lambda w: LAYOUT.commonwhy_criterion_inputs(w.study),  # derived: files, as the input criteria
         code=script_code("score_table.py"),
     script:
         "../scripts/score_table.py"

@@ -57,7 +57,7 @@ rule items_responses:
         "../envs/benchval.yaml"
     params:
         source=config_provider("items.sources.{source}"),
-        mirror=workdir_relative(LAYOUT.raw_root),
+        mirror=workdir_relative(LAYOUT.raw_root),  # derived: mirror, workdir-relative
         code=script_code("items_responses.py"),
     script:
         "../scripts/items_responses.py"
@@ -78,7 +78,7 @@ rule items_paired:
     conda:
         "../envs/benchval.yaml"
     params:
-        comparison=lambda w: item_functions.paired_comparison(config, w.source),
+        comparison=lambda w: item_functions.paired_comparison(config, w.source),  # derived: keys named in its docstring
         settings=config_provider("items", "n_bootstrap", "ci_level", default={}),
         seed=config_provider("seed"),
         code=script_code("items_paired.py"),
@@ -128,7 +128,7 @@ for _source in sorted(s for s in ITEMS_CONFIG.get("sources", {}) if item_functio
             settings=config_provider(
                 "items", "min_model_coverage", "irt.models", "irt.max_iter", "irt.recovery", default={}
             ),
-            tasks=item_functions.irt_tasks(config, _source),
+            tasks=item_functions.irt_tasks(config, _source),  # derived: keys named in its docstring
             out_dir=lambda w, output: os.path.dirname(os.path.dirname(output[0])),  # {ITEMS}/<source>/irt
             code=script_code("items_irt.py"),
         script:
@@ -150,7 +150,7 @@ rule items_study:
         "../envs/benchval.yaml"
     params:
         study=config_provider("items.studies.{study}"),
-        irt_dirs=lambda w: item_functions.item_study_irt(config, w.study),
+        irt_dirs=lambda w: item_functions.item_study_irt(config, w.study),  # derived: keys named in its docstring
         settings=config_provider(
             "items",
             "k",
@@ -230,9 +230,9 @@ rule items_report:
     params:
         settings=config_provider("items", "n_bootstrap", "ci_level", default={}),
         seed=config_provider("seed"),
-        studies=lambda w: {study: f"{ITEMS}/{study}" for study in ITEMS_CONFIG.get("studies", {})},
-        headlines=canonical({s: spec["headline"] for s, spec in ITEMS_CONFIG.get("studies", {}).items()}),
-        fits=[[source, task, path] for (source, task), path in item_functions.item_report_fits(config).items()],
+        studies=lambda w: {study: f"{ITEMS}/{study}" for study in ITEMS_CONFIG.get("studies", {})},  # derived: keys named in its docstring
+        headlines=canonical({s: spec["headline"] for s, spec in ITEMS_CONFIG.get("studies", {}).items()}),  # derived: keys named in its docstring
+        fits=[[source, task, path] for (source, task), path in item_functions.item_report_fits(config).items()],  # derived: keys named in its docstring
         code=script_code("items_report.py"),
     script:
         "../scripts/items_report.py"

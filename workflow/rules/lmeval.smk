@@ -30,7 +30,7 @@ rule lmeval_item_intervals:
         "../envs/benchval.yaml"
     params:
         study=config_provider("studies.{study}"),
-        mirror=workdir_relative(LAYOUT.mirror),
+        mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
         seed=config_provider("seed"),
         code=script_code("lmeval_item_intervals.py"),
     script:

@@ -36,9 +36,9 @@ rule task_sizes:
     conda:
         "../envs/benchval.yaml"
     params:
-        tasks=publish_functions.task_sizes_catalogue(LAYOUT, config_provider),
+        tasks=publish_functions.task_sizes_catalogue(LAYOUT, config_provider),  # derived: keys named in its docstring
         # the reasons of the scored tasks' deviations from their paper_n (none without scored tasks)
-        deviations=config_provider("paper_n_deviations", *LAYOUT.scored_tasks()) if LAYOUT.scored_tasks() else {},
+        deviations=config_provider("paper_n_deviations", *LAYOUT.scored_tasks()) if LAYOUT.scored_tasks() else {},  # derived: only the scored tasks' entries
         code=script_code("task_sizes.py"),
     script:
         "../scripts/task_sizes.py"

@@ -150,7 +150,7 @@ rule findings:
     conda:
         "../envs/benchval.yaml"
     params:
-        studies=list(LAYOUT.studies),
+        studies=list(LAYOUT.studies),  # derived: the studies this run builds (Layout.studies)
         alpha=config_provider("analysis.fdr.alpha"),
         min_models=config_provider("analysis.min_models"),
         criteria=config_provider("robustness.findings"),
@@ -240,7 +240,7 @@ rule report_config:
     params:
         # the page shows the whole config: any edit reruns it, on purpose; a digest, so that the dry run's
         # reason is one short line, not the config (benchval.jobs.reruns.config_digest)
-        config_digest=config_digest(config),
+        config_digest=config_digest(config),  # derived: the whole config as a digest (the config page)
         code=script_code("report_config.py"),
     script:
         "../scripts/report_config.py"

@@ -43,10 +43,10 @@ rule task_reliability:
     conda:
         "../envs/benchval.yaml"
     params:
-        pairs=lambda w: robustness_functions.item_level_pairs(LAYOUT, w.study),
-        item_counts=lambda w: canonical(robustness_functions.declared_item_counts(LAYOUT, w.study)),
-        normalisation=lambda w: robustness_functions.normalisation(LAYOUT, config_provider, w.study),
-        lmeval=lambda w: robustness_functions.lmeval_samples_study(LAYOUT, w.study),
+        pairs=lambda w: robustness_functions.item_level_pairs(LAYOUT, w.study),  # derived: keys named in its docstring
+        item_counts=lambda w: canonical(robustness_functions.declared_item_counts(LAYOUT, w.study)),  # derived: keys named in its docstring
+        normalisation=lambda w: robustness_functions.normalisation(LAYOUT, config_provider, w.study),  # derived: keys named in its docstring
+        lmeval=lambda w: robustness_functions.lmeval_samples_study(LAYOUT, w.study),  # derived: keys named in its docstring
         settings=canonical(
             {
                 "seed": config_provider("seed"),
@@ -104,8 +104,8 @@ rule specification_robustness:
     conda:
         "../envs/benchval.yaml"
     params:
-        pairs=lambda w: robustness_functions.item_level_pairs(LAYOUT, w.study),
-        normalisation=lambda w: robustness_functions.normalisation(LAYOUT, config_provider, w.study),
+        pairs=lambda w: robustness_functions.item_level_pairs(LAYOUT, w.study),  # derived: keys named in its docstring
+        normalisation=lambda w: robustness_functions.normalisation(LAYOUT, config_provider, w.study),  # derived: keys named in its docstring
         grid=config_provider("robustness.specification"),
         # the whole `analysis:` section (every statistic is recomputed under the grid), seed filled in
         analysis=config_provider("analysis", defaults={"seed": "seed"}),

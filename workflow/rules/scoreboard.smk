@@ -51,14 +51,14 @@ rule scoreboard:
     conda:
         "../envs/benchval.yaml"
     params:
-        tasks=lambda w: LAYOUT.study_tasks(w.study),
-        pairs=lambda w: scoreboard_functions.model_task_pairs(LAYOUT, w.study),
-        models=lambda w: evaluate_functions.study_models(LAYOUT, config_provider, w.study),
-        labels=lambda w: evaluate_functions.task_labels(LAYOUT, w.study),
+        tasks=config_provider("studies.{study}.tasks"),
+        pairs=lambda w: scoreboard_functions.model_task_pairs(LAYOUT, w.study),  # derived: the study's models x tasks
+        models=lambda w: evaluate_functions.study_models(LAYOUT, config_provider, w.study),  # derived: each model's entry through config_provider
+        labels=lambda w: evaluate_functions.task_labels(LAYOUT, w.study),  # derived: the tasks' labels (tasks.<task>.label)
         normalisation=config_provider("scoring.normalisation"),
-        bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),
+        bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),  # derived: keys named in its docstring
         code=script_code("scoreboard.py"),
-        figure_formats=LAYOUT.figure_formats,
+        figure_formats=config_provider("analysis.figures.formats"),
         figure_dpi=config_provider("analysis.figures.dpi"),
         notice=config_provider("studies.{study}.notice", default=None),
     script:
@@ -84,9 +84,9 @@ rule paired_comparisons:
     conda:
         "../envs/benchval.yaml"
     params:
-        tasks=lambda w: LAYOUT.study_tasks(w.study),
-        pairs=lambda w: scoreboard_functions.model_task_pairs(LAYOUT, w.study),
-        bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),
+        tasks=config_provider("studies.{study}.tasks"),
+        pairs=lambda w: scoreboard_functions.model_task_pairs(LAYOUT, w.study),  # derived: the study's models x tasks
+        bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),  # derived: keys named in its docstring
         code=script_code("paired_comparisons.py"),
     script:
         "../scripts/paired_comparisons.py"

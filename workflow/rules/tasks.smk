@@ -29,8 +29,8 @@ rule fetch_raw_file:
     conda:
         "../envs/benchval.yaml"
     params:
-        entry=lambda w: task_functions.declared_file(config, w.path),
-        mirror=workdir_relative(LAYOUT.mirror),
+        entry=lambda w: task_functions.declared_file(config, w.path),  # derived: keys named in its docstring
+        mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
         code=script_code("fetch_raw_file.py"),
     script:
         "../scripts/fetch_raw_file.py"
@@ -58,11 +58,11 @@ rule prepare_task:
     params:
         # the keys that build the items; not `label` (benchval.tasks.config_keys)
         task_config=config_provider("tasks.{task}", *_ITEM_KEYS),
-        sample=lambda w: canonical(task_functions.task_sample(config, w.task)),
+        sample=lambda w: canonical(task_functions.task_sample(config, w.task)),  # derived: keys named in its docstring
         seed=config_provider("seed"),
-        checksums=lambda w: canonical(task_functions.task_checksums(config, w.task)),
-        exclusion=task_functions.task_exclusion(config, workflow_root(workflow.basedir)),
+        checksums=lambda w: canonical(task_functions.task_checksums(config, w.task)),  # derived: keys named in its docstring
+        exclusion=task_functions.task_exclusion(config, workflow_root(workflow.basedir)),  # derived: keys named in its docstring
         code=script_code("prepare_task.py"),
-        adapter_code=task_functions.adapter_code(config),
+        adapter_code=task_functions.adapter_code(config),  # derived: keys named in its docstring
     script:
         "../scripts/prepare_task.py"
