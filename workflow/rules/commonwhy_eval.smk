@@ -15,34 +15,10 @@ from benchval.commonwhy.eval.settings import reads_with_llm as _cwe_reads_with_l
 from benchval.jobs.layout import (
     COMMONWHY_CONSTRUCTED,
     COMMONWHY_PUBLISHED,
-    CWE_ANSWERS,
-    CWE_ANSWERS_CHECKPOINT,
-    CWE_ANSWERS_TIMING,
-    CWE_BERTSCORE_BASELINE,
-    CWE_BERTSCORE_BASELINE_REPORT,
-    CWE_CANARY_SCORES,
-    CWE_CANARY_VALIDITY,
-    CWE_CHECK_ANSWERS,
-    CWE_CHECK_ANSWERS_CHECKPOINT,
-    CWE_CHECK_ANSWERS_TIMING,
-    CWE_CHECK_QUESTIONS,
-    CWE_CHECK_QUESTIONS_REPORT,
-    CWE_CHECK_SET,
-    CWE_CHECK_SET_REPORT,
     CWE_CRITERION_ROWS,
     CWE_CRITERION_TASKS,
     CWE_ENCODER_MANIFEST,
-    CWE_FACTSCORE,
-    CWE_FACTSCORE_REFERENCES,
-    CWE_FACTSCORE_SUMMARY,
-    CWE_JUDGE_CHECK_TABLE,
-    CWE_JUDGE_SCORES,
     CWE_JUDGE_VALIDITY,
-    CWE_JUDGE_VERDICTS,
-    CWE_JUDGED,
-    CWE_METRICS,
-    CWE_QUESTIONS,
-    CWE_QUESTIONS_REPORT,
     CWE_RESULTS,
     CWE_TABLE2,
     CWE_TABLE2_FIGURE,
@@ -56,6 +32,35 @@ from benchval.jobs.reruns import file_digests, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules.commonwhy_eval import CommonWhyEvalFunctions
+from benchval.jobs.layout import COMMONWHY_EVAL_DIR
+from benchval.jobs.layout import JUDGE_CHECK_DIR
+
+# The files these rules write, beside them (relative to the working directory; other rule files name
+# them as rules.<rule>.output.<key>)
+CWE_ANSWERS = f"{COMMONWHY_EVAL_DIR}/answers/{{system}}.parquet"
+CWE_ANSWERS_CHECKPOINT = f"{COMMONWHY_EVAL_DIR}/answers/{{system}}.checkpoint.jsonl"
+CWE_ANSWERS_TIMING = f"{COMMONWHY_EVAL_DIR}/answers/{{system}}.timing.json"
+CWE_BERTSCORE_BASELINE = f"{COMMONWHY_EVAL_DIR}/bertscore_baseline.csv"
+CWE_BERTSCORE_BASELINE_REPORT = f"{COMMONWHY_EVAL_DIR}/bertscore_baseline.json"
+CWE_CANARY_SCORES = f"{JUDGE_CHECK_DIR}/canaries.csv"
+CWE_CANARY_VALIDITY = f"{JUDGE_CHECK_DIR}/canaries.json"
+CWE_CHECK_ANSWERS = f"{JUDGE_CHECK_DIR}/answers/{{system}}.parquet"
+CWE_CHECK_ANSWERS_CHECKPOINT = f"{JUDGE_CHECK_DIR}/answers/{{system}}.checkpoint.jsonl"
+CWE_CHECK_ANSWERS_TIMING = f"{JUDGE_CHECK_DIR}/answers/{{system}}.timing.json"
+CWE_CHECK_QUESTIONS = f"{JUDGE_CHECK_DIR}/check_questions.parquet"
+CWE_CHECK_QUESTIONS_REPORT = f"{JUDGE_CHECK_DIR}/check_questions_report.json"
+CWE_CHECK_SET = f"{JUDGE_CHECK_DIR}/check_set.parquet"
+CWE_CHECK_SET_REPORT = f"{JUDGE_CHECK_DIR}/check_set_report.json"
+CWE_FACTSCORE = f"{COMMONWHY_EVAL_DIR}/factscore/{{system}}.parquet"
+CWE_FACTSCORE_REFERENCES = f"{COMMONWHY_EVAL_DIR}/factscore_references.csv"
+CWE_FACTSCORE_SUMMARY = f"{COMMONWHY_EVAL_DIR}/factscore_summary.csv"
+CWE_JUDGED = f"{COMMONWHY_EVAL_DIR}/judged/{{system}}.parquet"
+CWE_JUDGE_CHECK_TABLE = f"{JUDGE_CHECK_DIR}/judge_check.csv"
+CWE_JUDGE_SCORES = f"{JUDGE_CHECK_DIR}/{{judge}}.csv"
+CWE_JUDGE_VERDICTS = f"{JUDGE_CHECK_DIR}/{{judge}}.parquet"
+CWE_METRICS = f"{COMMONWHY_EVAL_DIR}/metrics/{{system}}.parquet"
+CWE_QUESTIONS = f"{COMMONWHY_EVAL_DIR}/questions.parquet"
+CWE_QUESTIONS_REPORT = f"{COMMONWHY_EVAL_DIR}/questions_report.json"
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 # the one way a rule names its config keys; `commonwhy_eval:` as resolved, with its defaults

@@ -9,8 +9,6 @@
 
 from benchval.jobs.layout import (
     CALIBRATED,
-    LMEVAL_RESULTS,
-    LMEVAL_SAMPLES,
     METRICS,
     SCORE_TABLE,
     SCORES,
@@ -25,6 +23,12 @@ from benchval.jobs.reruns import canonical, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import evaluate as evaluate_functions
+from benchval.plumbing.folders import RESULTS
+
+# The files these rules write, beside them (relative to the working directory; other rule files name
+# them as rules.<rule>.output.<key>)
+LMEVAL_RESULTS = f"{RESULTS}/lmeval/{{model}}/{{task}}/results.json"
+LMEVAL_SAMPLES = f"{RESULTS}/lmeval/{{model}}/{{task}}/samples.jsonl"
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys

@@ -3,7 +3,7 @@
 # They are directory outputs checked against a manifest of their files: deleting a published file
 # makes the check file newer when this file is read, so `publish` (and only it) runs again
 # (benchval.plumbing.published_folders).
-from benchval.jobs.layout import PUBLISHED_FIGURES, PUBLISHED_TABLES, TASK_FILTERS, TASK_META, TASK_SIZES
+from benchval.jobs.layout import TASK_FILTERS, TASK_META, TASK_SIZES
 from benchval.jobs.layout import workflow_layout
 import sys
 
@@ -15,6 +15,12 @@ from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import publish as publish_functions
 from benchval.jobs.rules import atlas as atlas_functions
 from benchval.jobs.rules import items as item_functions
+from benchval.plumbing.folders import RESULTS
+
+# The files these rules write, beside them (relative to the working directory; other rule files name
+# them as rules.<rule>.output.<key>)
+PUBLISHED_FIGURES = f"{RESULTS}/figures"
+PUBLISHED_TABLES = f"{RESULTS}/tables"
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys

@@ -9,20 +9,11 @@ import os
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
 from benchval.jobs.layout import (
     COMMONWHY_EVAL_DIR,
-    FINDINGS_HTML,
-    FINDINGS_MARKDOWN,
-    REPORT_CONFIG_PAGE,
-    REPORT_FINDINGS_PAGE,
-    REPORT_CONFIG_YAML,
-    REPORT_MODELS_PAGE,
-    REPORT_MODELS_TABLE,
     REPORT_STUDY_FIGURE,
     REPORT_STUDY_TABLE,
-    REPORT_TASK_SIZES_PAGE,
     SCORE_TABLE,
     SCOREBOARD_TABLE,
     SPECIFICATION_TABLE,
-    STUDY_EXPLORER,
     STUDY_FIGURE,
     STUDY_TABLE,
     STUDY_TASKS,
@@ -38,6 +29,20 @@ from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import report as report_functions
 from benchval.jobs.rules import atlas as atlas_functions
 from benchval.report.safe_text import script_safe_json
+from benchval.jobs.layout import REPORT_DIR
+from benchval.plumbing.folders import RESULTS
+
+# The files these rules write, beside them (relative to the working directory; other rule files name
+# them as rules.<rule>.output.<key>)
+FINDINGS_MARKDOWN = f"{RESULTS}/findings.md"
+FINDINGS_HTML = f"{RESULTS}/findings.html"
+REPORT_FINDINGS_PAGE = f"{REPORT_DIR}/findings.html"
+STUDY_EXPLORER = f"{RESULTS}/explorer/{{study}}.html"
+REPORT_MODELS_PAGE = f"{REPORT_DIR}/models.html"
+REPORT_MODELS_TABLE = f"{REPORT_DIR}/models.csv"
+REPORT_TASK_SIZES_PAGE = f"{REPORT_DIR}/task_sizes.html"
+REPORT_CONFIG_PAGE = f"{REPORT_DIR}/config.html"
+REPORT_CONFIG_YAML = f"{REPORT_DIR}/config.yaml"
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
