@@ -6,7 +6,7 @@
 #   analysis_fdr  (reads every unadjusted p-value)  ->  tables/ (the tested tables) + tables/fdr.csv
 #   analysis_figure_<figure>, one rule and script per figure  ->  figures/<figure>.{png,pdf}
 # Each rule gets only the `analysis:` keys it reads (benchval.analysis.outputs.STEP_SETTINGS), so that
-# editing analysis.ridge_alpha reruns only LOFOCV and Figure 3, analysis.fdr only FDR and Figures 1-2.
+# editing analysis.fdr reruns only FDR and Figures 1-2 (ridge_alpha: LOFOCV, Figure 3 and the robustness rules).
 # Every rule here is a local rule: seconds of pandas/scipy on a small table (the whole analysis of 23
 # models x 19 tasks takes ~17 s, benchmarks/bench_analysis.py), which on a cluster would cost a queue
 # wait and a Snakemake start per job (docs/cluster.md, "What runs where").
