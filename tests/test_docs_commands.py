@@ -35,6 +35,7 @@ RUN_BY = {
     ".venv/bin/python -m pytest": (".ci/run", "pytest"),
     "python -m benchval.testing.rehearsal": ("tests/test_rehearsal.py", "benchval.testing.rehearsal"),
     "python -m benchval.cluster_planning.gpu_hours": ("tests/test_cost.py", "gpu_hours"),
+    "python -m benchval.jobs.reruns": ("tests/silent/test_dry_run_reasons.py", "benchval.jobs.reruns"),
     "python benchmarks/gpu_check.py": ("tests/scoring/test_gpu_check.py", "gpu_check"),
     "python -m benchval.generation.server": ("tests/commonwhy_eval/test_endpoint.py", "benchval.generation.server"),
     "snakedeploy deploy-workflow": ("tests/test_module_deploy.py", "deploy-workflow"),

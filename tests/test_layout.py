@@ -100,3 +100,15 @@ def test_larger_models_score_first_and_before_commonwhy_but_after_preparation():
     priorities = {model: layout.model_job_priority(model) for model in config["models"]}
     assert sorted(priorities, key=priorities.get) == ["unsized", "small", "large"]
     assert all(0 < p < 10 for p in priorities.values())  # CommonWhy's model jobs 0, prepare_model 10
+
+
+def test_without_a_mirror_the_layout_leaves_the_atlas_studies_out_and_the_config_as_loaded(capsys):
+    """With ``mirror: null`` the atlas studies (their tables come from the mirror only) are not built: said once
+    on stderr, and the config keeps them (atlas.smk once deleted them from config["studies"])."""
+    studies = {"open_llm": {"source": "csv"}, "default": {"source": "scored", "models": ["m"], "tasks": ["t"]}}
+    config = {"mirror": None, "atlas": {"study_tables": {"open_llm": {}}}, "studies": dict(studies)}
+    layout = Layout(config)
+    assert list(layout.studies) == ["default"] and layout.imported_studies == []
+    assert list(layout.studies) == ["default"]  # said once
+    assert capsys.readouterr().err == "atlas: mirror: null - study 'open_llm' and the atlas are not built\n"
+    assert config["studies"] == studies

@@ -184,36 +184,119 @@ def test_no_two_rule_bodies_share_six_lines():
     assert not shared, report(shared)
 
 
-def _hand_written_logs(bodies: list[RuleBody]) -> list[str]:
-    """Rules that write a log or benchmark path by hand: every rule's come from its name
-    (benchval.jobs.job_logs, docs/workflow.md "Conventions"), so that its name is written once."""
-    return [
-        f"{body}: {directive}" for body in bodies for directive in ("log:", "benchmark:") if directive in body.lines
-    ]
+JOB_DIRECTIVES = ("script:", "shell:", "run:", "wrapper:", "notebook:", "cwl:")
+# the attributes of Snakemake's Rule objects a rule file or module once changed after the rule was declared
+RULE_ATTRIBUTE_CHANGE = re.compile(
+    r"\.(set_(log|input|output|params|wildcard_constraints)\(|(log|benchmark|log_modifier|benchmark_modifier)\s*=[^=])"
+)
 
 
-def test_no_rule_writes_its_log_or_benchmark_by_hand():
-    found = _hand_written_logs(bodies_of(RULE_FILES))
+def _logs_not_in_the_rule(bodies: list[RuleBody]) -> list[str]:
+    """Rules that run a job but do not write ``log: logs(...)`` and ``benchmark: benchmarks(...)`` in the
+    rule, and target rules that write either (benchval.jobs.job_logs, docs/workflow.md "Conventions")."""
+    found = []
+    for body in bodies:
+        runs = any(line in JOB_DIRECTIVES for line in body.lines)
+        for directive, helper in (("log:", "logs("), ("benchmark:", "benchmarks(")):
+            index = body.lines.index(directive) if directive in body.lines else None
+            written = index is not None and body.lines[index + 1].startswith(helper)
+            if runs and not written:
+                found.append(f"{body}: no {directive} {helper}...)")
+            elif not runs and index is not None:
+                found.append(f"{body}: a target rule with {directive}")
+    return found
+
+
+def test_every_rule_that_runs_a_job_writes_its_log_and_benchmark_through_the_helpers():
+    found = _logs_not_in_the_rule(bodies_of(RULE_FILES))
     assert not found, "\n".join(found)
 
 
-def test_a_hand_written_log_is_rejected():
+def test_a_rule_without_its_log_or_with_a_log_by_hand_is_rejected():
     text = """
 rule atlas_pairs:
-    log:
-        "logs/atlas_pairs/atlas_pairs.log",
     output:
         "x.csv",
+    log:
+        "logs/atlas_pairs/atlas_pairs.log",
+    script:
+        "x.py"
+
+
+rule all:
+    input:
+        "x.csv",
+    benchmark:
+        benchmarks("all/all.tsv")
 """
-    assert _hand_written_logs(rule_bodies(text, "m")) == ["rule atlas_pairs (m:2): log:"]
-
-
-def test_every_rule_file_gives_its_rules_logs_and_benchmarks():
-    """Each rule file ends with the one call that gives its rules their log and benchmark files."""
-    call = "add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)"
-    missing = [
-        path.name
-        for path in RULE_FILES[1:]
-        if rule_bodies(path.read_text(), path.name) and not path.read_text().rstrip().endswith(call)
+    assert _logs_not_in_the_rule(rule_bodies(text, "m")) == [
+        "rule atlas_pairs (m:2): no log: logs(...)",
+        "rule atlas_pairs (m:2): no benchmark: benchmarks(...)",
+        "rule all (m:11): a target rule with benchmark:",
     ]
-    assert not missing, missing
+
+
+def _rule_attribute_changes(path: Path) -> list[str]:
+    return [
+        f"{path.name}:{number}: {line.strip()}"
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if RULE_ATTRIBUTE_CHANGE.search(line) and not line.lstrip().startswith("#")
+    ]
+
+
+def test_no_rule_file_or_module_changes_snakemakes_rule_objects():
+    """A rule is what its text says: no ``rule.set_log(...)``, ``rule.benchmark = ...`` afterwards."""
+    files = [*RULE_FILES, *sorted((REPO / "src" / "benchval" / "jobs").rglob("*.py"))]
+    found = [change for path in files for change in _rule_attribute_changes(path)]
+    assert not found, "\n".join(found)
+
+
+def test_a_rule_attribute_change_is_rejected(tmp_path):
+    module = tmp_path / "x.py"
+    module.write_text("rule.set_log(path)\nrule.benchmark = b\nrule.log_modifier = m\nif rule.log == []:\n")
+    found = [line.split(": ", 1)[1] for line in _rule_attribute_changes(module)]
+    assert found == ["rule.set_log(path)", "rule.benchmark = b", "rule.log_modifier = m"]
+
+
+ASSIGNED = re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)", re.MULTILINE)
+
+
+def _foreign_globals(texts: dict[str, str]) -> list[str]:
+    """``<name> (from <file>) in <file>``: a name one rule file assigns at top level and another uses without
+    assigning or importing it itself (it would only work with the files included in that order)."""
+    assigned = {name: file for file, text in texts.items() for name in ASSIGNED.findall(text)}
+    found = []
+    for file, text in texts.items():
+        own = set(ASSIGNED.findall(text)) | set(re.findall(r"\bimport\b[^\n]*?\b(\w+)\s*$", text, re.MULTILINE))
+        own |= {
+            name
+            for line in re.findall(r"^from .* import (.*)$", text, re.MULTILINE)
+            for name in re.findall(r"\w+", line)
+        }
+        own |= {
+            name
+            for block in re.findall(r"^from .* import \(([^)]*)\)", text, re.MULTILINE)
+            for name in re.findall(r"\w+", block)
+        }
+        for name, origin in sorted(assigned.items()):
+            if origin != file and name not in own and re.search(rf"(?<![\w.]){name}\b", text):
+                found.append(f"{name} (from {origin}) in {file}")
+    return found
+
+
+def test_no_rule_file_reads_another_rule_files_globals():
+    """Each rule file (and the Snakefile) imports or assigns every name it uses (docs/workflow.md, "Layout")."""
+    found = _foreign_globals({path.name: path.read_text() for path in RULE_FILES})
+    assert not found, found
+
+
+def test_a_rule_file_reading_another_files_global_is_rejected():
+    texts = {
+        "atlas.smk": "atlas_outputs = partial(outputs, config)\nLAYOUT = workflow_layout(config)\n",
+        "report.smk": 'from x import workflow_layout\nLAYOUT = workflow_layout(config)\na=globals()["atlas_outputs"]\n',
+        "publish.smk": "item=lambda w: atlas_outputs()\n",
+    }
+    assert _foreign_globals(texts) == [
+        "atlas_outputs (from atlas.smk) in report.smk",
+        "atlas_outputs (from atlas.smk) in publish.smk",
+    ]

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 import yaml
 
-from benchval.jobs.job_logs import add_logs_and_benchmarks, log_path, ordered_wildcards
+from benchval.jobs.job_logs import check_logs_and_benchmarks, convention_breaks, log_path, ordered_wildcards
 from benchval.jobs.rule_files import outside_repository, prompt_files, prompt_keys
 from benchval.jobs.rule_settings import ConfigProvider
 from benchval.plumbing.folders import REPO_ROOT
@@ -123,6 +123,58 @@ def test_no_rule_params_read_the_config_directly():
     assert not found, "\n".join(found)
 
 
+# a param reading the config other than through config_provider: the config itself, a helper given it or the
+# layout, a section kept in a global. Each says why (`# derived: ...`): a value computed from several keys (the
+# helper's docstring names them), a path, or what the run builds. Their number may only fall.
+_OTHER_READ = re.compile(r"\bconfig(\[|\.get\()|[(,]\s*config\b|\bLAYOUT\b|\bCWE\[|CW_CONFIG|ITEMS_CONFIG")
+MOST_DERIVED_PARAMS = 47
+
+
+def other_config_params(text: str, source: str) -> tuple[list[str], list[str]]:
+    """(lines that read the config other than through config_provider and say why, lines that do not say why)."""
+    said, unsaid = [], []
+    for hit in _param_lines(text, source):
+        code, _, comment = hit.partition("  # ")
+        if _OTHER_READ.search(code.split(": ", 1)[1]):
+            (said if comment.startswith("derived:") else unsaid).append(hit)
+    return said, unsaid
+
+
+def _param_lines(text: str, source: str) -> list[str]:
+    found, lines = [], text.splitlines()
+    for start, line in enumerate(lines):
+        match = _DIRECTIVE.match(line)
+        if not match or match["name"] != "params":
+            continue
+        for number, following in enumerate(lines[start + 1 :], start=start + 2):
+            if following.strip() and len(following) - len(following.lstrip()) <= len(match["indent"]):
+                break
+            found.append(f"{source}:{number}: {following.strip()}")
+    return found
+
+
+def test_every_other_config_read_in_params_says_why_and_they_do_not_grow():
+    said, unsaid = [], []
+    for path in sorted(RULES.glob("*.smk")):
+        these = other_config_params(path.read_text(), path.name)
+        said += these[0]
+        unsaid += these[1]
+    print(f"{len(said)} params read the config other than through config_provider, each saying why")
+    assert not unsaid, "\n".join(unsaid)
+    assert len(said) <= MOST_DERIVED_PARAMS, "\n".join(said)
+
+
+def test_an_other_config_read_without_its_reason_is_rejected():
+    text = (
+        "rule r:\n    params:\n        tasks=lambda w: LAYOUT.study_tasks(w.study),\n"
+        "        sample=lambda w: task_sample(config, w.task),  # derived: keys named in its docstring\n"
+        '        dpi=config_provider("analysis.figures.dpi"),\n'
+    )
+    said, unsaid = other_config_params(text, "r.smk")
+    assert unsaid == ["r.smk:3: tasks=lambda w: LAYOUT.study_tasks(w.study),"]
+    assert said == ["r.smk:4: sample=lambda w: task_sample(config, w.task),  # derived: keys named in its docstring"]
+
+
 def test_a_raw_config_read_in_params_is_rejected():
     text = 'rule r:\n    params:\n        seed=config["seed"],\n        dpi=config_provider("analysis.figures.dpi"),\n'
     assert raw_config_params(text, "r.smk") == ['r.smk:3: seed=config["seed"],']
@@ -161,32 +213,77 @@ def test_only_a_users_prompt_is_an_input_path(tmp_path):
 
 
 class FakeRule:
-    def __init__(self, name, output, snakefile, log=(), benchmark=None, norun=False):
-        self.name, self.output, self.snakefile, self.norun = name, output, str(snakefile), norun
+    def __init__(self, name, output, log=(), benchmark=None, norun=False):
+        self.name, self.output, self.norun = name, output, norun
         self.log, self.benchmark, self.is_handover = list(log), benchmark, False
 
-    def set_log(self, path):
-        self.log = [path]
 
-
-def test_every_rule_gets_its_log_and_benchmark_from_its_name(tmp_path):
-    rules_dir = tmp_path / "rules"
-    rules = [
-        FakeRule("score", ["results/scores/{model}/{task}.parquet"], rules_dir / "scoring.smk"),
-        FakeRule("atlas_pairs", ["results/atlas/pairs.csv"], rules_dir / "atlas.smk"),
-        FakeRule("all", [], tmp_path / "Snakefile", norun=True),
-        FakeRule("theirs", ["x/{a}.csv"], tmp_path / "elsewhere" / "their.smk"),
-    ]
-    assert add_logs_and_benchmarks(rules, rules_dir, path_modifier=None) == ["score", "atlas_pairs"]
-    assert rules[0].log == ["logs/score/{model}/{task}.log"]
-    assert rules[0].benchmark == "logs/benchmarks/score/{model}/{task}.tsv"
-    assert rules[1].log == ["logs/atlas_pairs/atlas_pairs.log"]
-    assert rules[2].log == [] and rules[3].log == []  # a target rule, and a rule of another workflow
+def test_a_rules_log_and_benchmark_follow_its_name_and_wildcards():
+    score = FakeRule(
+        "score",
+        ["results/scores/{model,a|b}/{task}.parquet"],
+        log=["logs/score/{model,a|b}/{task}.log"],  # Snakemake writes the constraints into the patterns
+        benchmark="logs/benchmarks/score/{model,a|b}/{task}.tsv",
+    )
+    pairs = FakeRule(
+        "atlas_pairs",
+        ["x.csv"],
+        log=["logs/atlas_pairs/atlas_pairs.log"],
+        benchmark="logs/benchmarks/atlas_pairs/atlas_pairs.tsv",
+    )
+    assert (
+        convention_breaks(score) == convention_breaks(pairs) == convention_breaks(FakeRule("all", [], norun=True)) == []
+    )
     assert ordered_wildcards(["a/{study,[^/]+}/{name}.csv", "{name}/{x}"]) == ["study", "name", "x"]
     assert log_path("fetch_raw_file", ["path"]) == "logs/fetch_raw_file/{path}.log"
 
 
-def test_a_rule_declaring_its_own_log_is_rejected(tmp_path):
-    rule = FakeRule("atlas_pairs", ["results/atlas/pairs.csv"], tmp_path / "atlas.smk", log=["logs/mine.log"])
-    with pytest.raises(ValueError, match=r"rule atlas_pairs .*declares its own log or benchmark"):
-        add_logs_and_benchmarks([rule], tmp_path, path_modifier=None)
+def test_a_rule_without_its_log_or_benchmark_or_with_another_path_is_rejected():
+    bad = [
+        FakeRule("atlas_pairs", ["x.csv"]),  # none
+        FakeRule(
+            "atlas_pairs", ["x.csv"], log=["logs/mine.log"], benchmark="logs/benchmarks/atlas_pairs/atlas_pairs.tsv"
+        ),
+        FakeRule(  # a wildcard left out: two jobs would share one log
+            "score",
+            ["s/{model}/{task}.parquet"],
+            log=["logs/score/{model}.log"],
+            benchmark="logs/benchmarks/score/{model}.tsv",
+        ),
+        FakeRule("all", [], norun=True, log=["logs/all.log"]),
+    ]
+    assert [len(convention_breaks(rule)) for rule in bad] == [1, 1, 1, 1]
+    with pytest.raises(ValueError, match=r"rule atlas_pairs: log \['logs/mine.log'\] and benchmark"):
+        check_logs_and_benchmarks(bad[1:2])
+
+
+# --- short params: a long section is a digest in Snakemake's record and a dry run's reason ----------------------------
+
+
+def test_a_long_section_is_a_digest_to_snakemake_and_a_dict_to_the_job(tmp_path, monkeypatch):
+    import pickle
+
+    from benchval.jobs.reruns import LONGEST_SHOWN, Settings, changed_code
+
+    monkeypatch.chdir(tmp_path)
+    long = {"models": [f"model-{i}" for i in range(40)], "ridge_alpha": 1.0}
+    provide = ConfigProvider({"analysis": long})
+    value = provide("analysis")
+    assert isinstance(value, Settings) and value == long and pickle.loads(pickle.dumps(value)) == long
+    assert len(repr(value)) < 30 and repr(value).startswith("settings@")
+    assert provide("analysis", "ridge_alpha") == {"ridge_alpha": 1.0}  # short: shown as is
+    assert len(repr({"ridge_alpha": 1.0})) <= LONGEST_SHOWN
+    edited = repr(ConfigProvider({"analysis": {**long, "ridge_alpha": 2.0}})("analysis"))
+    assert edited != repr(value)
+    assert changed_code(repr(value), edited) == ["changed: ridge_alpha 1.0 -> 2.0"]
+
+
+def test_migrate_shortens_only_the_sections_the_workflow_now_gives_as_settings(tmp_path, monkeypatch):
+    from benchval.jobs.reruns import migrated_params
+
+    monkeypatch.chdir(tmp_path)
+    section = {"models": [f"model-{i}" for i in range(40)]}
+    other = {"file-" + str(i): "0" * 16 for i in range(40)}  # a dict param of another origin (digests, say)
+    ConfigProvider({"analysis": section})("analysis")  # the dry run of the new code records it
+    recorded = [repr(section), repr(other), "1.0"]
+    assert migrated_params(recorded) == [repr(ConfigProvider({"a": section})("a")), repr(other), "1.0"]

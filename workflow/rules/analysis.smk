@@ -6,7 +6,7 @@
 #   analysis_fdr  (reads every unadjusted p-value)  ->  tables/ (the tested tables) + tables/fdr.csv
 #   analysis_figure_<figure>, one rule and script per figure  ->  figures/<figure>.{png,pdf}
 # Each rule gets only the `analysis:` keys it reads (benchval.analysis.outputs.STEP_SETTINGS), so that
-# editing analysis.ridge_alpha reruns only LOFOCV and Figure 3, analysis.fdr only FDR and Figures 1-2.
+# editing analysis.fdr reruns only FDR and Figures 1-2 (ridge_alpha: LOFOCV, Figure 3 and the robustness rules).
 # Every rule here is a local rule: seconds of pandas/scipy on a small table (the whole analysis of 23
 # models x 19 tasks takes ~17 s, benchmarks/bench_analysis.py), which on a cluster would cost a queue
 # wait and a Snakemake start per job (docs/cluster.md, "What runs where").
@@ -35,7 +35,7 @@ from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.plumbing.folders import workflow_root
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import analysis as analysis_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -52,6 +52,10 @@ rule import_score_table:
     output:
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
+    log:
+        logs("import_score_table/{study}.log"),
+    benchmark:
+        benchmarks("import_score_table/{study}.tsv")
     wildcard_constraints:
         study=alternatives(LAYOUT.imported_studies),
     localrule: True
@@ -59,9 +63,9 @@ rule import_score_table:
         "../envs/benchval.yaml"
     params:
         study=config_provider("studies.{study}"),
-        family_rules=analysis_functions.family_rules_content(LAYOUT, workflow_root(workflow.basedir)),
-        mirror=workdir_relative(LAYOUT.mirror),
-        raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
+        family_rules=analysis_functions.family_rules_content(LAYOUT, workflow_root(workflow.basedir)),  # derived: keys named in its docstring
+        mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
+        raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("import_score_table.py"),
     script:
         "../scripts/import_score_table.py"
@@ -77,6 +81,10 @@ for _step, _tables in STEP_TABLES.items():
             tasks=STUDY_TASKS,
         output:
             **{name: analysis_functions.step_file(name) for name in _tables},
+        log:
+            logs(f"analysis_{_step}/{{study}}.log"),
+        benchmark:
+            benchmarks(f"analysis_{_step}/{{study}}.tsv")
         wildcard_constraints:
             study="[^/]+",
         localrule: True
@@ -99,6 +107,10 @@ rule analysis_fdr:
         reliability=TASK_RELIABILITY_TABLE,
     output:
         **{name: fill(STUDY_TABLE, name=name) for name in (*TESTED_TABLES, "fdr")},
+    log:
+        logs("analysis_fdr/{study}.log"),
+    benchmark:
+        benchmarks("analysis_fdr/{study}.tsv")
     wildcard_constraints:
         study="[^/]+",
     localrule: True
@@ -125,6 +137,10 @@ for _stem in FIGURE_STEMS:
             tasks=STUDY_TASKS,
         output:
             LAYOUT.study_figure_files("{study}", [_stem]),
+        log:
+            logs(f"analysis_figure_{_stem}/{{study}}.log"),
+        benchmark:
+            benchmarks(f"analysis_figure_{_stem}/{{study}}.tsv")
         wildcard_constraints:
             study="[^/]+",
         localrule: True
@@ -154,7 +170,3 @@ for _study in LAYOUT.studies:
         input:
             LAYOUT.study_target_files(_study),
         localrule: True
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

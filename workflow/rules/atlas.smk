@@ -8,15 +8,12 @@
 #   atlas_g_choice       -> results/atlas/g_choice.csv (which g the open_llm headline controls for)
 #   atlas_mtmm           -> results/atlas/mtmm.csv, mtmm_blocks.csv, figures/mtmm.* (method apart from trait)
 # Each rule gets only the `atlas:` keys it reads. Local rules: seconds of pandas on small tables.
-import sys
-from functools import partial
-
 from benchval.atlas.steps.atlas_sources import SOURCE_TABLES
 from benchval.plumbing.folders import workflow_root
 from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import file_digests, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import atlas as atlas_functions
 from benchval.report.safe_text import script_safe_json
 from benchval.jobs.rules.atlas import ATLAS
@@ -26,11 +23,7 @@ config_provider = config_provider_for(config)  # the one way a rule names its co
 LAYOUT = workflow_layout(config)
 
 # The leaderboard tables come from the mirror only (no download is declared for them): with `mirror: null`
-# the atlas studies leave the config, said here, before the analysis and publish rules read the studies.
-if LAYOUT.mirror is None:
-    for _study in sorted(set((config.get("atlas") or {}).get("study_tables", {})) & set(config["studies"])):
-        print(f"atlas: mirror: null - study {_study!r} and the atlas are not built", file=sys.stderr)
-        del config["studies"][_study]
+# the layout leaves the atlas studies out, saying so on stderr (benchval.jobs.layout.Layout.studies).
 
 
 # the `atlas:` keys the incremental-validity statistics read (rules atlas_pairs, atlas_human_preference)
@@ -52,7 +45,6 @@ _SOURCE_FILES = atlas_functions.source_files(config, ATLAS_REPOSITORY)
 _IDENTITY_FILES = atlas_functions.identity_files(config, ATLAS_REPOSITORY)
 _IDENTITY_DIGESTED = atlas_functions.identity_digested(config, ATLAS_REPOSITORY)
 _METHODS = atlas_functions.method_file(config, ATLAS_REPOSITORY)
-atlas_outputs = partial(atlas_functions.outputs, config)  # rules publish and findings
 
 
 rule atlas_sources:
@@ -64,6 +56,10 @@ rule atlas_sources:
         # repository files: ancient (a fresh clone's mtimes rerun nothing), their content a param below
     output:
         **{name: f"{ATLAS}/{path}" for name, path in SOURCE_TABLES.items()},
+    log:
+        logs("atlas_sources/atlas_sources.log"),
+    benchmark:
+        benchmarks("atlas_sources/atlas_sources.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -81,7 +77,7 @@ rule atlas_sources:
             "size_tolerance",
             "drop_columns",
         ),
-        mirror=lambda w: workdir_relative(LAYOUT.raw_root),  # the raw-data folder of every input
+        mirror=lambda w: workdir_relative(LAYOUT.raw_root),  # derived: the raw-data folder of every input
         repository_files=file_digests(_SOURCE_FILES.values(), workflow_root(workflow.basedir)),
         code=script_code("atlas_sources.py"),
     script:
@@ -103,6 +99,10 @@ rule atlas_identity:
         overlaps=f"{ATLAS}/registry/overlaps.csv",
         targeted_summary=f"{ATLAS}/registry/identity_targeted.csv",
         targeted_detail=f"{ATLAS}/registry/identity_targeted_detail.csv",
+    log:
+        logs("atlas_identity/atlas_identity.log"),
+    benchmark:
+        benchmarks("atlas_identity/atlas_identity.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -123,6 +123,10 @@ rule atlas_study_table:
     output:
         table=f"{ATLAS}/studies/{{study}}.csv",
         report=f"{ATLAS}/study_models/{{study}}.csv",
+    log:
+        logs("atlas_study_table/{study}.log"),
+    benchmark:
+        benchmarks("atlas_study_table/{study}.tsv")
     wildcard_constraints:
         study="[A-Za-z0-9_.-]+",
     localrule: True
@@ -144,6 +148,10 @@ rule atlas_pairs:
     output:
         pairs=f"{ATLAS}/pairs.csv",
         excluded=f"{ATLAS}/pairs_excluded.csv",
+    log:
+        logs("atlas_pairs/atlas_pairs.log"),
+    benchmark:
+        benchmarks("atlas_pairs/atlas_pairs.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -165,6 +173,10 @@ rule atlas_human_preference:
     output:
         table=f"{ATLAS}/human_preference.csv",
         excluded=f"{ATLAS}/human_preference_excluded.csv",
+    log:
+        logs("atlas_human_preference/atlas_human_preference.log"),
+    benchmark:
+        benchmarks("atlas_human_preference/atlas_human_preference.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -184,6 +196,10 @@ rule atlas_agreement:
         predictors=f"{ATLAS}/human_preference.csv",
     output:
         table=f"{ATLAS}/agreement_validity.csv",
+    log:
+        logs("atlas_agreement/atlas_agreement.log"),
+    benchmark:
+        benchmarks("atlas_agreement/atlas_agreement.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -224,6 +240,10 @@ rule atlas_heatmap:
             )
             for ext in config["analysis"]["figures"]["formats"]
         ],
+    log:
+        logs("atlas_heatmap/atlas_heatmap.log"),
+    benchmark:
+        benchmarks("atlas_heatmap/atlas_heatmap.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -244,6 +264,10 @@ rule atlas_factor_structure:
         loadings=f"{ATLAS}/factor_structure/loadings.csv",
         g_check=f"{ATLAS}/factor_structure/g_method_check.csv",
         figures=[f"{ATLAS}/figures/factor_structure.{ext}" for ext in config["analysis"]["figures"]["formats"]],
+    log:
+        logs("atlas_factor_structure/atlas_factor_structure.log"),
+    benchmark:
+        benchmarks("atlas_factor_structure/atlas_factor_structure.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -262,6 +286,10 @@ rule atlas_forest:
     output:
         table=f"{ATLAS}/forest.csv",
         figures=atlas_functions.forest_figures(config),
+    log:
+        logs("atlas_forest/atlas_forest.log"),
+    benchmark:
+        benchmarks("atlas_forest/atlas_forest.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -283,6 +311,10 @@ rule atlas_explorer:
         models=f"{ATLAS}/registry/models.csv",
     output:
         page="results/explorer/index.html",
+    log:
+        logs("atlas_explorer/atlas_explorer.log"),
+    benchmark:
+        benchmarks("atlas_explorer/atlas_explorer.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -302,13 +334,17 @@ rule atlas_crosscheck:
         v2=atlas_functions.mirror_path(LAYOUT, config["atlas"]["obsscaling"]["leaderboard_v2"]),
     output:
         table=f"{ATLAS}/open_llm_crosscheck.csv",
+    log:
+        logs("atlas_crosscheck/atlas_crosscheck.log"),
+    benchmark:
+        benchmarks("atlas_crosscheck/atlas_crosscheck.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
     params:
         atlas=config_provider("atlas", "obsscaling", "crosscheck", "min_models"),
         study=config_provider("studies.open_llm", default={}),
-        mirror=lambda w: workdir_relative(LAYOUT.raw_root),  # the raw-data folder of every input
+        mirror=lambda w: workdir_relative(LAYOUT.raw_root),  # derived: the raw-data folder of every input
         code=script_code("atlas_crosscheck.py"),
     script:
         "../scripts/atlas_crosscheck.py"
@@ -320,6 +356,10 @@ rule atlas_study_intervals:
         tasks="results/studies/{study}/tasks.csv",
     output:
         table=f"{ATLAS}/intervals/{{study}}.csv",
+    log:
+        logs("atlas_study_intervals/{study}.log"),
+    benchmark:
+        benchmarks("atlas_study_intervals/{study}.tsv")
     wildcard_constraints:
         study="[A-Za-z0-9_.-]+",
     localrule: True
@@ -342,6 +382,10 @@ rule atlas_g_choice:
         methods=ancient(_METHODS),  # repository file: its content a param below
     output:
         table=f"{ATLAS}/g_choice.csv",
+    log:
+        logs("atlas_g_choice/atlas_g_choice.log"),
+    benchmark:
+        benchmarks("atlas_g_choice/atlas_g_choice.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -364,6 +408,10 @@ rule atlas_mtmm:
         table=f"{ATLAS}/mtmm.csv",
         blocks=f"{ATLAS}/mtmm_blocks.csv",
         figures=[f"{ATLAS}/figures/mtmm.{ext}" for ext in config["analysis"]["figures"]["formats"]],
+    log:
+        logs("atlas_mtmm/atlas_mtmm.log"),
+    benchmark:
+        benchmarks("atlas_mtmm/atlas_mtmm.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -411,6 +459,10 @@ rule atlas_report:
             category="Validity atlas",
             labels={"page": "atlas report"},
         ),
+    log:
+        logs("atlas_report/atlas_report.log"),
+    benchmark:
+        benchmarks("atlas_report/atlas_report.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -423,7 +475,3 @@ rule atlas_report:
         code=script_code("atlas_report.py"),
     script:
         "../scripts/atlas_report.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

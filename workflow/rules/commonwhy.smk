@@ -17,7 +17,7 @@ from benchval.jobs.layout import (
 from benchval.jobs.reruns import script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.plumbing.folders import workflow_root
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import commonwhy as commonwhy_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -32,8 +32,6 @@ CW_RAW = f"{CW_MIRROR}/commonwhy"
 CW_LITWD1K = f"{CW_MIRROR}/wikidata_litwd1k"
 CW_PUBLISHED_FILES = ["Head.json", "Longtail.json", "inference_rule_entities.json", "LabeledRules.json"]
 
-commonwhy_outputs = commonwhy_functions.outputs  # the default target (Snakefile)
-
 
 rule commonwhy_published:
     input:
@@ -41,12 +39,16 @@ rule commonwhy_published:
     output:
         table=COMMONWHY_PUBLISHED,
         report=COMMONWHY_PUBLISHED_REPORT,
+    log:
+        logs("commonwhy_published/commonwhy_published.log"),
+    benchmark:
+        benchmarks("commonwhy_published/commonwhy_published.tsv")
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     conda:
         "../envs/benchval.yaml"
     params:
         raw_dir=lambda w, input: os.path.dirname(input.Head),  # CW_RAW
-        raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
+        raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("commonwhy_published.py"),
     script:
         "../scripts/commonwhy_published.py"
@@ -58,13 +60,17 @@ rule kg_store:
     output:
         store=directory(LAYOUT.kg_store),
         stats=f"{LAYOUT.kg_store}.stats.json",
+    log:
+        logs("kg_store/kg_store.log"),
+    benchmark:
+        benchmarks("kg_store/kg_store.tsv")
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     conda:
         "../envs/benchval.yaml"
     params:
         litwd1k_dir=lambda w, input: commonwhy_functions.litwd1k_dir(input[0]),  # CW_LITWD1K
         infer_time_precision=config_provider("commonwhy.kg.infer_time_precision"),
-        raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
+        raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("commonwhy_kg_store.py"),
     script:
         "../scripts/commonwhy_kg_store.py"
@@ -77,6 +83,10 @@ rule commonwhy_ground:
         constructed=COMMONWHY_CONSTRUCTED,
         report=COMMONWHY_GROUNDING_REPORT,
         summary=COMMONWHY_CONSTRUCTION_SUMMARY,
+    log:
+        logs("commonwhy_ground/commonwhy_ground.log"),
+    benchmark:
+        benchmarks("commonwhy_ground/commonwhy_ground.tsv")
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     conda:
         "../envs/benchval.yaml"
@@ -84,12 +94,8 @@ rule commonwhy_ground:
         raw_dir=CW_RAW,
         # the keys ground reads (annotations are inputs): editing another reruns nothing
         commonwhy=config_provider("commonwhy", *CW_GROUND_KEYS),
-        files=commonwhy_functions.ground_files(CW_CONFIG, workflow_root(workflow.basedir)),
-        raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
+        files=commonwhy_functions.ground_files(CW_CONFIG, workflow_root(workflow.basedir)),  # derived: keys named in its docstring
+        raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("commonwhy_ground.py"),
     script:
         "../scripts/commonwhy_ground.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -15,34 +15,10 @@ from benchval.commonwhy.eval.settings import reads_with_llm as _cwe_reads_with_l
 from benchval.jobs.layout import (
     COMMONWHY_CONSTRUCTED,
     COMMONWHY_PUBLISHED,
-    CWE_ANSWERS,
-    CWE_ANSWERS_CHECKPOINT,
-    CWE_ANSWERS_TIMING,
-    CWE_BERTSCORE_BASELINE,
-    CWE_BERTSCORE_BASELINE_REPORT,
-    CWE_CANARY_SCORES,
-    CWE_CANARY_VALIDITY,
-    CWE_CHECK_ANSWERS,
-    CWE_CHECK_ANSWERS_CHECKPOINT,
-    CWE_CHECK_ANSWERS_TIMING,
-    CWE_CHECK_QUESTIONS,
-    CWE_CHECK_QUESTIONS_REPORT,
-    CWE_CHECK_SET,
-    CWE_CHECK_SET_REPORT,
     CWE_CRITERION_ROWS,
     CWE_CRITERION_TASKS,
     CWE_ENCODER_MANIFEST,
-    CWE_FACTSCORE,
-    CWE_FACTSCORE_REFERENCES,
-    CWE_FACTSCORE_SUMMARY,
-    CWE_JUDGE_CHECK_TABLE,
-    CWE_JUDGE_SCORES,
     CWE_JUDGE_VALIDITY,
-    CWE_JUDGE_VERDICTS,
-    CWE_JUDGED,
-    CWE_METRICS,
-    CWE_QUESTIONS,
-    CWE_QUESTIONS_REPORT,
     CWE_RESULTS,
     CWE_TABLE2,
     CWE_TABLE2_FIGURE,
@@ -54,8 +30,37 @@ from benchval.plumbing.folders import workflow_root
 from benchval.jobs.layout import alternatives, fill, workflow_layout
 from benchval.jobs.reruns import file_digests, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules.commonwhy_eval import CommonWhyEvalFunctions
+from benchval.jobs.layout import COMMONWHY_EVAL_DIR
+from benchval.jobs.layout import JUDGE_CHECK_DIR
+
+# The files these rules write, beside them (relative to the working directory; other rule files name
+# them as rules.<rule>.output.<key>)
+CWE_ANSWERS = f"{COMMONWHY_EVAL_DIR}/answers/{{system}}.parquet"
+CWE_ANSWERS_CHECKPOINT = f"{COMMONWHY_EVAL_DIR}/answers/{{system}}.checkpoint.jsonl"
+CWE_ANSWERS_TIMING = f"{COMMONWHY_EVAL_DIR}/answers/{{system}}.timing.json"
+CWE_BERTSCORE_BASELINE = f"{COMMONWHY_EVAL_DIR}/bertscore_baseline.csv"
+CWE_BERTSCORE_BASELINE_REPORT = f"{COMMONWHY_EVAL_DIR}/bertscore_baseline.json"
+CWE_CANARY_SCORES = f"{JUDGE_CHECK_DIR}/canaries.csv"
+CWE_CANARY_VALIDITY = f"{JUDGE_CHECK_DIR}/canaries.json"
+CWE_CHECK_ANSWERS = f"{JUDGE_CHECK_DIR}/answers/{{system}}.parquet"
+CWE_CHECK_ANSWERS_CHECKPOINT = f"{JUDGE_CHECK_DIR}/answers/{{system}}.checkpoint.jsonl"
+CWE_CHECK_ANSWERS_TIMING = f"{JUDGE_CHECK_DIR}/answers/{{system}}.timing.json"
+CWE_CHECK_QUESTIONS = f"{JUDGE_CHECK_DIR}/check_questions.parquet"
+CWE_CHECK_QUESTIONS_REPORT = f"{JUDGE_CHECK_DIR}/check_questions_report.json"
+CWE_CHECK_SET = f"{JUDGE_CHECK_DIR}/check_set.parquet"
+CWE_CHECK_SET_REPORT = f"{JUDGE_CHECK_DIR}/check_set_report.json"
+CWE_FACTSCORE = f"{COMMONWHY_EVAL_DIR}/factscore/{{system}}.parquet"
+CWE_FACTSCORE_REFERENCES = f"{COMMONWHY_EVAL_DIR}/factscore_references.csv"
+CWE_FACTSCORE_SUMMARY = f"{COMMONWHY_EVAL_DIR}/factscore_summary.csv"
+CWE_JUDGED = f"{COMMONWHY_EVAL_DIR}/judged/{{system}}.parquet"
+CWE_JUDGE_CHECK_TABLE = f"{JUDGE_CHECK_DIR}/judge_check.csv"
+CWE_JUDGE_SCORES = f"{JUDGE_CHECK_DIR}/{{judge}}.csv"
+CWE_JUDGE_VERDICTS = f"{JUDGE_CHECK_DIR}/{{judge}}.parquet"
+CWE_METRICS = f"{COMMONWHY_EVAL_DIR}/metrics/{{system}}.parquet"
+CWE_QUESTIONS = f"{COMMONWHY_EVAL_DIR}/questions.parquet"
+CWE_QUESTIONS_REPORT = f"{COMMONWHY_EVAL_DIR}/questions_report.json"
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 # the one way a rule names its config keys; `commonwhy_eval:` as resolved, with its defaults
@@ -87,12 +92,15 @@ CWE_CHECK_ANSWERERS = (
 CWE_FUNCTIONS = CommonWhyEvalFunctions(
     config, LAYOUT, config_provider, script_code, _CWE_REPO_ROOT, workflow_root(workflow.basedir)
 )
-commonwhy_eval_outputs = CWE_FUNCTIONS.outputs  # the default target (Snakefile)
 
 
 rule commonwhy_eval_encoder:
     output:
         CWE_ENCODER_FILE,
+    log:
+        logs("commonwhy_eval_encoder/commonwhy_eval_encoder.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_encoder/commonwhy_eval_encoder.tsv")
     conda:
         "../envs/benchval.yaml"
     params:
@@ -112,6 +120,10 @@ rule commonwhy_eval_bertscore_baseline:
     output:
         baseline=CWE_BERTSCORE_BASELINE,
         report=CWE_BERTSCORE_BASELINE_REPORT,
+    log:
+        logs("commonwhy_eval_bertscore_baseline/commonwhy_eval_bertscore_baseline.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_bertscore_baseline/commonwhy_eval_bertscore_baseline.tsv")
     conda:
         "../envs/benchval.yaml"
     resources:
@@ -120,7 +132,7 @@ rule commonwhy_eval_bertscore_baseline:
         settings=CWE_FUNCTIONS.settings("bertscore_baseline"),
         encoder_dir=lambda w, input: CWE_FUNCTIONS.encoder_dir(input),  # CWE_ENCODER
         seed=config_provider("seed", default=0),
-        raw_files=LAYOUT.raw_file_check,  # not a rerun trigger (its docstring)
+        raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("commonwhy_eval_bertscore_baseline.py"),
     script:
         "../scripts/commonwhy_eval_bertscore_baseline.py"
@@ -133,6 +145,10 @@ rule commonwhy_eval_sample:
     output:
         questions=CWE_QUESTIONS,
         report=CWE_QUESTIONS_REPORT,
+    log:
+        logs("commonwhy_eval_sample/commonwhy_eval_sample.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_sample/commonwhy_eval_sample.tsv")
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     conda:
         "../envs/benchval.yaml"
@@ -152,6 +168,10 @@ rule commonwhy_eval_answer:
     output:
         answers=CWE_ANSWERS,
         timing=CWE_ANSWERS_TIMING,
+    log:
+        logs("commonwhy_eval_answer/{system}.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_answer/{system}.tsv")
     wildcard_constraints:
         system=alternatives(CWE_DIRECT),
     conda:
@@ -174,6 +194,10 @@ rule commonwhy_eval_kbbinder:
     output:
         answers=fill(CWE_ANSWERS, system=f"kbbinder-{CWE_BACKBONE}"),
         timing=fill(CWE_ANSWERS_TIMING, system=f"kbbinder-{CWE_BACKBONE}"),
+    log:
+        logs("commonwhy_eval_kbbinder/commonwhy_eval_kbbinder.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_kbbinder/commonwhy_eval_kbbinder.tsv")
     conda:
         "../envs/benchval.yaml"
     resources:
@@ -201,15 +225,19 @@ rule commonwhy_eval_kgr:
     output:
         answers=fill(CWE_ANSWERS, system=f"kgr-{CWE_BACKBONE}"),
         timing=fill(CWE_ANSWERS_TIMING, system=f"kgr-{CWE_BACKBONE}"),
+    log:
+        logs("commonwhy_eval_kgr/commonwhy_eval_kgr.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_kgr/commonwhy_eval_kgr.tsv")
     conda:
         "../envs/benchval.yaml"
     resources:
         **_MODEL_JOB,
         **_cwe_rule_resources(config, "generate", model=CWE_BACKBONE),
     params:
-        settings=CWE_FUNCTIONS.settings("kgr", CWE_BACKBONE, CWE["factscore"]["claim_system"]),
+        settings=CWE_FUNCTIONS.settings("kgr", CWE_BACKBONE, CWE["factscore"]["claim_system"]),  # derived: a commonwhy_eval system
         prompt_files=CWE_FUNCTIONS.prompt_digests("kgr"),
-        models=CWE_FUNCTIONS.models(CWE_BACKBONE, *([CWE["factscore"]["claim_system"]] if CWE_CLAIMS_BY_LLM else [])),
+        models=CWE_FUNCTIONS.models(CWE_BACKBONE, *([CWE["factscore"]["claim_system"]] if CWE_CLAIMS_BY_LLM else [])),  # derived: a commonwhy_eval system
         kg=config_provider("commonwhy.kg"),
         code=script_code("commonwhy_eval_kgr.py"),
     script:
@@ -225,6 +253,10 @@ rule commonwhy_eval_score:
         baseline=CWE_BERTSCORE_BASELINE if CWE_BS_CORPUS else [],
     output:
         CWE_FUNCTIONS.for_systems(CWE_METRICS),
+    log:
+        logs("commonwhy_eval_score/commonwhy_eval_score.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_score/commonwhy_eval_score.tsv")
     conda:
         "../envs/benchval.yaml"
     resources:
@@ -246,6 +278,10 @@ rule commonwhy_eval_check_questions:
     output:
         questions=CWE_CHECK_QUESTIONS,
         report=CWE_CHECK_QUESTIONS_REPORT,
+    log:
+        logs("commonwhy_eval_check_questions/commonwhy_eval_check_questions.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_check_questions/commonwhy_eval_check_questions.tsv")
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     conda:
         "../envs/benchval.yaml"
@@ -266,6 +302,10 @@ rule commonwhy_eval_check_answer:
     output:
         answers=CWE_CHECK_ANSWERS,
         timing=CWE_CHECK_ANSWERS_TIMING,
+    log:
+        logs("commonwhy_eval_check_answer/{system}.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_check_answer/{system}.tsv")
     wildcard_constraints:
         system=alternatives(CWE["models"]),
     priority: 1  # the judge check chain, long: beside the scoring, not after it
@@ -291,6 +331,10 @@ rule commonwhy_eval_check_set:
     output:
         pairs=CWE_CHECK_SET,
         report=CWE_CHECK_SET_REPORT,
+    log:
+        logs("commonwhy_eval_check_set/commonwhy_eval_check_set.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_check_set/commonwhy_eval_check_set.tsv")
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     conda:
         "../envs/benchval.yaml"
@@ -311,6 +355,10 @@ rule commonwhy_eval_judge_canaries:
     output:
         scores=CWE_CANARY_SCORES,
         validity=CWE_CANARY_VALIDITY,
+    log:
+        logs("commonwhy_eval_judge_canaries/commonwhy_eval_judge_canaries.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_judge_canaries/commonwhy_eval_judge_canaries.tsv")
     priority: 5  # feeds the model jobs (docs/workflow.md "Scheduling")
     conda:
         "../envs/benchval.yaml"
@@ -334,6 +382,10 @@ rule commonwhy_eval_judge_check:
         verdicts=CWE_JUDGE_VERDICTS,
         scores=CWE_JUDGE_SCORES,
         validity=CWE_JUDGE_VALIDITY,
+    log:
+        logs("commonwhy_eval_judge_check/{judge}.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_judge_check/{judge}.tsv")
     wildcard_constraints:
         judge=alternatives([*config["models"], *CWE["endpoints"]]),
     priority: 1  # the judge check chain, long: beside the scoring, not after it
@@ -363,6 +415,10 @@ rule commonwhy_eval_judge_check_report:
     output:
         table=CWE_JUDGE_CHECK_TABLE,
         page=report(JUDGE_CHECK_PAGE, caption="../report/commonwhy_judge_check.rst", category="CommonWhy"),
+    log:
+        logs("commonwhy_eval_judge_check_report/commonwhy_eval_judge_check_report.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_judge_check_report/commonwhy_eval_judge_check_report.tsv")
     conda:
         "../envs/benchval.yaml"
     params:
@@ -382,6 +438,10 @@ rule commonwhy_eval_judge:
         model=CWE_FUNCTIONS.manifest(CWE_JUDGE),
     output:
         judged=CWE_FUNCTIONS.for_systems(CWE_JUDGED),
+    log:
+        logs("commonwhy_eval_judge/commonwhy_eval_judge.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_judge/commonwhy_eval_judge.tsv")
     conda:
         "../envs/benchval.yaml"
     resources:
@@ -410,14 +470,18 @@ rule commonwhy_eval_factscore:
         systems=CWE_FUNCTIONS.for_systems(CWE_FACTSCORE),
         references=CWE_FACTSCORE_REFERENCES,
         summary=CWE_FACTSCORE_SUMMARY,
+    log:
+        logs("commonwhy_eval_factscore/commonwhy_eval_factscore.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_factscore/commonwhy_eval_factscore.tsv")
     conda:
         "../envs/benchval.yaml"
     resources:
         **_MODEL_JOB,
     params:
-        settings=CWE_FUNCTIONS.settings("factscore", CWE["factscore"]["claim_system"]),
+        settings=CWE_FUNCTIONS.settings("factscore", CWE["factscore"]["claim_system"]),  # derived: a commonwhy_eval system
         prompt_files=CWE_FUNCTIONS.prompt_digests("factscore"),
-        models=CWE_FUNCTIONS.models(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else {},
+        models=CWE_FUNCTIONS.models(CWE["factscore"]["claim_system"]) if CWE_CLAIMS_BY_LLM else {},  # derived: a commonwhy_eval system
         kg=config_provider("commonwhy.kg"),
         systems=CWE_SYSTEMS,
         code=script_code("commonwhy_eval_factscore.py"),
@@ -438,6 +502,10 @@ rule commonwhy_eval_table2:
         results=CWE_RESULTS,
         tables=expand(CWE_TABLE2, source=CWE_SOURCES),
         figure=CWE_TABLE2_FIGURE,
+    log:
+        logs("commonwhy_eval_table2/commonwhy_eval_table2.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_table2/commonwhy_eval_table2.tsv")
     conda:
         "../envs/benchval.yaml"
     params:
@@ -457,6 +525,10 @@ rule commonwhy_eval_criterion:
     output:
         rows=CWE_CRITERION_ROWS,
         tasks=CWE_CRITERION_TASKS,
+    log:
+        logs("commonwhy_eval_criterion/commonwhy_eval_criterion.log"),
+    benchmark:
+        benchmarks("commonwhy_eval_criterion/commonwhy_eval_criterion.tsv")
     conda:
         "../envs/benchval.yaml"
     params:
@@ -466,7 +538,3 @@ rule commonwhy_eval_criterion:
         code=script_code("commonwhy_eval_criterion.py"),
     script:
         "../scripts/commonwhy_eval_criterion.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -9,8 +9,6 @@
 
 from benchval.jobs.layout import (
     CALIBRATED,
-    LMEVAL_RESULTS,
-    LMEVAL_SAMPLES,
     METRICS,
     SCORE_TABLE,
     SCORES,
@@ -23,8 +21,14 @@ from benchval.jobs.layout import (
 )
 from benchval.jobs.reruns import canonical, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import evaluate as evaluate_functions
+from benchval.plumbing.folders import RESULTS
+
+# The files these rules write, beside them (relative to the working directory; other rule files name
+# them as rules.<rule>.output.<key>)
+LMEVAL_RESULTS = f"{RESULTS}/lmeval/{{model}}/{{task}}/results.json"
+LMEVAL_SAMPLES = f"{RESULTS}/lmeval/{{model}}/{{task}}/samples.jsonl"
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
@@ -46,6 +50,10 @@ for _rule in LAYOUT.model_job_rules():
             metas=_rule.files(TASK_META),
         output:
             calibrated=_rule.files(CALIBRATED),
+        log:
+            logs(f"calibrate{_rule.suffix}/{_rule.wildcard_path}.log"),
+        benchmark:
+            benchmarks(f"calibrate{_rule.suffix}/{_rule.wildcard_path}.tsv")
         wildcard_constraints:
             **_rule.wildcard_constraints,
         localrule: True
@@ -73,6 +81,10 @@ for _rule in LAYOUT.model_job_rules():
             metrics=_rule.files(METRICS),
             lmeval_results=_rule.files(LMEVAL_RESULTS),
             lmeval_samples=_rule.files(LMEVAL_SAMPLES),
+        log:
+            logs(f"evaluate{_rule.suffix}/{_rule.wildcard_path}.log"),
+        benchmark:
+            benchmarks(f"evaluate{_rule.suffix}/{_rule.wildcard_path}.tsv")
         wildcard_constraints:
             **_rule.wildcard_constraints,
         localrule: True
@@ -95,19 +107,19 @@ rule score_table:
     output:
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
+    log:
+        logs("score_table/{study}.log"),
+    benchmark:
+        benchmarks("score_table/{study}.tsv")
     wildcard_constraints:
         study=alternatives(LAYOUT.scored_studies),
     localrule: True
     conda:
         "../envs/benchval.yaml"
     params:
-        models=lambda w: evaluate_functions.study_models(LAYOUT, config_provider, w.study),
-        labels=lambda w: evaluate_functions.task_labels(LAYOUT, w.study),
-        criteria_files=lambda w: LAYOUT.commonwhy_criterion_inputs(w.study),
+        models=lambda w: evaluate_functions.study_models(LAYOUT, config_provider, w.study),  # derived: each model's entry through config_provider
+        labels=lambda w: evaluate_functions.task_labels(LAYOUT, w.study),  # derived: the tasks' labels (tasks.<task>.label)
+        criteria_files=lambda w: LAYOUT.commonwhy_criterion_inputs(w.study),  # derived: files, as the input criteria
         code=script_code("score_table.py"),
     script:
         "../scripts/score_table.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -11,12 +11,11 @@
 #                          re-evaluation noise, from the atlas's cells and duplicates)
 # Each rule gets only the `items:` keys it reads. Cost: benchmarks/bench_items.py.
 import os
-from functools import partial
 
 from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import items as item_functions
 from benchval.jobs.rules.items import ITEMS
 
@@ -40,7 +39,6 @@ ITEM_STUDY_FILES = (
 LAYOUT = workflow_layout(config)
 
 ITEMS_CONFIG = item_functions.items(config)  # the `items:` section, {} without one
-items_outputs = partial(item_functions.outputs, config, LAYOUT)  # the default target (Snakefile), rule publish
 
 
 rule items_responses:
@@ -49,13 +47,17 @@ rule items_responses:
     output:
         responses=f"{ITEMS}/{{source}}/responses.parquet",
         filters=f"{ITEMS}/{{source}}/responses.filters.json",
+    log:
+        logs("items_responses/{source}.log"),
+    benchmark:
+        benchmarks("items_responses/{source}.tsv")
     wildcard_constraints:
         source="[A-Za-z0-9_.-]+",
     conda:
         "../envs/benchval.yaml"
     params:
         source=config_provider("items.sources.{source}"),
-        mirror=workdir_relative(LAYOUT.raw_root),
+        mirror=workdir_relative(LAYOUT.raw_root),  # derived: mirror, workdir-relative
         code=script_code("items_responses.py"),
     script:
         "../scripts/items_responses.py"
@@ -67,12 +69,16 @@ rule items_paired:
     output:
         paired=f"{ITEMS}/{{source}}/paired_comparisons.csv",
         ranks=f"{ITEMS}/{{source}}/rank_resolution.csv",
+    log:
+        logs("items_paired/{source}.log"),
+    benchmark:
+        benchmarks("items_paired/{source}.tsv")
     wildcard_constraints:
         source="[A-Za-z0-9_.-]+",
     conda:
         "../envs/benchval.yaml"
     params:
-        comparison=lambda w: item_functions.paired_comparison(config, w.source),
+        comparison=lambda w: item_functions.paired_comparison(config, w.source),  # derived: keys named in its docstring
         settings=config_provider("items", "n_bootstrap", "ci_level", default={}),
         seed=config_provider("seed"),
         code=script_code("items_paired.py"),
@@ -83,6 +89,10 @@ rule items_paired:
 rule items_irt_recovery:
     output:
         f"{ITEMS}/irt_recovery.csv",
+    log:
+        logs("items_irt_recovery/items_irt_recovery.log"),
+    benchmark:
+        benchmarks("items_irt_recovery/items_irt_recovery.tsv")
     conda:
         "../envs/benchval.yaml"
     params:
@@ -108,13 +118,17 @@ for _source in sorted(s for s in ITEMS_CONFIG.get("sources", {}) if item_functio
                 for t in item_functions.irt_tasks(config, _source)
                 for n in ITEM_IRT_FILES
             ],
+        log:
+            logs(f"items_irt_{_source}/items_irt_{_source}.log"),
+        benchmark:
+            benchmarks(f"items_irt_{_source}/items_irt_{_source}.tsv")
         conda:
             "../envs/benchval.yaml"
         params:
             settings=config_provider(
                 "items", "min_model_coverage", "irt.models", "irt.max_iter", "irt.recovery", default={}
             ),
-            tasks=item_functions.irt_tasks(config, _source),
+            tasks=item_functions.irt_tasks(config, _source),  # derived: keys named in its docstring
             out_dir=lambda w, output: os.path.dirname(os.path.dirname(output[0])),  # {ITEMS}/<source>/irt
             code=script_code("items_irt.py"),
         script:
@@ -126,13 +140,17 @@ rule items_study:
         unpack(item_functions.item_study_inputs(config)),
     output:
         [f"{ITEMS}/{{study}}/{name}" for name in ITEM_STUDY_FILES],
+    log:
+        logs("items_study/{study}.log"),
+    benchmark:
+        benchmarks("items_study/{study}.tsv")
     wildcard_constraints:
         study="[A-Za-z0-9_.-]+",
     conda:
         "../envs/benchval.yaml"
     params:
         study=config_provider("items.studies.{study}"),
-        irt_dirs=lambda w: item_functions.item_study_irt(config, w.study),
+        irt_dirs=lambda w: item_functions.item_study_irt(config, w.study),  # derived: keys named in its docstring
         settings=config_provider(
             "items",
             "k",
@@ -167,6 +185,10 @@ rule items_figures:
             for stem in item_functions.ITEM_FIGURE_STEMS
             for ext in config["analysis"]["figures"]["formats"]
         ],
+    log:
+        logs("items_figures/{study}.log"),
+    benchmark:
+        benchmarks("items_figures/{study}.tsv")
     wildcard_constraints:
         study="[A-Za-z0-9_.-]+",
     conda:
@@ -198,19 +220,19 @@ rule items_report:
     output:
         report=f"{ITEMS}/report.md",
         reevaluation=f"{ITEMS}/reevaluation_snr.csv",
+    log:
+        logs("items_report/items_report.log"),
+    benchmark:
+        benchmarks("items_report/items_report.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
     params:
         settings=config_provider("items", "n_bootstrap", "ci_level", default={}),
         seed=config_provider("seed"),
-        studies=lambda w: {study: f"{ITEMS}/{study}" for study in ITEMS_CONFIG.get("studies", {})},
-        headlines=canonical({s: spec["headline"] for s, spec in ITEMS_CONFIG.get("studies", {}).items()}),
-        fits=[[source, task, path] for (source, task), path in item_functions.item_report_fits(config).items()],
+        studies=lambda w: {study: f"{ITEMS}/{study}" for study in ITEMS_CONFIG.get("studies", {})},  # derived: keys named in its docstring
+        headlines=canonical({s: spec["headline"] for s, spec in ITEMS_CONFIG.get("studies", {}).items()}),  # derived: keys named in its docstring
+        fits=[[source, task, path] for (source, task), path in item_functions.item_report_fits(config).items()],  # derived: keys named in its docstring
         code=script_code("items_report.py"),
     script:
         "../scripts/items_report.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

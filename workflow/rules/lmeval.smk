@@ -5,7 +5,7 @@ from benchval.jobs.layout import PAIRED_TABLE, SCOREBOARD_TABLE, STUDY_TABLE, al
 from benchval.lmeval import samples_studies
 from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import analysis as analysis_functions
 from benchval.jobs.rules import scoreboard as scoreboard_functions
 from benchval.plumbing.folders import workflow_root
@@ -21,6 +21,10 @@ rule lmeval_item_intervals:
         source=analysis_functions.study_source(LAYOUT),
     output:
         intervals=LMEVAL_ITEM_INTERVALS,
+    log:
+        logs("lmeval_item_intervals/{study}.log"),
+    benchmark:
+        benchmarks("lmeval_item_intervals/{study}.tsv")
     wildcard_constraints:
         study=alternatives(samples_studies(LAYOUT.studies)),
     localrule: True
@@ -28,7 +32,7 @@ rule lmeval_item_intervals:
         "../envs/benchval.yaml"
     params:
         study=config_provider("studies.{study}"),
-        mirror=workdir_relative(LAYOUT.mirror),
+        mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
         seed=config_provider("seed"),
         code=script_code("lmeval_item_intervals.py"),
     script:
@@ -46,6 +50,10 @@ rule lmeval_scoreboard:
         table=SCOREBOARD_TABLE,
         figures=LAYOUT.scoreboard_figure_files("{study}"),
         paired=PAIRED_TABLE,
+    log:
+        logs("lmeval_scoreboard/{study}.log"),
+    benchmark:
+        benchmarks("lmeval_scoreboard/{study}.tsv")
     wildcard_constraints:
         study=alternatives(samples_studies(LAYOUT.studies)),
     localrule: True
@@ -54,7 +62,7 @@ rule lmeval_scoreboard:
     params:
         study=config_provider("studies.{study}"),
         family_rules=analysis_functions.family_rules_content(LAYOUT, workflow_root(workflow.basedir)),
-        mirror=workdir_relative(LAYOUT.mirror),
+        mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
         bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),
         figure_formats=LAYOUT.figure_formats,
         figure_dpi=config_provider("analysis.figures.dpi"),
@@ -62,7 +70,3 @@ rule lmeval_scoreboard:
         code=script_code("lmeval_scoreboard.py"),
     script:
         "../scripts/lmeval_scoreboard.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -13,7 +13,7 @@ from benchval.plumbing.command_line import is_dry_run as _is_dry_run
 from benchval.models.registry import RESULT_KEYS as _RESULT_KEYS
 from benchval.jobs.reruns import script_code_for
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import models as model_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -36,6 +36,10 @@ rule prepare_model:
         lock_entry=lambda wildcards: _LOCK_ENTRIES[wildcards.model],
     output:
         manifest=model_manifest(),
+    log:
+        logs("prepare_model/{model}.log"),
+    benchmark:
+        benchmarks("prepare_model/{model}.tsv")
     # before the tasks: every model job waits for its model, and preparing one takes 1-3 minutes
     priority: 10
     conda:
@@ -52,7 +56,3 @@ rule prepare_model:
         code=script_code("prepare_model.py"),
     script:
         "../scripts/prepare_model.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -3,7 +3,7 @@
 # They are directory outputs checked against a manifest of their files: deleting a published file
 # makes the check file newer when this file is read, so `publish` (and only it) runs again
 # (benchval.plumbing.published_folders).
-from benchval.jobs.layout import PUBLISHED_FIGURES, PUBLISHED_TABLES, TASK_FILTERS, TASK_META, TASK_SIZES
+from benchval.jobs.layout import TASK_FILTERS, TASK_META, TASK_SIZES
 from benchval.jobs.layout import workflow_layout
 import sys
 
@@ -11,8 +11,16 @@ from benchval.plumbing.command_line import is_dry_run
 from benchval.plumbing.published_folders import PUBLISHED_MANIFEST, check_input
 from benchval.jobs.reruns import script_code_for
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import publish as publish_functions
+from benchval.jobs.rules import atlas as atlas_functions
+from benchval.jobs.rules import items as item_functions
+from benchval.plumbing.folders import RESULTS
+
+# The files these rules write, beside them (relative to the working directory; other rule files name
+# them as rules.<rule>.output.<key>)
+PUBLISHED_FIGURES = f"{RESULTS}/figures"
+PUBLISHED_TABLES = f"{RESULTS}/tables"
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
@@ -26,13 +34,17 @@ rule task_sizes:
         filters=expand(TASK_FILTERS, task=LAYOUT.scored_tasks()),
     output:
         TASK_SIZES,
+    log:
+        logs("task_sizes/task_sizes.log"),
+    benchmark:
+        benchmarks("task_sizes/task_sizes.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
     params:
-        tasks=publish_functions.task_sizes_catalogue(LAYOUT, config_provider),
+        tasks=publish_functions.task_sizes_catalogue(LAYOUT, config_provider),  # derived: keys named in its docstring
         # the reasons of the scored tasks' deviations from their paper_n (none without scored tasks)
-        deviations=config_provider("paper_n_deviations", *LAYOUT.scored_tasks()) if LAYOUT.scored_tasks() else {},
+        deviations=config_provider("paper_n_deviations", *LAYOUT.scored_tasks()) if LAYOUT.scored_tasks() else {},  # derived: only the scored tasks' entries
         code=script_code("task_sizes.py"),
     script:
         "../scripts/task_sizes.py"
@@ -48,13 +60,17 @@ rule publish:
         # `snakemake results/figures` (README)
         report=lambda w: rules.report_inputs.input,
         # the validity atlas (atlas.smk, docs/atlas.md): the real-data result of the default run
-        atlas=lambda w: atlas_outputs(),
+        atlas=lambda w: atlas_functions.outputs(config, LAYOUT.studies),
         # the item-level validity studies (items.smk, docs/items.md): also part of the default run
-        item_studies=lambda w: items_outputs(),
+        item_studies=lambda w: item_functions.outputs(config, LAYOUT),
     output:
         figures=directory(PUBLISHED_FIGURES),
         tables=directory(PUBLISHED_TABLES),
         manifest=PUBLISHED_MANIFEST,
+    log:
+        logs("publish/publish.log"),
+    benchmark:
+        benchmarks("publish/publish.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -62,7 +78,3 @@ rule publish:
         code=script_code("publish.py"),
     script:
         "../scripts/publish.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -9,20 +9,11 @@ import os
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
 from benchval.jobs.layout import (
     COMMONWHY_EVAL_DIR,
-    FINDINGS_HTML,
-    FINDINGS_MARKDOWN,
-    REPORT_CONFIG_PAGE,
-    REPORT_FINDINGS_PAGE,
-    REPORT_CONFIG_YAML,
-    REPORT_MODELS_PAGE,
-    REPORT_MODELS_TABLE,
     REPORT_STUDY_FIGURE,
     REPORT_STUDY_TABLE,
-    REPORT_TASK_SIZES_PAGE,
     SCORE_TABLE,
     SCOREBOARD_TABLE,
     SPECIFICATION_TABLE,
-    STUDY_EXPLORER,
     STUDY_FIGURE,
     STUDY_FINDINGS_HTML,
     STUDY_FINDINGS_MARKDOWN,
@@ -36,9 +27,24 @@ from benchval.jobs.layout import (
 )
 from benchval.jobs.reruns import config_digest, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import report as report_functions
+from benchval.jobs.rules import atlas as atlas_functions
 from benchval.report.safe_text import script_safe_json
+from benchval.jobs.layout import REPORT_DIR
+from benchval.plumbing.folders import RESULTS
+
+# The files these rules write, beside them (relative to the working directory; other rule files name
+# them as rules.<rule>.output.<key>)
+FINDINGS_MARKDOWN = f"{RESULTS}/findings.md"
+FINDINGS_HTML = f"{RESULTS}/findings.html"
+REPORT_FINDINGS_PAGE = f"{REPORT_DIR}/findings.html"
+STUDY_EXPLORER = f"{RESULTS}/explorer/{{study}}.html"
+REPORT_MODELS_PAGE = f"{REPORT_DIR}/models.html"
+REPORT_MODELS_TABLE = f"{REPORT_DIR}/models.csv"
+REPORT_TASK_SIZES_PAGE = f"{REPORT_DIR}/task_sizes.html"
+REPORT_CONFIG_PAGE = f"{REPORT_DIR}/config.html"
+REPORT_CONFIG_YAML = f"{REPORT_DIR}/config.yaml"
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
@@ -52,6 +58,10 @@ rule report_figures:
         [fill(STUDY_FIGURE, stem=stem, fmt="png") for stem in FIGURE_STEMS],
     output:
         [report(**report_functions.study_figure_page(stem)) for stem in FIGURE_STEMS],
+    log:
+        logs("report_figures/{study}.log"),
+    benchmark:
+        benchmarks("report_figures/{study}.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -66,6 +76,10 @@ rule report_tables:
         **{name: report_functions.report_table_csv(name) for name in REPORT_STUDY_TABLES},
     output:
         **{name: report(**report_functions.study_table_page(name)) for name in REPORT_STUDY_TABLES},
+    log:
+        logs("report_tables/{study}.log"),
+    benchmark:
+        benchmarks("report_tables/{study}.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -82,6 +96,10 @@ rule report_scoreboard:
     output:
         figure=report(**report_functions.study_figure_page("scoreboard")),
         table=report(**report_functions.study_table_page("scoreboard")),
+    log:
+        logs("report_scoreboard/{study}.log"),
+    benchmark:
+        benchmarks("report_scoreboard/{study}.tsv")
     wildcard_constraints:
         study=alternatives(LAYOUT.scoreboard_studies()),
     localrule: True
@@ -98,6 +116,10 @@ rule report_specification_robustness:
         SPECIFICATION_TABLE,
     output:
         report(**report_functions.study_table_page("specification_robustness")),
+    log:
+        logs("report_specification_robustness/{study}.log"),
+    benchmark:
+        benchmarks("report_specification_robustness/{study}.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -117,8 +139,8 @@ rule report_specification_robustness:
 rule findings:
     input:
         **report_functions.findings_inputs(LAYOUT),
-        # the atlas's outputs when this workflow runs it (atlas.smk), so that the page reads them after
-        atlas=lambda w: globals()["atlas_outputs"]() if "atlas_outputs" in globals() else [],
+        # the atlas's outputs when this run builds an atlas study (atlas.smk), so that the page reads them after
+        atlas=lambda w: atlas_functions.outputs(config, LAYOUT.studies),
     output:
         markdown=FINDINGS_MARKDOWN,
         html=FINDINGS_HTML,
@@ -127,11 +149,15 @@ rule findings:
             caption="../report/findings.rst",
             category="0 Findings (read first)",
         ),
+    log:
+        logs("findings/findings.log"),
+    benchmark:
+        benchmarks("findings/findings.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
     params:
-        studies=list(LAYOUT.studies),
+        studies=list(LAYOUT.studies),  # derived: the studies this run builds (Layout.studies)
         alpha=config_provider("analysis.fdr.alpha"),
         min_models=config_provider("analysis.min_models"),
         criteria=config_provider("robustness.findings"),
@@ -176,6 +202,10 @@ rule study_explorer:
         correlations_cs_downstream=fill(STUDY_TABLE, name="correlations_cs_downstream"),
     output:
         page=STUDY_EXPLORER,
+    log:
+        logs("study_explorer/{study}.log"),
+    benchmark:
+        benchmarks("study_explorer/{study}.tsv")
     wildcard_constraints:
         study=alternatives(LAYOUT.studies),
     localrule: True
@@ -196,6 +226,10 @@ rule report_models:
     output:
         page=report(REPORT_MODELS_PAGE, caption="../report/models.rst", category="Models"),
         table=REPORT_MODELS_TABLE,
+    log:
+        logs("report_models/report_models.log"),
+    benchmark:
+        benchmarks("report_models/report_models.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -210,6 +244,10 @@ rule report_task_sizes:
         TASK_SIZES,
     output:
         report(REPORT_TASK_SIZES_PAGE, caption="../report/task_sizes.rst", category="Tasks"),
+    log:
+        logs("report_task_sizes/report_task_sizes.log"),
+    benchmark:
+        benchmarks("report_task_sizes/report_task_sizes.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
@@ -223,13 +261,17 @@ rule report_config:
     output:
         page=report(REPORT_CONFIG_PAGE, caption="../report/config.rst", category="Configuration"),
         config=REPORT_CONFIG_YAML,
+    log:
+        logs("report_config/report_config.log"),
+    benchmark:
+        benchmarks("report_config/report_config.tsv")
     localrule: True
     conda:
         "../envs/benchval.yaml"
     params:
         # the page shows the whole config: any edit reruns it, on purpose; a digest, so that the dry run's
         # reason is one short line, not the config (benchval.jobs.reruns.config_digest)
-        config_digest=config_digest(config),
+        config_digest=config_digest(config),  # derived: the whole config as a digest (the config page)
         code=script_code("report_config.py"),
     script:
         "../scripts/report_config.py"
@@ -246,7 +288,3 @@ rule report_inputs:
         REPORT_MODELS_PAGE,
         REPORT_CONFIG_PAGE,
         [REPORT_TASK_SIZES_PAGE] if LAYOUT.scored_studies else [],
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -17,7 +17,7 @@ from benchval.jobs.layout import (
 )
 from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import robustness as robustness_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
@@ -33,16 +33,20 @@ rule task_reliability:
         tasks=STUDY_TASKS,
     output:
         table=TASK_RELIABILITY_TABLE,
+    log:
+        logs("task_reliability/{study}.log"),
+    benchmark:
+        benchmarks("task_reliability/{study}.tsv")
     wildcard_constraints:
         study="[^/]+",
     localrule: True  # seconds of numpy on stored scores
     conda:
         "../envs/benchval.yaml"
     params:
-        pairs=lambda w: robustness_functions.item_level_pairs(LAYOUT, w.study),
-        item_counts=lambda w: canonical(robustness_functions.declared_item_counts(LAYOUT, w.study)),
-        normalisation=lambda w: robustness_functions.normalisation(LAYOUT, config_provider, w.study),
-        lmeval=lambda w: robustness_functions.lmeval_samples_study(LAYOUT, w.study),
+        pairs=lambda w: robustness_functions.item_level_pairs(LAYOUT, w.study),  # derived: keys named in its docstring
+        item_counts=lambda w: canonical(robustness_functions.declared_item_counts(LAYOUT, w.study)),  # derived: keys named in its docstring
+        normalisation=lambda w: robustness_functions.normalisation(LAYOUT, config_provider, w.study),  # derived: keys named in its docstring
+        lmeval=lambda w: robustness_functions.lmeval_samples_study(LAYOUT, w.study),  # derived: keys named in its docstring
         settings=canonical(
             {
                 "seed": config_provider("seed"),
@@ -62,6 +66,10 @@ rule power_planning:
         reliability=TASK_RELIABILITY_TABLE,
     output:
         table=POWER_TABLE,
+    log:
+        logs("power_planning/{study}.log"),
+    benchmark:
+        benchmarks("power_planning/{study}.tsv")
     wildcard_constraints:
         study="[^/]+",
     localrule: True  # seconds of vectorised simulation
@@ -86,14 +94,18 @@ rule specification_robustness:
     output:
         table=SPECIFICATION_TABLE,
         figures=LAYOUT.study_figure_files("{study}", ["specification_curve"]),
+    log:
+        logs("specification_robustness/{study}.log"),
+    benchmark:
+        benchmarks("specification_robustness/{study}.tsv")
     wildcard_constraints:
         study="[^/]+",
     localrule: True  # the analysis statistics a few times over, on stored scores
     conda:
         "../envs/benchval.yaml"
     params:
-        pairs=lambda w: robustness_functions.item_level_pairs(LAYOUT, w.study),
-        normalisation=lambda w: robustness_functions.normalisation(LAYOUT, config_provider, w.study),
+        pairs=lambda w: robustness_functions.item_level_pairs(LAYOUT, w.study),  # derived: keys named in its docstring
+        normalisation=lambda w: robustness_functions.normalisation(LAYOUT, config_provider, w.study),  # derived: keys named in its docstring
         grid=config_provider("robustness.specification"),
         # the whole `analysis:` section (every statistic is recomputed under the grid), seed filled in
         analysis=config_provider("analysis", defaults={"seed": "seed"}),
@@ -101,7 +113,3 @@ rule specification_robustness:
         code=script_code("specification_robustness.py"),
     script:
         "../scripts/specification_robustness.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -17,7 +17,7 @@ from benchval.jobs.layout import (
 )
 from benchval.jobs.reruns import canonical, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.rules import evaluate as evaluate_functions
 from benchval.jobs.rules import scoreboard as scoreboard_functions
 
@@ -42,19 +42,23 @@ rule scoreboard:
     output:
         table=SCOREBOARD_TABLE,
         figures=LAYOUT.scoreboard_figure_files("{study}"),
+    log:
+        logs("scoreboard/{study}.log"),
+    benchmark:
+        benchmarks("scoreboard/{study}.tsv")
     wildcard_constraints:
         study=_SCORED_STUDY_PATTERN,
     conda:
         "../envs/benchval.yaml"
     params:
-        tasks=lambda w: LAYOUT.study_tasks(w.study),
-        pairs=lambda w: scoreboard_functions.model_task_pairs(LAYOUT, w.study),
-        models=lambda w: evaluate_functions.study_models(LAYOUT, config_provider, w.study),
-        labels=lambda w: evaluate_functions.task_labels(LAYOUT, w.study),
+        tasks=config_provider("studies.{study}.tasks"),
+        pairs=lambda w: scoreboard_functions.model_task_pairs(LAYOUT, w.study),  # derived: the study's models x tasks
+        models=lambda w: evaluate_functions.study_models(LAYOUT, config_provider, w.study),  # derived: each model's entry through config_provider
+        labels=lambda w: evaluate_functions.task_labels(LAYOUT, w.study),  # derived: the tasks' labels (tasks.<task>.label)
         normalisation=config_provider("scoring.normalisation"),
-        bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),
+        bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),  # derived: keys named in its docstring
         code=script_code("scoreboard.py"),
-        figure_formats=LAYOUT.figure_formats,
+        figure_formats=config_provider("analysis.figures.formats"),
         figure_dpi=config_provider("analysis.figures.dpi"),
         notice=config_provider("studies.{study}.notice", default=None),
     script:
@@ -71,18 +75,18 @@ rule paired_comparisons:
         ],
     output:
         table=PAIRED_TABLE,
+    log:
+        logs("paired_comparisons/{study}.log"),
+    benchmark:
+        benchmarks("paired_comparisons/{study}.tsv")
     wildcard_constraints:
         study=_SCORED_STUDY_PATTERN,
     conda:
         "../envs/benchval.yaml"
     params:
-        tasks=lambda w: LAYOUT.study_tasks(w.study),
-        pairs=lambda w: scoreboard_functions.model_task_pairs(LAYOUT, w.study),
-        bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),
+        tasks=config_provider("studies.{study}.tasks"),
+        pairs=lambda w: scoreboard_functions.model_task_pairs(LAYOUT, w.study),  # derived: the study's models x tasks
+        bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),  # derived: keys named in its docstring
         code=script_code("paired_comparisons.py"),
     script:
         "../scripts/paired_comparisons.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -12,13 +12,18 @@
 # Finished shards stay in results/scores/{model}/{task}.shards/ so that an interrupted job resumes.
 
 from benchval.jobs.cluster_resources import rule_resources as _rule_resources
-from benchval.jobs.layout import SCORE_SHARDS, SCORES, TASK_ITEMS, TASK_META, model_manifest, workflow_layout
+from benchval.jobs.layout import SCORES, TASK_ITEMS, TASK_META, model_manifest, workflow_layout
 from benchval.models.registry import PLACEMENT_KEYS as _PLACEMENT_KEYS
 from benchval.models.registry import RESULT_KEYS as _RESULT_KEYS
 from benchval.scoring.config_keys import SCORE_KEYS as _SCORE_KEYS
 from benchval.jobs.reruns import script_code_for
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.jobs.job_logs import add_logs_and_benchmarks
+from benchval.jobs.job_logs import benchmarks, logs
+from benchval.plumbing.folders import RESULTS
+
+# The files these rules write, beside them (relative to the working directory; other rule files name
+# them as rules.<rule>.output.<key>)
+SCORE_SHARDS = f"{RESULTS}/scores/{{model}}/{{task}}.shards"  # finished shards of an interrupted job
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
@@ -45,6 +50,10 @@ for _rule in LAYOUT.model_job_rules():
             model=model_manifest(),
         output:
             scores=_rule.files(SCORES),
+        log:
+            logs(f"score{_rule.suffix}/{_rule.wildcard_path}.log"),
+        benchmark:
+            benchmarks(f"score{_rule.suffix}/{_rule.wildcard_path}.tsv")
         wildcard_constraints:
             **_rule.wildcard_constraints,
         priority: lambda wildcards: LAYOUT.model_job_priority(wildcards.model)
@@ -63,7 +72,3 @@ for _rule in LAYOUT.model_job_rules():
             code=script_code("score.py"),
         script:
             "../scripts/score.py"
-
-
-# every rule's log and benchmark file, from its name (benchval.jobs.job_logs)
-add_logs_and_benchmarks(workflow.rules, workflow.current_basedir, workflow.modifier.path_modifier)

@@ -1,24 +1,39 @@
-"""Every rule's log and benchmark file, from its name: declared once, here, for the whole workflow.
+"""Every rule's log and benchmark file, written in the rule (as PyPSA-Eur's ``log: logs("...")``)::
 
-No rule file writes a ``log:`` or ``benchmark:`` path: each rule file ends with one call of
-:func:`add_logs_and_benchmarks` (so that a rule file included on its own, as tests do, has them too), and
-each rule that runs a job gets
+    rule analysis_fdr:
+        ...
+        log:
+            logs("analysis_fdr/{study}.log"),
+        benchmark:
+            benchmarks("analysis_fdr/{study}.tsv")
+
+Each rule that runs a job writes
 
     logs/<rule>/<wildcards>.log   and   logs/benchmarks/<rule>/<wildcards>.tsv
 
 (``<wildcards>``: the rule's wildcards in the order its first output names them, ``/``-joined; a rule
-without wildcards: its own name). A rule's name is written once, after ``rule``; ``snakemake --lint``
-sees every rule with both (docs/workflow.md, "Conventions").
+without wildcards: its own name), where benchmarks/bench_default_run.py reads them. A rule made in a loop
+writes its name in an f-string (``logs(f"analysis_{_step}/{{study}}.log")``). tests/test_rule_settings.py
+checks every rule against :func:`log_path` and :func:`benchmark_path` (docs/workflow.md, "Conventions").
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 _WILDCARD = re.compile(r"\{\s*(\w+)\s*(?:,[^}]*)?\}")
 LOGS = "logs"
 BENCHMARKS = "logs/benchmarks"
+
+
+def logs(path: str) -> str:
+    """``logs/<path>``: a rule's ``log:`` (``path``: ``<rule>/<wildcards>.log``)."""
+    return f"{LOGS}/{path}"
+
+
+def benchmarks(path: str) -> str:
+    """``logs/benchmarks/<path>``: a rule's ``benchmark:`` (``path``: ``<rule>/<wildcards>.tsv``)."""
+    return f"{BENCHMARKS}/{path}"
 
 
 def ordered_wildcards(patterns) -> list[str]:
@@ -49,35 +64,37 @@ def runs_a_job(rule) -> bool:
     return not rule.norun and not getattr(rule, "is_handover", False)
 
 
-_GIVEN: set[int] = set()  # id() of the rules given their files here (a later call leaves them alone)
+def convention_breaks(rule) -> list[str]:
+    """What is wrong with a Snakemake rule's log and benchmark (empty: nothing): a rule that runs a job
+    has exactly :func:`log_path` and :func:`benchmark_path` of its name and its outputs' wildcards; a
+    target rule has neither."""
+    if not runs_a_job(rule):
+        return [f"rule {rule.name}: a target rule with a log or benchmark"] if rule.log or rule.benchmark else []
+    wildcards = ordered_wildcards(rule.output)
+    expected = (log_path(rule.name, wildcards), benchmark_path(rule.name, wildcards))
+    found = ([_plain(path) for path in rule.log], _plain(rule.benchmark) if rule.benchmark else None)
+    if found == ([expected[0]], expected[1]):
+        return []
+    return [f"rule {rule.name}: log {found[0]} and benchmark {found[1]}, expected {expected[0]} and {expected[1]}"]
 
 
-def add_logs_and_benchmarks(rules, rules_dir: str | Path, path_modifier) -> list[str]:
-    """Give every rule of the rule files in ``rules_dir`` (``workflow.current_basedir``) that runs a job its
-    log and benchmark file.
-
-    ``rules``: Snakemake's rules (``workflow.rules``; rules of a deploying workflow, defined elsewhere, are
-    left alone); ``path_modifier``: ``workflow.modifier.path_modifier`` (a module's prefix applies).
-    A rule that declares its own log or benchmark is an error naming it: there is one way. Returns the
-    names of the rules given both by this call."""
-    rules_dir = Path(str(rules_dir)).resolve()
-    given = []
-    for rule in rules:
-        if id(rule) in _GIVEN or not runs_a_job(rule) or not _defined_in(rule, rules_dir):
-            continue
-        if rule.log or rule.benchmark:
-            raise ValueError(
-                f"rule {rule.name} ({rule.snakefile}): declares its own log or benchmark; every rule's come from "
-                "benchval.jobs.job_logs (delete the log: and benchmark: directives)"
-            )
-        wildcards = ordered_wildcards(rule.output)
-        rule.log_modifier = rule.benchmark_modifier = path_modifier
-        rule.set_log(log_path(rule.name, wildcards))
-        rule.benchmark = benchmark_path(rule.name, wildcards)
-        _GIVEN.add(id(rule))
-        given.append(rule.name)
-    return given
+def _plain(pattern) -> str:
+    """``pattern`` without the wildcard constraints Snakemake writes into it (``{study,[^/]+}`` -> ``{study}``;
+    a constraint may hold braces itself: ``{x,[a-z]{2}}`` -> ``{x}``)."""
+    plain, depth, constraint = [], 0, False
+    for char in str(pattern):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if char == "," and depth == 1:
+            constraint = True
+        if not constraint or (char == "}" and depth == 0):
+            plain.append(char)
+        if depth == 0:
+            constraint = False
+    return "".join(plain)
 
 
-def _defined_in(rule, rules_dir: Path) -> bool:
-    return Path(str(rule.snakefile)).resolve().parent == rules_dir
+def check_logs_and_benchmarks(rules) -> None:
+    """Stop, one line per rule, where a rule's log or benchmark breaks the convention (:func:`convention_breaks`)."""
+    breaks = [line for rule in rules for line in convention_breaks(rule)]
+    if breaks:
+        raise ValueError("benchval.jobs.job_logs: " + "; ".join(breaks))

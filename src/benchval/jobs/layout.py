@@ -19,6 +19,7 @@ Paths are relative to the working directory (Snakemake's ``--directory``). A pat
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -40,11 +41,8 @@ TASK_ITEMS = f"{RESULTS}/tasks/{{task}}.parquet"
 TASK_META = f"{RESULTS}/tasks/{{task}}.meta.json"
 TASK_FILTERS = f"{RESULTS}/tasks/{{task}}.filters.json"
 SCORES = f"{RESULTS}/scores/{{model}}/{{task}}.parquet"
-SCORE_SHARDS = f"{RESULTS}/scores/{{model}}/{{task}}.shards"  # finished shards of an interrupted job
 CALIBRATED = f"{RESULTS}/calibrated/{{model}}/{{task}}.parquet"
 METRICS = f"{RESULTS}/metrics/{{model}}/{{task}}.csv"
-LMEVAL_RESULTS = f"{RESULTS}/lmeval/{{model}}/{{task}}/results.json"
-LMEVAL_SAMPLES = f"{RESULTS}/lmeval/{{model}}/{{task}}/samples.jsonl"
 STUDY_DIR = f"{RESULTS}/studies/{{study}}"
 SCORE_TABLE = f"{STUDY_DIR}/score_table.csv"
 STUDY_TASKS = f"{STUDY_DIR}/tasks.csv"
@@ -59,20 +57,12 @@ POWER_TABLE = f"{STUDY_DIR}/tables/power.csv"
 SPECIFICATION_TABLE = f"{STUDY_DIR}/tables/specification_robustness.csv"
 ROBUSTNESS_TABLES = (TASK_RELIABILITY_TABLE, POWER_TABLE, SPECIFICATION_TABLE)
 TASK_SIZES = f"{RESULTS}/summary/task_sizes.csv"
-PUBLISHED_FIGURES = f"{RESULTS}/figures"
-PUBLISHED_TABLES = f"{RESULTS}/tables"
 REPORT_DIR = f"{RESULTS}/report"
 REPORT_STUDY_FIGURE = f"{REPORT_DIR}/{{study}}/figures/{{stem}}.png"
 REPORT_STUDY_TABLE = f"{REPORT_DIR}/{{study}}/tables/{{name}}.html"
-# the findings page of the run (benchval.report.findings), beside results/figures/ and first in the report
-FINDINGS_MARKDOWN = f"{RESULTS}/findings.md"
-FINDINGS_HTML = f"{RESULTS}/findings.html"
-REPORT_FINDINGS_PAGE = f"{REPORT_DIR}/findings.html"
 # one study's findings page (rule study_findings), beside its figures/ and tables/: what its study target gives
 STUDY_FINDINGS_MARKDOWN = f"{STUDY_DIR}/findings.md"
 STUDY_FINDINGS_HTML = f"{STUDY_DIR}/findings.html"
-# the explorer of one study (benchval.atlas.study_explorer), beside the atlas's results/explorer/index.html
-STUDY_EXPLORER = f"{RESULTS}/explorer/{{study}}.html"
 COMMONWHY_DIR = f"{RESULTS}/commonwhy"
 COMMONWHY_EVAL_DIR = f"{RESULTS}/commonwhy_eval"
 COMMONWHY_CRITERION_FILES = (f"{COMMONWHY_EVAL_DIR}/criterion_rows.csv", f"{COMMONWHY_EVAL_DIR}/criterion_tasks.csv")
@@ -113,6 +103,12 @@ class ModelJobRule:
         return [pattern] if self.tasks is None else [fill(pattern, task=task) for task in self.tasks]
 
     @property
+    def wildcard_path(self) -> str:
+        """``{model}/{task}`` (one job per model and task) or ``{model}`` (one job per model): the part of
+        a job's log and benchmark path after the rule's name (benchval.jobs.job_logs)."""
+        return "{model}/{task}" if self.tasks is None else "{model}"
+
+    @property
     def n_tasks(self) -> int:
         return 1 if self.tasks is None else len(self.tasks)
 
@@ -148,7 +144,25 @@ class Layout:
     # ---- studies, models, tasks --------------------------------------------------------------
     @property
     def studies(self) -> Mapping:
-        return self.config["studies"]
+        """The studies this run builds: the config's, less the atlas studies when there is no mirror (their
+        leaderboard tables come from the mirror only, no download is declared for them), said once on stderr.
+        The config itself is left as loaded: every rule file reads the studies from here."""
+        studies = self.config["studies"]
+        if self.mirror is None:
+            left_out = self.atlas_studies_left_out
+            studies = {name: spec for name, spec in studies.items() if name not in left_out}
+        return studies
+
+    @cached_property
+    def atlas_studies_left_out(self) -> list[str]:
+        """The atlas studies (``atlas.study_tables``) of the config a run without a mirror leaves out."""
+        if self.mirror is not None:
+            return []
+        tables = (self.config.get("atlas") or {}).get("study_tables", {})
+        left_out = sorted(set(tables) & set(self.config["studies"]))
+        for study in left_out:
+            print(f"atlas: mirror: null - study {study!r} and the atlas are not built", file=sys.stderr)
+        return left_out
 
     @property
     def scored_studies(self) -> list[str]:
@@ -369,49 +383,18 @@ def workflow_layout(config: dict) -> Layout:
     return _LAYOUTS[key][1]
 
 
-# --- CommonWhy: the files of workflow/rules/commonwhy.smk and commonwhy_eval.smk -----------------------
-# ({system}, {judge}, {source}: wildcards; COMMONWHY_DIR, COMMONWHY_EVAL_DIR, JUDGE_CHECK_DIR above)
+# --- CommonWhy: the files of workflow/rules/commonwhy.smk and commonwhy_eval.smk that Python reads too ------
+# ({judge}, {source}: wildcards; COMMONWHY_DIR, COMMONWHY_EVAL_DIR, JUDGE_CHECK_DIR above; the files only
+# commonwhy_eval.smk names are at its top)
 COMMONWHY_PUBLISHED = f"{COMMONWHY_DIR}/published.parquet"
 COMMONWHY_PUBLISHED_REPORT = f"{COMMONWHY_DIR}/published_join_report.json"
 COMMONWHY_CONSTRUCTED = f"{COMMONWHY_DIR}/constructed.parquet"
 COMMONWHY_GROUNDING_REPORT = f"{COMMONWHY_DIR}/grounding_report.csv"
 COMMONWHY_CONSTRUCTION_SUMMARY = f"{COMMONWHY_DIR}/construction_summary.json"
 CWE_ENCODER_MANIFEST = "{encoder_dir}/benchval-encoder.json"
-CWE_BERTSCORE_BASELINE = f"{COMMONWHY_EVAL_DIR}/bertscore_baseline.csv"
-CWE_BERTSCORE_BASELINE_REPORT = f"{COMMONWHY_EVAL_DIR}/bertscore_baseline.json"
-CWE_QUESTIONS = f"{COMMONWHY_EVAL_DIR}/questions.parquet"
-CWE_QUESTIONS_REPORT = f"{COMMONWHY_EVAL_DIR}/questions_report.json"
-CWE_ANSWERS = f"{COMMONWHY_EVAL_DIR}/answers/{{system}}.parquet"
-CWE_ANSWERS_TIMING = f"{COMMONWHY_EVAL_DIR}/answers/{{system}}.timing.json"
-CWE_ANSWERS_CHECKPOINT = f"{COMMONWHY_EVAL_DIR}/answers/{{system}}.checkpoint.jsonl"
-CWE_METRICS = f"{COMMONWHY_EVAL_DIR}/metrics/{{system}}.parquet"
-CWE_JUDGED = f"{COMMONWHY_EVAL_DIR}/judged/{{system}}.parquet"
-CWE_FACTSCORE = f"{COMMONWHY_EVAL_DIR}/factscore/{{system}}.parquet"
-CWE_FACTSCORE_REFERENCES = f"{COMMONWHY_EVAL_DIR}/factscore_references.csv"
-CWE_FACTSCORE_SUMMARY = f"{COMMONWHY_EVAL_DIR}/factscore_summary.csv"
 CWE_RESULTS = f"{COMMONWHY_EVAL_DIR}/results.csv"
 CWE_TABLE2 = f"{COMMONWHY_EVAL_DIR}/table2_{{source}}.csv"
 CWE_TABLE2_FIGURE = f"{COMMONWHY_EVAL_DIR}/table2.png"
 CWE_CRITERION_ROWS, CWE_CRITERION_TASKS = COMMONWHY_CRITERION_FILES
-CWE_CHECK_QUESTIONS = f"{JUDGE_CHECK_DIR}/check_questions.parquet"
-CWE_CHECK_QUESTIONS_REPORT = f"{JUDGE_CHECK_DIR}/check_questions_report.json"
-CWE_CHECK_ANSWERS = f"{JUDGE_CHECK_DIR}/answers/{{system}}.parquet"
-CWE_CHECK_ANSWERS_TIMING = f"{JUDGE_CHECK_DIR}/answers/{{system}}.timing.json"
-CWE_CHECK_ANSWERS_CHECKPOINT = f"{JUDGE_CHECK_DIR}/answers/{{system}}.checkpoint.jsonl"
-CWE_CHECK_SET = f"{JUDGE_CHECK_DIR}/check_set.parquet"
-CWE_CHECK_SET_REPORT = f"{JUDGE_CHECK_DIR}/check_set_report.json"
-CWE_CANARY_SCORES = f"{JUDGE_CHECK_DIR}/canaries.csv"
-CWE_CANARY_VALIDITY = f"{JUDGE_CHECK_DIR}/canaries.json"
-CWE_JUDGE_VERDICTS = f"{JUDGE_CHECK_DIR}/{{judge}}.parquet"
-CWE_JUDGE_SCORES = f"{JUDGE_CHECK_DIR}/{{judge}}.csv"
 CWE_JUDGE_VALIDITY = f"{JUDGE_CHECK_DIR}/{{judge}}.json"
-CWE_JUDGE_CHECK_TABLE = f"{JUDGE_CHECK_DIR}/judge_check.csv"
 # --- end of CommonWhy ---------------------------------------------------------------------------------
-
-
-# ---- the report's run-wide pages (workflow/rules/report.smk) ------------------------------------
-REPORT_MODELS_PAGE = f"{REPORT_DIR}/models.html"
-REPORT_MODELS_TABLE = f"{REPORT_DIR}/models.csv"
-REPORT_TASK_SIZES_PAGE = f"{REPORT_DIR}/task_sizes.html"
-REPORT_CONFIG_PAGE = f"{REPORT_DIR}/config.html"
-REPORT_CONFIG_YAML = f"{REPORT_DIR}/config.yaml"

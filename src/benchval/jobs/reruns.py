@@ -8,9 +8,11 @@ changed, or when an input is newer than its outputs. Three helpers keep that hon
 * :func:`code_digest`: the content hashes of the ``benchval`` modules a rule's script imports,
   transitively (found with :mod:`ast`, never by importing; a name imported from a package that exports it
   lazily, through ``__getattr__`` and a name -> module table, counts as an import of that module:
-  :func:`lazy_exports`). As a param it reruns the rule when
-  any of that code changes and only then; content hashes, not paths, so moving the checkout
-  reruns nothing.
+  :func:`lazy_exports`). A rule's param is :func:`code_param`, ``<script>@<16-hex digest>`` of them: it
+  reruns the rule when any of that code changes and only then; content hashes, not paths, so moving the
+  checkout reruns nothing. A dry run's "Params have changed" reason shows the two digests (a line of ~200
+  characters, not the 3,900-10,600 of the whole table); ``python -m benchval.jobs.reruns changed BEFORE NOW``
+  names the files that differ, from the record :func:`code_param` keeps of each digest.
 * :func:`workdir_relative`: a path outside the package (the raw-data mirror, say) relative to
   the working directory, so that moving the checkout together with its data reruns nothing.
 """
@@ -201,6 +203,101 @@ def code_digest(script: str | Path, package_dir: Path = PACKAGE_DIR) -> dict[str
     return dict(sorted(digest.items()))
 
 
+#: where :func:`code_param` and :func:`settings_param` record what is behind each digest, in the working directory
+CODE_RECORDS = Path(".snakemake") / "benchval" / "code"
+#: a settings param whose ``repr`` is longer is shown as a digest (:func:`settings_param`)
+LONGEST_SHOWN = 300
+
+
+class Settings(dict):
+    """A config section given to a job as a param (a dict to the job), whose ``repr``, which Snakemake records
+    and a dry run's "Params have changed" reason prints, is ``settings@<16-hex digest>``: the whole section
+    once made reasons of 9,587 characters (the ``analysis`` section of rule specification_robustness)."""
+
+    def __repr__(self) -> str:
+        return settings_label(self)
+
+
+def settings_label(value: Mapping) -> str:
+    return f"settings@{config_digest(value)}"
+
+
+def settings_param(value: Any, records: Path | None = None) -> Any:
+    """``value`` as is when its ``repr`` is short, else as :class:`Settings`, its content recorded as
+    ``<records>/settings@<digest>.json`` for ``python -m benchval.jobs.reruns changed BEFORE NOW`` (which
+    then names the changed keys and their values)."""
+    if not isinstance(value, Mapping) or len(repr(value)) <= LONGEST_SHOWN:
+        return value
+    _record(settings_label(value), canonical(value), records)
+    return Settings(value)
+
+
+def _record(label: str, content: Any, records: Path | None) -> None:
+    """``content`` as ``<records>/<label>.json``, once; left out where the folder cannot be written."""
+    path = (records or CODE_RECORDS) / f"{label}.json"
+    if path.exists():
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        partial.write_text(json.dumps(content, indent=0, sort_keys=True, default=str))
+        partial.replace(path)
+    except OSError:
+        pass
+
+
+def code_param(files: Mapping[str, str], records: Path | None = None) -> str:
+    """``<script>@<16-hex digest>`` of ``files`` (a :func:`code_digest`, whose ``script:<name>`` key names the
+    script), the param a rule reruns on.
+
+    The table itself is recorded as ``<records>/<script>@<digest>.json`` (default :data:`CODE_RECORDS` of the
+    working directory), so that ``python -m benchval.jobs.reruns changed BEFORE NOW`` can list what changed
+    between two params a dry run's reason shows. A record that cannot be written is left out (a read-only
+    working directory plans as before; the command then says the digest was never recorded)."""
+    script = next(key.split(":", 1)[1] for key in files if key.startswith("script:"))
+    value = f"{script}@{config_digest(files)}"
+    _record(value, dict(files), records)
+    return value
+
+
+def changed_code(before: str, now: str, records: Path | None = None) -> list[str]:
+    """``changed: <file or key>`` / ``added: ...`` / ``removed: ...`` lines between two :func:`code_param` or
+    :func:`settings_param` labels (sorted; a setting with its values). A label never recorded here is a
+    :class:`LookupError` naming it."""
+    tables = []
+    for value in (before, now):
+        path = (records or CODE_RECORDS) / f"{value}.json"
+        if not path.is_file():
+            raise LookupError(f"no record of {value} in {path.parent} (planned in another working directory?)")
+        tables.append(_flat(json.loads(path.read_text())))
+    old, new = tables
+    with_values = before.startswith("settings@")
+
+    def shown(key: str, table: Mapping) -> str:
+        return f" {json.dumps(table[key], default=str)[:200]}" if with_values else ""
+
+    return (
+        [
+            f"changed: {k}{shown(k, old)}{' ->' if with_values else ''}{shown(k, new)}"
+            for k in sorted(old.keys() & new.keys())
+            if old[k] != new[k]
+        ]
+        + [f"added: {k}{shown(k, new)}" for k in sorted(new.keys() - old.keys())]
+        + [f"removed: {k}{shown(k, old)}" for k in sorted(old.keys() - new.keys())]
+    )
+
+
+def _flat(value: Any, where: str = "") -> dict[str, Any]:
+    """{dotted key: value} of a nested mapping (a code table is flat already)."""
+    if not isinstance(value, Mapping):
+        return {where: value}
+    flat = {}
+    for key, item in value.items():
+        name = f"{where}.{key}" if where else str(key)
+        flat.update(_flat(item, name) if isinstance(item, Mapping) and item else {name: item})
+    return flat
+
+
 def config_digest(value: Any) -> str:
     """A short content hash of a config (or section), its key order ignored: the param of a rule that reads the
     whole config (rule report_config). A dry run's "Params have changed" reason prints a param's old and new
@@ -229,12 +326,88 @@ def workdir_relative(path: str | Path | None, workdir: str | Path | None = None)
     return os.path.relpath(Path(path).resolve(), Path(workdir or os.getcwd()).resolve())
 
 
-def script_code_for(rules_dir) -> Callable[[str], dict[str, str]]:
+def script_code_for(rules_dir) -> Callable[[str], str]:
     """``script_code(name)`` for the rule files in ``rules_dir`` (``workflow.current_basedir``):
-    :func:`code_digest` of ``<rules_dir>/../scripts/<name>``."""
+    :func:`code_param` of the :func:`code_digest` of ``<rules_dir>/../scripts/<name>``."""
     scripts = Path(str(rules_dir)).parent / "scripts"
 
-    def script_code(name: str) -> dict[str, str]:
-        return code_digest(scripts / name)
+    def script_code(name: str) -> str:
+        return code_param(code_digest(scripts / name))
 
     return script_code
+
+
+METADATA = Path(".snakemake") / "metadata"
+
+
+def migrated_params(params: list[str]) -> list[str]:
+    """A job's recorded params (Snakemake's ``repr`` of each) with every code table of the former format (a
+    dict holding a ``script:<name>`` key) replaced by its :func:`code_param`, which records it, and every
+    config section the workflow now gives as :class:`Settings` with the same content (recorded by a dry
+    run of the new code: run one first) replaced by its digest."""
+    migrated = []
+    for param in params:
+        try:
+            value = ast.literal_eval(param) if param.startswith("{'") else None
+        except (ValueError, SyntaxError):
+            value = None
+        is_table = isinstance(value, dict) and any(str(key).startswith("script:") for key in value)
+        if is_table:
+            migrated.append(repr(code_param(value)))
+        elif isinstance(value, dict) and (CODE_RECORDS / f"{settings_label(value)}.json").is_file():
+            migrated.append(repr(Settings(value)))  # a section the workflow gives as Settings now, unchanged
+        else:
+            migrated.append(param)
+    return migrated
+
+
+def migrate_code_params(metadata: Path = METADATA) -> int:
+    """Rewrite the params recorded for a finished run (``.snakemake/metadata/``, Snakemake's file store: one
+    JSON record per output, ``params`` a JSON list of ``repr`` strings) to the short forms
+    (:func:`migrated_params`). A job whose code and settings are unchanged since it ran then plans nothing;
+    one whose code or settings changed reruns as before. Returns how many records changed. Run
+    ``snakemake -n`` with the new code first (it records the settings), then this, then plan as usual."""
+    changed = 0
+    for path in sorted(metadata.iterdir()) if metadata.is_dir() else []:
+        record = json.loads(path.read_text())
+        stored = record.get("params")
+        params = json.loads(stored) if isinstance(stored, str) else stored
+        if not params:
+            continue
+        migrated = migrated_params(params)
+        if migrated != params:
+            record["params"] = json.dumps(migrated) if isinstance(stored, str) else migrated
+            path.write_text(json.dumps(record))
+            changed += 1
+    return changed
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m benchval.jobs.reruns changed BEFORE NOW``: the files whose code differs between two
+    ``code`` params of a dry run's "Params have changed" reason; ``python -m benchval.jobs.reruns migrate``:
+    a finished run's recorded code params to the short form (:func:`migrate_code_params`). Run in the
+    working directory."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(prog="python -m benchval.jobs.reruns", description=main.__doc__)
+    parser.add_argument("command", choices=["changed", "migrate"])
+    parser.add_argument("before", nargs="?", help="changed: the param before, <script>@<digest>")
+    parser.add_argument("now", nargs="?", help="changed: the param now, <script>@<digest>")
+    arguments = parser.parse_args(argv)
+    if arguments.command == "migrate":
+        print(f"{migrate_code_params()} metadata records: code params in the short form")
+        return 0
+    if not (arguments.before and arguments.now):
+        parser.error("changed needs BEFORE and NOW")
+    try:
+        lines = changed_code(arguments.before, arguments.now)
+    except LookupError as error:
+        print(f"benchval.jobs.reruns: {error}", file=sys.stderr)
+        return 1
+    print("\n".join(lines) if lines else "no file differs")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -10,9 +10,12 @@ rule file, as PyPSA-Eur's ``config_provider("section", "key")``), as params::
 
 Snakemake reruns a job when the ``repr`` of one of its params changed, so a key's edit reruns exactly
 the rules that name it, and what follows them. The value is canonical (every mapping's keys sorted:
-reordering a config file reruns nothing). Where the job guards its reads (benchval.analysis.chain.StepSettings,
-benchval.commonwhy.eval.stage_keys.stage_settings), the keys the rule names are the same declaration the
-guard checks, so a job reading a key its rule did not name fails, naming the key.
+reordering a config file reruns nothing); a mapping whose ``repr`` is long is given as
+benchval.jobs.reruns.Settings, whose ``repr`` is a digest, so that a dry run's reason stays one short line
+(``python -m benchval.jobs.reruns changed BEFORE NOW`` names the changed keys). Where the job guards its
+reads (benchval.analysis.chain.StepSettings, benchval.commonwhy.eval.stage_keys.stage_settings), the keys
+the rule names are the same declaration the guard checks, so a job reading a key its rule did not name
+fails, naming the key.
 
 * ``config_provider(path)``: the value at the dotted ``path`` (``"seed"``, ``"analysis.figures.dpi"``).
 * ``config_provider(path, *keys)``: only the named dotted ``keys`` of that section (``"fdr"`` is the whole
@@ -37,7 +40,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from benchval.plumbing.dotted_keys import pick
-from benchval.jobs.reruns import canonical
+from benchval.jobs.reruns import canonical, settings_param
 
 _WILDCARD = re.compile(r"^\{(\w+)\}$")
 _REQUIRED = object()
@@ -73,9 +76,9 @@ class ConfigProvider:
             return default
         if defaults:
             node = {**{key: self._lookup(source.split(".")) for key, source in defaults.items()}, **node}
-        if not keys:
-            return canonical(node)
-        return canonical(pick(node, keys, ".".join(parts), missing="skip"))
+        if keys:
+            node = pick(node, keys, ".".join(parts), missing="skip")
+        return settings_param(canonical(node))
 
     def _lookup(self, parts: list[str]) -> Any:
         first, *rest = parts

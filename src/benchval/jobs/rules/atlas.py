@@ -83,11 +83,11 @@ def forest_figures(config: Mapping) -> list[str]:
     ]
 
 
-def outputs(config: Mapping) -> list[str]:
+def outputs(config: Mapping, studies: Mapping) -> list[str]:
     """Everything the atlas writes (rule publish depends on it, so the main command builds it), when the
-    config runs an atlas study (a study of atlas.study_tables): a config of other studies (the tiny test
-    workflow) builds none of it."""
-    studies = sorted(set((config.get("atlas") or {}).get("study_tables", {})) & set(config["studies"]))
+    run builds an atlas study (``studies``: benchval.jobs.layout.Layout.studies, of atlas.study_tables): a
+    config of other studies (the tiny test workflow), or one without a mirror, builds none of it."""
+    studies = sorted(set((config.get("atlas") or {}).get("study_tables", {})) & set(studies))
     if not studies:
         return []
     return [

@@ -134,21 +134,7 @@ class CommonWhyEvalFunctions:
         return [fill(pattern, system=system) for system in self.layout.commonwhy_eval_systems()]
 
     def outputs(self) -> list[str]:
-        """Final files of the CommonWhy evaluation for the default target
-        (benchval.jobs.layout.Layout.commonwhy_in_default_target)."""
-        if not self.layout.commonwhy_in_default_target():
-            return []
-        sample = self.section["sample"]
-        sources = [s for s in ("published", "constructed") if sample[s] != 0]
-        return [
-            CWE_RESULTS,
-            CWE_TABLE2_FIGURE,
-            *(fill(CWE_TABLE2, source=source) for source in sources),
-            fill(CWE_JUDGE_VALIDITY, judge=self.section["judge"]["system"]),
-            JUDGE_CHECK_PAGE,
-            CWE_CRITERION_ROWS,
-            CWE_CRITERION_TASKS,
-        ]
+        return outputs(self.layout)
 
     def measured_judges(self) -> list[str]:
         """Every offline judge measured by benchmarks/bench_commonwhy_judges.py (committed tables)."""
@@ -184,3 +170,21 @@ class CommonWhyEvalFunctions:
             if manifests
             else self.section["metrics"]["bertscore"]["dir"]
         )
+
+
+def outputs(layout: Layout) -> list[str]:
+    """Final files of the CommonWhy evaluation for the default target
+    (benchval.jobs.layout.Layout.commonwhy_in_default_target)."""
+    if not layout.commonwhy_in_default_target():
+        return []
+    section = layout.commonwhy_eval
+    sources = [s for s in ("published", "constructed") if section["sample"][s] != 0]
+    return [
+        CWE_RESULTS,
+        CWE_TABLE2_FIGURE,
+        *(fill(CWE_TABLE2, source=source) for source in sources),
+        fill(CWE_JUDGE_VALIDITY, judge=section["judge"]["system"]),
+        JUDGE_CHECK_PAGE,
+        CWE_CRITERION_ROWS,
+        CWE_CRITERION_TASKS,
+    ]

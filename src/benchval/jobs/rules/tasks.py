@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from benchval.jobs.layout import Layout
-from benchval.jobs.reruns import canonical, code_digest, workdir_relative
+from benchval.jobs.reruns import canonical, code_digest, code_param, workdir_relative
 from benchval.plumbing.raw_files import dataset_files, find_declared, resolve
 from benchval.tasks.registry import adapter_file
 
@@ -71,4 +71,9 @@ def adapter_code(config: Mapping):
     """The param function of the code of the module that registers the task's adapter (its task folder's
     adapter.py, and what that imports): editing one task folder reruns the tasks that use its adapter, no
     other (docs/tasks.md)."""
-    return lambda wildcards: code_digest(adapter_file(config["tasks"][wildcards.task]["adapter"]))
+    return lambda wildcards: _adapter_code(config["tasks"][wildcards.task]["adapter"])
+
+
+def _adapter_code(adapter: str) -> str:
+    """``<module>.py@<digest>`` (benchval.jobs.reruns.code_param) of the adapter's module and its imports."""
+    return code_param(code_digest(adapter_file(adapter)))
