@@ -177,6 +177,10 @@ rule study_findings:
     output:
         markdown=STUDY_FINDINGS_MARKDOWN,
         html=STUDY_FINDINGS_HTML,
+    log:
+        logs("study_findings/{study}.log"),
+    benchmark:
+        benchmarks("study_findings/{study}.tsv")
     wildcard_constraints:
         study=alternatives(LAYOUT.studies),
     localrule: True
