@@ -9,6 +9,7 @@ from xdist.scheduler import LoadFileScheduling
 
 from benchval.plumbing.config import catalogue_files
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
+from benchval.testing.skip_guard import pytest_runtest_logreport, pytest_sessionfinish  # noqa: F401 (hooks)
 
 SLURM_TESTS = "tests/slurm/"
 
