@@ -2,10 +2,10 @@
 
 A skip hides a test: on a fresh clone (what CI runs) every test must run, except where the machine
 lacks something no test can bring: the shared raw-data mirror, a tool the system installs (WordNet's
-man pages, ``zip``, Chromium), a SLURM cluster that cannot start, the package index. Those reasons
+man pages, ``zip``, Chromium), a SLURM cluster that cannot start, a GPU. Those reasons
 are listed in :data:`MACHINE_REASONS`, each with why; any other skip (a model "not prepared", a
 result "not recorded yet") makes the run fail with the skipped tests named, so that a new skip cannot
-hide. tests/conftest.py loads the plugin; tests/README.md describes it.
+hide. tests/conftest.py loads the plugin; README.md ("Run the tests") describes it.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ MACHINE_REASONS = {
     r"lexnames\(5WN\) man page not installed": "WordNet's man pages (a system package)",
     r"'zip' tool is needed": "the zip tool (a system package)",
     r"chromium/chromedriver missing|apt-get install .* failed": "Chromium (a system package, needs root)",
-    r"SLURM test cluster cannot run here": "a SLURM test cluster (system daemons)",
-    r"pip cannot download": "access to the package index",
+    r"SLURM test cluster (cannot run here|needs)|SLURM packages not installed": "a SLURM test cluster (root, daemons)",
     r"no CUDA device|needs a GPU": "a GPU",
 }
 FAILED_BY_SKIPS = "skipped for a reason that is not about the machine (benchval.testing.skip_guard)"
