@@ -10,7 +10,7 @@ import pytest
 from benchval.plumbing.folders import REPO_ROOT
 from benchval.testing.skip_guard import unexplained
 
-SKIPPING_TESTS = '''
+SKIPPING_TESTS = """
 import pytest
 
 def test_runs():
@@ -26,7 +26,7 @@ def test_without_the_model():
 @pytest.mark.xfail(reason="an expected failure is no skip")
 def test_expected_to_fail():
     assert False
-'''
+"""
 
 
 def test_a_skip_about_the_machine_passes_and_any_other_is_named():
@@ -56,4 +56,7 @@ def test_the_run_fails_on_an_unexplained_skip(reason, exit_code, workers, tmp_pa
 
 
 def test_the_suite_loads_the_guard():
-    assert "benchval.testing.skip_guard import pytest_runtest_logreport" in (REPO_ROOT / "tests" / "conftest.py").read_text()
+    assert (
+        "benchval.testing.skip_guard import pytest_runtest_logreport"
+        in (REPO_ROOT / "tests" / "conftest.py").read_text()
+    )

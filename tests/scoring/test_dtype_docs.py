@@ -33,7 +33,9 @@ def pending_problems(section: str) -> list[str]:
     if not items:
         problems.append("the section shows no table of the small run")
     if any(int(n) != SMALL_RUN_ITEMS for n in items):
-        problems.append(f"a table row claims {sorted(set(items))} items: only the {SMALL_RUN_ITEMS}-item run is measured")
+        problems.append(
+            f"a table row claims {sorted(set(items))} items: only the {SMALL_RUN_ITEMS}-item run is measured"
+        )
     return problems
 
 
@@ -42,7 +44,9 @@ def test_the_docs_show_the_recorded_bf16_run_or_call_it_pending():
     if RECORDED.exists():
         table = pd.read_csv(RECORDED).to_markdown(index=False, floatfmt=".3g")
         assert table in section, "docs/scoring.md should show:\n" + table
-        assert PENDING not in " ".join(section.split()), "the larger run is recorded: the docs should no longer call it pending"
+        assert PENDING not in " ".join(section.split()), (
+            "the larger run is recorded: the docs should no longer call it pending"
+        )
     else:
         assert pending_problems(section) == []
 

@@ -13,6 +13,7 @@ The suite prepares :data:`SUITE_MODELS` only (tests/README.md says what each rea
 from __future__ import annotations
 
 import fcntl
+import json
 from pathlib import Path
 
 import yaml
@@ -37,17 +38,16 @@ def configured_sha256(name: str) -> str:
 
 
 def is_prepared(name: str) -> bool:
-    """Whether resources/models/<name>/ holds the configured model: its manifest names the config's
-    GGUF sha256 and every weights file it lists is there."""
-    from benchval.models import ManifestError, read_manifest
-
+    """Whether resources/models/<name>/ holds the configured model: its manifest (benchval-model.json,
+    written last by rule prepare_model) names the config's GGUF sha256 and every weights file it lists
+    is there."""
     folder = MODELS / name
     try:
-        manifest = read_manifest(folder)
-    except ManifestError:
+        manifest = json.loads((folder / "benchval-model.json").read_text())
+        sha256, weights = manifest["gguf_sha256"], manifest["weights_files"]
+    except (OSError, ValueError, KeyError, TypeError):
         return False
-    files_there = all((folder / file).is_file() for file in manifest["weights_files"])
-    return manifest["gguf_sha256"] == configured_sha256(name) and files_there
+    return sha256 == configured_sha256(name) and all((folder / file).is_file() for file in weights)
 
 
 def prepared_model(name: str) -> Path:
