@@ -29,6 +29,17 @@ def pytest_xdist_make_scheduler(config, log):
     return FileScheduling(config, log)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def one_torch_thread():
+    """One torch thread in each test process: pytest runs two workers on two cores, and a model that
+    takes two threads per worker spins waiting for a core (tests/scoring/test_real_models.py: 58 CPU-s
+    with torch's default threads, 15 CPU-s with one, on the loaded shared machine). Snakemake jobs the
+    tests start set their own threads (benchval.plumbing.job_threads)."""
+    import torch
+
+    torch.set_num_threads(1)
+
+
 @pytest.fixture(scope="session")
 def mirror() -> Path:
     """The shared raw-data mirror; tests that need it skip with this reason when it is absent."""

@@ -20,17 +20,6 @@ from benchval.testing.prepared_models import SUITE_MODELS, prepared_model
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    """The test machine is shared: one thread wastes no CPU waiting on the other."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
 @pytest.fixture(scope="module")
 def hellaswag_items(mirror):
     import sys
