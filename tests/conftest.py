@@ -9,6 +9,7 @@ from xdist.scheduler import LoadFileScheduling
 
 from benchval.plumbing.config import catalogue_files
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
+from benchval.testing.skip_guard import pytest_runtest_logreport, pytest_sessionfinish  # noqa: F401 (hooks)
 
 SLURM_TESTS = "tests/slurm/"
 
@@ -26,6 +27,17 @@ class FileScheduling(LoadFileScheduling):
 
 def pytest_xdist_make_scheduler(config, log):
     return FileScheduling(config, log)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def one_torch_thread():
+    """One torch thread in each test process: pytest runs two workers on two cores, and a model that
+    takes two threads per worker spins waiting for a core (tests/scoring/test_real_models.py: 58 CPU-s
+    with torch's default threads, 15 CPU-s with one, on the loaded shared machine). Snakemake jobs the
+    tests start set their own threads (benchval.plumbing.job_threads)."""
+    import torch
+
+    torch.set_num_threads(1)
 
 
 @pytest.fixture(scope="session")

@@ -12,6 +12,7 @@ import pytest
 
 from benchval.cluster_planning import gpu_hours as cost
 from benchval.plumbing.config import merged_config
+from benchval.testing.prepared_models import prepared_model
 from benchval.cluster_planning.gpu_hours import (
     MeasuredFileError,
     Throughput,
@@ -25,7 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 PAPER = REPO / "config" / "paper.yaml"
 # the command whose output docs/cluster.md shows (between the markers below)
 DOCS_COMMAND = ["--configfile", str(PAPER), "--gpu", "rtx-pro-6000", "--tokenizer"]
-DOCS_TOKENIZER = REPO / "resources" / "models" / "qwen2.5-coder-0.5b"
+DOCS_TOKENIZER = "smollm2-135m"  # the model the suite prepares (benchval.testing.prepared_models)
 BLOCK = re.compile(r"<!-- cost-output:begin -->\n```\n(.*?)```\n<!-- cost-output:end -->", re.S)
 
 
@@ -146,16 +147,16 @@ def docs_output(monkeypatch, capsys) -> str:
         raise OSError("the test runs offline")
 
     monkeypatch.setattr(commonsense, "load_hub_rows", offline)  # the same on a machine with the Hub
-    cost.main([*DOCS_COMMAND, str(DOCS_TOKENIZER)])
+    cost.main([*DOCS_COMMAND, str(prepared_model(DOCS_TOKENIZER))])
     return capsys.readouterr().out.replace(str(REPO) + "/", "")
 
 
 @pytest.mark.slow
 def test_docs_cost_output_is_current(monkeypatch, capsys):
     """docs/cluster.md shows the output of its cost command for config/paper.yaml, regenerated here."""
-    if not (DOCS_TOKENIZER / "tokenizer.json").exists():
-        pytest.skip(f"the docs' tokenizer is not prepared: {DOCS_TOKENIZER} (snakemake resources/models/...)")
     generated = docs_output(monkeypatch, capsys)
-    shown = BLOCK.search((REPO / "docs" / "cluster.md").read_text())
+    docs = (REPO / "docs" / "cluster.md").read_text()
+    assert f"--gpu rtx-pro-6000 --tokenizer resources/models/{DOCS_TOKENIZER}\n" in docs  # the command shown
+    shown = BLOCK.search(docs)
     assert shown, "docs/cluster.md has no cost-output block"
     assert shown.group(1) == generated, "docs/cluster.md's cost output is stale; it should read:\n" + generated

@@ -194,23 +194,83 @@ DRY_RUN = sorted(
 )
 
 
+def _shared_words(command: ShownCommand) -> tuple[str, ...]:
+    """The command less its targets: commands that agree on these are dry-run together."""
+    targets = set(_parsed(command.words).targets)
+    return tuple(w for w in command.words if w not in targets)
+
+
+def _with_targets_of(command: ShownCommand, others: list[ShownCommand]) -> ShownCommand:
+    """``command`` with the targets of ``others`` added right after its own first target (a target
+    after ``--configfile`` would be read as a config file)."""
+    words = command.words
+    first = words.index(_parsed(words).targets[0])
+    extra = [t for other in others for t in _parsed(other.words).targets]
+    return ShownCommand(command.path, command.line, shlex.join(words[: first + 1] + extra + words[first + 1 :]))
+
+
+def dry_run_groups(commands: list[ShownCommand]) -> dict[str, ShownCommand]:
+    """Command text -> the one dry run that covers it: commands with the same words but for their
+    targets share a run with all their targets (one Snakemake start and DAG instead of several)."""
+    by_words: dict[tuple[str, ...], list[ShownCommand]] = {}
+    for command in commands:
+        key = _shared_words(command) if _parsed(command.words).targets else (command.text,)
+        by_words.setdefault(key, []).append(command)
+    groups = {}
+    for members in by_words.values():
+        run = _with_targets_of(members[0], members[1:]) if len(members) > 1 else members[0]
+        groups.update({member.text: run for member in members})
+    return groups
+
+
+def test_commands_that_differ_only_in_targets_share_one_dry_run():
+    a, b, c = (
+        ShownCommand("d.md", n, t)
+        for n, t in enumerate(
+            [
+                "snakemake --cores 2 x/a.png --configfile o.yaml",
+                "snakemake --cores 2 y/b.md --configfile o.yaml",
+                "snakemake --cores 8 x/a.png --configfile o.yaml",
+            ]
+        )
+    )
+    groups = dry_run_groups([a, b, c])
+    assert groups[a.text] is groups[b.text] and groups[c.text] is c
+    assert groups[a.text].words == ["snakemake", "--cores", "2", "x/a.png", "y/b.md", "--configfile", "o.yaml"]
+    assert _parsed(groups[a.text].words).targets == ["x/a.png", "y/b.md"]
+
+
+@pytest.fixture(scope="module")
+def rehearsal_folder(tmp_path_factory) -> Path:
+    """The rehearsal's folder, built once by the docs' build command (docs/cluster.md) and copied
+    where each command that uses it names it."""
+    folder = tmp_path_factory.mktemp("rehearsal") / "built"
+    build = [sys.executable, "-m", "benchval.testing.rehearsal", "build", str(folder)]
+    subprocess.run(build, cwd=REPO_ROOT, env=offline_env(PYTHONPATH=str(REPO_ROOT / "src")), check=True, timeout=600)
+    return folder
+
+
+_dry_runs: dict[str, tuple[list[str], subprocess.CompletedProcess]] = {}  # shared run text -> its result
+
+
+def _dry_run(run: ShownCommand, tmp_path: Path, rehearsal_folder) -> tuple[list[str], subprocess.CompletedProcess]:
+    if run.text in _dry_runs:
+        return _dry_runs[run.text]
+    workdir = _checkout(tmp_path / "checkout")
+    words = _dry_run_words(run, tmp_path)
+    if "config/rehearsal.yaml" in words:  # the docs build the rehearsal's folder first (docs/cluster.md)
+        shutil.copytree(rehearsal_folder(), workdir / words[words.index("--directory") + 1])
+    env = offline_env(PYTHONPATH=str(REPO_ROOT / "src"))
+    result = subprocess.run(words, cwd=workdir, env=env, capture_output=True, text=True, timeout=600)
+    _dry_runs[run.text] = words, result
+    return words, result
+
+
 @pytest.mark.skipif(default_mirror() is None, reason="needs the shared raw-data mirror")
 @pytest.mark.parametrize("command", DRY_RUN, ids=[f"{c.path}:{c.line}" for c in DRY_RUN])
-def test_every_snakemake_command_of_the_docs_dry_runs(command, tmp_path):
-    workdir = _checkout(tmp_path / "checkout")
-    words = _dry_run_words(command, tmp_path)
-    if "config/rehearsal.yaml" in words:  # the docs build the rehearsal's folder first (docs/cluster.md)
-        folder = words[words.index("--directory") + 1]
-        build = [sys.executable, "-m", "benchval.testing.rehearsal", "build", folder]
-        subprocess.run(build, cwd=workdir, env=offline_env(PYTHONPATH=str(REPO_ROOT / "src")), check=True, timeout=600)
-    result = subprocess.run(
-        words,
-        cwd=workdir,
-        env=offline_env(PYTHONPATH=str(REPO_ROOT / "src")),
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+def test_every_snakemake_command_of_the_docs_dry_runs(command, tmp_path, request):
+    run = dry_run_groups(DRY_RUN)[command.text]
+    words, result = _dry_run(run, tmp_path, lambda: request.getfixturevalue("rehearsal_folder"))
     output = result.stdout + result.stderr
     if result.returncode != 0 and "config/paper.yaml" in words and HUB_UNREACHABLE.search(output):
         # the paper's 23 Hugging Face models, here without the Hub: the planning check's one line

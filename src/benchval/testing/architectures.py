@@ -1,7 +1,9 @@
-"""Tiny random-weight models of the paper's six architectures, offline tokenizers, and real items.
+"""Tiny random-weight models of every architecture the fast engine claims exact, offline tokenizers, real items.
 
 The paper's models are GPT-NeoX (Pythia), OPT, Qwen 2 (Qwen 2.5), Llama (Llama 3), Gemma 2 and
-Mistral. :func:`build_architecture` builds each from its transformers config class with 2 layers and
+Mistral; the engine also claims Gemma 3 (the offline Gemma-3-270M's architecture), so that is here
+too (:data:`ARCHITECTURES` equals ``benchval.scoring.engine.EXACT_MODEL_TYPES``, as a test checks).
+:func:`build_architecture` builds each from its transformers config class with 2 layers and
 hidden size 32, the vocabulary resized to the tokenizer's, and the features that change how a
 packed row must be fed switched on:
 
@@ -10,12 +12,15 @@ packed row must be fed switched on:
 - Qwen 2: sliding-window attention on the upper layer (``use_sliding_window``, ``max_window_layers``);
 - Llama: grouped-query attention, full attention;
 - Gemma 2: final-logit and attention-logit soft-capping, sliding window on alternate layers;
-- Mistral: sliding-window attention on every layer (no ``layer_types`` in its config).
+- Mistral: sliding-window attention on every layer (no ``layer_types`` in its config);
+- Gemma 3: a sliding (local) layer below a full (global) one, each with its own rotary base,
+  query-key norms and the scaled embeddings of Gemma.
 
 Windows are :data:`WINDOW` tokens, shorter than the items, so that the window matters.
 
 Tokenizers (:func:`offline_tokenizer`): the prepared real models' tokenizers where prepared
-(``resources/models/<name>/``: Gemma 3 adds BOS, SmolLM2 and Qwen 2.5 do not), and the tiny BPE
+(``resources/models/<name>/``: Gemma 3 adds BOS, SmolLM2 and Qwen 2.5 do not; the suite prepares
+SmolLM2's, :mod:`benchval.testing.prepared_models`), and the tiny BPE
 tokenizers of :mod:`benchval.testing.tiny` (with and without BOS), which always exist. OPT's, Llama
 3's and Mistral's own tokenizers cannot be had offline and are untested here.
 
@@ -35,7 +40,7 @@ from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.testing.tiny import common_config, tiny_tokenizer
 from benchval.plumbing.config_error import unknown_name
 
-ARCHITECTURES = ("gpt_neox", "opt", "qwen2", "llama", "gemma2", "mistral")
+ARCHITECTURES = ("gpt_neox", "opt", "qwen2", "llama", "gemma2", "mistral", "gemma3_text")
 WINDOW = 5  # sliding window in tokens: shorter than every item used
 MODE_TASKS = {"mc": "hellaswag", "partial": "winogrande", "calibrated": "cei", "minimal_pair": "blimp"}
 REAL_TOKENIZERS = {"gemma3-270m": True, "smollm2-135m": False, "qwen2.5-coder-0.5b": False}  # name: adds BOS
@@ -83,6 +88,16 @@ def architecture_config(arch: str, vocab: int, window: int | None = WINDOW):
     if arch == "mistral":
         return tf.MistralConfig(
             **common, intermediate_size=64, num_key_value_heads=2, head_dim=8, sliding_window=window
+        )
+    if arch == "gemma3_text":
+        return tf.Gemma3TextConfig(
+            **common,
+            intermediate_size=64,
+            num_key_value_heads=2,
+            head_dim=8,
+            query_pre_attn_scalar=8,
+            sliding_window=window or 4096,
+            layer_types=["sliding_attention", "full_attention"],
         )
     raise ValueError(unknown_name("architecture", arch, ARCHITECTURES, "benchval.testing.architectures.ARCHITECTURES"))
 
