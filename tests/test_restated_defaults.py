@@ -23,6 +23,7 @@ SCHEMAS = REPO_ROOT / "workflow" / "schemas"
 # (file name, key), so that a move leaves the entry valid; each to become a plain ``section["key"]``, then
 # removed from this list.
 JOBS_TO_CLEAR = {
+    ("layout.py", "study_tables"),
     ("cluster_resources.py", "device"),
     ("cluster_resources.py", "dtype"),
     ("cluster_resources.py", "batch_tokens"),

@@ -61,10 +61,10 @@ rule lmeval_scoreboard:
         "../envs/benchval.yaml"
     params:
         study=config_provider("studies.{study}"),
-        family_rules=analysis_functions.family_rules_content(LAYOUT, workflow_root(workflow.basedir)),
+        family_rules=analysis_functions.family_rules_content(LAYOUT, workflow_root(workflow.basedir)),  # derived: keys named in its docstring
         mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
-        bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),
-        figure_formats=LAYOUT.figure_formats,
+        bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),  # derived: keys named in its docstring
+        figure_formats=config_provider("analysis.figures.formats"),
         figure_dpi=config_provider("analysis.figures.dpi"),
         notice=config_provider("studies.{study}.notice", default=None),
         code=script_code("lmeval_scoreboard.py"),
