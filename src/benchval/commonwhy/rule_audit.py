@@ -110,6 +110,15 @@ def audit_one_rule(rule: str, sparql: str) -> tuple[list[str], bool]:
     return reasons + _condition_reasons(premise, sparql), applied
 
 
+def conditions_not_tested(rule_entities: Path | str) -> dict[str, str]:
+    """Rule text -> why its query never tests a condition its antecedent states (``condition_not_tested``), for
+    every such rule of ``inference_rule_entities.json``: an item of such a rule states a cause that the KG never
+    established for its anchor ("earned a master's degree" grounded on physicians, cw186)."""
+    data = json.loads(Path(rule_entities).read_text(encoding="utf-8"))
+    untested = {rule: _condition_reasons(antecedent(rule) or "", entry["sparql"]) for rule, entry in data.items()}
+    return {rule: "; ".join(reasons) for rule, reasons in untested.items() if reasons}
+
+
 def _normalised_query(sparql: str) -> str:
     return re.sub(r"\s+", " ", sparql).strip()
 

@@ -89,10 +89,21 @@ def anchor_index(items: pd.DataFrame) -> dict[str, list[int]]:
 
 
 def audit_other_rules(
-    items: pd.DataFrame, by_anchor: Mapping[str, list[int]], item: pd.Series, references: Sequence[str]
-) -> tuple[list[int], list[tuple[int, str]]]:
+    items: pd.DataFrame,
+    by_anchor: Mapping[str, list[int]],
+    item: pd.Series,
+    references: Sequence[str],
+    unfounded: Mapping[str, str] = {},
+) -> tuple[list[int], list[tuple[int, str]], list[tuple[int, str]]]:
     """Items of another rule and question about the same anchor, labelled by the guidelines: (those whose
-    answer does not explain `item`'s event: negatives, [(index, why it explains): valid alternative causes])."""
+    answer does not explain `item`'s event: negatives, [(index, why it explains): valid alternative causes],
+    [(index, why no rule labels it)]).
+
+    `unfounded`: rule text -> why its grounding query never tests the condition it states
+    (:func:`benchval.commonwhy.rule_audit.conditions_not_tested`). Such an item's cause was never established for
+    the anchor, so it is neither "a true fact that explains nothing" nor a true alternative cause: whether it
+    explains the event decides nothing when it may be false ("earned a master's degree" for "why did X pursue
+    higher education?", grounded on physicians, was a negative: issue 45, p0160/p0161)."""
     candidates = sorted(
         {
             i
@@ -101,10 +112,13 @@ def audit_other_rules(
             if items.at[i, "rule"] != item["rule"] and items.at[i, "question"] != item["question"]
         }
     )
-    negatives, alternatives = [], []
+    negatives, alternatives, left_out = [], [], []
     event = event_year(item["question"])
     for i in candidates:
         other = items.loc[i]
+        if other["rule"] in unfounded:
+            left_out.append((i, f"its rule's query never tests its cause ({unfounded[other['rule']]})"))
+            continue
         explains = may_explain(other["rule"], item["rule"], event)
         if explains is None:
             continue  # a looser bound and no event date to compare it with: no rule labels it
@@ -114,7 +128,7 @@ def audit_other_rules(
             alternatives.append((i, "states the reference's cause in other words"))
         else:
             negatives.append(i)
-    return negatives, alternatives
+    return negatives, alternatives, left_out
 
 
 def draw_items(items: pd.DataFrame, settings: Mapping, rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
@@ -123,7 +137,10 @@ def draw_items(items: pd.DataFrame, settings: Mapping, rng: np.random.Generator)
     enough pairs for a gate row of its own: with anchors of any other rule it had 22 of 527, unread, and a matcher
     that says Yes to every other rule's cause passed the gate, issue 45),
     then ``n_constructed`` and ``n_published`` others; at most ``max_per_family`` per question family over all
-    pools. The report says what each pool held and what the cap skipped."""
+    pools. The report says what each pool held and what the cap skipped. The shared-anchor pool is read without
+    the rules' queries (:func:`audit_other_rules`' `unfounded`), so the draw, and the models' answers to it, stay
+    as they were; a drawn question whose other rules' causes are all unfounded gets no such negatives (the check
+    set's report counts them under ``left_out``)."""
     anchored = items[items["anchor"].notna()].drop_duplicates("question")
     references, by_anchor = question_references(items), anchor_index(items)
     shared = [
