@@ -781,6 +781,8 @@ def test_birth_place_rules_never_explain_a_death_place():
 PHYSICIANS = "SELECT ?item WHERE { ?item p:P27 ?s0. ?s0 ps:P27 wd:Q884. ?item p:P106 ?s1. ?s1 ps:P106 wd:Q39631. }"
 ENROLLED = "If person A was enrolled at a university, then person A pursued higher education."
 MASTERS = "If person A earned a master’s degree, then person A completed undergraduate education."
+DOCTOR = "If person A has the occupation of medical doctor, then person A completed medical school."
+DIED = "SELECT ?item WHERE { ?item wdt:P570 ?died. FILTER(?died < 2002) }"
 
 
 def _degree_tables():
@@ -803,6 +805,14 @@ def _degree_tables():
                 "Q1",
                 "Anna Berg",
             ),
+            pub(
+                "d3",
+                "Why did Anna Berg complete medical school?",
+                "Because Anna Berg has the occupation of medical doctor.",
+                DOCTOR,
+                "Q1",
+                "Anna Berg",
+            ),
         ]
     )
     return pd.concat([published, degree], ignore_index=True), constructed
@@ -811,29 +821,33 @@ def _degree_tables():
 def test_a_cause_the_rules_query_never_tests_labels_no_pair(tmp_path):
     """Issue 45 (p0160, p0161): cw186 "earned a master's degree" and cw188 "enrolled at a university" are grounded
     by one query of physicians (P27, P106) that tests neither; the master's degree was a negative
-    (other_rule_same_entity, No) for "why did X pursue higher education?", which it would explain were it true."""
-    from benchval.commonwhy.rule_audit import conditions_not_tested
+    (other_rule_same_entity, No) for "why did X pursue higher education?", which it would explain were it true; so
+    was cw183's "has the occupation of medical doctor" (its condition tested, its query shared with cw188's)."""
+    from benchval.commonwhy.rule_audit import GroundingQueries, conditions_not_tested
 
     queries = tmp_path / "inference_rule_entities.json"
-    queries.write_text(json.dumps({rule: {"sparql": PHYSICIANS} for rule in (ENROLLED, MASTERS, TOUR)}))
+    rules = {ENROLLED: PHYSICIANS, MASTERS: PHYSICIANS, DOCTOR: PHYSICIANS, TOUR: DIED}
+    queries.write_text(json.dumps({rule: {"sparql": sparql} for rule, sparql in rules.items()}))
     unfounded = conditions_not_tested(queries)
-    assert set(unfounded) == {ENROLLED, MASTERS}  # TOUR's "died before" is a bound: not a condition read here
+    assert set(unfounded) == {ENROLLED, MASTERS}  # DOCTOR's occupation is tested (P106); TOUR's is a bound
     assert "academic degree (P512)" in unfounded[MASTERS]
+    grounding = GroundingQueries(queries)
+    assert grounding.why_no_label(ENROLLED, DOCTOR).startswith("query_shared")
+    assert grounding.why_no_label(ENROLLED, TOUR) is None and grounding.why_no_label(TOUR, DOCTOR) is None
     settings = {**SETTINGS, "n_published": 10, "n_other_rule": 10}
     old, _ = build_check_set(*_degree_tables(), _kg(), settings, 1)
-    new, report = build_check_set(*_degree_tables(), _kg(), settings, 1, unfounded=unfounded)
+    new, report = build_check_set(*_degree_tables(), _kg(), settings, 1, no_label=grounding.why_no_label)
 
     def negatives(check):
         d1 = check[(check["item"] == "d1") & (check["kind"] == "other_rule_same_entity")]
         return " ".join(d1["answer"])
 
-    assert "master’s degree" in negatives(old)  # the old generator's wrong label
-    assert "master’s degree" not in negatives(new) and "master’s degree" not in " ".join(
-        new.loc[new["item"] == "d1", "answer"]
-    )
+    assert "master’s degree" in negatives(old) and "medical doctor" in negatives(old)  # the old wrong labels
+    d1 = " ".join(new.loc[new["item"] == "d1", "answer"])
+    assert "master’s degree" not in d1 and "medical doctor" not in d1
     assert "Anna Berg died before 1900" in negatives(new)  # a cause its query tests stays a negative
-    left = [r for r in report["left_out"]["by_reason"] if "never tests its cause" in r["reason"]]
-    assert left and all(r["origin"] == "rule" for r in left)
+    left = {r["reason"].split(":")[0] for r in report["left_out"]["by_reason"] if r["origin"] == "rule"}
+    assert "query_shared" in left and any("never tests its cause" in reason for reason in left)
 
 
 def _labels(*rows):

@@ -243,6 +243,7 @@ rule commonwhy_eval_check_questions:
     input:
         published=COMMONWHY_PUBLISHED,
         constructed=COMMONWHY_CONSTRUCTED,
+        rule_queries=CWE_FUNCTIONS.rule_queries(),  # which rules' causes label pairs (the shared-anchor pool)
     output:
         questions=CWE_CHECK_QUESTIONS,
         report=CWE_CHECK_QUESTIONS_REPORT,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -93,17 +93,16 @@ def audit_other_rules(
     by_anchor: Mapping[str, list[int]],
     item: pd.Series,
     references: Sequence[str],
-    unfounded: Mapping[str, str] = {},
+    no_label: Callable[[str, str], str | None] | None = None,
 ) -> tuple[list[int], list[tuple[int, str]], list[tuple[int, str]]]:
     """Items of another rule and question about the same anchor, labelled by the guidelines: (those whose
     answer does not explain `item`'s event: negatives, [(index, why it explains): valid alternative causes],
     [(index, why no rule labels it)]).
 
-    `unfounded`: rule text -> why its grounding query never tests the condition it states
-    (:func:`benchval.commonwhy.rule_audit.conditions_not_tested`). Such an item's cause was never established for
-    the anchor, so it is neither "a true fact that explains nothing" nor a true alternative cause: whether it
-    explains the event decides nothing when it may be false ("earned a master's degree" for "why did X pursue
-    higher education?", grounded on physicians, was a negative: issue 45, p0160/p0161)."""
+    `no_label(rule, other_rule)`: why another rule's cause labels no pair of a question of `rule`, from the rules'
+    grounding queries (:meth:`benchval.commonwhy.rule_audit.GroundingQueries.why_no_label`): a cause its query never
+    tests, or one of a rule sharing the question's query ("earned a master's degree" for "why did X pursue higher
+    education?", grounded on physicians, was a negative: issue 45, p0160/p0161); None: every candidate labelled."""
     candidates = sorted(
         {
             i
@@ -116,8 +115,9 @@ def audit_other_rules(
     event = event_year(item["question"])
     for i in candidates:
         other = items.loc[i]
-        if other["rule"] in unfounded:
-            left_out.append((i, f"its rule's query never tests its cause ({unfounded[other['rule']]})"))
+        why_not = no_label(item["rule"], other["rule"]) if no_label else None
+        if why_not:
+            left_out.append((i, why_not))
             continue
         explains = may_explain(other["rule"], item["rule"], event)
         if explains is None:
@@ -131,23 +131,27 @@ def audit_other_rules(
     return negatives, alternatives, left_out
 
 
-def draw_items(items: pd.DataFrame, settings: Mapping, rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
+def draw_items(
+    items: pd.DataFrame,
+    settings: Mapping,
+    rng: np.random.Generator,
+    no_label: Callable[[str, str], str | None] | None = None,
+) -> tuple[pd.DataFrame, dict]:
     """Seeded draw of anchored questions (one item per question text): first ``n_shared_anchor`` whose anchor
     has another rule's question whose cause does not explain the event (so that ``other_rule_same_entity`` has
     enough pairs for a gate row of its own: with anchors of any other rule it had 22 of 527, unread, and a matcher
     that says Yes to every other rule's cause passed the gate, issue 45),
     then ``n_constructed`` and ``n_published`` others; at most ``max_per_family`` per question family over all
-    pools. The report says what each pool held and what the cap skipped. The shared-anchor pool is read without
-    the rules' queries (:func:`audit_other_rules`' `unfounded`), so the draw, and the models' answers to it, stay
-    as they were; a drawn question whose other rules' causes are all unfounded gets no such negatives (the check
-    set's report counts them under ``left_out``)."""
+    pools. The report says what each pool held and what the cap skipped. `no_label`: as :func:`audit_other_rules`'
+    (the shared-anchor pool is read with the labelling the check set uses: read without it, the 20 questions of the
+    default draw kept 9 other_rule_same_entity pairs of 53 and the twin matcher passed the gate, issue 45)."""
     anchored = items[items["anchor"].notna()].drop_duplicates("question")
     references, by_anchor = question_references(items), anchor_index(items)
     shared = [
         row["index"]
         for _, row in anchored.iterrows()
         if len(by_anchor.get(row["anchor_qids"][0], [])) > 1
-        and audit_other_rules(items, by_anchor, row, references[row["question"]])[0]
+        and audit_other_rules(items, by_anchor, row, references[row["question"]], no_label)[0]
     ]
     pools = {
         "shared_anchor": anchored.loc[shared],

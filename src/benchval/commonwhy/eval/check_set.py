@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -119,12 +119,12 @@ class CheckSetBuilder:
         settings: Mapping,
         rng: np.random.Generator,
         checker=None,
-        unfounded: Mapping[str, str] = {},
+        no_label: Callable[[str, str], str | None] | None = None,
         natural: NaturalLabels | None = None,
     ):
         self.items, self.kg, self.rng, self.checker = items, kg, rng, checker
         self.natural = natural if natural is not None else NaturalLabels(None)
-        self.unfounded = unfounded  # rule text -> why its query never tests its cause (audit_other_rules)
+        self.no_label = no_label  # why another rule's cause labels no pair (audit_other_rules)
         self.evasive = list(settings["evasive_answers"])
         self.n_other_rule = settings["n_other_rule"]
         self._values: dict[str, list[str]] = {}
@@ -267,10 +267,10 @@ class CheckSetBuilder:
     def _other_rule(self, item: pd.Series, references: Sequence[str]) -> tuple[list[pd.Series], list[tuple]]:
         """Up to ``n_other_rule`` items of other rules' questions about the same anchor whose causes do not explain
         the event (negatives), and up to as many (item, why) whose causes do (valid alternative causes)."""
-        negatives, alternatives, unfounded = audit_other_rules(
-            self.items, self.by_anchor, item, references, self.unfounded
+        negatives, alternatives, unlabelled = audit_other_rules(
+            self.items, self.by_anchor, item, references, self.no_label
         )
-        for i, why in unfounded:
+        for i, why in unlabelled:
             self.removed.append(
                 {"item": item["item"], "origin": "rule", "answer": self.items.at[i, "answer"], "reason": why}
             )
@@ -331,12 +331,16 @@ class CheckSetBuilder:
 
 
 def prepare_check(
-    published: pd.DataFrame | None, constructed: pd.DataFrame | None, settings: Mapping, seed: int
+    published: pd.DataFrame | None,
+    constructed: pd.DataFrame | None,
+    settings: Mapping,
+    seed: int,
+    no_label: Callable[[str, str], str | None] | None = None,
 ) -> tuple[pd.DataFrame, dict]:
     """The check questions the models answer (drawn with the family cap; a seeded ``answer_limit`` of them when
-    set) in the sample's layout, and the draw report."""
+    set) in the sample's layout, and the draw report (`no_label`: as :func:`build_check_set`'s)."""
     items = _items(published, constructed)
-    drawn, report = draw_items(items, settings, np.random.default_rng(seed))
+    drawn, report = draw_items(items, settings, np.random.default_rng(seed), no_label)
     report["gold_audit_excluded"] = gold_audit_excluded(published, constructed)
     questions = check_questions(drawn, question_references(items))
     limit = settings.get("answer_limit")
@@ -355,7 +359,7 @@ def build_check_set(
     seed: int,
     model_answers: Mapping[str, pd.DataFrame] | None = None,
     checker=None,
-    unfounded: Mapping[str, str] | None = None,
+    no_label: Callable[[str, str], str | None] | None = None,
     natural_labels: pd.DataFrame | None = None,
 ) -> tuple[pd.DataFrame, dict]:
     """The labelled pairs and a report (questions drawn, pairs per kind and origin, what was left out).
@@ -364,13 +368,14 @@ def build_check_set(
     ``evasive_answers``, ``min_pairs``.
     `model_answers`: system -> its answers (``id``, ``answer``) to the check questions (:func:`prepare_check`);
     `checker`: a :class:`~.kg_claims.KGFactChecker` that labels the answers' false facts (None: not labelled);
-    `unfounded`: rule text -> why its query never tests its cause (:func:`~.check_items.audit_other_rules`);
+    `no_label`: why another rule's cause labels no pair, from the rules' queries
+    (:func:`~.check_items.audit_other_rules`);
     `natural_labels`: the models' answers labelled blind (:mod:`.check_natural`; None: none).
     """
     items = _items(published, constructed)
-    drawn, report = draw_items(items, settings, np.random.default_rng(seed))
+    drawn, report = draw_items(items, settings, np.random.default_rng(seed), no_label)
     natural = NaturalLabels(natural_labels)
-    builder = CheckSetBuilder(items, kg, settings, np.random.default_rng([seed, 1]), checker, unfounded or {}, natural)
+    builder = CheckSetBuilder(items, kg, settings, np.random.default_rng([seed, 1]), checker, no_label, natural)
     by_item = {
         system: dict(zip(table["id"].str.removeprefix("chk-"), table["answer"].fillna("")))
         for system, table in (model_answers or {}).items()

@@ -13,7 +13,7 @@ from benchval.commonwhy.eval.judge_check import build_check_set
 from benchval.commonwhy.eval.parquet_tables import write_table
 from benchval.commonwhy.eval.stage_keys import stage_settings
 from benchval.jobs.steps.commonwhy_eval_check_questions import commonwhy_tables
-from benchval.commonwhy.rule_audit import conditions_not_tested
+from benchval.commonwhy.rule_audit import GroundingQueries
 from benchval.jobs.steps.shared.commonwhy_eval_stage_io import open_kg, read_answers
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ def stage_check_set(
         seed,
         model_answers={system: read_answers(path) for system, path in (answers or {}).items()},
         checker=KGFactChecker(kg) if answers else None,
-        unfounded=conditions_not_tested(rule_queries) if rule_queries else None,
+        no_label=GroundingQueries(rule_queries).why_no_label if rule_queries else None,
         natural_labels=read_natural_labels(natural_labels) if natural_labels else None,
     )
     log.info("judge check set: %s", {k: v for k, v in report.items() if k != "left_out"})
