@@ -28,7 +28,7 @@ from benchval.commonwhy.eval.settings import resolve
 from benchval.commonwhy.eval.stage_keys import stage_section
 from benchval.commonwhy.eval.steps.commonwhy_eval_check_set import stage_check_set
 from benchval.commonwhy.eval.steps.commonwhy_eval_judge_canaries import stage_judge_canaries
-from benchval.plumbing.folders import REPO_ROOT
+from benchval.plumbing.folders import REPO_ROOT, default_mirror
 
 OUT = REPO_ROOT / "benchmarks" / "results" / "commonwhy_canaries"
 STORE = "resources/kg/litwd1k.oxigraph"  # the default config's local KG store (commonwhy.kg.store)
@@ -57,6 +57,7 @@ def build(run_dir: Path, config: dict, seed: int, out: Path) -> Path:
         str(out / "check_set.parquet"),
         str(out / "check_set_report.json"),
         answers={path.stem: str(path) for path in sorted(answers.glob("*.parquet"))},
+        rule_queries=str(Path(default_mirror()) / "commonwhy" / "inference_rule_entities.json"),
     )
     return out / "check_set.parquet"
 

@@ -7,11 +7,15 @@ why it was not checked) and ``summary.json`` (rules checked out of 231, flags pe
 A labeller marks each sampled rule ``bad`` (the query does not ground the rule: its anchors need not satisfy
 the antecedent, the anchor is of the wrong type, or the premise cannot cause the conclusion) or ``ok`` in
 ``labels.csv`` (``sample_id,label,why``). ``agree``: the flags' precision (flagged rules labelled bad) and the
-share of unflagged rules labelled bad (what the flags miss), in ``agreement.json``. Usage::
+share of unflagged rules labelled bad (what the flags miss), in ``agreement.json``; ``--labels`` names another
+labelling of the same sample (``independent_labels.csv``: a labeller who had seen neither the code, the key nor
+``labels.csv``), written to ``agreement_<its name>.json`` with Cohen's kappa between it and ``labels.csv``
+(``sklearn.metrics.cohen_kappa_score``). Usage::
 
     PYTHONPATH=src .venv/bin/python benchmarks/commonwhy_rule_audit.py audit
     PYTHONPATH=src .venv/bin/python benchmarks/commonwhy_rule_audit.py sample --n 15
     PYTHONPATH=src .venv/bin/python benchmarks/commonwhy_rule_audit.py agree
+    PYTHONPATH=src .venv/bin/python benchmarks/commonwhy_rule_audit.py agree --labels independent_labels.csv
 """
 
 from __future__ import annotations
@@ -81,11 +85,25 @@ def sample(out: Path, n: int) -> None:
     print(f"{len(blind)} rules written to {out / 'sample.csv'}")
 
 
-def agree(out: Path) -> dict:
+def _read_labels(path: Path) -> pd.DataFrame:
+    """A labelling of the sample: ``sample_id,label,why`` with every label ok or bad (else it stops, naming the row)."""
+    labels = pd.read_csv(path, keep_default_na=False)
+    labels["label"] = labels["label"].str.strip().str.lower()
+    wrong = labels[~labels["label"].isin(["ok", "bad"])]
+    if len(wrong):
+        raise SystemExit(
+            f"{path}: label {wrong['label'].iloc[0]!r} of {wrong['sample_id'].iloc[0]} is neither ok nor bad"
+        )
+    return labels
+
+
+def agree(out: Path, labels_name: str = "labels.csv") -> dict:
     key = pd.read_csv(out / "key.csv", keep_default_na=False)
-    labels = pd.read_csv(out / "labels.csv", keep_default_na=False)
+    labels = _read_labels(out / labels_name)
     both = key.merge(labels, on="sample_id", validate="one_to_one")
-    bad = both["label"].str.strip().str.lower().eq("bad")
+    if len(both) != len(key):
+        raise SystemExit(f"{out / labels_name}: {len(both)} of the {len(key)} sampled rules labelled")
+    bad = both["label"].eq("bad")
     flagged = both["flagged"].astype(str).str.lower().eq("true")
     result = {
         "n_flagged": int(flagged.sum()),
@@ -100,9 +118,30 @@ def agree(out: Path) -> dict:
         "unflagged_labelled_bad": float(bad[~flagged].mean()),
         "missed": both.loc[~flagged & bad, ["sample_id", "rule_id", "why"]].to_dict("records"),
     }
-    (out / "agreement.json").write_text(json.dumps(result, indent=2))
+    name = "agreement.json"
+    if labels_name != "labels.csv":
+        result = {"labels": labels_name, **result, "between_labellers": between_labellers(out, labels_name)}
+        name = f"agreement_{Path(labels_name).stem}.json"
+    (out / name).write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))
     return result
+
+
+def between_labellers(out: Path, labels_name: str) -> dict:
+    """Cohen's kappa and raw agreement of ``labels.csv`` (the audit's author) and `labels_name`, and the rules
+    they label differently."""
+    from sklearn.metrics import cohen_kappa_score
+
+    first = _read_labels(out / "labels.csv")
+    second = _read_labels(out / labels_name)
+    both = first.merge(second, on="sample_id", suffixes=("_author", "_other"), validate="one_to_one")
+    differ = both[both["label_author"] != both["label_other"]]
+    return {
+        "n": len(both),
+        "kappa": float(cohen_kappa_score(both["label_author"], both["label_other"])),
+        "raw_agreement": float((both["label_author"] == both["label_other"]).mean()),
+        "disagreements": differ[["sample_id", "label_author", "label_other", "why_other"]].to_dict("records"),
+    }
 
 
 def main() -> None:
@@ -110,6 +149,7 @@ def main() -> None:
     parser.add_argument("step", choices=["audit", "sample", "agree"])
     parser.add_argument("--n", type=int, default=15, help="flagged and unflagged rules each (sample)")
     parser.add_argument("--out", default=str(OUT))
+    parser.add_argument("--labels", default="labels.csv", help="the labelling agree reads, in --out (agree)")
     args = parser.parse_args()
     out = Path(args.out)
     if args.step == "audit":
@@ -118,7 +158,7 @@ def main() -> None:
         out.mkdir(parents=True, exist_ok=True)
         sample(out, args.n)
     else:
-        agree(out)
+        agree(out, args.labels)
 
 
 if __name__ == "__main__":

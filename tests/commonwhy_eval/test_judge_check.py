@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
@@ -773,3 +774,157 @@ def test_birth_place_rules_never_explain_a_death_place():
     check, report = build_check_set(pd.concat([published, born]), constructed, _kg(), SETTINGS, 1)
     assert "b1" not in set(check["item"]) and "born in Concepción" not in " ".join(check["answer"])
     assert report["gold_audit_excluded"]["published"]["per_reason"]["premise_cannot_cause"] == 1
+
+
+# --- issue 45 leftovers: causes the rules' queries never test; natural answers labelled blind -------------
+
+PHYSICIANS = "SELECT ?item WHERE { ?item p:P27 ?s0. ?s0 ps:P27 wd:Q884. ?item p:P106 ?s1. ?s1 ps:P106 wd:Q39631. }"
+ENROLLED = "If person A was enrolled at a university, then person A pursued higher education."
+MASTERS = "If person A earned a master’s degree, then person A completed undergraduate education."
+DOCTOR = "If person A has the occupation of medical doctor, then person A completed medical school."
+DIED = "SELECT ?item WHERE { ?item wdt:P570 ?died. FILTER(?died < 2002) }"
+
+
+def _degree_tables():
+    published, constructed = _tables()
+    degree = pd.DataFrame(
+        [
+            pub(
+                "d1",
+                "Why did Anna Berg pursue higher education?",
+                "Because Anna Berg was enrolled at a university.",
+                ENROLLED,
+                "Q1",
+                "Anna Berg",
+            ),
+            pub(
+                "d2",
+                "Why did Anna Berg complete undergraduate education?",
+                "Because Anna Berg earned a master’s degree.",
+                MASTERS,
+                "Q1",
+                "Anna Berg",
+            ),
+            pub(
+                "d3",
+                "Why did Anna Berg complete medical school?",
+                "Because Anna Berg has the occupation of medical doctor.",
+                DOCTOR,
+                "Q1",
+                "Anna Berg",
+            ),
+        ]
+    )
+    return pd.concat([published, degree], ignore_index=True), constructed
+
+
+def test_a_cause_the_rules_query_never_tests_labels_no_pair(tmp_path):
+    """Issue 45 (p0160, p0161): cw186 "earned a master's degree" and cw188 "enrolled at a university" are grounded
+    by one query of physicians (P27, P106) that tests neither; the master's degree was a negative
+    (other_rule_same_entity, No) for "why did X pursue higher education?", which it would explain were it true; so
+    was cw183's "has the occupation of medical doctor" (its condition tested, its query shared with cw188's)."""
+    from benchval.commonwhy.rule_audit import GroundingQueries, conditions_not_tested
+
+    queries = tmp_path / "inference_rule_entities.json"
+    rules = {ENROLLED: PHYSICIANS, MASTERS: PHYSICIANS, DOCTOR: PHYSICIANS, TOUR: DIED}
+    queries.write_text(json.dumps({rule: {"sparql": sparql} for rule, sparql in rules.items()}))
+    unfounded = conditions_not_tested(queries)
+    assert set(unfounded) == {ENROLLED, MASTERS}  # DOCTOR's occupation is tested (P106); TOUR's is a bound
+    assert "academic degree (P512)" in unfounded[MASTERS]
+    grounding = GroundingQueries(queries)
+    assert grounding.why_no_label(ENROLLED, DOCTOR).startswith("query_shared")
+    assert grounding.why_no_label(ENROLLED, TOUR) is None and grounding.why_no_label(TOUR, DOCTOR) is None
+    settings = {**SETTINGS, "n_published": 10, "n_other_rule": 10}
+    old, _ = build_check_set(*_degree_tables(), _kg(), settings, 1)
+    new, report = build_check_set(*_degree_tables(), _kg(), settings, 1, no_label=grounding.why_no_label)
+
+    def negatives(check):
+        d1 = check[(check["item"] == "d1") & (check["kind"] == "other_rule_same_entity")]
+        return " ".join(d1["answer"])
+
+    assert "master’s degree" in negatives(old) and "medical doctor" in negatives(old)  # the old wrong labels
+    d1 = " ".join(new.loc[new["item"] == "d1", "answer"])
+    assert "master’s degree" not in d1 and "medical doctor" not in d1
+    assert "Anna Berg died before 1900" in negatives(new)  # a cause its query tests stays a negative
+    left = {r["reason"].split(":")[0] for r in report["left_out"]["by_reason"] if r["origin"] == "rule"}
+    assert "query_shared" in left and any("never tests its cause" in reason for reason in left)
+
+
+def _labels(*rows):
+    from benchval.commonwhy.eval.check_natural import answer_digest
+
+    return pd.DataFrame(
+        [
+            {"question_id": q, "system": s, "answer_sha256": answer_digest(a), "label": label, "why": "blind"}
+            for q, s, a, label in rows
+        ]
+    )
+
+
+def test_natural_answers_labelled_blind_join_by_their_text_and_the_rest_is_reported():
+    answers = {
+        "m": pd.DataFrame(
+            {
+                "id": ["chk-cw1-Q1", "chk-h1", "chk-h3"],
+                "answer": [
+                    "Because Anna Berg was a citizen of Germany.",
+                    "Anna Berg could not attend Tour Alpha.",  # a rule labels it too (restated_question)
+                    "Because she was tired.",  # no rule labels it
+                ],
+            }
+        )
+    }
+    labels = _labels(
+        ("chk-cw1-Q1", "m", "Because Anna Berg was a citizen of Germany.", "yes"),
+        ("chk-h1", "m", "Anna Berg could not attend Tour Alpha.", "no"),
+        ("chk-h3", "m", "Because she was tired.", "not_checkable"),
+        ("chk-h3", "m", "Because she was very tired.", "no"),  # this run's text differs
+        ("chk-h1", "other", "Anna Berg could not attend Tour Alpha.", "no"),  # no such answerer
+        ("kg-cw1-Q1", "m", "Because.", "no"),  # an evaluation answer
+    )
+    check, report = _check(model_answers=answers, natural_labels=labels)
+    natural = check[check["kind"] == "natural_answer"].set_index("item")
+    assert set(natural["origin"]) == {"blind_label"} and set(natural.index) == {"cw1-Q1", "h1"}
+    assert natural.loc["cw1-Q1", "expected"] and not natural.loc["h1", "expected"]
+    assert "model:m" not in set(check["origin"])  # the blind label wins over the rule's; h3 is not checkable
+    got = report["natural_labels"]
+    assert (got["labels"], got["matched"], got["used"], got["not_checkable"]) == (6, 3, {"yes": 1, "no": 1}, 1)
+    assert sorted(got["unmatched"].values()) == [1, 1, 1] and any("other text" in r for r in got["unmatched"])
+    assert any("evaluation question" in r for r in got["unmatched"])
+    assert any(r["reason"].startswith("labelled blind: not checkable") for r in report["left_out"]["by_reason"])
+
+
+def test_the_gate_scores_the_natural_answers_in_their_own_row():
+    check, _ = _check()
+    verdicts = check.assign(judged_yes=check["expected"])
+    natural = pd.DataFrame(
+        {"item": ["n1", "n1", "n2", "n3"], "kind": "natural_answer", "expected": [True, False, False, True]}
+    )
+    says_yes = pd.concat([verdicts, natural.assign(judged_yes=True)], ignore_index=True)
+    table = score_check(says_yes, 200, 0.95, 1, min_pairs_per_type=2).set_index("subset")
+    row = table.loc["natural_answer"]
+    assert (row["n_pairs"], row["n_questions"], row["n_positive"], row["n_negative"]) == (4, 3, 2, 2)
+    expected = natural["expected"].to_numpy()
+    assert row["rate"] == pytest.approx(balanced_accuracy_score(expected, np.ones(4, dtype=bool))) == 0.5
+    assert not row["passes"]  # a judge that says Yes to every natural answer is rejected there
+    assert not judge_validity(table.reset_index(), 0.8, "says-yes")["valid"]
+    right = pd.concat([verdicts, natural.assign(judged_yes=natural["expected"])], ignore_index=True)
+    assert score_check(right, 200, 0.95, 1, min_pairs_per_type=2).set_index("subset").loc["natural_answer", "rate"] == 1
+
+
+def test_natural_labels_file_is_checked_naming_the_line(tmp_path):
+    from benchval.commonwhy.eval.check_natural import read_natural_labels
+
+    path = tmp_path / "labels.csv"
+    good = _labels(("chk-h1", "m", "x", "yes"), ("chk-h3", "m", "y", "no"))
+    good.to_csv(path, index=False)
+    assert len(read_natural_labels(path)) == 2
+    good.assign(label=["yes", "maybe"]).to_csv(path, index=False)
+    with pytest.raises(ValueError, match=r"line 3: label 'maybe'"):
+        read_natural_labels(path)
+    pd.concat([good, good.iloc[[0]]]).to_csv(path, index=False)
+    with pytest.raises(ValueError, match="line 4: a second label"):
+        read_natural_labels(path)
+    good.assign(answer_sha256="abc").to_csv(path, index=False)
+    with pytest.raises(ValueError, match="line 2: answer_sha256"):
+        read_natural_labels(path)

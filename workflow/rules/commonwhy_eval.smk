@@ -275,6 +275,7 @@ rule commonwhy_eval_check_questions:
     input:
         published=COMMONWHY_PUBLISHED,
         constructed=COMMONWHY_CONSTRUCTED,
+        rule_queries=CWE_FUNCTIONS.rule_queries(),  # which rules' causes label pairs (the shared-anchor pool)
     output:
         questions=CWE_CHECK_QUESTIONS,
         report=CWE_CHECK_QUESTIONS_REPORT,
@@ -328,6 +329,8 @@ rule commonwhy_eval_check_set:
         published=COMMONWHY_PUBLISHED,
         constructed=COMMONWHY_CONSTRUCTED,
         answers=expand(CWE_CHECK_ANSWERS, system=CWE_CHECK_ANSWERERS),
+        rule_queries=CWE_FUNCTIONS.rule_queries(),  # which rules' queries never test their cause
+        natural_labels=ancient(CWE_FUNCTIONS.natural_labels()),  # a repository file: its content is a param
     output:
         pairs=CWE_CHECK_SET,
         report=CWE_CHECK_SET_REPORT,
@@ -343,6 +346,7 @@ rule commonwhy_eval_check_set:
         kg=config_provider("commonwhy.kg"),
         seed=config_provider("seed"),
         systems=CWE_CHECK_ANSWERERS,
+        natural_labels=CWE_FUNCTIONS.natural_label_digests(),
         code=script_code("commonwhy_eval_check_set.py"),
     script:
         "../scripts/commonwhy_eval_check_set.py"

@@ -12,4 +12,5 @@ stage_check_questions(
     job.params["seed"],
     sm.output.questions,
     sm.output.report,
+    rule_queries=sm.input.rule_queries,
 )

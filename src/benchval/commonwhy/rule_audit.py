@@ -109,6 +109,41 @@ def audit_one_rule(rule: str, sparql: str) -> tuple[list[str], bool]:
     return reasons + _condition_reasons(premise, sparql), applied
 
 
+def conditions_not_tested(rule_entities: Path | str) -> dict[str, str]:
+    """Rule text -> why its query never tests a condition its antecedent states (``condition_not_tested``), for
+    every such rule of ``inference_rule_entities.json``: an item of such a rule states a cause that the KG never
+    established for its anchor ("earned a master's degree" grounded on physicians, cw186)."""
+    data = json.loads(Path(rule_entities).read_text(encoding="utf-8"))
+    untested = {rule: _condition_reasons(antecedent(rule) or "", entry["sparql"]) for rule, entry in data.items()}
+    return {rule: "; ".join(reasons) for rule, reasons in untested.items() if reasons}
+
+
+class GroundingQueries:
+    """The rules' grounding queries (``inference_rule_entities.json``), read for the judge's check set: which other
+    rule's cause about a question's anchor no labelling rule may use (:meth:`why_no_label`)."""
+
+    def __init__(self, rule_entities: Path | str):
+        data = json.loads(Path(rule_entities).read_text(encoding="utf-8"))
+        self.query = {rule: _normalised_query(entry["sparql"]) for rule, entry in data.items()}
+        self.untested = conditions_not_tested(rule_entities)
+
+    def why_no_label(self, rule: str, other_rule: str) -> str | None:
+        """Why another rule's cause (`other_rule`) labels no pair of a question of `rule`, or None:
+
+        - its query never tests the condition it states: the cause was never established for the anchor, so
+          whether it explains the event decides nothing ("earned a master's degree", cw186);
+        - the two rules share one query with different conditions (``query_shared``): rules written over one set
+          of anchors state causes of one theme that may entail each other ("has the occupation of medical doctor,
+          which requires completing medical school" for "why did X pursue higher education?", cw183 and cw188),
+          an entailment no labelling rule reads."""
+        if other_rule in self.untested:
+            return f"its rule's query never tests its cause ({self.untested[other_rule]})"
+        shared = self.query.get(rule) is not None and self.query.get(rule) == self.query.get(other_rule)
+        if shared and (antecedent(rule) or rule) != (antecedent(other_rule) or other_rule):
+            return "query_shared: its rule and the question's are grounded by one query with different conditions"
+        return None
+
+
 def _normalised_query(sparql: str) -> str:
     return re.sub(r"\s+", " ", sparql).strip()
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -89,10 +89,20 @@ def anchor_index(items: pd.DataFrame) -> dict[str, list[int]]:
 
 
 def audit_other_rules(
-    items: pd.DataFrame, by_anchor: Mapping[str, list[int]], item: pd.Series, references: Sequence[str]
-) -> tuple[list[int], list[tuple[int, str]]]:
+    items: pd.DataFrame,
+    by_anchor: Mapping[str, list[int]],
+    item: pd.Series,
+    references: Sequence[str],
+    no_label: Callable[[str, str], str | None] | None = None,
+) -> tuple[list[int], list[tuple[int, str]], list[tuple[int, str]]]:
     """Items of another rule and question about the same anchor, labelled by the guidelines: (those whose
-    answer does not explain `item`'s event: negatives, [(index, why it explains): valid alternative causes])."""
+    answer does not explain `item`'s event: negatives, [(index, why it explains): valid alternative causes],
+    [(index, why no rule labels it)]).
+
+    `no_label(rule, other_rule)`: why another rule's cause labels no pair of a question of `rule`, from the rules'
+    grounding queries (:meth:`benchval.commonwhy.rule_audit.GroundingQueries.why_no_label`): a cause its query never
+    tests, or one of a rule sharing the question's query ("earned a master's degree" for "why did X pursue higher
+    education?", grounded on physicians, was a negative: issue 45, p0160/p0161); None: every candidate labelled."""
     candidates = sorted(
         {
             i
@@ -101,10 +111,14 @@ def audit_other_rules(
             if items.at[i, "rule"] != item["rule"] and items.at[i, "question"] != item["question"]
         }
     )
-    negatives, alternatives = [], []
+    negatives, alternatives, left_out = [], [], []
     event = event_year(item["question"])
     for i in candidates:
         other = items.loc[i]
+        why_not = no_label(item["rule"], other["rule"]) if no_label else None
+        if why_not:
+            left_out.append((i, why_not))
+            continue
         explains = may_explain(other["rule"], item["rule"], event)
         if explains is None:
             continue  # a looser bound and no event date to compare it with: no rule labels it
@@ -114,23 +128,30 @@ def audit_other_rules(
             alternatives.append((i, "states the reference's cause in other words"))
         else:
             negatives.append(i)
-    return negatives, alternatives
+    return negatives, alternatives, left_out
 
 
-def draw_items(items: pd.DataFrame, settings: Mapping, rng: np.random.Generator) -> tuple[pd.DataFrame, dict]:
+def draw_items(
+    items: pd.DataFrame,
+    settings: Mapping,
+    rng: np.random.Generator,
+    no_label: Callable[[str, str], str | None] | None = None,
+) -> tuple[pd.DataFrame, dict]:
     """Seeded draw of anchored questions (one item per question text): first ``n_shared_anchor`` whose anchor
     has another rule's question whose cause does not explain the event (so that ``other_rule_same_entity`` has
     enough pairs for a gate row of its own: with anchors of any other rule it had 22 of 527, unread, and a matcher
     that says Yes to every other rule's cause passed the gate, issue 45),
     then ``n_constructed`` and ``n_published`` others; at most ``max_per_family`` per question family over all
-    pools. The report says what each pool held and what the cap skipped."""
+    pools. The report says what each pool held and what the cap skipped. `no_label`: as :func:`audit_other_rules`'
+    (the shared-anchor pool is read with the labelling the check set uses: read without it, the 20 questions of the
+    default draw kept 9 other_rule_same_entity pairs of 53 and the twin matcher passed the gate, issue 45)."""
     anchored = items[items["anchor"].notna()].drop_duplicates("question")
     references, by_anchor = question_references(items), anchor_index(items)
     shared = [
         row["index"]
         for _, row in anchored.iterrows()
         if len(by_anchor.get(row["anchor_qids"][0], [])) > 1
-        and audit_other_rules(items, by_anchor, row, references[row["question"]])[0]
+        and audit_other_rules(items, by_anchor, row, references[row["question"]], no_label)[0]
     ]
     pools = {
         "shared_anchor": anchored.loc[shared],

@@ -40,9 +40,11 @@ Negatives (expected No):
   answering models' own outputs that add nothing to the question (every content word is the question's);
 - ``evasive``: an empty or evasive answer (the configured list, chosen in turn).
 
-A model's output that no rule labels is left out (counted in the report). Every pair carries all references
-of its question, and the judge's verdict is Yes when it accepts the answer against any of them, as answers are
-judged (:func:`~.judge.judge_answers`). The gate that reads the pairs is :mod:`.judge_gate`.
+A model's output that no rule labels is left out (counted in the report); one labelled blind by the guidelines
+(:mod:`.check_natural`) is a ``natural_answer`` pair (origin ``blind_label``) with that label. Another rule's
+cause that its grounding query never tests labels no pair (:func:`~.check_items.audit_other_rules`). Every pair
+carries all references of its question, and the judge's verdict is Yes when it accepts the answer against any of
+them, as answers are judged (:func:`~.judge.judge_answers`). The gate that reads the pairs is :mod:`.judge_gate`.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -68,6 +70,7 @@ from benchval.commonwhy.eval.check_items import (
     question_references,
 )
 from benchval.commonwhy.eval.check_causes import MAY_EXPLAIN
+from benchval.commonwhy.eval.check_natural import KIND, LABELS, ORIGIN, NaturalLabels
 from benchval.commonwhy.eval.check_twins import grounded_twins, link_twins
 from benchval.commonwhy.eval.check_wording import (
     BROKEN_LINKS,
@@ -109,8 +112,19 @@ BROKEN_TEMPLATE = {
 class CheckSetBuilder:
     """Builds the check pairs of one drawn question at a time (see the module docstring)."""
 
-    def __init__(self, items: pd.DataFrame, kg, settings: Mapping, rng: np.random.Generator, checker=None):
+    def __init__(
+        self,
+        items: pd.DataFrame,
+        kg,
+        settings: Mapping,
+        rng: np.random.Generator,
+        checker=None,
+        no_label: Callable[[str, str], str | None] | None = None,
+        natural: NaturalLabels | None = None,
+    ):
         self.items, self.kg, self.rng, self.checker = items, kg, rng, checker
+        self.natural = natural if natural is not None else NaturalLabels(None)
+        self.no_label = no_label  # why another rule's cause labels no pair (audit_other_rules)
         self.evasive = list(settings["evasive_answers"])
         self.n_other_rule = settings["n_other_rule"]
         self._values: dict[str, list[str]] = {}
@@ -147,6 +161,10 @@ class CheckSetBuilder:
         made = [m for m in made if m.answer is not None and (m.kind == "reference" or m.answer not in references)]
         out = [{**base, **m._asdict()} for m in made]
         for system, answer in answers.items():
+            blind = self._blind_pair(item, system, answer)
+            if blind is not None:
+                out += [{**base, **blind._asdict(), "origin": ORIGIN}] if blind.expected is not None else []
+                continue
             labelled = self._label_answer(item, answer, references)
             origin = f"model:{system}"
             if labelled is None:
@@ -157,6 +175,18 @@ class CheckSetBuilder:
                 made = Made(labelled[0], False, answer, "model_output", labelled[1])
                 out.append({**base, **made._asdict(), "origin": origin})
         return out
+
+    def _blind_pair(self, item: pd.Series, system: str, answer: str) -> Made | None:
+        """The natural_answer pair of a model's answer labelled blind (check_natural; expected None: labelled not
+        checkable, left out and reported), or None when it was not labelled."""
+        blind = self.natural.label(f"chk-{item['item']}", system, answer)
+        if blind is None:
+            return None
+        label, why = blind
+        if LABELS[label] is None:
+            reason = f"labelled blind: not checkable ({why})"
+            self.removed.append({"item": item["item"], "origin": ORIGIN, "answer": answer, "reason": reason})
+        return Made(KIND, LABELS[label], answer, "model_output", f"answer of {system}; blind label: {why}")
 
     def _template(self, family: str, purpose: str) -> int:
         """The rule template of `family`'s next grounded cause of `purpose` (each purpose takes them in turn, so
@@ -237,7 +267,13 @@ class CheckSetBuilder:
     def _other_rule(self, item: pd.Series, references: Sequence[str]) -> tuple[list[pd.Series], list[tuple]]:
         """Up to ``n_other_rule`` items of other rules' questions about the same anchor whose causes do not explain
         the event (negatives), and up to as many (item, why) whose causes do (valid alternative causes)."""
-        negatives, alternatives = audit_other_rules(self.items, self.by_anchor, item, references)
+        negatives, alternatives, unlabelled = audit_other_rules(
+            self.items, self.by_anchor, item, references, self.no_label
+        )
+        for i, why in unlabelled:
+            self.removed.append(
+                {"item": item["item"], "origin": "rule", "answer": self.items.at[i, "answer"], "reason": why}
+            )
         alternatives = [(i, why) for i, why in alternatives if self.items.at[i, "answer"] not in references]
 
         def pick(indices: list[int]) -> list[int]:
@@ -295,12 +331,16 @@ class CheckSetBuilder:
 
 
 def prepare_check(
-    published: pd.DataFrame | None, constructed: pd.DataFrame | None, settings: Mapping, seed: int
+    published: pd.DataFrame | None,
+    constructed: pd.DataFrame | None,
+    settings: Mapping,
+    seed: int,
+    no_label: Callable[[str, str], str | None] | None = None,
 ) -> tuple[pd.DataFrame, dict]:
     """The check questions the models answer (drawn with the family cap; a seeded ``answer_limit`` of them when
-    set) in the sample's layout, and the draw report."""
+    set) in the sample's layout, and the draw report (`no_label`: as :func:`build_check_set`'s)."""
     items = _items(published, constructed)
-    drawn, report = draw_items(items, settings, np.random.default_rng(seed))
+    drawn, report = draw_items(items, settings, np.random.default_rng(seed), no_label)
     report["gold_audit_excluded"] = gold_audit_excluded(published, constructed)
     questions = check_questions(drawn, question_references(items))
     limit = settings.get("answer_limit")
@@ -319,17 +359,23 @@ def build_check_set(
     seed: int,
     model_answers: Mapping[str, pd.DataFrame] | None = None,
     checker=None,
+    no_label: Callable[[str, str], str | None] | None = None,
+    natural_labels: pd.DataFrame | None = None,
 ) -> tuple[pd.DataFrame, dict]:
     """The labelled pairs and a report (questions drawn, pairs per kind and origin, what was left out).
 
     `settings`: ``n_shared_anchor``, ``n_constructed``, ``n_published``, ``max_per_family``, ``n_other_rule``,
     ``evasive_answers``, ``min_pairs``.
     `model_answers`: system -> its answers (``id``, ``answer``) to the check questions (:func:`prepare_check`);
-    `checker`: a :class:`~.kg_claims.KGFactChecker` that labels the answers' false facts (None: not labelled).
+    `checker`: a :class:`~.kg_claims.KGFactChecker` that labels the answers' false facts (None: not labelled);
+    `no_label`: why another rule's cause labels no pair, from the rules' queries
+    (:func:`~.check_items.audit_other_rules`);
+    `natural_labels`: the models' answers labelled blind (:mod:`.check_natural`; None: none).
     """
     items = _items(published, constructed)
-    drawn, report = draw_items(items, settings, np.random.default_rng(seed))
-    builder = CheckSetBuilder(items, kg, settings, np.random.default_rng([seed, 1]), checker)
+    drawn, report = draw_items(items, settings, np.random.default_rng(seed), no_label)
+    natural = NaturalLabels(natural_labels)
+    builder = CheckSetBuilder(items, kg, settings, np.random.default_rng([seed, 1]), checker, no_label, natural)
     by_item = {
         system: dict(zip(table["id"].str.removeprefix("chk-"), table["answer"].fillna("")))
         for system, table in (model_answers or {}).items()
@@ -357,6 +403,10 @@ def build_check_set(
             "by_reason": removed.groupby(["origin", "reason"]).size().rename("n").reset_index().to_dict("records"),
             "examples": removed.head(20).to_dict("records"),
         },
+        "natural_labels": natural.report(
+            {system: {f"chk-{i}": a for i, a in got.items()} for system, got in by_item.items()},
+            {f"chk-{i}" for i in drawn["item"]},
+        ),
     }
     if len(check) < settings["min_pairs"]:
         raise ValueError(

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from benchval.commonwhy.eval.check_natural import KIND as NATURAL_KIND
 from benchval.commonwhy.eval.check_wording import NEGATIVE_KINDS, POSITIVE_KINDS
 
 
@@ -64,10 +65,14 @@ class _Resampled:
         return n, k
 
 
-def _pooled_row(data: _Resampled, ci_level: float, bar: float, min_pairs: int) -> dict:
-    """Row ``all``: balanced accuracy, accuracy and kappa on every pair, each with its interval."""
-    pos_n, pos_k = data.per_question(data.expected)
-    neg_n, neg_k = data.per_question(~data.expected)
+def _pooled_row(
+    data: _Resampled, ci_level: float, bar: float, min_pairs: int, subset: str = "all", mask: np.ndarray | None = None
+) -> dict:
+    """Row ``all``: balanced accuracy, accuracy and kappa on every pair, each with its interval (`subset`,
+    `mask`: the same on some of the pairs, e.g. the natural answers)."""
+    mask = np.ones(len(data.expected), dtype=bool) if mask is None else mask
+    pos_n, pos_k = data.per_question(mask & data.expected)
+    neg_n, neg_k = data.per_question(mask & ~data.expected)
     accuracy, balanced, kappa = _measures_from_counts(pos_k.sum(), pos_n.sum(), neg_k.sum(), neg_n.sum())
     w = data.weights
     draws = _measures_from_counts(w @ pos_k, w @ pos_n, w @ neg_k, w @ neg_n)
@@ -75,11 +80,11 @@ def _pooled_row(data: _Resampled, ci_level: float, bar: float, min_pairs: int) -
     for name, values in zip(pooled.copy(), draws):
         pooled[f"{name}_lo"], pooled[f"{name}_hi"] = _interval(values, ci_level)
     return {
-        "subset": "all",
+        "subset": subset,
         "role": "pooled",
         "measure": "balanced accuracy",
-        "n_pairs": len(data.expected),
-        "n_questions": len(data.items),
+        "n_pairs": int(mask.sum()),
+        "n_questions": int(((pos_n + neg_n) > 0).sum()),
         "n_positive": int(pos_n.sum()),
         "n_negative": int(neg_n.sum()),
         "rate": float(balanced),
@@ -148,6 +153,9 @@ def score_check(
     rows = [_pooled_row(data, ci_level, bar, min_pairs_per_type)]
     for subset in _subsets(verdicts["kind"].to_numpy(), data.expected, min_pairs_per_type):
         rows.append(_rate_row(data, subset, ci_level, floor, min_pairs_per_type))
+    natural = verdicts["kind"].to_numpy() == NATURAL_KIND
+    if natural.any():  # the models' own answers labelled blind: their own row, read as the pooled row is
+        rows.append(_pooled_row(data, ci_level, bar, min_pairs_per_type, NATURAL_KIND, natural))
     table = pd.DataFrame(rows)
     table["pooled_kinds"] = table["pooled_kinds"].fillna("")
     table["read_in"] = [_read_in(row, table) for row in table.itertuples(index=False)]
@@ -160,6 +168,8 @@ def _read_in(row, table: pd.DataFrame) -> str:
     role is in the ``positive`` / ``negative`` row, which is read whenever the role has min_pairs pairs)."""
     if row.read:
         return row.subset
+    if row.subset == NATURAL_KIND:  # its pairs are in the rows of their class and in ``all``
+        return "all" if bool(table.loc[table["subset"] == "all", "read"].iloc[0]) else ""
     if row.subset in ("all", "positive", "negative") or row.subset.startswith("pooled_"):
         return ""
     pool = table[(table["subset"] == f"pooled_{row.role}") & table["read"]]

@@ -26,7 +26,7 @@ from benchval.jobs.layout import (
     model_manifest,
 )
 from benchval.jobs.reruns import canonical, file_digests, workdir_relative
-from benchval.jobs.rule_files import outside_repository, prompt_files
+from benchval.jobs.rule_files import content_digests, outside_repository, prompt_files, repository_file
 from benchval.models.registry import RESULT_KEYS
 
 #: the tail of the encoder's manifest after its folder (the manifest: CWE_ENCODER_MANIFEST)
@@ -100,6 +100,20 @@ class CommonWhyEvalFunctions:
         """The stage's prompt files of the user's (outside the repository): ancient inputs besides their
         digest (the rule wraps them in ``ancient``)."""
         return outside_repository(self.prompts(stage), self.repo_root)
+
+    def rule_queries(self) -> str:
+        """The rules' grounding queries (the mirror's inference_rule_entities.json): the check set reads which
+        rules' queries never test the cause they state (benchval.commonwhy.rule_audit.conditions_not_tested)."""
+        return workdir_relative(self.layout.raw_root / "commonwhy" / "inference_rule_entities.json")
+
+    def natural_labels(self) -> list[str]:
+        """The blind labels of the models' answers (``judge_check.natural_labels``; [] when null), found as a
+        prompt file is (benchval.jobs.rule_files.repository_file): an ancient input, its content a param."""
+        path = self.config_provider(("commonwhy_eval", "judge_check", "natural_labels"))
+        return [repository_file(path, self.repo_root)] if path else []
+
+    def natural_label_digests(self) -> dict[str, str]:
+        return content_digests(self.natural_labels(), self.repo_root)
 
     def model_families(self) -> dict:
         """The family and size of every configured model (the criterion rows of those found in results.csv)."""

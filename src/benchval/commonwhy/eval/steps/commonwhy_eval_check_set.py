@@ -7,12 +7,14 @@ import logging
 from collections.abc import Mapping
 from pathlib import Path
 
+from benchval.commonwhy.eval.check_natural import read_natural_labels
 from benchval.commonwhy.eval.kg_claims import KGFactChecker
 from benchval.commonwhy.eval.judge_check import build_check_set
 from benchval.commonwhy.eval.parquet_tables import write_table
 from benchval.commonwhy.eval.stage_keys import stage_settings
 from benchval.commonwhy.eval.steps.commonwhy_eval_check_questions import commonwhy_tables
 from benchval.commonwhy.eval.steps.commonwhy_eval_stage_io import open_kg, read_answers
+from benchval.commonwhy.rule_audit import GroundingQueries
 
 log = logging.getLogger(__name__)
 
@@ -27,9 +29,14 @@ def stage_check_set(
     out: str,
     report_out: str,
     answers: Mapping[str, str] | None = None,
+    rule_queries: str | None = None,
+    natural_labels: str | None = None,
 ) -> None:
     """The judge's labelled check set, from both CommonWhy tables, the KG source and the models' answers to
-    the check questions (`answers`: system -> path), labelled by rules (no judge involved)."""
+    the check questions (`answers`: system -> path), labelled by rules (no judge involved) and, for the answers
+    labelled blind (`natural_labels`, benchval.commonwhy.eval.check_natural), by those labels. `rule_queries`:
+    the rules' grounding queries (inference_rule_entities.json): another rule's cause that its query never tests
+    labels no pair (benchval.commonwhy.eval.check_items.audit_other_rules)."""
     cfg = stage_settings(settings, "check_set")["judge_check"]
     kg = open_kg(kg_config, store)
     check, report = build_check_set(
@@ -39,6 +46,8 @@ def stage_check_set(
         seed,
         model_answers={system: read_answers(path) for system, path in (answers or {}).items()},
         checker=KGFactChecker(kg) if answers else None,
+        no_label=GroundingQueries(rule_queries).why_no_label if rule_queries else None,
+        natural_labels=read_natural_labels(natural_labels) if natural_labels else None,
     )
     log.info("judge check set: %s", {k: v for k, v in report.items() if k != "left_out"})
     write_table(check, out)
