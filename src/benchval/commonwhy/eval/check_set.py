@@ -389,9 +389,21 @@ def build_check_set(
     check = check.drop_duplicates(["item", "answer"], keep="last").sort_index().reset_index(drop=True)
     check.insert(0, "pair_id", [f"p{i:04d}" for i in range(len(check))])
     check = check[CHECK_COLUMNS]
-    removed = pd.DataFrame(builder.removed, columns=["item", "origin", "answer", "reason"])
-    report = {
-        "drawn": report,
+    report = _check_set_report(published, constructed, check, report, builder.removed, natural, by_item, drawn)
+    if len(check) < settings["min_pairs"]:
+        raise ValueError(
+            f"commonwhy_eval.judge_check: {len(check)} pairs < min_pairs {settings['min_pairs']}; "
+            f"raise n_constructed / n_published / max_per_family ({report['drawn']})"
+        )
+    return check, report
+
+
+def _check_set_report(published, constructed, check, drawn_report, removed_rows, natural, by_item, drawn) -> dict:
+    """The check set's report: the draw, the gold audit's exclusions, pairs per kind and origin, what was left
+    out (with why) and how the blind natural-answer labels joined."""
+    removed = pd.DataFrame(removed_rows, columns=["item", "origin", "answer", "reason"])
+    return {
+        "drawn": drawn_report,
         "gold_audit_excluded": gold_audit_excluded(published, constructed),
         "n_pairs": len(check),
         "n_questions": int(check["item"].nunique()),
@@ -408,9 +420,3 @@ def build_check_set(
             {f"chk-{i}" for i in drawn["item"]},
         ),
     }
-    if len(check) < settings["min_pairs"]:
-        raise ValueError(
-            f"commonwhy_eval.judge_check: {len(check)} pairs < min_pairs {settings['min_pairs']}; "
-            f"raise n_constructed / n_published / max_per_family ({report['drawn']})"
-        )
-    return check, report
