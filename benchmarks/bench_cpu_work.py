@@ -13,6 +13,10 @@ but not nothing). Sections:
 * ``imports``: per rule script, the CPU its ``benchval`` imports cost in a process that has already done what
   Snakemake's script preamble imports (pickle, snakemake.iocontainers, snakemake.logging, snakemake.shell):
   the start-up a job pays before its work, beyond what Snakemake makes it pay anyway.
+* ``jobs``: single jobs force-run (``snakemake -f TARGET --allowed-rules RULE --rerun-triggers mtime``) in a
+  copy of a finished run (``--copy``, made with ``cp -a``), alternately with the code of ``--before`` (a checkout
+  with its own .venv) and of this tree; the CPU of the whole snakemake process tree, and whether the target is
+  the same bytes as the copy's before the first run.
 """
 
 from __future__ import annotations
@@ -113,17 +117,47 @@ def imports_section() -> None:
     print(f"  preamble alone {base:.2f} s; load {load()}")
 
 
+JOBS = (
+    ("task_reliability", "results/studies/default/tables/task_reliability.csv"),
+    ("calibrate_model_smollm2_135m", "results/calibrated/smollm2-135m/blimp.parquet"),
+)
+
+
+def force_run(tree: Path, copy: Path, rule: str, target: str) -> float:
+    snakemake = [str(tree / ".venv/bin/snakemake"), "-s", str(tree / "workflow/Snakefile"), "--directory", str(copy)]
+    options = ["--configfile", str(tree / "config/config.yaml"), "--cores", "2", "--rerun-triggers", "mtime"]
+    command = [*snakemake, *options, "--allowed-rules", rule, "-f", target, "--quiet"]
+    return child_cpu(command, dict(os.environ, PYTHONPATH=str(tree / "src")))[0]
+
+
+def jobs_section(before: Path, copy: Path, repeats: int = 2) -> None:
+    print(f"== jobs: CPU seconds of snakemake force-running one job in {copy}, code of {before} vs this tree")
+    for rule, target in JOBS:
+        original = (copy / target).read_bytes()
+        for _ in range(repeats):
+            for tree in (before, ROOT):
+                cpu = force_run(tree, copy, rule, target)
+                same = (copy / target).read_bytes() == original
+                print(f"  {rule:30s} {tree.name:10s} {cpu:6.2f} s CPU; output the same bytes: {same}; load {load()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", type=Path, default=Path("/work/runs/after"), help="a finished default run")
     parser.add_argument("--model", default="smollm2-135m")
     parser.add_argument("--tasks", default="hellaswag,winogrande")
-    parser.add_argument("--sections", nargs="+", default=["openmp", "imports"], choices=["openmp", "imports"])
+    parser.add_argument("--before", type=Path, default=Path("/work/main"), help="checkout of the code before")
+    parser.add_argument("--copy", type=Path, default=Path("/tmp/hp-run"), help="cp -a of a finished run")
+    parser.add_argument(
+        "--sections", nargs="+", default=["openmp", "imports", "jobs"], choices=["openmp", "imports", "jobs"]
+    )
     args = parser.parse_args()
     if "openmp" in args.sections:
         openmp_section(args.run, args.model, args.tasks)
     if "imports" in args.sections:
         imports_section()
+    if "jobs" in args.sections:
+        jobs_section(args.before, args.copy)
 
 
 if __name__ == "__main__":
