@@ -1,8 +1,10 @@
 """How model jobs share the --cores budget and the machine's real cores (benchval.plumbing.job_threads)."""
 
+from pathlib import Path
+
 import pytest
 
-from benchval.plumbing.job_threads import model_job_threads, torch_threads
+from benchval.plumbing.job_threads import model_job_threads, passive_openmp_waits, torch_threads
 
 
 @pytest.mark.parametrize(
@@ -77,3 +79,17 @@ def test_a_cluster_run_and_a_users_own_limit_are_left_alone():
     own = _Workflow(cores=8, global_resources=["model_jobs"])  # --resources model_jobs=7
     layout.register_model_job_slots(own)
     assert own.global_resources == {"model_jobs": 7}
+
+
+def test_idle_openmp_threads_sleep_unless_the_user_chose_a_policy():
+    environ = {}
+    assert passive_openmp_waits(environ) == "PASSIVE"
+    assert environ == {"OMP_WAIT_POLICY": "PASSIVE"}
+    chosen = {"OMP_WAIT_POLICY": "ACTIVE"}  # a user's own policy is kept, never overwritten
+    assert passive_openmp_waits(chosen) == "ACTIVE"
+    assert chosen == {"OMP_WAIT_POLICY": "ACTIVE"}
+
+
+def test_the_snakefile_sets_the_wait_policy_for_the_jobs_it_starts():
+    snakefile = (Path(__file__).resolve().parents[1] / "workflow" / "Snakefile").read_text(encoding="utf-8")
+    assert "\npassive_openmp_waits(os.environ)\n" in snakefile

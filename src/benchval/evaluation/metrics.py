@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import accuracy_score, f1_score
 from benchval.plumbing.config_error import unknown_name
 
 METRICS = ("accuracy", "macro_f1")
@@ -81,6 +80,10 @@ def compute_metrics(predictions: pd.DataFrame, metrics: list[str]) -> dict[str, 
         )
     if predictions.empty:
         return {metric: float("nan") for metric in metrics}
+    # imported here: sklearn.metrics costs 1.3 s of CPU, paid by every job that imports this module for
+    # predict() alone (benchmarks/bench_cpu_work.py)
+    from sklearn.metrics import accuracy_score, f1_score  # noqa: PLC0415
+
     y_true, y_pred = predictions["label"].to_numpy(), predictions["prediction"].to_numpy()
     computed = {
         "accuracy": lambda: float(accuracy_score(y_true, y_pred)),

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import MutableMapping
 
 # Snakemake resources of a local model job (benchval.jobs.layout.Layout.model_job_resources): a slot of
 # the global `model_jobs` resource (local.model_jobs_at_once of them) and the torch threads it may use.
 MODEL_JOB_SLOTS = "model_jobs"
 TORCH_THREADS = "torch_threads"
+# libgomp (torch's and scikit-learn's OpenMP) lets an idle thread spin for a while before it sleeps: with two
+# torch threads, the one waiting while Python runs between operators burns a core (benchmarks/bench_cpu_work.py)
+OPENMP_WAIT_POLICY = "OMP_WAIT_POLICY"
 
 
 def model_job_threads(cores: int, model_jobs_at_once: int) -> int:
@@ -48,6 +52,14 @@ def limit_torch_threads(threads: int, model_jobs_at_once: int = 1) -> int:
     usable = torch_threads(threads, model_jobs_at_once)
     torch.set_num_threads(usable)
     return usable
+
+
+def passive_openmp_waits(environ: MutableMapping[str, str]) -> str:
+    """Make the jobs' idle OpenMP threads sleep instead of spin (``OMP_WAIT_POLICY=PASSIVE``) unless the
+    environment already names a policy; returns the policy in force. It must be in the environment before
+    a job loads libgomp (its first ``import torch``), so the Snakefile sets it for every job it starts.
+    The policy changes when a thread waits, not how work is split: scores stay the same to the bit."""
+    return environ.setdefault(OPENMP_WAIT_POLICY, "PASSIVE")
 
 
 def lower_priority(niceness: int) -> int:
