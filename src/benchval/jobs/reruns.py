@@ -87,27 +87,6 @@ def imported_modules(source: str, module: str | None = None) -> set[str]:
     return {name for name in found if name == PACKAGE or name.startswith(PACKAGE + ".")}
 
 
-DISCOVERY_MARKER = "IMPORTS_EVERY_MODULE_OF"
-
-
-def discovered_modules(source: str) -> set[str]:
-    """Modules, and packages every module of which, ``source`` imports at run time (e.g. with
-    ``pkgutil``), which :mod:`ast` cannot see; declared by a module-level
-    ``IMPORTS_EVERY_MODULE_OF = ("benchval.x", ...)``."""
-    found = set()
-    for node in ast.parse(source).body:
-        targets = node.targets if isinstance(node, ast.Assign) else []
-        if any(isinstance(t, ast.Name) and t.id == DISCOVERY_MARKER for t in targets):
-            found.update(ast.literal_eval(node.value))
-    return found
-
-
-def _package_modules(name: str, package_dir: Path) -> list[str]:
-    """``name`` and, for a package, every module below it."""
-    root = package_dir.joinpath(*name.split(".")[1:])
-    return [name, *(_module_name(path, package_dir) for path in sorted(root.rglob("*.py")))]
-
-
 def module_dependencies(script: str | Path, package_dir: Path = PACKAGE_DIR) -> list[Path]:
     """Every package file that running ``script`` imports, transitively (sorted)."""
     return list(_dependencies(str(Path(script).resolve()), str(package_dir)))
@@ -128,10 +107,7 @@ def _dependencies(script: str, package_dir_name: str) -> tuple[Path, ...]:
                 pending.extend(_lazy_export(parent, package_dir))  # ... or from a package's lazy table
                 continue
             seen[parent] = path
-            imports, discovered = _module_imports(path, _relative_anchor(path, _module_name(path, package_dir)))
-            pending.extend(imports)
-            for package in discovered:
-                pending.extend(_package_modules(package, package_dir))
+            pending.extend(_module_imports(path, _relative_anchor(path, _module_name(path, package_dir))))
     return tuple(sorted(seen.values()))
 
 
@@ -172,11 +148,11 @@ def _package_lazy_exports(path: Path) -> dict[str, str]:
 
 
 @lru_cache(maxsize=None)
-def _module_imports(path: Path, anchor: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(imported_modules, discovered_modules) of one package file, parsed once per process: every rule's
+def _module_imports(path: Path, anchor: str) -> frozenset[str]:
+    """The imported modules of one package file, parsed once per process: every rule's
     script shares most of its modules, and parsing them again for each of ~70 scripts made planning slow."""
     source = path.read_text()
-    return frozenset(imported_modules(source, anchor)), frozenset(discovered_modules(source))
+    return frozenset(imported_modules(source, anchor))
 
 
 def _relative_anchor(path: Path, name: str) -> str:

@@ -71,6 +71,12 @@ def run_scoreboard_step(
     written.to_csv(table_csv, index=False)
     output = FigureOutput(Path(figure_dir), params["figure_formats"], params["figure_dpi"], study, params["notice"])
     figure_scoreboard(table, output, settings.ci_level)
+    _log_rank_resolution(study, table, settings)
+    return table
+
+
+def _log_rank_resolution(study: str, table: pd.DataFrame, settings: ScoreboardSettings) -> None:
+    """Per metric, how many adjacent pairs of the ranking are separable, and the table's size, in the job's log."""
     for metric, own in table.groupby("metric"):
         counts = [count_separable(group) for _, group in own.groupby("task")]
         log.info(
@@ -88,4 +94,3 @@ def run_scoreboard_step(
         table["task"].nunique(),
         json.dumps(vars(settings)),
     )
-    return table
