@@ -140,6 +140,16 @@ def finished_run(tmp_path_factory, tiny_lm_builder):
             for b in ("france", "germany", "anna")
         )
     )
+    # the rules' grounding queries, which the check-set rules read (benchval.commonwhy.rule_audit.GroundingQueries)
+    (mirror / "commonwhy").mkdir()
+    (mirror / "commonwhy" / "inference_rule_entities.json").write_text(
+        json.dumps(
+            {
+                rule: {"sparql": "?item p:P27 ?statement0. ?statement0 (ps:P27/(wdt:P279*)) wd:Q183.", "entities": []}
+                for rule in ("rule 0", "rule 1", "rule 2", "r")
+            }
+        )
+    )
     digest = hashlib.sha256((mirror / "sentences.json").read_bytes()).hexdigest()
     (mirror / "SHA256SUMS").write_text(f"{digest}  sentences.json\n")  # checked where the baseline rule reads it
     config = {

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from benchval.plumbing.config import section_defaults
 from benchval.plumbing.raw_files import ChecksumMismatch, sha256_of
 from benchval.plumbing.raw_file_checks import UndeclaredRawFile, verify_raw_files
 from benchval.plumbing.folders import REPO_ROOT
@@ -134,7 +135,8 @@ def test_the_import_rule_stops_on_an_edited_score_table(mirror_copy, tmp_path):
             "raw_files": {"raw_root": str(mirror_copy), "datasets": catalogue["datasets"]},
         },
         "threads": 1,
-        "config": {},
+        # a job's config always holds `local` with its schema defaults (benchval.plumbing.job.start_job reads it)
+        "config": {"local": section_defaults("local", config.get("local"))},
     }
     (tmp_path / "job.json").write_text(json.dumps(job))
     (tmp_path / "run.py").write_text(RUN_IMPORT_SCRIPT)

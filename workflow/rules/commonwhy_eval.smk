@@ -330,7 +330,7 @@ rule commonwhy_eval_check_set:
         constructed=COMMONWHY_CONSTRUCTED,
         answers=expand(CWE_CHECK_ANSWERS, system=CWE_CHECK_ANSWERERS),
         rule_queries=CWE_FUNCTIONS.rule_queries(),  # which rules' queries never test their cause
-        natural_labels=ancient(CWE_FUNCTIONS.natural_labels()),  # a repository file: its content is a param
+        natural_labels=ancient(CWE_FUNCTIONS.natural_label_inputs()),  # a user's file; the content of every one is a param
     output:
         pairs=CWE_CHECK_SET,
         report=CWE_CHECK_SET_REPORT,
@@ -347,6 +347,7 @@ rule commonwhy_eval_check_set:
         seed=config_provider("seed"),
         systems=CWE_CHECK_ANSWERERS,
         natural_labels=CWE_FUNCTIONS.natural_label_digests(),
+        natural_labels_file=config_provider("commonwhy_eval.judge_check.natural_labels"),
         code=script_code("commonwhy_eval_check_set.py"),
     script:
         "../scripts/commonwhy_eval_check_set.py"

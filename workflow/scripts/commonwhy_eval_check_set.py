@@ -16,5 +16,5 @@ stage_check_set(
     sm.output.report,
     answers=dict(zip(job.params["systems"], sm.input.answers)),
     rule_queries=sm.input.rule_queries,
-    natural_labels=sm.input.natural_labels[0] if sm.input.natural_labels else None,
+    natural_labels=job.params["natural_labels_file"],
 )

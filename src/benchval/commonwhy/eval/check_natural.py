@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from benchval.plumbing.folders import REPO_ROOT
+
 LABEL_COLUMNS = ["question_id", "system", "answer_sha256", "label", "why"]
 #: the labeller's label -> the pair's expected verdict (None: not checkable, no pair)
 LABELS = {"yes": True, "no": False, "not_checkable": None}
@@ -27,6 +29,16 @@ KIND, ORIGIN = "natural_answer", "blind_label"
 def answer_digest(answer: str) -> str:
     """The digest the labels file keys an answer by."""
     return hashlib.sha256(answer.encode("utf-8")).hexdigest()
+
+
+def labels_file(path: str | Path) -> Path:
+    """Where the labels file ``path`` (``judge_check.natural_labels``) is: a relative path in the working directory,
+    else in the repository (config/commonwhy/ ships there), as a prompt file is found
+    (benchval.generation.prompts.PromptTemplate.from_file)."""
+    path = Path(path)
+    if path.is_file() or path.is_absolute():
+        return path
+    return REPO_ROOT / path
 
 
 def read_natural_labels(path: str | Path) -> pd.DataFrame:

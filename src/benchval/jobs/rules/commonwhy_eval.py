@@ -112,6 +112,12 @@ class CommonWhyEvalFunctions:
         path = self.config_provider(("commonwhy_eval", "judge_check", "natural_labels"))
         return [repository_file(path, self.repo_root)] if path else []
 
+    def natural_label_inputs(self) -> list[str]:
+        """The labels file as an input only where it is the user's (outside the repository): the shipped one is
+        code, its content digest a param, so that the same run planned from another clone plans nothing
+        (benchval.jobs.rule_files.outside_repository)."""
+        return outside_repository(self.natural_labels(), self.repo_root)
+
     def natural_label_digests(self) -> dict[str, str]:
         return content_digests(self.natural_labels(), self.repo_root)
 

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Mapping
 from pathlib import Path
 
-from benchval.commonwhy.eval.check_natural import read_natural_labels
+from benchval.commonwhy.eval.check_natural import labels_file, read_natural_labels
 from benchval.commonwhy.eval.kg_claims import KGFactChecker
 from benchval.commonwhy.eval.judge_check import build_check_set
 from benchval.commonwhy.eval.parquet_tables import write_table
@@ -47,7 +47,7 @@ def stage_check_set(
         model_answers={system: read_answers(path) for system, path in (answers or {}).items()},
         checker=KGFactChecker(kg) if answers else None,
         no_label=GroundingQueries(rule_queries).why_no_label if rule_queries else None,
-        natural_labels=read_natural_labels(natural_labels) if natural_labels else None,
+        natural_labels=read_natural_labels(labels_file(natural_labels)) if natural_labels else None,
     )
     log.info("judge check set: %s", {k: v for k, v in report.items() if k != "left_out"})
     write_table(check, out)
