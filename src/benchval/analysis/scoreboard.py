@@ -114,14 +114,7 @@ def model_task_rows(
     the files in error messages.
     """
     values = _reported_values(reported, source)
-    base = {
-        "model": model.name,
-        "family": model.family,
-        "size_b": model.size_b,
-        "task": task["name"],
-        "label": task["label"],
-        "role": task["role"],
-    }
+    base = _row_base(model, task)
     wanted = [m for m in meta["metrics"] if m in values]
     if meta.get("unavailable") or items.empty:
         reason = f"task unavailable: {meta['unavailable']}" if meta.get("unavailable") else "task has no items"
@@ -206,14 +199,7 @@ def prediction_rows(
     ``prediction``, and ``n_options`` where the items have options): an lm-eval study's, read from its samples
     (benchval.lmeval.importer.study_predictions). The value is :func:`benchval.evaluation.metrics.compute_metrics`
     of the predictions, the study's own definition (its score table holds the same number)."""
-    base = {
-        "model": model.name,
-        "family": model.family,
-        "size_b": model.size_b,
-        "task": task["name"],
-        "label": task["label"],
-        "role": task["role"],
-    }
+    base = _row_base(model, task)
     labels, predicted = predictions["label"].to_numpy(int), predictions["prediction"].to_numpy(int)
     n_options = predictions["n_options"].to_numpy(int) if "n_options" in predictions else None
     values = metric_functions.compute_metrics(predictions, metrics)
@@ -224,3 +210,15 @@ def prediction_rows(
 def scoreboard_table(rows: list[dict]) -> pd.DataFrame:
     """The table, ordered as given (models and tasks in the study's order)."""
     return pd.DataFrame.from_records(rows, columns=SCOREBOARD_COLUMNS)
+
+
+def _row_base(model: ModelInfo, task: dict) -> dict:
+    """The model and task columns every scoreboard row of one model on one task starts with."""
+    return {
+        "model": model.name,
+        "family": model.family,
+        "size_b": model.size_b,
+        "task": task["name"],
+        "label": task["label"],
+        "role": task["role"],
+    }

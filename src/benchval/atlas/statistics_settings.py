@@ -15,21 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from benchval.plumbing.config_error import ConfigError
+from benchval.plumbing.dotted_keys import required_setting
 
 
 def setting(atlas: Mapping, dotted: str) -> Any:
-    """``atlas.<dotted>`` (e.g. ``general_factor.min_columns``) of the keys a rule passed; ConfigError naming
-    the key where it is absent."""
-    value: Any = atlas
-    for part in dotted.split("."):
-        if not isinstance(value, Mapping) or part not in value:
-            raise ConfigError(
-                f"atlas.{dotted}: missing from the settings this rule was given (its params: "
-                f"config_provider('atlas', ...) in workflow/rules/atlas.smk; the schema's default is filled before)"
-            )
-        value = value[part]
-    return value
+    """``atlas.<dotted>`` of the keys a rule passed; ConfigError naming the key where it is absent."""
+    return required_setting(atlas, "atlas", dotted, "workflow/rules/atlas.smk")
 
 
 @dataclass(frozen=True)

@@ -11,19 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from benchval.plumbing.config_error import ConfigError
+from benchval.plumbing.dotted_keys import required_setting
 
 
 def _setting(items: Mapping, dotted: str) -> Any:
-    value: Any = items
-    for part in dotted.split("."):
-        if not isinstance(value, Mapping) or part not in value:
-            raise ConfigError(
-                f"items.{dotted}: missing from the settings this rule was given (its params: "
-                f"config_provider('items', ...) in workflow/rules/items.smk; the schema's default is filled before)"
-            )
-        value = value[part]
-    return value
+    return required_setting(items, "items", dotted, "workflow/rules/items.smk")
 
 
 @dataclass(frozen=True)

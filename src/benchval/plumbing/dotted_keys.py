@@ -106,3 +106,19 @@ def guarded(given: Mapping, keys, hint) -> GuardedSettings:
             f"the rule passes the wrong keys (missing {missing}, not declared {extra}); declared: {list(keys)}"
         )
     return GuardedSettings(given, tree, hint)
+
+
+def required_setting(given: Mapping, section: str, dotted: str, rule_file: str):
+    """``<section>.<dotted>`` of the keys a rule passed (``given``: the section as the rule gave it); a ConfigError
+    naming the key where it is absent (the schema's default is filled before a rule passes it)."""
+    from benchval.plumbing.config_error import ConfigError  # noqa: PLC0415  (only a missing key needs it)
+
+    value = given
+    for part in dotted.split("."):
+        if not isinstance(value, Mapping) or part not in value:
+            raise ConfigError(
+                f"{section}.{dotted}: missing from the settings this rule was given (its params: "
+                f"config_provider('{section}', ...) in {rule_file}; the schema's default is filled before)"
+            )
+        value = value[part]
+    return value
