@@ -92,6 +92,9 @@ results/commonwhy_eval/judge_check/answers/*.checkpoint.jsonl | jsonl | seconds 
 results/commonwhy_eval/judge_check/answers/*.parquet | column | seconds | seconds each answer's generation took
 results/commonwhy_eval/judge_check/answers/*.timing.json | document | seconds_this_run | the generation's wall time
 results/commonwhy_eval/judge_check/answers/*.timing.json | document | seconds_per_question | the generation's wall time
+resources/verified/*.json | document | mtime_ns | the mirror file's mtime (a re-synced mirror, same content)
+resources/verified/*.json | document | ctime_ns | the mirror file's ctime (a re-synced mirror, same content)
+resources/verified/*.json | document | inode | the mirror file's inode (a re-synced mirror, same content)
 """
 VOLATILE = tuple(Volatile(*(cell.strip() for cell in line.split("|"))) for line in VOLATILE_TABLE.strip().split("\n"))
 
