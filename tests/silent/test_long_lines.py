@@ -55,7 +55,8 @@ def test_a_line_one_over_the_limit_keeps_its_first_names_and_says_how_many_and_w
 
 def test_each_list_of_a_reason_is_folded_on_its_own():
     missing, updated = _names(60), [f"results/tasks/t{index}.meta.json" for index in range(2)]
-    line = f"    reason: Missing output files: {', '.join(missing)}; Input files updated by another job: {', '.join(updated)}"
+    line = f"    reason: Missing output files: {', '.join(missing)}; "
+    line += f"Input files updated by another job: {', '.join(updated)}"
     folded = fold_line(line, WHERE)
     assert folded == (
         f"    reason: Missing output files: {', '.join(missing[:SHOWN])}, … and 57 more (60 in all; {WHERE}); "
@@ -98,9 +99,9 @@ def test_the_formatter_writes_snakemakes_lines_unchanged_up_to_the_limit_and_fol
     short = _job_info(input=_names(40))  # a line of 889 characters
     assert ours.format(short) == snakemakes.format(short)
     long = _job_info(input=_names(55), reason=f"Missing output files: {', '.join(_names(55))}")
-    lines = ours.format(long).splitlines()
-    assert max(map(len, lines)) <= LINE_LIMIT < max(map(len, snakemakes.format(long).splitlines()))
-    assert [line.split(": ")[0] for line in lines] == [line.split(": ")[0] for line in snakemakes.format(long).splitlines()]
+    lines, theirs = ours.format(long).splitlines(), snakemakes.format(long).splitlines()
+    assert max(map(len, lines)) <= LINE_LIMIT < max(map(len, theirs))
+    assert [line.split(": ")[0] for line in lines] == [line.split(": ")[0] for line in theirs]  # same lines
     assert sum(f"(55 in all; {WHERE})" in line for line in lines) == 2
 
 
