@@ -49,7 +49,7 @@ def _dry_run(workdir: Path, configfile: Path, *args: str) -> str:
 
 
 def _planned_outputs(output: str) -> list[str]:
-    """Every output file of a dry run's jobs (its ``output:`` lines)."""
+    """Every output file of a dry run's jobs (its ``output:`` lines, unfolded: --logger-benchval-unfolded)."""
     return [path for line in re.findall(r"^\s+output: (.+)$", output, re.MULTILINE) for path in line.split(", ")]
 
 
@@ -60,7 +60,7 @@ def finished(tmp_path_factory):
     configfile = workdir / "config.yaml"
     configfile.write_text((REPO_ROOT / "config/config.yaml").read_text())
     headers = _study_headers(yaml.safe_load(configfile.read_text()))
-    for path in _planned_outputs(_dry_run(workdir, configfile, "-n")):
+    for path in _planned_outputs(_dry_run(workdir, configfile, "-n", "--logger-benchval-unfolded")):
         target = workdir / path
         if path in DIRECTORY_OUTPUTS:
             target.mkdir(parents=True, exist_ok=True)
