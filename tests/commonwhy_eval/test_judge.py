@@ -157,7 +157,7 @@ def test_packed_prompts_give_the_verdicts_of_one_prompt_a_row(tiny_generator):
     assert len({v["yes"] for v in got}) == 2  # both verdicts occur, so the comparison can fail
     # each (question, reference) group is fed its common token prefix once, then every prompt's own tail
     groups: dict[tuple[str, str], list[list[int]]] = {}
-    for (q, r, a), ids in zip(
+    for (q, r, _answer), ids in zip(
         packed._margins,
         tiny_generator.prompt_ids(
             [user(PROMPT.fill(question=q, reference=r, answer=a)) for q, r, a in packed._margins]
