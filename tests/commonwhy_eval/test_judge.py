@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
@@ -167,3 +170,46 @@ def test_packed_prompts_give_the_verdicts_of_one_prompt_a_row(tiny_generator):
     shared = {key: len(os.path.commonprefix(prompts)) for key, prompts in groups.items()}
     once = sum(shared[key] + sum(len(p) - shared[key] for p in prompts) for key, prompts in groups.items())
     assert packed._scorer.stats.real_tokens == once < sum(len(p) for prompts in groups.values() for p in prompts)
+
+
+NO_MODEL_SCRIPT = """
+import json, sys
+from pathlib import Path
+import pandas as pd
+from benchval.commonwhy.eval.settings import resolve
+from benchval.commonwhy.eval.stage_keys import stage_section
+from benchval.commonwhy.eval.steps.commonwhy_eval_judge import stage_judge
+
+root = Path(sys.argv[1])
+valid = sys.argv[2] == "valid"
+pd.DataFrame({{"id": ["q1"], "source": ["published"], "split": ["head"], "question": ["Why?"],
+              "references": [["Because."]], "rule": ["r"], "reasoning_category": ["c"], "popularity": [1.0],
+              "anchor_qids": [["Q1"]]}}).to_parquet(root / "questions.parquet")
+pd.DataFrame({{"id": ["q1"], "system": ["s"], "answer": ["Because."], "seconds": [0.1]}}).to_parquet(root / "s.parquet")
+(root / "validity.json").write_text(json.dumps({{"judge": "m", "valid": valid, "reason": "below the bar"}}))
+started = []
+try:
+    stage_judge(str(root / "questions.parquet"), {{"s": str(root / "s.parquet")}},
+                stage_section(resolve({{}}), "judge"), {{}}, {{"s": str(root / "judged.parquet")}},
+                str(root / "validity.json"), use_torch=lambda: started.append(True))
+except KeyError:  # a valid judge named "m" is not among the (empty) models: it got as far as loading one
+    pass
+print(json.dumps({{"torch": "torch" in sys.modules, "use_torch_called": bool(started)}}))
+"""
+
+
+@pytest.mark.parametrize("validity", ["invalid", "valid"])
+def test_the_judge_job_imports_torch_only_to_load_a_judge(tmp_path, validity):
+    """Rule commonwhy_eval_judge with a judge that failed its check writes its missing verdicts without ever
+    importing torch (its script starts the job with light=False, not torch=True); a valid judge asks for torch
+    (the job's use_torch) before it loads the model."""
+    script = tmp_path / "run.py"
+    script.write_text(NO_MODEL_SCRIPT.format())
+    out = subprocess.run([sys.executable, str(script), str(tmp_path), validity], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    if validity == "invalid":
+        assert found == {"torch": False, "use_torch_called": False}
+        assert pd.read_parquet(tmp_path / "judged.parquet")["correct"].isna().all()
+    else:
+        assert found["use_torch_called"]

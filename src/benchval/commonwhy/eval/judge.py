@@ -22,14 +22,15 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from benchval.generation.prompts import PromptTemplate, user
-from benchval.generation.systems import make_generator
 from benchval.plumbing.folders import MODELS_DIR
-from benchval.scoring.engine import unsupported_reason
-from benchval.scoring.next_token import NextTokenScorer
+
+if TYPE_CHECKING:  # imported where used: a module that only reads verdicts never imports torch
+    from benchval.scoring.next_token import NextTokenScorer
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +88,9 @@ class Judge:
         """The fast engine's next-token scorer over the generator's model, built once; None for a generator
         without a local model or a model the packed engine does not serve exactly (then one prompt a row)."""
         if self._scorer is None and self.shared_prefixes and hasattr(self.generator, "prompt_ids"):
+            from benchval.scoring.engine import unsupported_reason  # noqa: PLC0415  (torch: local models only)
+            from benchval.scoring.next_token import NextTokenScorer  # noqa: PLC0415
+
             reason = unsupported_reason(self.generator.model)
             if reason is None:
                 device = str(self.generator.device)
@@ -154,6 +158,8 @@ def make_judge(
 ) -> Judge:
     """The configured judge, loaded: its model (or endpoint), prompt and decision rule. `settings`: the stage's
     ``commonwhy_eval`` settings (stage_keys.JUDGE_KEYS)."""
+    from benchval.generation.systems import make_generator  # noqa: PLC0415  (torch only when a judge is loaded)
+
     cfg = settings["judge"]
     generator = make_generator(system, settings, models_config, models_dir, batch_size=cfg["batch_size"])
     template = PromptTemplate.from_file(cfg["prompt"], required=JUDGE_PLACEHOLDERS)
