@@ -21,7 +21,9 @@ Compared: every file under ``results/`` and ``resources/``, and the model lock f
   own logs and compaction state; the store is compared by content instead, every quad.
 
 Fields that legitimately hold a time or a measurement of this machine are listed in
-:data:`VOLATILE`, each with its reason; nothing else is left out.
+:data:`VOLATILE`, each with its reason; nothing else is left out. Numeric columns that may differ in their
+last stored decimal without any decision changing are listed in :data:`TOLERANCES`, each with the largest
+allowed difference and its reason: they are compared number by number within it, never left out.
 """
 
 from __future__ import annotations
@@ -99,6 +101,65 @@ resources/verified/*.json | document | inode | the mirror file's inode (a re-syn
 VOLATILE = tuple(Volatile(*(cell.strip() for cell in line.split("|"))) for line in VOLATILE_TABLE.strip().split("\n"))
 
 EXEMPT = object()  # what a volatile field is replaced by on both sides
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """A table column compared number by number within ``within`` (the largest allowed |difference|) instead
+    of exactly: ``files`` (a glob relative to the run directory), ``column`` (numbers, or numbers joined by
+    ``|``), ``within`` and the reason. Any other difference in the column (count, text) still differs."""
+
+    files: str
+    column: str
+    within: float
+    reason: str
+
+
+#: files (glob) | column | within | reason: every column compared within a tolerance (see :class:`Tolerance`)
+TOLERANCE_TABLE = """
+results/commonwhy_eval/judge_check/*.parquet | raw | 0.0015 | the judge's Yes-No margins kept to 3 decimals: \
+prompts packed behind their shared prefix (benchval.scoring.next_token) sum floats in another order than one \
+prompt a row, which moves a margin by up to ~4e-5 (benchmarks/bench_judge_prefixes.py) and so, at a rounding \
+edge, its third decimal by one; the verdicts (judged_yes, agrees) are compared exactly
+"""
+TOLERANCES = tuple(
+    Tolerance(files.strip(), column.strip(), float(within), reason.strip())
+    for files, column, within, reason in (line.split("|", 3) for line in TOLERANCE_TABLE.strip().split("\n"))
+)
+
+
+def tolerances(relative: str) -> dict[str, float]:
+    return {t.column: t.within for t in TOLERANCES if fnmatch.fnmatch(relative, t.files)}
+
+
+def numbers(cell: Any) -> list[float] | None:
+    """The numbers of a cell (a number, or numbers joined by ``|``); None when it holds anything else."""
+    try:
+        return [float(part) for part in str(cell).split("|")]
+    except ValueError:
+        return None
+
+
+def tolerant_differences(before: pd.DataFrame, after: pd.DataFrame, columns: dict[str, float]) -> list[str]:
+    """Cells of the `columns` (column -> tolerance) whose numbers differ by more than the tolerance (or
+    are not numbers on both sides, or differ in count). Tables of different shapes: none (the caller
+    reports the shape)."""
+    found = []
+    if before.shape[0] != after.shape[0]:
+        return found
+    for column, within in columns.items():
+        for row, (one, other) in enumerate(zip(before[column], after[column])):
+            if one == other:
+                continue
+            a, b = numbers(one), numbers(other)
+            if a is None or b is None or len(a) != len(b) or not all(near(x, y, within) for x, y in zip(a, b)):
+                found.append(f"row {row}, column {column!r} (tolerance {within}): {short(one)} -> {short(other)}")
+    return found
+
+
+def near(x: float, y: float, within: float) -> bool:
+    """|x - y| <= within; two NaN are near, a NaN and a number are not."""
+    return (x != x and y != y) or abs(x - y) <= within
 
 
 def volatile_fields(relative: str, kind: str) -> list[str]:
@@ -215,8 +276,14 @@ def comparable(value: Any) -> Any:
     return value
 
 
-def table_differences(before: pd.DataFrame, after: pd.DataFrame, exempt: list[str]) -> list[str]:
-    """The first differing cells of two tables (after the exempt columns are dropped)."""
+def table_differences(
+    before: pd.DataFrame, after: pd.DataFrame, exempt: list[str], tolerant: dict[str, float] | None = None
+) -> list[str]:
+    """The first differing cells of two tables (after the exempt columns are dropped); the `tolerant`
+    columns (column -> tolerance) present on both sides are compared within their tolerance."""
+    tolerant = {c: w for c, w in (tolerant or {}).items() if c in before.columns and c in after.columns}
+    near = tolerant_differences(before, after, tolerant)
+    exempt = [*exempt, *tolerant]
     before = before.drop(columns=[c for c in exempt if c in before.columns])
     after = after.drop(columns=[c for c in exempt if c in after.columns])
     if list(before.columns) != list(after.columns):
@@ -231,11 +298,12 @@ def table_differences(before: pd.DataFrame, after: pd.DataFrame, exempt: list[st
     for row, column in zip(*np.nonzero(unequal.to_numpy())):
         name = one.columns[column]
         found.append(f"row {row}, column {name!r}: {short(one.iat[row, column])} -> {short(other.iat[row, column])}")
-    return found
+    return found + near
 
 
 def compare_csv(before: Path, after: Path, relative: str) -> list[str]:
-    return table_differences(pd.read_csv(before), pd.read_csv(after), volatile_fields(relative, "column"))
+    exempt = volatile_fields(relative, "column")
+    return table_differences(pd.read_csv(before), pd.read_csv(after), exempt, tolerances(relative))
 
 
 def parquet_metadata(path: Path, relative: str) -> dict:
@@ -256,7 +324,7 @@ def parquet_metadata(path: Path, relative: str) -> dict:
 
 def compare_parquet(before: Path, after: Path, relative: str) -> list[str]:
     exempt = volatile_fields(relative, "column")
-    found = table_differences(pd.read_parquet(before), pd.read_parquet(after), exempt)
+    found = table_differences(pd.read_parquet(before), pd.read_parquet(after), exempt, tolerances(relative))
     meta = json_differences(parquet_metadata(before, relative), parquet_metadata(after, relative))
     return found + [f"metadata {difference}" for difference in meta]
 
@@ -378,7 +446,8 @@ def compare_runs(before_dir: Path, after_dir: Path, out=sys.stdout) -> int:
     print(
         f"summary: {counts['identical']} identical, {counts['different']} different, "
         f"{counts['one side only']} on one side only, {counts['figures']} figures present in both "
-        f"(bytes not compared); {len(VOLATILE)} volatile fields exempt (see VOLATILE)",
+        f"(bytes not compared); {len(VOLATILE)} volatile fields exempt (see VOLATILE), "
+        f"{len(TOLERANCES)} columns compared within a tolerance (see TOLERANCES)",
         file=out,
     )
     return counts["different"] + counts["one side only"]

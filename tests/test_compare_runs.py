@@ -99,3 +99,31 @@ def test_command_line_exit_status(tmp_path):
     empty.mkdir()
     result = subprocess.run([sys.executable, str(SCRIPT), str(before), str(empty)], capture_output=True, text=True)
     assert result.returncode == 2 and "not a run's working directory" in result.stderr
+
+
+def write_verdicts(root, raw, judged_yes=True, name="smollm2-135m.parquet"):
+    folder = root / "results" / "commonwhy_eval" / "judge_check"
+    folder.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame({"pair_id": ["p1"], "judged_yes": [judged_yes], "raw": [raw]}).to_parquet(folder / name)
+    return root
+
+
+def test_judge_margins_are_compared_within_their_tolerance_only(tmp_path, compare_runs):
+    before = write_verdicts(tmp_path / "before", "+0.178|-0.012")
+    assert compare_runs.tolerances("results/commonwhy_eval/judge_check/smollm2-135m.parquet") == {"raw": 0.0015}
+    near = write_verdicts(tmp_path / "near", "+0.179|-0.012")  # the third decimal moved by one: within
+    count, text = run(compare_runs, before, near)
+    assert count == 0, text
+    for name, raw, judged_yes in (
+        ("far", "+0.181|-0.012", True),  # 0.003 apart: beyond the tolerance
+        ("fewer", "+0.178", True),  # one margin fewer
+        ("text", "+0.178|yes", True),  # not a number
+        ("nan", "+0.178|nan", True),  # a margin lost
+        ("verdict", "+0.178|-0.012", False),  # the verdict itself: exact
+    ):
+        count, text = run(compare_runs, before, write_verdicts(tmp_path / name, raw, judged_yes))
+        assert count == 1 and "different" in text, (name, text)
+    # the same small move in a column, or in a file, without a declared tolerance differs
+    assert compare_runs.tolerances("results/commonwhy_eval/judged/smollm2-135m.parquet") == {}
+    table = pd.DataFrame({"margin": ["+0.178"]})
+    assert compare_runs.table_differences(table, pd.DataFrame({"margin": ["+0.179"]}), [], {}) != []

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
 
 from benchval.commonwhy.eval.judge import Judge, judge_answers, parse_verdict
-from benchval.generation.prompts import PromptTemplate
+from benchval.generation.prompts import PromptTemplate, user
 from benchval.plumbing.folders import REPO_ROOT
 
 PROMPT = PromptTemplate.from_file(
@@ -137,3 +141,75 @@ def test_each_prompt_is_scored_once_per_judge_and_decisions_share_the_margins():
     judge.decision = "logprob"
     assert [v["yes"] for v in judge.decide(triples)] == [False, False, False] and len(asked) == 3
     assert calibrated == [True, False, True]
+
+
+def test_packed_prompts_give_the_verdicts_of_one_prompt_a_row(tiny_generator):
+    """A local model's prompts of one question and reference are packed behind their shared prefix (the fast
+    engine, benchval.scoring.next_token): the margins of one prompt a row within float rounding, the same
+    verdicts, and fewer tokens fed than the prompts hold."""
+    answers = ["Because A died before X.", "Because A was ill.", "He was busy.", "", "Because of the rain in X."]
+    triples = [(q, refs[0], a) for q, refs in zip(QUESTIONS["question"], QUESTIONS["references"]) for a in answers]
+    one_a_row = Judge(tiny_generator, PROMPT, decision="calibrated")
+    one_a_row.shared_prefixes = False
+    packed = Judge(tiny_generator, PROMPT, decision="calibrated")
+    expected, got = one_a_row.decide(triples), packed.decide(triples)
+    assert one_a_row._scorer is None and packed._scorer is not None
+    assert set(packed._margins) == set(one_a_row._margins)  # answers and content-free prompts alike
+    assert max(abs(packed._margins[t] - one_a_row._margins[t]) for t in triples) < 1e-4
+    assert [v["yes"] for v in got] == [v["yes"] for v in expected]
+    assert len({v["yes"] for v in got}) == 2  # both verdicts occur, so the comparison can fail
+    # each (question, reference) group is fed its common token prefix once, then every prompt's own tail
+    groups: dict[tuple[str, str], list[list[int]]] = {}
+    for (q, r, _answer), ids in zip(
+        packed._margins,
+        tiny_generator.prompt_ids(
+            [user(PROMPT.fill(question=q, reference=r, answer=a)) for q, r, a in packed._margins]
+        ),
+    ):
+        groups.setdefault((q, r), []).append(ids)
+    shared = {key: len(os.path.commonprefix(prompts)) for key, prompts in groups.items()}
+    once = sum(shared[key] + sum(len(p) - shared[key] for p in prompts) for key, prompts in groups.items())
+    assert packed._scorer.stats.real_tokens == once < sum(len(p) for prompts in groups.values() for p in prompts)
+
+
+NO_MODEL_SCRIPT = """
+import json, sys
+from pathlib import Path
+import pandas as pd
+from benchval.commonwhy.eval.settings import resolve
+from benchval.commonwhy.eval.stage_keys import stage_section
+from benchval.commonwhy.eval.steps.commonwhy_eval_judge import stage_judge
+
+root = Path(sys.argv[1])
+valid = sys.argv[2] == "valid"
+pd.DataFrame({{"id": ["q1"], "source": ["published"], "split": ["head"], "question": ["Why?"],
+              "references": [["Because."]], "rule": ["r"], "reasoning_category": ["c"], "popularity": [1.0],
+              "anchor_qids": [["Q1"]]}}).to_parquet(root / "questions.parquet")
+pd.DataFrame({{"id": ["q1"], "system": ["s"], "answer": ["Because."], "seconds": [0.1]}}).to_parquet(root / "s.parquet")
+(root / "validity.json").write_text(json.dumps({{"judge": "m", "valid": valid, "reason": "below the bar"}}))
+started = []
+try:
+    stage_judge(str(root / "questions.parquet"), {{"s": str(root / "s.parquet")}},
+                stage_section(resolve({{}}), "judge"), {{}}, {{"s": str(root / "judged.parquet")}},
+                str(root / "validity.json"), use_torch=lambda: started.append(True))
+except KeyError:  # a valid judge named "m" is not among the (empty) models: it got as far as loading one
+    pass
+print(json.dumps({{"torch": "torch" in sys.modules, "use_torch_called": bool(started)}}))
+"""
+
+
+@pytest.mark.parametrize("validity", ["invalid", "valid"])
+def test_the_judge_job_imports_torch_only_to_load_a_judge(tmp_path, validity):
+    """Rule commonwhy_eval_judge with a judge that failed its check writes its missing verdicts without ever
+    importing torch (its script starts the job with light=False, not torch=True); a valid judge asks for torch
+    (the job's use_torch) before it loads the model."""
+    script = tmp_path / "run.py"
+    script.write_text(NO_MODEL_SCRIPT.format())
+    out = subprocess.run([sys.executable, str(script), str(tmp_path), validity], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    if validity == "invalid":
+        assert found == {"torch": False, "use_torch_called": False}
+        assert pd.read_parquet(tmp_path / "judged.parquet")["correct"].isna().all()
+    else:
+        assert found["use_torch_called"]

@@ -4,7 +4,7 @@ from benchval.commonwhy.eval.steps.commonwhy_eval_factscore import stage_factsco
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-job = start_job(sm, torch=True)
+job = start_job(sm, light=False)  # a model job; torch is imported only if a model is loaded
 systems = job.params["systems"]
 stage_factscore(
     dict(zip(systems, sm.input.answers)),
@@ -17,4 +17,5 @@ stage_factscore(
     questions=sm.input.questions,
     references_out=sm.output.references,
     summary_out=sm.output.summary,
+    use_torch=job.use_torch,
 )

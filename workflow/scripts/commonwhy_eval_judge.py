@@ -4,7 +4,7 @@ from benchval.commonwhy.eval.steps.commonwhy_eval_judge import stage_judge
 from benchval.plumbing.job import start_job
 
 sm = snakemake  # noqa: F821
-job = start_job(sm, torch=True)
+job = start_job(sm, light=False)  # a model job; torch is imported only if a model is loaded
 systems = job.params["systems"]
 stage_judge(
     sm.input.questions,
@@ -13,4 +13,5 @@ stage_judge(
     job.params["models"],
     dict(zip(systems, sm.output.judged)),
     sm.input.validity,
+    use_torch=job.use_torch,
 )

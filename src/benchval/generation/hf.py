@@ -96,10 +96,7 @@ class HFGenerator:
         For the chat template the options are scored as written; for plain text with a leading
         space. Raises when two options share their first token (the choice would be undefined).
         """
-        prefix = "" if self.chat else " "
-        first_ids = [self.tokenizer(prefix + o, add_special_tokens=False)["input_ids"][0] for o in options]
-        if len(set(first_ids)) != len(first_ids):
-            raise ValueError(f"options {list(options)} share a first token; use decision: generate")
+        first_ids = self.first_token_ids(options)
         # prompts of similar length batched together (less padding); the output layer only at the last
         # position (logits_to_keep=1: the vocabulary projection of every other position is not needed)
         texts = [self.render(m) for m in prompts]
@@ -114,3 +111,17 @@ class HFGenerator:
             for i, row in zip(chunk, logprobs):
                 results[i] = dict(zip(options, row.tolist()))
         return results
+
+    def first_token_ids(self, options: Sequence[str]) -> list[int]:
+        """Each option's first token id as the model would write it next (chat: as written; plain text:
+        after a space). Raises when two options share their first token (the choice would be undefined)."""
+        prefix = "" if self.chat else " "
+        first_ids = [self.tokenizer(prefix + o, add_special_tokens=False)["input_ids"][0] for o in options]
+        if len(set(first_ids)) != len(first_ids):
+            raise ValueError(f"options {list(options)} share a first token; use decision: generate")
+        return first_ids
+
+    def prompt_ids(self, prompts: Sequence[Messages]) -> list[list[int]]:
+        """The token ids the model reads for each conversation (as :meth:`first_token_choice` feeds them)."""
+        texts = [self.render(m) for m in prompts]
+        return self.tokenizer(texts, add_special_tokens=not self.chat)["input_ids"]

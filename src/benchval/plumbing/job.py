@@ -9,7 +9,9 @@ no module below the rule scripts ever sees Snakemake's objects:
   log), and still reaches the console;
 * ``torch=True`` (model jobs) sets torch's threads to the job's share of the real cores
   (:func:`benchval.plumbing.job_threads.torch_threads`; the share is the job's ``torch_threads`` resource
-  where the layout gave it one, else its threads);
+  where the layout gave it one, else its threads); a job that loads a model only in some runs (the judge
+  once its check failed, FActScore without an LLM) passes ``light=False`` instead and calls
+  :meth:`Job.use_torch` before its first model, so that otherwise it never imports torch;
 * every other job (``light=True``, the default unless ``torch``) runs at ``local.light_job_niceness``
   (:func:`benchval.plumbing.job_threads.lower_priority`): on a 2-core laptop eight light jobs beside two
   model jobs would otherwise take most of the cores from the model jobs, the run's longest chain;
@@ -44,6 +46,13 @@ class Job:
     threads: int
     torch_threads: int
     log: Path
+
+    def use_torch(self) -> None:
+        """Import torch and give it this job's threads: a model job's first step before its first model
+        (``start_job(torch=True)`` does it at once; a job that loads a model only sometimes, later)."""
+        import torch  # noqa: PLC0415  (only jobs that load a model pay for importing torch)
+
+        torch.set_num_threads(self.torch_threads)
 
 
 def plain(value: Any) -> Any:
@@ -84,9 +93,7 @@ def start_job(
         log=log,
     )
     if torch:
-        import torch as torch_module  # noqa: PLC0415  (only model jobs pay for importing torch)
-
-        torch_module.set_num_threads(job.torch_threads)
+        job.use_torch()
     return job
 
 

@@ -292,6 +292,20 @@ class FastScorer(Scorer):
         return masks["full_attention"]
 
     def _forward(self, rows: list[PackedRow], encoded: list[EncodedRequest], out: dict[int, TokenScores]) -> None:
+        logits, kept_index = self._kept_logits(rows)
+        spans, kept, targets = [], [], []
+        for b, row in enumerate(rows):
+            for m, at in zip(row.members, row.predict_at):
+                spans.append((m, len(kept), len(kept) + len(at)))
+                kept.extend(kept_index[b, at].tolist())
+                targets.extend(encoded[m].continuation_ids)
+        picked, greedy = self._gather_logprobs(logits, torch.tensor(kept), torch.tensor(targets))
+        for m, a, z in spans:
+            out[m] = TokenScores(picked[a:z], bool(greedy[a:z].all()))
+
+    def _kept_logits(self, rows: list[PackedRow]) -> tuple[torch.Tensor, torch.Tensor]:
+        """One forward of ``rows``: the logits (kept positions, vocab) at the positions that predict a
+        continuation token, and (batch, width) the index of each position among the kept ones."""
         width = max(len(r) for r in rows)
         tokens = torch.zeros((len(rows), width), dtype=torch.long)
         positions = torch.zeros((len(rows), width), dtype=torch.long)
@@ -310,18 +324,10 @@ class FastScorer(Scorer):
         ).logits
         logits = logits.reshape(-1, logits.shape[-1])  # (kept positions, vocab), row-major order
         kept_index = (keep.reshape(-1).cumsum(0) - 1).reshape(keep.shape)
-        spans, kept, targets = [], [], []
-        for b, row in enumerate(rows):
-            for m, at in zip(row.members, row.predict_at):
-                spans.append((m, len(kept), len(kept) + len(at)))
-                kept.extend(kept_index[b, at].tolist())
-                targets.extend(encoded[m].continuation_ids)
-        picked, greedy = self._gather_logprobs(logits, torch.tensor(kept), torch.tensor(targets))
-        for m, a, z in spans:
-            out[m] = TokenScores(picked[a:z], bool(greedy[a:z].all()))
         self.stats.n_forward += 1
         self.stats.fed_tokens += tokens.numel()
         self.stats.real_tokens += sum(len(r) for r in rows)
+        return logits, kept_index
 
     def _gather_logprobs(self, logits: torch.Tensor, kept: torch.Tensor, targets: torch.Tensor):
         """Float32 log-softmax of ``logits`` rows ``kept`` at ``targets`` (chunks of rows, so that the

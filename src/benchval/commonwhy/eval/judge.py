@@ -22,12 +22,15 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from benchval.generation.prompts import PromptTemplate, user
-from benchval.generation.systems import make_generator
 from benchval.plumbing.folders import MODELS_DIR
+
+if TYPE_CHECKING:  # imported where used: a module that only reads verdicts never imports torch
+    from benchval.scoring.next_token import NextTokenScorer
 
 log = logging.getLogger(__name__)
 
@@ -64,25 +67,60 @@ class Judge:
         # (question, reference, answer) -> Yes-No margin: each prompt is scored once per judge, so the
         # content-free margins are shared across answers and a second decision reuses the first's margins
         self._margins: dict[tuple[str, str, str], float] = {}
+        # a local model: prompts sharing a question and reference are fed their common prefix once
+        self.shared_prefixes = True
+        self._scorer: NextTokenScorer | None = None
 
     def margins(self, triples: Sequence[tuple[str, str, str]]) -> list[float]:
         """log p(Yes) - log p(No) as the first answer token, per (question, reference, answer)."""
         missing = [t for t in dict.fromkeys(triples) if t not in self._margins]
         if missing:
             prompts = [user(self.template.fill(question=q, reference=r, answer=a)) for q, r, a in missing]
-            choices = self.generator.first_token_choice(prompts, ["Yes", "No"])
-            self._margins.update(zip(missing, (c["Yes"] - c["No"] for c in choices)))
+            scorer = self._prefix_scorer()
+            if scorer is None:
+                choices = self.generator.first_token_choice(prompts, ["Yes", "No"])
+                self._margins.update(zip(missing, (c["Yes"] - c["No"] for c in choices)))
+            else:
+                self._margins.update(zip(missing, self._packed_margins(scorer, prompts, missing)))
         return [self._margins[t] for t in triples]
+
+    def _prefix_scorer(self) -> NextTokenScorer | None:
+        """The fast engine's next-token scorer over the generator's model, built once; None for a generator
+        without a local model or a model the packed engine does not serve exactly (then one prompt a row)."""
+        if self._scorer is None and self.shared_prefixes and hasattr(self.generator, "prompt_ids"):
+            from benchval.scoring.engine import unsupported_reason  # noqa: PLC0415  (torch: local models only)
+            from benchval.scoring.next_token import NextTokenScorer  # noqa: PLC0415
+
+            reason = unsupported_reason(self.generator.model)
+            if reason is None:
+                device = str(self.generator.device)
+                self._scorer = NextTokenScorer(self.generator.model, self.generator.tokenizer, device=device)
+            else:
+                log.info("judge prompts fed one a row, not packed: %s", reason)
+                self.shared_prefixes = False
+        return self._scorer
+
+    def _packed_margins(self, scorer: NextTokenScorer, prompts: list, triples: list) -> list[float]:
+        """Yes-No margins with the prompts of one (question, reference) packed behind their shared prefix;
+        the token budget of a batch is the generator's batch size of the longest prompt."""
+        ids = self.generator.prompt_ids(prompts)
+        scorer.batch_tokens = self.generator.batch_size * max(len(p) for p in ids)
+        keys = ["\x00".join((q, r)) for q, r, _ in triples]
+        logprobs = scorer.next_token_logprobs(ids, self.generator.first_token_ids(["Yes", "No"]), keys)
+        return [float(yes) - float(no) for yes, no in logprobs]
 
     def decide(self, triples: Sequence[tuple[str, str, str]]) -> list[dict]:
         """One verdict per (question, reference, answer): {'yes': bool, 'parsed': bool, 'raw': str}."""
         if not triples:
             return []
         if self.decision in ("logprob", "calibrated"):
+            content_free = [(q, r, CONTENT_FREE_ANSWER) for q, r, _ in triples]
+            if self.decision == "calibrated" and self._prefix_scorer() is not None:
+                self.margins(list(triples) + content_free)  # one pass: the content-free prompts share prefixes
             margins = self.margins(triples)
             baselines = [0.0] * len(triples)
             if self.decision == "calibrated":
-                baselines = self.margins([(q, r, CONTENT_FREE_ANSWER) for q, r, _ in triples])
+                baselines = self.margins(content_free)
             return [{"yes": m > b, "parsed": True, "raw": f"{m - b:+.3f}"} for m, b in zip(margins, baselines)]
         prompts = [user(self.template.fill(question=q, reference=r, answer=a)) for q, r, a in triples]
         texts = self.generator.generate(prompts, self.max_new_tokens)
@@ -120,6 +158,8 @@ def make_judge(
 ) -> Judge:
     """The configured judge, loaded: its model (or endpoint), prompt and decision rule. `settings`: the stage's
     ``commonwhy_eval`` settings (stage_keys.JUDGE_KEYS)."""
+    from benchval.generation.systems import make_generator  # noqa: PLC0415  (torch only when a judge is loaded)
+
     cfg = settings["judge"]
     generator = make_generator(system, settings, models_config, models_dir, batch_size=cfg["batch_size"])
     template = PromptTemplate.from_file(cfg["prompt"], required=JUDGE_PLACEHOLDERS)

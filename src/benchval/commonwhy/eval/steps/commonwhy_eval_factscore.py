@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import pandas as pd
 
@@ -13,7 +13,6 @@ from benchval.commonwhy.eval.kg_claims import KGFactChecker, claim_reading
 from benchval.commonwhy.eval.parquet_tables import read_table, write_table
 from benchval.commonwhy.eval.stage_keys import stage_settings
 from benchval.commonwhy.eval.steps.commonwhy_eval_stage_io import open_kg, read_answers
-from benchval.generation.systems import make_generator
 from benchval.plumbing.folders import MODELS_DIR
 
 log = logging.getLogger(__name__)
@@ -31,15 +30,23 @@ def stage_factscore(
     questions: str | None = None,
     references_out: str | None = None,
     summary_out: str | None = None,
+    use_torch: Callable[[], None] = lambda: None,
 ) -> None:
     """FActScore of every system's answers against the KG source (one checker, shared caches), each answer's
     claims about its question's entity (the anchors in ``questions``), and of the questions' reference answers
-    (``references_out``, per source and split); ``summary_out``: coverage and the three verdicts per system."""
+    (``references_out``, per source and split); ``summary_out``: coverage and the three verdicts per system.
+    ``use_torch``: called before the LLM that splits claims or names entities is loaded (the job's
+    :meth:`~benchval.plumbing.job.Job.use_torch`); the rule-based reading needs no torch."""
     settings = stage_settings(settings, "factscore")
     cfg = settings["factscore"]
-    splitter, entity_spans = claim_reading(
-        cfg, lambda: make_generator(cfg["claim_system"], settings, models_config, models_dir)
-    )
+
+    def claim_system():
+        use_torch()
+        from benchval.generation.systems import make_generator  # noqa: PLC0415  (torch only with an LLM)
+
+        return make_generator(cfg["claim_system"], settings, models_config, models_dir)
+
+    splitter, entity_spans = claim_reading(cfg, claim_system)
     kg = open_kg(kg_config, store)
     checker = KGFactChecker(kg, entity_spans)
     about = None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import pandas as pd
 
@@ -26,15 +26,21 @@ def stage_judge(
     outs: Mapping[str, str],
     validity: str,
     models_dir: str = MODELS_DIR,
+    use_torch: Callable[[], None] = lambda: None,
 ) -> None:
     """Judge every system's answers with the judge (loaded once) — only when it passed its check.
 
-    A judge that failed its check is not run: every verdict is missing (``correct`` NA) with the reason.
+    A judge that failed its check is not run: every verdict is missing (``correct`` NA) with the reason, and
+    torch is never imported. ``use_torch``: called before the judge's model is loaded (the job's
+    :meth:`~benchval.plumbing.job.Job.use_torch`).
     """
     settings = stage_settings(settings, "judge")
     check = read_validity(validity)
     sample = read_questions(questions)
-    judge = make_judge(check["judge"], settings, models_config, models_dir) if check["valid"] else None
+    judge = None
+    if check["valid"]:
+        use_torch()
+        judge = make_judge(check["judge"], settings, models_config, models_dir)
     for system, path in answers.items():
         started = time.perf_counter()
         if judge is None:
