@@ -155,17 +155,18 @@ def entry_resources(
     entry: Mapping[str, Any],
     kind: str,
     settings: ClusterSettings,
-    batch_tokens: int = 4096,
+    batch_tokens: int,
     attempt: int = 1,
     n_tasks: int = 1,
 ) -> dict[str, int]:
-    """model_resources for one `models:` config entry (defaults as in models.schema.yaml); the size is
-    `job_size_b` where the entry sets it, else `size_b`."""
+    """model_resources for one `models:` config entry, its schema defaults filled in (`device`, `dtype`:
+    benchval.plumbing.config.fill_defaults, as the workflow fills them); the size is `job_size_b` where the
+    entry sets it, else `size_b`."""
     return model_resources(
         float(entry.get("job_size_b") or entry["size_b"]),
         kind,
-        on_gpu=entry.get("device", "cpu") == "cuda",
-        dtype=entry.get("dtype", "float32"),
+        on_gpu=entry["device"] == "cuda",
+        dtype=entry["dtype"],
         gpu_mem_gb=settings.gpu_mem_gb,
         source_type=(entry.get("source") or {}).get("type"),
         batch_tokens=batch_tokens,
@@ -194,7 +195,7 @@ def rule_resources(
         raise ValueError(f"unknown job kind {kind!r}; known: {list(KINDS)}")
     models = config["models"]
     settings = ClusterSettings.from_config(config.get("cluster"))
-    batch_tokens = int((config.get("scoring") or {}).get("batch_tokens", 4096))
+    batch_tokens = int(config["scoring"]["batch_tokens"])
 
     def resource(name: str) -> Callable[..., int]:
         def value(wildcards, attempt=1):
