@@ -16,10 +16,11 @@ from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import file_digests, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.atlas.atlas_outputs import ATLAS, forest_figures
+from benchval.atlas.atlas_outputs import forest_figures
 from benchval.atlas.sources import expand as _expand_mirror  # not Snakemake's expand(), which rule files share
 from benchval.report.safe_text import script_safe_json
 
+ATLAS = "results/atlas"  # the files of these rules (atlas_outputs lists the final ones)
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)

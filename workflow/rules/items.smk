@@ -16,9 +16,9 @@ from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.atlas.atlas_outputs import ATLAS
-from benchval.items.item_files import ITEM_FIGURE_STEMS, ITEMS, source_files
+from benchval.items.item_files import ITEM_FIGURE_STEMS, source_files
 
+ITEMS = "results/items"  # the files of these rules (item_files.item_outputs lists the final ones)
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 ITEM_IRT_FILES = ("item_params", "fit", "abilities")
@@ -65,16 +65,16 @@ _irt_tasks = lambda source: sorted(
 _irt_dirs = lambda study: {
     b: f"{ITEMS}/{ITEM_STUDIES[study]['source']}/irt/{b}" for b in ITEM_STUDIES[study]["benchmarks"]
 }
-# A study's inputs: responses, IRT fits and, for atlas criteria, the atlas's registry and cells
+# A study's inputs: responses, IRT fits and, for atlas criteria, the atlas's registry and cells (atlas.smk)
 _study_inputs = lambda w: {
     "responses": f"{ITEMS}/{ITEM_STUDIES[w.study]['source']}/responses.parquet",
     "recovery": f"{ITEMS}/irt_recovery.csv",
     "irt": [f"{d}/{name}.csv" for d in _irt_dirs(w.study).values() for name in ITEM_IRT_FILES],
     **(
         {
-            "names": f"{ATLAS}/registry/names.csv",
-            "models": f"{ATLAS}/registry/models.csv",
-            "cells": f"{ATLAS}/cells.csv",
+            "names": rules.atlas_sources.output.names,
+            "models": rules.atlas_sources.output.models,
+            "cells": rules.atlas_sources.output.cells,
         }
         if ITEM_STUDIES[w.study]["criteria"]["kind"] == "atlas"
         else {}
@@ -256,8 +256,8 @@ rule items_report:
         recovery=f"{ITEMS}/irt_recovery.csv",
         fits=list(ITEM_FITS.values()),
         # re-evaluation noise of the open_llm leaderboards (benchval.items.reevaluation): the atlas's tables
-        cells=f"{ATLAS}/cells.csv",
-        duplicates=f"{ATLAS}/leaderboards/duplicates.csv",
+        cells=lambda w: rules.atlas_sources.output.cells,
+        duplicates=lambda w: rules.atlas_sources.output.duplicates,
     output:
         report=f"{ITEMS}/report.md",
         reevaluation=f"{ITEMS}/reevaluation_snr.csv",

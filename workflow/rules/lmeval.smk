@@ -8,13 +8,17 @@ from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
 from benchval.analysis.study_import import expand_path
 from benchval.jobs.rule_files import content_digests
-from benchval.analysis.scoreboard_settings import bootstrap_settings
+from benchval.analysis.settings import settings_from_config
 from benchval.plumbing.folders import workflow_root
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 LMEVAL_ITEM_INTERVALS = fill(STUDY_TABLE, name="item_intervals")
+# Of the analysis settings, only what the bootstrap reads (analysis.seed, else seed; analysis.n_bootstrap,
+# analysis.ci_level, as benchval.analysis.settings resolves them): other analysis settings rerun nothing
+_ANALYSIS = settings_from_config({"seed": config["seed"], **config["analysis"]})
+_BOOTSTRAP = canonical({"seed": _ANALYSIS.seed, "n_bootstrap": _ANALYSIS.n_bootstrap, "ci_level": _ANALYSIS.ci_level})
 # A study's source file or folder (its `path`, the mirror expanded), from the working directory
 _study_source = lambda w: workdir_relative(expand_path(LAYOUT.studies[w.study]["path"], LAYOUT.mirror))
 # An lm_eval study's model-registry rules file: an ancient input, its content a param, so that editing it
@@ -72,7 +76,7 @@ rule lmeval_scoreboard:
         study=config_provider("studies.{study}"),
         family_rules=_family_rules_content,  # derived: the content of studies.<study>.family_rules
         mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
-        bootstrap=canonical(bootstrap_settings(config)),  # derived: seed, analysis.{seed,n_bootstrap,ci_level}
+        bootstrap=_BOOTSTRAP,  # derived: seed, analysis.{seed,n_bootstrap,ci_level}
         figure_formats=config_provider("analysis.figures.formats"),
         figure_dpi=config_provider("analysis.figures.dpi"),
         notice=config_provider("studies.{study}.notice", default=None),

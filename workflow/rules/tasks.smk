@@ -9,26 +9,44 @@ from benchval.jobs.layout import TASK_FILTERS, TASK_ITEMS, TASK_META, alternativ
 from benchval.jobs.reruns import canonical, code_digest, code_param, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.plumbing.raw_files import find_declared, resolve
-from benchval.tasks.task_files import declared_paths, task_data_files, task_exclusion
+from benchval.plumbing.raw_files import dataset_files, find_declared, resolve
+from benchval.tasks.prepare import exclusion_param
 from benchval.tasks.registry import adapter_file
 from benchval.tasks.config_keys import ITEM_KEYS as _ITEM_KEYS
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
+# Every raw file the catalogue declares (config/catalogue/), by its path under the mirror
+_DECLARED_PATHS = sorted(
+    {f.path for name in config["datasets"] for f in dataset_files(config["datasets"], name).values()}
+)
+# {file key: declared file} of a task's dataset (tasks.<task>.dataset); {} without one
+_task_data_files = lambda task: (
+    dataset_files(config["datasets"], config["tasks"][task]["dataset"])
+    if config["tasks"][task].get("dataset") is not None
+    else {}
+)
 # A task's raw files, by content rather than modification time: the mirror copy when present, else
 # resources/data/<path> (made by fetch_raw_file), each ancient(), its declared sha256 a param (`checksums`)
 # that prepare_task checks the file against. A mirror copied again with the same bytes (new mtimes) reruns
 # nothing; new bytes come with a new declared sha256 in the catalogue, which reruns the task.
 _task_raw_files = lambda w: {
-    key: ancient(workdir_relative(resolve(f.path, LAYOUT.mirror))) for key, f in task_data_files(config, w.task).items()
+    key: ancient(workdir_relative(resolve(f.path, LAYOUT.mirror))) for key, f in _task_data_files(w.task).items()
 }
 # Only this task's sample size (sample.per_task.<task>, else sample.n_items): another task's edit reruns nothing
 _task_sample = lambda task: {"n_items": config["sample"]["per_task"].get(task, config["sample"]["n_items"])}
 # The code of the module that registers the task's adapter (its task folder's adapter.py and what that
 # imports): editing one task folder reruns the tasks that use its adapter, no other (docs/tasks.md)
 _adapter_code = lambda w: code_param(code_digest(adapter_file(config["tasks"][w.task]["adapter"])))
+# The task's hand-exclusion list, read here: its ids are the param (benchval.tasks.prepare.exclusion_param).
+# Relative lists live in the workflow's config/ folder, wherever Snakemake runs.
+_exclude_ids = lambda task: config["tasks"][task].get("exclude_ids")
+_exclusion = lambda w: (
+    exclusion_param(_exclude_ids(w.task), workflow_root(workflow.basedir) / _exclude_ids(w.task))
+    if _exclude_ids(w.task)
+    else None
+)
 
 
 rule fetch_raw_file:
@@ -39,7 +57,7 @@ rule fetch_raw_file:
     benchmark:
         benchmarks("fetch_raw_file/{path}.tsv")
     wildcard_constraints:
-        path=alternatives(declared_paths(config["datasets"])),
+        path=alternatives(_DECLARED_PATHS),
     conda:
         "../envs/benchval.yaml"
     params:
@@ -69,8 +87,8 @@ rule prepare_task:
         task_config=config_provider("tasks.{task}", *_ITEM_KEYS),
         sample=lambda w: canonical(_task_sample(w.task)),  # derived: sample.per_task.<task>, else sample.n_items
         seed=config_provider("seed"),
-        checksums=lambda w: canonical({k: f.sha256 for k, f in task_data_files(config, w.task).items()}),  # derived: declared sha256s
-        exclusion=lambda w: task_exclusion(config["tasks"][w.task], workflow_root(workflow.basedir)),  # derived: tasks.<task>.exclude_ids
+        checksums=lambda w: canonical({k: f.sha256 for k, f in _task_data_files(w.task).items()}),  # derived: declared sha256s
+        exclusion=_exclusion,  # derived: the ids of tasks.<task>.exclude_ids
         code=script_code("prepare_task.py"),
         adapter_code=_adapter_code,  # derived: the code of tasks.<task>.adapter
     script:
