@@ -77,7 +77,7 @@ rule kg_store:
     conda:
         "../envs/benchval.yaml"
     params:
-        litwd1k_dir=lambda w, input: str(input[0]).removesuffix("/" + CW_LITWD1K_FILES[0]),  # CW_LITWD1K
+        litwd1k_dir=lambda w, input: str(input[0]).removesuffix(CW_LITWD1K_FILES[0]).rstrip("/"),  # CW_LITWD1K
         infer_time_precision=config_provider("commonwhy.kg.infer_time_precision"),
         raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("commonwhy_kg_store.py"),

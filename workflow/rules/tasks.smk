@@ -21,6 +21,8 @@ LAYOUT = workflow_layout(config)
 _DECLARED_PATHS = sorted(
     {f.path for name in config["datasets"] for f in dataset_files(config["datasets"], name).values()}
 )
+# The catalogue's declaration of the raw file at a path (url, sha256, ...)
+_declared_file = lambda path: canonical(vars(find_declared(config["datasets"], path)))
 # {file key: declared file} of a task's dataset (tasks.<task>.dataset); {} without one
 _task_data_files = lambda task: (
     dataset_files(config["datasets"], config["tasks"][task]["dataset"])
@@ -61,7 +63,7 @@ rule fetch_raw_file:
     conda:
         "../envs/benchval.yaml"
     params:
-        entry=lambda w: canonical(vars(find_declared(config["datasets"], w.path))),  # derived: the path's declaration in datasets
+        entry=lambda w: _declared_file(w.path),  # derived: the path's declaration in datasets
         mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
         code=script_code("fetch_raw_file.py"),
     script:
