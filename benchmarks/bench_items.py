@@ -30,7 +30,7 @@ import pandas as pd
 from benchval.plumbing.config import merged_config
 from benchval.plumbing.folders import REPO_ROOT, default_mirror
 from benchval.jobs.layout import workflow_layout
-from benchval.jobs.rules.items import ITEM_FIGURE_STEMS
+from benchval.items.item_files import ITEM_FIGURE_STEMS
 from benchval.testing.snakemake_run import snakemake_command
 
 TARGET_SECONDS = 120.0

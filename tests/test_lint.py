@@ -48,7 +48,7 @@ def test_snakemake_files_are_formatted_by_snakefmt():
 
 # `snakemake --lint` reports nothing (the workflow catalogue's conventions, issue 32): every rule has a software
 # environment, a log and a benchmark; no path is composed with `+`; no shell command indexes its files; no rule
-# file defines functions beside its rules (they live in benchval.jobs.rules, one module per rule file); no param
+# file defines functions beside its rules (its helpers are named lambdas, or functions of the domain packages); no param
 # hard-codes a folder of its rule's files (a function derives it from the rule's input or output).
 
 

@@ -300,3 +300,51 @@ def test_a_rule_file_reading_another_files_global_is_rejected():
         "atlas_outputs (from atlas.smk) in report.smk",
         "atlas_outputs (from atlas.smk) in publish.smk",
     ]
+
+
+# Rule files share one namespace: a helper two files assign (`_study_models` in evaluate.smk and scoreboard.smk)
+# is the later file's in both, as their functions read it when a job is planned. Each file's kit (LAYOUT,
+# config_provider, script_code) is assigned in every file on purpose.
+OWN_IN_EVERY_FILE = {"LAYOUT", "config_provider", "script_code"}
+
+
+def _assignments(text: str) -> dict[str, str]:
+    """{name: its statement} of every top-level assignment (continuation lines included)."""
+    found, lines = {}, text.splitlines()
+    for start, line in enumerate(lines):
+        match = ASSIGNED.match(line)
+        if not match:
+            continue
+        block = [line]
+        for following in lines[start + 1 :]:
+            if following and not following[0].isspace() and not following.startswith((")", "]", "}")):
+                break
+            block.append(following)
+        found[match[1]] = "\n".join(block).strip()
+    return found
+
+
+def _diverging_helpers(texts: dict[str, str]) -> list[str]:
+    definitions: dict[str, dict[str, list[str]]] = {}
+    for file, text in texts.items():
+        for name, statement in _assignments(text).items():
+            definitions.setdefault(name, {}).setdefault(statement, []).append(file)
+    return [
+        f"{name}: {sorted(f for files in statements.values() for f in files)}"
+        for name, statements in sorted(definitions.items())
+        if len(statements) > 1 and name not in OWN_IN_EVERY_FILE
+    ]
+
+
+def test_a_helper_two_rule_files_assign_is_the_same_in_both():
+    assert not _diverging_helpers({path.name: path.read_text() for path in RULE_FILES})
+
+
+def test_a_helper_assigned_differently_in_two_rule_files_is_rejected():
+    texts = {
+        "a.smk": "_pairs = lambda study: [study]\nLAYOUT = workflow_layout(config)\n",
+        "b.smk": "_pairs = lambda study: []\nLAYOUT = workflow_layout(config)  # here too\n",
+        "c.smk": "_same = (\n    1,\n)\n",
+        "d.smk": "_same = (\n    1,\n)\n",
+    }
+    assert _diverging_helpers(texts) == ["_pairs: ['a.smk', 'b.smk']"]

@@ -159,7 +159,7 @@ def finished_run(tmp_path_factory, tiny_lm_builder):
             n: {"family": "tiny", "size_b": 0.0001, "dtype": "float32", "device": "cpu"} for n in ("tiny-a", "tiny-b")
         },
         "commonwhy": {"kg": {"source": "local", "store": "resources/kg/tiny.oxigraph"}},
-        # a scored study that uses the criterion: benchval.jobs.rules.commonwhy_eval.outputs lists the files only then
+        # a scored study that uses the criterion: commonwhy_eval_functions.outputs lists the files only then
         "studies": {"s": {"source": "scored", "models": ["tiny-a"], "tasks": [], "commonwhy_criterion": True}},
         "commonwhy_eval": {
             "models": ["tiny-a", "tiny-b"],
@@ -187,7 +187,7 @@ def finished_run(tmp_path_factory, tiny_lm_builder):
     (wf / "config.yaml").write_text(yaml.safe_dump(config))
     (wf / "Snakefile").write_text(
         f'configfile: "config.yaml"\ninclude: "{REPO_ROOT}/workflow/rules/commonwhy_eval.smk"\n'
-        "from benchval.jobs.rules.commonwhy_eval import outputs\n"
+        "from benchval.jobs.commonwhy_eval_functions import outputs\n"
         "rule all:\n    input: outputs(LAYOUT)\n"
     )
     run = subprocess.run(

@@ -66,7 +66,7 @@ def test_a_stage_reading_an_undeclared_key_fails_loudly(tmp_path, monkeypatch):
 def _rule_params(section_overrides: dict):
     """The params functions of commonwhy_eval.smk over a section resolved from `section_overrides`."""
     from benchval.jobs.rule_settings import config_provider_for
-    from benchval.jobs.rules.commonwhy_eval import CommonWhyEvalFunctions
+    from benchval.jobs.commonwhy_eval_functions import CommonWhyEvalFunctions
 
     section = resolve(section_overrides)
     provider = config_provider_for({}, commonwhy_eval=section)

@@ -19,8 +19,8 @@ def dry_run(workdir, config: dict, *targets: str) -> subprocess.CompletedProcess
     (workdir / "Snakefile").write_text(
         f'configfile: "config.yaml"\ninclude: "{REPO_ROOT}/workflow/rules/atlas.smk"\n'
         f'include: "{REPO_ROOT}/workflow/rules/items.smk"\n'
-        "from benchval.jobs.rules.items import outputs\n"
-        "rule all:\n    input: outputs(config, LAYOUT)\n"
+        "from benchval.items.item_files import item_outputs\n"
+        "rule all:\n    input: item_outputs(config, LAYOUT.mirror)\n"
     )
     command = [sys.executable, "-m", "snakemake", "-n", "--cores", "1", *targets]
     return subprocess.run(command, cwd=workdir, capture_output=True, text=True, timeout=300)

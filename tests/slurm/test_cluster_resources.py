@@ -4,6 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from benchval.plumbing.config import section_defaults
 from benchval.jobs.cluster_resources import (
     ClusterSettings,
     gpus_needed,
@@ -57,6 +58,11 @@ def test_bad_input_is_named():
         ClusterSettings.from_config({"gpus": 2})
 
 
+def with_model_defaults(config: dict) -> dict:
+    """``config`` with its model entries' schema defaults filled in, as the workflow fills them."""
+    return {**config, "models": section_defaults("models", config["models"])}
+
+
 def test_rule_resources_reads_the_config():
     config = {
         "models": {
@@ -66,14 +72,17 @@ def test_rule_resources_reads_the_config():
         "scoring": {"batch_tokens": 4096},
         "cluster": {"gpu_mem_gb": 96},
     }
-    resources = rule_resources(config, "score")
+    resources = rule_resources(with_model_defaults(config), "score")
     big, small = SimpleNamespace(model="big"), SimpleNamespace(model="small")
     assert resources["gpu"](big) == 2
     assert resources["gpu"](small) == 0
     assert resources["runtime"](big, attempt=1) == 30 + 2 * 72
     assert resources["mem_mb"](small) == model_resources(0.135, "score", False, dtype="float32")["mem_mb"]
     # Without a cluster section: 80 GB GPUs.
-    assert rule_resources({k: v for k, v in config.items() if k != "cluster"}, "score")["gpu"](big) == 3
+    assert (
+        rule_resources(with_model_defaults({k: v for k, v in config.items() if k != "cluster"}), "score")["gpu"](big)
+        == 3
+    )
     with pytest.raises(KeyError, match="model 'nope' is not in config models"):
         resources["gpu"](SimpleNamespace(model="nope"))
 
@@ -81,7 +90,7 @@ def test_rule_resources_reads_the_config():
 def test_job_size_b_sets_the_resources_and_size_b_stays_metadata():
     # The rehearsal's tiny "72B" model: the analysis keeps size_b 72, its jobs ask for a tiny model's needs.
     entry = {"family": "q", "size_b": 72, "job_size_b": 0.001, "source": {"type": "local"}}
-    config = {"models": {"tiny72": entry}, "scoring": {"batch_tokens": 1024}}
+    config = with_model_defaults({"models": {"tiny72": entry}, "scoring": {"batch_tokens": 1024}})
     job = SimpleNamespace(model="tiny72")
     for kind in ("prepare", "score"):
         expected = model_resources(0.001, kind, False, dtype="float32", source_type="local", batch_tokens=1024)
@@ -90,7 +99,10 @@ def test_job_size_b_sets_the_resources_and_size_b_stays_metadata():
 
 
 def test_rule_resources_for_other_wildcards_and_endpoints():
-    config = {"models": {"m": {"family": "f", "size_b": 7, "dtype": "bfloat16", "device": "cuda"}}}
+    config = {
+        "models": {"m": {"family": "f", "size_b": 7, "dtype": "bfloat16", "device": "cuda"}},
+        "scoring": {"batch_tokens": 1024},
+    }
     by_system = rule_resources(config, "generate", wildcard="system")
     assert by_system["gpu"](SimpleNamespace(system="m")) == 1
     assert by_system["runtime"](SimpleNamespace(system="m")) == 30 + 4 * 7

@@ -1,5 +1,5 @@
 """Raw files are inputs of prepare_task by content (workflow/rules/tasks.smk,
-benchval.jobs.rules.tasks.task_raw_files): a mirror copied again with the same bytes and new modification times
+tasks.smk's _task_raw_files): a mirror copied again with the same bytes and new modification times
 plans nothing; new bytes with their new declared sha256 replan the task. (Before issue 32 a re-copied mirror
 replanned every task through Snakemake's mtime trigger:
 "Updated input files: ../shared/data/raw/piqa_rup/PIQA_RUP.csv".)"""

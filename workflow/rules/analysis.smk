@@ -36,19 +36,30 @@ from benchval.jobs.reruns import script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.plumbing.folders import workflow_root
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.jobs.rules import analysis as analysis_functions
+from benchval.analysis.study_import import expand_path
+from benchval.jobs.rule_files import content_digests
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 # the analysis seed: analysis.seed, else the top-level seed
 _SEED = {"seed": "seed"}
+# A study's source file or folder (its `path`, the mirror expanded), from the working directory
+_study_source = lambda w: workdir_relative(expand_path(LAYOUT.studies[w.study]["path"], LAYOUT.mirror))
+# An lm_eval study's model-registry rules file: an ancient input, its content a param, so that editing it
+# reruns the import and a fresh clone does not
+_family_rules = lambda study: (
+    [LAYOUT.studies[study]["family_rules"]] if LAYOUT.studies[study].get("family_rules") else []
+)
+_family_rules_content = lambda w: content_digests(_family_rules(w.study), workflow_root(workflow.basedir))
+# Where a statistic step writes table `name` (p-values unadjusted until the FDR step)
+_step_file = lambda name: fill(UNADJUSTED_TABLE if name in TESTED_TABLES else STUDY_TABLE, name=name)
 
 
 rule import_score_table:
     input:
-        source=analysis_functions.study_source(LAYOUT),
-        family_rules=lambda w: ancient(analysis_functions.family_rules(LAYOUT, w.study)),
+        source=_study_source,
+        family_rules=lambda w: ancient(_family_rules(w.study)),
     output:
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
@@ -63,7 +74,7 @@ rule import_score_table:
         "../envs/benchval.yaml"
     params:
         study=config_provider("studies.{study}"),
-        family_rules=analysis_functions.family_rules_content(LAYOUT, workflow_root(workflow.basedir)),  # derived: keys named in its docstring
+        family_rules=_family_rules_content,  # derived: the content of studies.<study>.family_rules
         mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
         raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("import_score_table.py"),
@@ -80,7 +91,7 @@ for _step, _tables in STEP_TABLES.items():
             table=SCORE_TABLE,
             tasks=STUDY_TASKS,
         output:
-            **{name: analysis_functions.step_file(name) for name in _tables},
+            **{name: _step_file(name) for name in _tables},
         log:
             logs(f"analysis_{_step}/{{study}}.log"),
         benchmark:
@@ -125,14 +136,20 @@ rule analysis_fdr:
         "../scripts/analysis_fdr.py"
 
 
-# Figure 4 reads the unadjusted tested tables, Figures 1 and 2 the adjusted ones (analysis_functions.figure_table)
+# Figure 4 draws estimates and CIs, no significance: it reads the unadjusted tested tables, so that editing
+# analysis.fdr does not redraw it (Figures 1 and 2 star significance and read the adjusted tables).
+_FIGURES_FROM_UNADJUSTED = frozenset({"fig4_axis_tests"})
+_figure_table = lambda stem, name: fill(
+    UNADJUSTED_TABLE if stem in _FIGURES_FROM_UNADJUSTED and name in TESTED_TABLES else STUDY_TABLE, name=name
+)
+
 for _stem in FIGURE_STEMS:
 
     rule:
         name:
             f"analysis_figure_{_stem}"
         input:
-            **{name: analysis_functions.figure_table(_stem, name) for name in FIGURE_INPUTS[_stem]},
+            **{name: _figure_table(_stem, name) for name in FIGURE_INPUTS[_stem]},
             table=SCORE_TABLE,
             tasks=STUDY_TASKS,
         output:

@@ -8,16 +8,19 @@
 #   atlas_g_choice       -> results/atlas/g_choice.csv (which g the open_llm headline controls for)
 #   atlas_mtmm           -> results/atlas/mtmm.csv, mtmm_blocks.csv, figures/mtmm.* (method apart from trait)
 # Each rule gets only the `atlas:` keys it reads. Local rules: seconds of pandas on small tables.
+from pathlib import Path
+
 from benchval.atlas.steps.atlas_sources import SOURCE_TABLES
 from benchval.plumbing.folders import workflow_root
 from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import file_digests, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.jobs.rules import atlas as atlas_functions
+from benchval.atlas.atlas_outputs import forest_figures
+from benchval.atlas.sources import expand as _expand_mirror  # not Snakemake's expand(), which rule files share
 from benchval.report.safe_text import script_safe_json
-from benchval.jobs.rules.atlas import ATLAS
 
+ATLAS = "results/atlas"  # the files of these rules (atlas_outputs lists the final ones)
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
@@ -41,18 +44,46 @@ INCREMENTAL_KEYS = (
 ATLAS_REPOSITORY = workflow_root(workflow.basedir)  # the repository of config/atlas/
 # Repository files the atlas rules read (config/atlas/): ancient inputs, their content a param (a fresh
 # clone's new mtimes rerun nothing; an edit reruns the rule: benchval.jobs.rule_files)
-_SOURCE_FILES = atlas_functions.source_files(config, ATLAS_REPOSITORY)
-_IDENTITY_FILES = atlas_functions.identity_files(config, ATLAS_REPOSITORY)
-_IDENTITY_DIGESTED = atlas_functions.identity_digested(config, ATLAS_REPOSITORY)
-_METHODS = atlas_functions.method_file(config, ATLAS_REPOSITORY)
+_repo_path = lambda path: workdir_relative(ATLAS_REPOSITORY / path)  # from the working directory (--directory)
+# rule atlas_sources: the rules, overrides and display names
+_SOURCE_FILES = {key: _repo_path(config["atlas"][key]) for key in ("rules", "overrides", "display_names")}
+# rule atlas_identity: the sample, the first and the blind labelling, the disagreements, the targeted and
+# precision labels; its param digests every labelling (the check reads each)
+_IDENTITY = config["atlas"]["identity"]
+_IDENTITY_FILES = {
+    "labels": _repo_path(_IDENTITY["sample"]),
+    "labels_first": _repo_path(_IDENTITY["labellings"]["first"]),
+    "labels_blind": _repo_path(_IDENTITY["labellings"]["blind"]),
+    "disagreements": _repo_path(_IDENTITY["disagreements"]),
+    "targeted": _repo_path(_IDENTITY["targeted"]["labels"]),
+    "precision": _repo_path(_IDENTITY["precision"]["labels"]),
+}
+_IDENTITY_DIGESTED = [
+    _IDENTITY_FILES["labels"],
+    *(_repo_path(path) for path in _IDENTITY["labellings"].values()),
+    *(_IDENTITY_FILES[key] for key in ("disagreements", "targeted", "precision")),
+]
+# the reviewed method table (atlas.methods) of the rules that compute g or rank claims
+_METHODS = _repo_path(config["atlas"]["methods"])
+
+# Mirror files, from the working directory (the mirror resolved as every rule resolves it)
+_mirror_path = lambda template: workdir_relative(_expand_mirror(template, LAYOUT.raw_root))
+# every leaderboard csv of the BenchBench folders (atlas.benchbench_dirs)
+_BENCHBENCH_FILES = sorted(
+    str(p) for d in config["atlas"]["benchbench_dirs"] for p in Path(_mirror_path(d)).glob("*.csv")
+)
+# BenchBench's prettified names (atlas.benchmark_names), none without
+_BENCHMARK_NAMES = (
+    {"names": _mirror_path(config["atlas"]["benchmark_names"])} if config["atlas"]["benchmark_names"] else {}
+)
 
 
 rule atlas_sources:
     input:
         **{name: ancient(path) for name, path in _SOURCE_FILES.items()},
-        files=atlas_functions.benchbench_files(config, LAYOUT),
-        lower_is_better=atlas_functions.mirror_path(LAYOUT, config["atlas"]["lower_is_better"]),
-        obsscaling=atlas_functions.mirror_path(LAYOUT, config["atlas"]["obsscaling"]["path"]),
+        files=_BENCHBENCH_FILES,
+        lower_is_better=_mirror_path(config["atlas"]["lower_is_better"]),
+        obsscaling=_mirror_path(config["atlas"]["obsscaling"]["path"]),
         # repository files: ancient (a fresh clone's mtimes rerun nothing), their content a param below
     output:
         **{name: f"{ATLAS}/{path}" for name, path in SOURCE_TABLES.items()},
@@ -223,7 +254,7 @@ rule atlas_agreement:
 
 rule atlas_heatmap:
     input:
-        **atlas_functions.benchmark_names_input(config, LAYOUT),
+        **_BENCHMARK_NAMES,
         pairs=f"{ATLAS}/pairs.csv",
         # BenchBench's prettified names, for display only (atlas.benchmark_names; none: the ids)
     output:
@@ -281,11 +312,11 @@ rule atlas_factor_structure:
 
 rule atlas_forest:
     input:
-        **atlas_functions.benchmark_names_input(config, LAYOUT),
+        **_BENCHMARK_NAMES,
         table=f"{ATLAS}/human_preference.csv",
     output:
         table=f"{ATLAS}/forest.csv",
-        figures=atlas_functions.forest_figures(config),
+        figures=forest_figures(config),
     log:
         logs("atlas_forest/atlas_forest.log"),
     benchmark:
@@ -330,8 +361,8 @@ rule atlas_crosscheck:
     input:
         cells=f"{ATLAS}/cells.csv",
         names=f"{ATLAS}/registry/names.csv",
-        obsscaling=atlas_functions.mirror_path(LAYOUT, config["atlas"]["obsscaling"]["path"]),
-        v2=atlas_functions.mirror_path(LAYOUT, config["atlas"]["obsscaling"]["leaderboard_v2"]),
+        obsscaling=_mirror_path(config["atlas"]["obsscaling"]["path"]),
+        v2=_mirror_path(config["atlas"]["obsscaling"]["leaderboard_v2"]),
     output:
         table=f"{ATLAS}/open_llm_crosscheck.csv",
     log:

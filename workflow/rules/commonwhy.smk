@@ -18,7 +18,7 @@ from benchval.jobs.reruns import script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.plumbing.folders import workflow_root
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.jobs.rules import commonwhy as commonwhy_functions
+from benchval.jobs.rule_files import content_digests
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
@@ -31,6 +31,15 @@ CW_MIRROR = workdir_relative(LAYOUT.raw_root)
 CW_RAW = f"{CW_MIRROR}/commonwhy"
 CW_LITWD1K = f"{CW_MIRROR}/wikidata_litwd1k"
 CW_PUBLISHED_FILES = ["Head.json", "Longtail.json", "inference_rule_entities.json", "LabeledRules.json"]
+# The annotation and rule files grounding reads: ancient inputs, their content a param (`files`)
+CW_GROUND_FILES = [*CW_CONFIG["annotations"], *([CW_CONFIG["user_rules"]] if CW_CONFIG["user_rules"] else [])]
+_ground_inputs = lambda w: {
+    "rule_entities": f"{CW_RAW}/inference_rule_entities.json",
+    "labeled_rules": f"{CW_RAW}/LabeledRules.json",
+    "annotations": ancient(list(CW_CONFIG["annotations"])),
+    **LAYOUT.kg_store_inputs,
+    **({"user_rules": ancient(CW_CONFIG["user_rules"])} if CW_CONFIG["user_rules"] else {}),
+}
 
 
 rule commonwhy_published:
@@ -68,7 +77,7 @@ rule kg_store:
     conda:
         "../envs/benchval.yaml"
     params:
-        litwd1k_dir=lambda w, input: commonwhy_functions.litwd1k_dir(input[0]),  # CW_LITWD1K
+        litwd1k_dir=lambda w, input: str(input[0]).removesuffix(CW_LITWD1K_FILES[0]).rstrip("/"),  # CW_LITWD1K
         infer_time_precision=config_provider("commonwhy.kg.infer_time_precision"),
         raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("commonwhy_kg_store.py"),
@@ -78,7 +87,7 @@ rule kg_store:
 
 rule commonwhy_ground:
     input:
-        unpack(lambda w: commonwhy_functions.ground_inputs(CW_CONFIG, LAYOUT, CW_RAW, ancient)),
+        unpack(_ground_inputs),
     output:
         constructed=COMMONWHY_CONSTRUCTED,
         report=COMMONWHY_GROUNDING_REPORT,
@@ -94,7 +103,7 @@ rule commonwhy_ground:
         raw_dir=CW_RAW,
         # the keys ground reads (annotations are inputs): editing another reruns nothing
         commonwhy=config_provider("commonwhy", *CW_GROUND_KEYS),
-        files=commonwhy_functions.ground_files(CW_CONFIG, workflow_root(workflow.basedir)),  # derived: keys named in its docstring
+        files=content_digests(CW_GROUND_FILES, workflow_root(workflow.basedir)),  # derived: commonwhy.{annotations,user_rules}
         raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("commonwhy_ground.py"),
     script:

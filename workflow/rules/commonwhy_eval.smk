@@ -31,7 +31,7 @@ from benchval.jobs.layout import alternatives, fill, workflow_layout
 from benchval.jobs.reruns import file_digests, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.jobs.rules.commonwhy_eval import CommonWhyEvalFunctions
+from benchval.jobs.commonwhy_eval_functions import CommonWhyEvalFunctions
 from benchval.jobs.layout import COMMONWHY_EVAL_DIR
 from benchval.jobs.layout import JUDGE_CHECK_DIR
 
@@ -88,7 +88,7 @@ CWE_CHECK_ANSWERERS = (
     list(CWE["models"]) if CWE["judge_check"]["answer_models"] is None else CWE["judge_check"]["answer_models"]
 )
 
-# the stages' settings, prompt files, model entries and files (benchval.jobs.rules.commonwhy_eval)
+# the stages' settings, prompt files, model entries and files (benchval.jobs.commonwhy_eval_functions)
 CWE_FUNCTIONS = CommonWhyEvalFunctions(
     config, LAYOUT, config_provider, script_code, _CWE_REPO_ROOT, workflow_root(workflow.basedir)
 )

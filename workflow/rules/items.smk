@@ -16,9 +16,9 @@ from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.jobs.rules import items as item_functions
-from benchval.jobs.rules.items import ITEMS
+from benchval.items.item_files import ITEM_FIGURE_STEMS, source_files
 
+ITEMS = "results/items"  # the files of these rules (item_files.item_outputs lists the final ones)
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 ITEM_IRT_FILES = ("item_params", "fit", "abilities")
@@ -38,12 +38,59 @@ ITEM_STUDY_FILES = (
 )
 LAYOUT = workflow_layout(config)
 
-ITEMS_CONFIG = item_functions.items(config)  # the `items:` section, {} without one
+ITEMS_CONFIG = config.get("items") or {}  # the `items:` section, {} without one
+ITEM_STUDIES = ITEMS_CONFIG.get("studies", {})
+
+# The raw files a source reads, its `{mirror}` the mirror from the working directory: an edit reruns its responses
+_source_files = lambda w: source_files(
+    ITEMS_CONFIG["sources"][w.source],
+    ITEMS_CONFIG["sources"][w.source].get("path", "").replace("{mirror}", workdir_relative(LAYOUT.raw_root)),
+)
+# What items_paired compares in one source: its reader, its configured pairs, and (nlu_test_sets) the
+# checkpoint that stands for each encoder; only this source's keys, so other edits rerun nothing
+_paired_comparison = lambda source: {
+    "reader": ITEMS_CONFIG["sources"][source]["reader"],
+    "pairs": ITEMS_CONFIG["paired"]["pairs"].get(source, []),
+    **(
+        {"checkpoint": str(ITEMS_CONFIG["paired"]["checkpoint"])}
+        if ITEMS_CONFIG["sources"][source]["reader"] == "nlu_test_sets"
+        else {}
+    ),
+}
+# The tasks of a source some study uses as a benchmark (each gets its IRT fits)
+_irt_tasks = lambda source: sorted(
+    {b for spec in ITEM_STUDIES.values() if spec["source"] == source for b in spec["benchmarks"]}
+)
+# {benchmark: its IRT folder} of a study's benchmarks
+_irt_dirs = lambda study: {
+    b: f"{ITEMS}/{ITEM_STUDIES[study]['source']}/irt/{b}" for b in ITEM_STUDIES[study]["benchmarks"]
+}
+# A study's inputs: responses, IRT fits and, for atlas criteria, the atlas's registry and cells (atlas.smk)
+_study_inputs = lambda w: {
+    "responses": f"{ITEMS}/{ITEM_STUDIES[w.study]['source']}/responses.parquet",
+    "recovery": f"{ITEMS}/irt_recovery.csv",
+    "irt": [f"{d}/{name}.csv" for d in _irt_dirs(w.study).values() for name in ITEM_IRT_FILES],
+    **(
+        {
+            "names": rules.atlas_sources.output.names,
+            "models": rules.atlas_sources.output.models,
+            "cells": rules.atlas_sources.output.cells,
+        }
+        if ITEM_STUDIES[w.study]["criteria"]["kind"] == "atlas"
+        else {}
+    ),
+}
+# {(source, benchmark): its IRT fit file} of every study's benchmarks
+ITEM_FITS = {
+    (spec["source"], b): f"{ITEMS}/{spec['source']}/irt/{b}/fit.csv"
+    for spec in ITEM_STUDIES.values()
+    for b in spec["benchmarks"]
+}
 
 
 rule items_responses:
     input:
-        item_functions.item_source_files(config, LAYOUT),
+        _source_files,
     output:
         responses=f"{ITEMS}/{{source}}/responses.parquet",
         filters=f"{ITEMS}/{{source}}/responses.filters.json",
@@ -78,7 +125,7 @@ rule items_paired:
     conda:
         "../envs/benchval.yaml"
     params:
-        comparison=lambda w: item_functions.paired_comparison(config, w.source),  # derived: keys named in its docstring
+        comparison=lambda w: canonical(_paired_comparison(w.source)),  # derived: items.sources.<source>.reader, items.paired
         settings=config_provider("items", "n_bootstrap", "ci_level", default={}),
         seed=config_provider("seed"),
         code=script_code("items_paired.py"),
@@ -104,7 +151,7 @@ rule items_irt_recovery:
 
 
 # One IRT job per source (all its benchmarks in one process: mirt's start-up is paid once).
-for _source in sorted(s for s in ITEMS_CONFIG.get("sources", {}) if item_functions.irt_tasks(config, s)):
+for _source in sorted(s for s in ITEMS_CONFIG.get("sources", {}) if _irt_tasks(s)):
 
     rule:
         name:
@@ -113,11 +160,7 @@ for _source in sorted(s for s in ITEMS_CONFIG.get("sources", {}) if item_functio
             responses=f"{ITEMS}/{_source}/responses.parquet",
             recovery=f"{ITEMS}/irt_recovery.csv",
         output:
-            [
-                f"{ITEMS}/{_source}/irt/{t}/{n}.csv"
-                for t in item_functions.irt_tasks(config, _source)
-                for n in ITEM_IRT_FILES
-            ],
+            [f"{ITEMS}/{_source}/irt/{t}/{n}.csv" for t in _irt_tasks(_source) for n in ITEM_IRT_FILES],
         log:
             logs(f"items_irt_{_source}/items_irt_{_source}.log"),
         benchmark:
@@ -128,7 +171,7 @@ for _source in sorted(s for s in ITEMS_CONFIG.get("sources", {}) if item_functio
             settings=config_provider(
                 "items", "min_model_coverage", "irt.models", "irt.max_iter", "irt.recovery", default={}
             ),
-            tasks=item_functions.irt_tasks(config, _source),  # derived: keys named in its docstring
+            tasks=_irt_tasks(_source),  # derived: the benchmarks of items.studies using the source
             out_dir=lambda w, output: os.path.dirname(os.path.dirname(output[0])),  # {ITEMS}/<source>/irt
             code=script_code("items_irt.py"),
         script:
@@ -137,7 +180,7 @@ for _source in sorted(s for s in ITEMS_CONFIG.get("sources", {}) if item_functio
 
 rule items_study:
     input:
-        unpack(item_functions.item_study_inputs(config)),
+        unpack(_study_inputs),
     output:
         [f"{ITEMS}/{{study}}/{name}" for name in ITEM_STUDY_FILES],
     log:
@@ -150,7 +193,7 @@ rule items_study:
         "../envs/benchval.yaml"
     params:
         study=config_provider("items.studies.{study}"),
-        irt_dirs=lambda w: item_functions.item_study_irt(config, w.study),  # derived: keys named in its docstring
+        irt_dirs=lambda w: _irt_dirs(w.study),  # derived: items.studies.<study>.{source,benchmarks}
         settings=config_provider(
             "items",
             "k",
@@ -178,11 +221,11 @@ rule items_figures:
         support=f"{ITEMS}/{{study}}/criteria_support.csv",
         snr=f"{ITEMS}/{{study}}/snr_validity.csv",
         relation=f"{ITEMS}/{{study}}/snr_relation.csv",
-        irt=lambda w: item_functions.headline_irt(config, w.study),
+        irt=lambda w: f"{ITEMS}/{ITEM_STUDIES[w.study]['source']}/irt/{ITEM_STUDIES[w.study]['headline']['benchmark']}/item_params.csv",
     output:
         [
             f"{ITEMS}/{{study}}/figures/{stem}.{ext}"
-            for stem in item_functions.ITEM_FIGURE_STEMS
+            for stem in ITEM_FIGURE_STEMS
             for ext in config["analysis"]["figures"]["formats"]
         ],
     log:
@@ -204,19 +247,17 @@ rule items_figures:
 
 rule items_report:
     input:
-        summaries=[f"{ITEMS}/{study}/summary.csv" for study in ITEMS_CONFIG.get("studies", {})],
-        curves=[f"{ITEMS}/{study}/validity_curve.csv" for study in ITEMS_CONFIG.get("studies", {})],
-        support=[f"{ITEMS}/{study}/criteria_support.csv" for study in ITEMS_CONFIG.get("studies", {})],
+        summaries=[f"{ITEMS}/{study}/summary.csv" for study in ITEM_STUDIES],
+        curves=[f"{ITEMS}/{study}/validity_curve.csv" for study in ITEM_STUDIES],
+        support=[f"{ITEMS}/{study}/criteria_support.csv" for study in ITEM_STUDIES],
         study_tables=[
-            f"{ITEMS}/{study}/{name}.csv"
-            for study in ITEMS_CONFIG.get("studies", {})
-            for name in ("irt_choice", "snr", "snr_relation")
+            f"{ITEMS}/{study}/{name}.csv" for study in ITEM_STUDIES for name in ("irt_choice", "snr", "snr_relation")
         ],
         recovery=f"{ITEMS}/irt_recovery.csv",
-        fits=list(item_functions.item_report_fits(config).values()),
+        fits=list(ITEM_FITS.values()),
         # re-evaluation noise of the open_llm leaderboards (benchval.items.reevaluation): the atlas's tables
-        cells="results/atlas/cells.csv",
-        duplicates="results/atlas/leaderboards/duplicates.csv",
+        cells=lambda w: rules.atlas_sources.output.cells,
+        duplicates=lambda w: rules.atlas_sources.output.duplicates,
     output:
         report=f"{ITEMS}/report.md",
         reevaluation=f"{ITEMS}/reevaluation_snr.csv",
@@ -230,9 +271,9 @@ rule items_report:
     params:
         settings=config_provider("items", "n_bootstrap", "ci_level", default={}),
         seed=config_provider("seed"),
-        studies=lambda w: {study: f"{ITEMS}/{study}" for study in ITEMS_CONFIG.get("studies", {})},  # derived: keys named in its docstring
-        headlines=canonical({s: spec["headline"] for s, spec in ITEMS_CONFIG.get("studies", {}).items()}),  # derived: keys named in its docstring
-        fits=[[source, task, path] for (source, task), path in item_functions.item_report_fits(config).items()],  # derived: keys named in its docstring
+        studies=lambda w: {study: f"{ITEMS}/{study}" for study in ITEM_STUDIES},  # derived: keys named in its docstring
+        headlines=canonical({s: spec["headline"] for s, spec in ITEM_STUDIES.items()}),  # derived: keys named in its docstring
+        fits=[[source, task, path] for (source, task), path in ITEM_FITS.items()],  # derived: items.studies' sources and benchmarks
         code=script_code("items_report.py"),
     script:
         "../scripts/items_report.py"

@@ -11,10 +11,10 @@ from benchval.jobs.layout import model_manifest, workflow_layout
 from benchval.models.lock import sync_entry_stamps as _sync_entry_stamps
 from benchval.plumbing.command_line import is_dry_run as _is_dry_run
 from benchval.models.registry import RESULT_KEYS as _RESULT_KEYS
+from benchval.models.local_files import local_model_files
 from benchval.jobs.reruns import script_code_for
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.jobs.rules import models as model_functions
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
@@ -32,7 +32,7 @@ _LOCK_ENTRIES = _sync_entry_stamps(
 
 rule prepare_model:
     input:
-        model_functions.local_model_files(config["models"]),
+        lambda wildcards: local_model_files(config["models"][wildcards.model]["source"]),
         lock_entry=lambda wildcards: _LOCK_ENTRIES[wildcards.model],
     output:
         manifest=model_manifest(),

@@ -9,12 +9,11 @@ import sys
 
 from benchval.plumbing.command_line import is_dry_run
 from benchval.plumbing.published_folders import PUBLISHED_MANIFEST, check_input
-from benchval.jobs.reruns import script_code_for
+from benchval.jobs.reruns import canonical, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.jobs.rules import publish as publish_functions
-from benchval.jobs.rules import atlas as atlas_functions
-from benchval.jobs.rules import items as item_functions
+from benchval.atlas.atlas_outputs import atlas_outputs
+from benchval.items.item_files import item_outputs
 from benchval.plumbing.folders import RESULTS
 
 # The files these rules write, beside them (relative to the working directory; other rule files name
@@ -26,6 +25,9 @@ script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "Wh
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 PUBLISHED_CHECK_INPUT = check_input(dry_run=is_dry_run(sys.argv))  # a dry run writes nothing
+# Of each scored task's entry only what the task-size table reads (its `paper_n`), so that editing a
+# label or a filter setting does not rerun it
+_TASK_PAPER_N = {task: config_provider(("tasks", task), "paper_n") for task in LAYOUT.scored_tasks()}
 
 
 rule task_sizes:
@@ -42,7 +44,7 @@ rule task_sizes:
     conda:
         "../envs/benchval.yaml"
     params:
-        tasks=publish_functions.task_sizes_catalogue(LAYOUT, config_provider),  # derived: keys named in its docstring
+        tasks=canonical({task: entry for task, entry in _TASK_PAPER_N.items() if entry}),  # derived: tasks.<task>.paper_n
         # the reasons of the scored tasks' deviations from their paper_n (none without scored tasks)
         deviations=config_provider("paper_n_deviations", *LAYOUT.scored_tasks()) if LAYOUT.scored_tasks() else {},  # derived: only the scored tasks' entries
         code=script_code("task_sizes.py"),
@@ -60,9 +62,9 @@ rule publish:
         # `snakemake results/figures` (README)
         report=lambda w: rules.report_inputs.input,
         # the validity atlas (atlas.smk, docs/atlas.md): the real-data result of the default run
-        atlas=lambda w: atlas_functions.outputs(config, LAYOUT.studies),
+        atlas=lambda w: atlas_outputs(config, LAYOUT.studies),
         # the item-level validity studies (items.smk, docs/items.md): also part of the default run
-        item_studies=lambda w: item_functions.outputs(config, LAYOUT),
+        item_studies=lambda w: item_outputs(config, LAYOUT.mirror),
     output:
         figures=directory(PUBLISHED_FIGURES),
         tables=directory(PUBLISHED_TABLES),

@@ -9,6 +9,7 @@ import os
 from benchval.analysis.outputs import FIGURE_STEMS, TABLE_NAMES
 from benchval.jobs.layout import (
     COMMONWHY_EVAL_DIR,
+    PAIRED_TABLE,
     REPORT_STUDY_FIGURE,
     REPORT_STUDY_TABLE,
     SCORE_TABLE,
@@ -28,8 +29,8 @@ from benchval.jobs.layout import (
 from benchval.jobs.reruns import config_digest, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.jobs.rules import report as report_functions
-from benchval.jobs.rules import atlas as atlas_functions
+from benchval.atlas.atlas_outputs import atlas_outputs
+from benchval.report.findings import ANALYSIS_INPUTS, KEY_FIGURES
 from benchval.report.safe_text import script_safe_json
 from benchval.jobs.layout import REPORT_DIR
 from benchval.plumbing.folders import RESULTS
@@ -51,13 +52,33 @@ config_provider = config_provider_for(config)  # the one way a rule names its co
 LAYOUT = workflow_layout(config)
 
 REPORT_STUDY_TABLES = ("score_table", "task_table") + tuple(TABLE_NAMES)
+# Where a study's table lives (docs/data-contract.md)
+_table_csv = lambda name: {"score_table": SCORE_TABLE, "task_table": STUDY_TASKS}.get(
+    name, fill(STUDY_TABLE, name=name)
+)
+# A study's figure, and a table as an HTML page, in the report, captioned by workflow/report/<stem>.rst and
+# table_<name>.rst: the arguments of Snakemake's report()
+_figure_page = lambda stem: dict(
+    value=fill(REPORT_STUDY_FIGURE, stem=stem),
+    caption=f"../report/{stem}.rst",
+    category="Figures",
+    subcategory="{study}",
+    labels={"study": "{study}", "figure": stem},
+)
+_table_page = lambda name: dict(
+    value=fill(REPORT_STUDY_TABLE, name=name),
+    caption=f"../report/table_{name}.rst",
+    category="Tables",
+    subcategory="{study}",
+    labels={"study": "{study}", "table": name},
+)
 
 
 rule report_figures:
     input:
         [fill(STUDY_FIGURE, stem=stem, fmt="png") for stem in FIGURE_STEMS],
     output:
-        [report(**report_functions.study_figure_page(stem)) for stem in FIGURE_STEMS],
+        [report(**_figure_page(stem)) for stem in FIGURE_STEMS],
     log:
         logs("report_figures/{study}.log"),
     benchmark:
@@ -73,9 +94,9 @@ rule report_figures:
 
 rule report_tables:
     input:
-        **{name: report_functions.report_table_csv(name) for name in REPORT_STUDY_TABLES},
+        **{name: _table_csv(name) for name in REPORT_STUDY_TABLES},
     output:
-        **{name: report(**report_functions.study_table_page(name)) for name in REPORT_STUDY_TABLES},
+        **{name: report(**_table_page(name)) for name in REPORT_STUDY_TABLES},
     log:
         logs("report_tables/{study}.log"),
     benchmark:
@@ -94,8 +115,8 @@ rule report_scoreboard:
         figure=fill(STUDY_FIGURE, stem="scoreboard", fmt="png"),
         table=SCOREBOARD_TABLE,
     output:
-        figure=report(**report_functions.study_figure_page("scoreboard")),
-        table=report(**report_functions.study_table_page("scoreboard")),
+        figure=report(**_figure_page("scoreboard")),
+        table=report(**_table_page("scoreboard")),
     log:
         logs("report_scoreboard/{study}.log"),
     benchmark:
@@ -115,7 +136,7 @@ rule report_specification_robustness:
     input:
         SPECIFICATION_TABLE,
     output:
-        report(**report_functions.study_table_page("specification_robustness")),
+        report(**_table_page("specification_robustness")),
     log:
         logs("report_specification_robustness/{study}.log"),
     benchmark:
@@ -134,13 +155,32 @@ rule report_specification_robustness:
 # FDR and the specification grid, in sentences read from the tables; first in the report (its category
 # sorts first). The atlas's table is read if the run has one (an input only when the config runs the atlas).
 # The tables it reads: benchval.report.findings.STUDY_INPUTS.
+# What the page reads of one study (rule findings, and rule study_findings of its own page): its tables, a
+# scored study's scoreboard and paired comparisons, and the PNG figures it embeds (all made by the run anyway:
+# the page adds no job)
+_has_scoreboard = lambda study: study in LAYOUT.scoreboard_studies()
+_findings_figures = lambda study: [*KEY_FIGURES, *(["scoreboard"] if _has_scoreboard(study) else [])]
+_study_findings_inputs = lambda study: {
+    **{name: fill(STUDY_TABLE, study=study, name=name) for name in ANALYSIS_INPUTS},
+    "specification_robustness": fill(SPECIFICATION_TABLE, study=study),
+    "tasks": fill(STUDY_TASKS, study=study),
+    **(
+        {"scoreboard": fill(SCOREBOARD_TABLE, study=study), "paired_comparisons": fill(PAIRED_TABLE, study=study)}
+        if _has_scoreboard(study)
+        else {}
+    ),
+    **{
+        f"figure/{stem}": fill(STUDY_FIGURE, study=study, stem=stem, fmt="png")
+        for stem in (_findings_figures(study) if "png" in LAYOUT.figure_formats else [])
+    },
+}
 
 
 rule findings:
     input:
-        **report_functions.findings_inputs(LAYOUT),
+        **{f"{study}/{name}": path for study in LAYOUT.studies for name, path in _study_findings_inputs(study).items()},
         # the atlas's outputs when this run builds an atlas study (atlas.smk), so that the page reads them after
-        atlas=lambda w: atlas_functions.outputs(config, LAYOUT.studies),
+        atlas=lambda w: atlas_outputs(config, LAYOUT.studies),
     output:
         markdown=FINDINGS_MARKDOWN,
         html=FINDINGS_HTML,
@@ -173,7 +213,7 @@ rule findings:
 # gives it with every file it links. Not in the default target (results/findings.md is the run's page).
 rule study_findings:
     input:
-        unpack(lambda w: report_functions.study_findings_inputs(LAYOUT, w.study)),
+        unpack(lambda w: _study_findings_inputs(w.study)),
     output:
         markdown=STUDY_FINDINGS_MARKDOWN,
         html=STUDY_FINDINGS_HTML,

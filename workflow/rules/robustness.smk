@@ -18,17 +18,47 @@ from benchval.jobs.layout import (
 from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.jobs.rules import robustness as robustness_functions
+from benchval.analysis.declared_items import declared_item_counts
+from benchval.analysis.study_import import expand_path
+from benchval.lmeval import samples_studies
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
+# (model, task) pairs whose stored scores a scored study's robustness rules read; none if imported
+_item_pairs = lambda study: (
+    [[m, t] for m in LAYOUT.study_models(study) for t in LAYOUT.study_tasks(study)]
+    if study in LAYOUT.scored_studies
+    else []
+)
+_item_tasks = lambda study: sorted({task for _, task in _item_pairs(study)})
+# The item files, task metas and stored scores of those pairs
+_item_inputs = lambda w: {
+    "task_items": [fill(TASK_ITEMS, task=t) for t in _item_tasks(w.study)],
+    "metas": [fill(TASK_META, task=t) for t in _item_tasks(w.study)],
+    "scores": [fill(SCORES, model=m, task=t) for m, t in _item_pairs(w.study)],
+}
+# An lm_eval study read item by item (`samples:`): its entry and the mirror, for reliability from its samples
+# files, and its lm-eval output folder as an input, so that new runs rerun it; None and [] for another study
+_SAMPLES_STUDIES = set(samples_studies(LAYOUT.studies))
+_samples_study = lambda study: (
+    canonical({"study": LAYOUT.studies[study], "mirror": workdir_relative(LAYOUT.mirror)})
+    if study in _SAMPLES_STUDIES
+    else None
+)
+_samples_folder = lambda w: (
+    [workdir_relative(expand_path(LAYOUT.studies[w.study]["path"], LAYOUT.mirror))]
+    if w.study in _SAMPLES_STUDIES
+    else []
+)
+# The scored study's normalisation (imported studies have none)
+_normalisation = lambda w: config_provider("scoring.normalisation") if w.study in LAYOUT.scored_studies else None
 
 
 rule task_reliability:
     input:
-        unpack(lambda w: robustness_functions.item_level_inputs(LAYOUT, w.study)),
-        lmeval_samples=robustness_functions.lmeval_samples_folder(LAYOUT),
+        unpack(_item_inputs),
+        lmeval_samples=_samples_folder,
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
     output:
@@ -43,10 +73,10 @@ rule task_reliability:
     conda:
         "../envs/benchval.yaml"
     params:
-        pairs=lambda w: robustness_functions.item_level_pairs(LAYOUT, w.study),  # derived: keys named in its docstring
-        item_counts=lambda w: canonical(robustness_functions.declared_item_counts(LAYOUT, w.study)),  # derived: keys named in its docstring
-        normalisation=lambda w: robustness_functions.normalisation(LAYOUT, config_provider, w.study),  # derived: keys named in its docstring
-        lmeval=lambda w: robustness_functions.lmeval_samples_study(LAYOUT, w.study),  # derived: keys named in its docstring
+        pairs=lambda w: _item_pairs(w.study),  # derived: the scored study's models x tasks
+        item_counts=lambda w: canonical(declared_item_counts(LAYOUT.studies[w.study])),  # derived: studies.<study>.tasks.<task>.n_items
+        normalisation=_normalisation,  # derived: scoring.normalisation, for a scored study
+        lmeval=lambda w: _samples_study(w.study),  # derived: studies.<study> and the mirror, for a samples study
         settings=canonical(
             {
                 "seed": config_provider("seed"),
@@ -88,7 +118,7 @@ rule power_planning:
 
 rule specification_robustness:
     input:
-        unpack(lambda w: robustness_functions.item_level_inputs(LAYOUT, w.study)),
+        unpack(_item_inputs),
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
     output:
@@ -104,8 +134,8 @@ rule specification_robustness:
     conda:
         "../envs/benchval.yaml"
     params:
-        pairs=lambda w: robustness_functions.item_level_pairs(LAYOUT, w.study),  # derived: keys named in its docstring
-        normalisation=lambda w: robustness_functions.normalisation(LAYOUT, config_provider, w.study),  # derived: keys named in its docstring
+        pairs=lambda w: _item_pairs(w.study),  # derived: the scored study's models x tasks
+        normalisation=_normalisation,  # derived: scoring.normalisation, for a scored study
         grid=config_provider("robustness.specification"),
         # the whole `analysis:` section (every statistic is recomputed under the grid), seed filled in
         analysis=config_provider("analysis", defaults={"seed": "seed"}),

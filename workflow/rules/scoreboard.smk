@@ -18,25 +18,31 @@ from benchval.jobs.layout import (
 from benchval.jobs.reruns import canonical, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.jobs.rules import evaluate as evaluate_functions
-from benchval.jobs.rules import scoreboard as scoreboard_functions
+from benchval.analysis.settings import settings_from_config
+from benchval.evaluation.score_table_keys import SCORE_TABLE_MODEL_KEYS
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 _SCORED_STUDY_PATTERN = alternatives(LAYOUT.scored_studies)
+# Of the analysis settings, only what the bootstrap reads (analysis.seed, else seed; analysis.n_bootstrap,
+# analysis.ci_level, as benchval.analysis.settings resolves them): other analysis settings rerun nothing
+_ANALYSIS = settings_from_config({"seed": config["seed"], **config["analysis"]})
+_BOOTSTRAP = canonical({"seed": _ANALYSIS.seed, "n_bootstrap": _ANALYSIS.n_bootstrap, "ci_level": _ANALYSIS.ci_level})
+# Every [model, task] of a scored study
+_study_pairs = lambda study: [[m, t] for m in LAYOUT.study_models(study) for t in LAYOUT.study_tasks(study)]
+# Of each model of a study, the keys its score table reads (benchval.evaluation.score_table_keys)
+_study_models = lambda study: canonical(
+    {m: config_provider(("models", m), *SCORE_TABLE_MODEL_KEYS) for m in LAYOUT.study_models(study)}
+)
 
 
 rule scoreboard:
     input:
         task_items=lambda w: expand(TASK_ITEMS, task=LAYOUT.study_tasks(w.study)),
         metas=lambda w: expand(TASK_META, task=LAYOUT.study_tasks(w.study)),
-        scores=lambda w: [
-            fill(SCORES, model=m, task=t) for m, t in scoreboard_functions.model_task_pairs(LAYOUT, w.study)
-        ],
-        metrics=lambda w: [
-            fill(METRICS, model=m, task=t) for m, t in scoreboard_functions.model_task_pairs(LAYOUT, w.study)
-        ],
+        scores=lambda w: [fill(SCORES, model=m, task=t) for m, t in _study_pairs(w.study)],
+        metrics=lambda w: [fill(METRICS, model=m, task=t) for m, t in _study_pairs(w.study)],
         # CommonWhy's criterion rows and tasks: whether each measure entered the study, and why not
         criteria=lambda w: LAYOUT.commonwhy_criterion_inputs(w.study),
     output:
@@ -52,11 +58,11 @@ rule scoreboard:
         "../envs/benchval.yaml"
     params:
         tasks=config_provider("studies.{study}.tasks"),
-        pairs=lambda w: scoreboard_functions.model_task_pairs(LAYOUT, w.study),  # derived: the study's models x tasks
-        models=lambda w: evaluate_functions.study_models(LAYOUT, config_provider, w.study),  # derived: each model's entry through config_provider
-        labels=lambda w: evaluate_functions.task_labels(LAYOUT, w.study),  # derived: the tasks' labels (tasks.<task>.label)
+        pairs=lambda w: _study_pairs(w.study),  # derived: the study's models x tasks
+        models=lambda w: _study_models(w.study),  # derived: each model's entry through config_provider
+        labels=lambda w: canonical(LAYOUT.task_labels(w.study)),  # derived: the tasks' labels (tasks.<task>.label)
         normalisation=config_provider("scoring.normalisation"),
-        bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),  # derived: keys named in its docstring
+        bootstrap=_BOOTSTRAP,  # derived: seed, analysis.{seed,n_bootstrap,ci_level}
         code=script_code("scoreboard.py"),
         figure_formats=config_provider("analysis.figures.formats"),
         figure_dpi=config_provider("analysis.figures.dpi"),
@@ -70,9 +76,7 @@ rule paired_comparisons:
     a paired bootstrap interval, McNemar's test (benchval.evaluation.paired; docs/analysis.md)."""
     input:
         task_items=lambda w: expand(TASK_ITEMS, task=LAYOUT.study_tasks(w.study)),
-        calibrated=lambda w: [
-            fill(CALIBRATED, model=m, task=t) for m, t in scoreboard_functions.model_task_pairs(LAYOUT, w.study)
-        ],
+        calibrated=lambda w: [fill(CALIBRATED, model=m, task=t) for m, t in _study_pairs(w.study)],
     output:
         table=PAIRED_TABLE,
     log:
@@ -85,8 +89,8 @@ rule paired_comparisons:
         "../envs/benchval.yaml"
     params:
         tasks=config_provider("studies.{study}.tasks"),
-        pairs=lambda w: scoreboard_functions.model_task_pairs(LAYOUT, w.study),  # derived: the study's models x tasks
-        bootstrap=canonical(scoreboard_functions.bootstrap_settings(config)),  # derived: keys named in its docstring
+        pairs=lambda w: _study_pairs(w.study),  # derived: the study's models x tasks
+        bootstrap=_BOOTSTRAP,  # derived: seed, analysis.{seed,n_bootstrap,ci_level}
         code=script_code("paired_comparisons.py"),
     script:
         "../scripts/paired_comparisons.py"

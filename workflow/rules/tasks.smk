@@ -6,15 +6,49 @@
 
 from benchval.plumbing.folders import DOWNLOADS_DIR, workflow_root
 from benchval.jobs.layout import TASK_FILTERS, TASK_ITEMS, TASK_META, alternatives, workflow_layout
-from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
+from benchval.jobs.reruns import canonical, code_digest, code_param, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.jobs.rules import tasks as task_functions
+from benchval.plumbing.raw_files import dataset_files, find_declared, resolve
+from benchval.tasks.prepare import exclusion_param
+from benchval.tasks.registry import adapter_file
 from benchval.tasks.config_keys import ITEM_KEYS as _ITEM_KEYS
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
+# Every raw file the catalogue declares (config/catalogue/), by its path under the mirror
+_DECLARED_PATHS = sorted(
+    {f.path for name in config["datasets"] for f in dataset_files(config["datasets"], name).values()}
+)
+# The catalogue's declaration of the raw file at a path (url, sha256, ...)
+_declared_file = lambda path: canonical(vars(find_declared(config["datasets"], path)))
+# {file key: declared file} of a task's dataset (tasks.<task>.dataset); {} without one
+_task_data_files = lambda task: (
+    dataset_files(config["datasets"], config["tasks"][task]["dataset"])
+    if config["tasks"][task].get("dataset") is not None
+    else {}
+)
+# A task's raw files, by content rather than modification time: the mirror copy when present, else
+# resources/data/<path> (made by fetch_raw_file), each ancient(), its declared sha256 a param (`checksums`)
+# that prepare_task checks the file against. A mirror copied again with the same bytes (new mtimes) reruns
+# nothing; new bytes come with a new declared sha256 in the catalogue, which reruns the task.
+_task_raw_files = lambda w: {
+    key: ancient(workdir_relative(resolve(f.path, LAYOUT.mirror))) for key, f in _task_data_files(w.task).items()
+}
+# Only this task's sample size (sample.per_task.<task>, else sample.n_items): another task's edit reruns nothing
+_task_sample = lambda task: {"n_items": config["sample"]["per_task"].get(task, config["sample"]["n_items"])}
+# The code of the module that registers the task's adapter (its task folder's adapter.py and what that
+# imports): editing one task folder reruns the tasks that use its adapter, no other (docs/tasks.md)
+_adapter_code = lambda w: code_param(code_digest(adapter_file(config["tasks"][w.task]["adapter"])))
+# The task's hand-exclusion list, read here: its ids are the param (benchval.tasks.prepare.exclusion_param).
+# Relative lists live in the workflow's config/ folder, wherever Snakemake runs.
+_exclude_ids = lambda task: config["tasks"][task].get("exclude_ids")
+_exclusion = lambda w: (
+    exclusion_param(_exclude_ids(w.task), workflow_root(workflow.basedir) / _exclude_ids(w.task))
+    if _exclude_ids(w.task)
+    else None
+)
 
 
 rule fetch_raw_file:
@@ -25,11 +59,11 @@ rule fetch_raw_file:
     benchmark:
         benchmarks("fetch_raw_file/{path}.tsv")
     wildcard_constraints:
-        path=alternatives(task_functions.declared_paths(config["datasets"])),
+        path=alternatives(_DECLARED_PATHS),
     conda:
         "../envs/benchval.yaml"
     params:
-        entry=lambda w: task_functions.declared_file(config, w.path),  # derived: keys named in its docstring
+        entry=lambda w: _declared_file(w.path),  # derived: the path's declaration in datasets
         mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
         code=script_code("fetch_raw_file.py"),
     script:
@@ -38,12 +72,7 @@ rule fetch_raw_file:
 
 rule prepare_task:
     input:
-        # by content (task_functions.task_raw_files)
-        unpack(
-            lambda w: {
-                key: ancient(path) for key, path in task_functions.task_raw_files(config, LAYOUT, w.task).items()
-            }
-        ),
+        unpack(_task_raw_files),  # by content
     output:
         table=TASK_ITEMS,
         meta=TASK_META,
@@ -58,11 +87,11 @@ rule prepare_task:
     params:
         # the keys that build the items; not `label` (benchval.tasks.config_keys)
         task_config=config_provider("tasks.{task}", *_ITEM_KEYS),
-        sample=lambda w: canonical(task_functions.task_sample(config, w.task)),  # derived: keys named in its docstring
+        sample=lambda w: canonical(_task_sample(w.task)),  # derived: sample.per_task.<task>, else sample.n_items
         seed=config_provider("seed"),
-        checksums=lambda w: canonical(task_functions.task_checksums(config, w.task)),  # derived: keys named in its docstring
-        exclusion=task_functions.task_exclusion(config, workflow_root(workflow.basedir)),  # derived: keys named in its docstring
+        checksums=lambda w: canonical({k: f.sha256 for k, f in _task_data_files(w.task).items()}),  # derived: declared sha256s
+        exclusion=_exclusion,  # derived: the ids of tasks.<task>.exclude_ids
         code=script_code("prepare_task.py"),
-        adapter_code=task_functions.adapter_code(config),  # derived: keys named in its docstring
+        adapter_code=_adapter_code,  # derived: the code of tasks.<task>.adapter
     script:
         "../scripts/prepare_task.py"

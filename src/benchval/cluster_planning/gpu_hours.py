@@ -40,7 +40,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchval.jobs.cluster_resources import ClusterSettings, entry_resources, weights_gb
-from benchval.plumbing.config import merged_config
+from benchval.plumbing.config import merged_config, section_defaults
 from benchval.plumbing.config_error import ConfigError, unknown_name
 from benchval.plumbing.folders import REPO_ROOT
 
@@ -167,7 +167,7 @@ def task_items(task: str, config: dict) -> tuple[pd.DataFrame, str | None]:
     dataset = config["datasets"].get(spec.get("dataset")) or {"files": {}}  # no dataset: the adapter fetches
     files = {key: Path(str(mirror)) / f["path"] for key, f in dataset["files"].items()}
     report = FilterReport(task)
-    seed = int(config.get("seed", 0))
+    seed = int(config["seed"])  # required: the one seed of the run (config/config.yaml)
     try:
         items = list(
             get_adapter(spec["adapter"])(
@@ -243,16 +243,19 @@ def study_cost(
     settings = ClusterSettings.from_config(config.get("cluster"))
     if gpu_mem_gb is not None:
         settings = replace(settings, gpu_mem_gb=gpu_mem_gb)
-    batch_tokens = config["scoring"]["batch_tokens"]
+    # the schema's defaults filled in, as the workflow fills them (a config here is merged, not filled)
+    scoring = section_defaults("scoring", config["scoring"])
+    models = section_defaults("models", config["models"])
+    batch_tokens = scoring["batch_tokens"]
     n_tokens = sum(tokens.values())
     rows = []
     for name in spec["models"]:
-        entry = config["models"][name]
-        layout = entry.get("scoring_jobs", config["scoring"].get("jobs", "per_task"))
+        entry = models[name]
+        layout = entry.get("scoring_jobs") or scoring["jobs"]  # the model's own layout, else scoring.jobs
         gpus = entry_resources(entry, "score", settings, batch_tokens)["gpu"] or 1
         compute_s = 2 * entry["size_b"] * 1e9 * n_tokens / (throughput.achieved_tflops * 1e12)
         jobs = len(spec["tasks"]) if layout == "per_task" else 1
-        load_s = jobs * weights_gb(entry["size_b"], entry.get("dtype", "float32")) / throughput.load_gbps
+        load_s = jobs * weights_gb(entry["size_b"], entry["dtype"]) / throughput.load_gbps
         start_s = jobs * throughput.job_start_s
         rows.append(
             {

@@ -31,6 +31,7 @@ hit its time limit is resubmitted with twice as much (the profile sets retries: 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ from benchval.models.registry import job_resources as prepare_gguf_resources
 # Bytes per parameter of the dtypes the scorer runs models in (models.schema.yaml `dtype`).
 from benchval.scoring.resources import BYTES_PER_PARAMETER as BYTES_PER_PARAM
 from benchval.scoring.resources import job_resources as score_cpu_resources
+from benchval.plumbing.config import section_defaults
 
 # GPU memory per byte of weights (activations, KV cache of a batch, CUDA context).
 GPU_OVERHEAD = 1.2
@@ -155,17 +157,18 @@ def entry_resources(
     entry: Mapping[str, Any],
     kind: str,
     settings: ClusterSettings,
-    batch_tokens: int = 4096,
+    batch_tokens: int,
     attempt: int = 1,
     n_tasks: int = 1,
 ) -> dict[str, int]:
-    """model_resources for one `models:` config entry (defaults as in models.schema.yaml); the size is
-    `job_size_b` where the entry sets it, else `size_b`."""
+    """model_resources for one `models:` config entry, its schema defaults filled in (`device`, `dtype`:
+    benchval.plumbing.config.fill_defaults, as the workflow fills them); the size is `job_size_b` where the
+    entry sets it, else `size_b`."""
     return model_resources(
         float(entry.get("job_size_b") or entry["size_b"]),
         kind,
-        on_gpu=entry.get("device", "cpu") == "cuda",
-        dtype=entry.get("dtype", "float32"),
+        on_gpu=entry["device"] == "cuda",
+        dtype=entry["dtype"],
         gpu_mem_gb=settings.gpu_mem_gb,
         source_type=(entry.get("source") or {}).get("type"),
         batch_tokens=batch_tokens,
@@ -176,6 +179,13 @@ def entry_resources(
 
 # A generation job whose system is a remote endpoint (not a configured model): a light CPU job.
 ENDPOINT_RESOURCES = {"mem_mb": 2000, "runtime": 120, "gpu": 0}
+
+
+@functools.cache
+def _scoring_defaults() -> dict:
+    """The `scoring:` schema defaults, read once: the workflow fills them into its config, a rule file used on
+    its own (a test's workflow) may have no `scoring:` section."""
+    return section_defaults("scoring")
 
 
 def rule_resources(
@@ -194,7 +204,7 @@ def rule_resources(
         raise ValueError(f"unknown job kind {kind!r}; known: {list(KINDS)}")
     models = config["models"]
     settings = ClusterSettings.from_config(config.get("cluster"))
-    batch_tokens = int((config.get("scoring") or {}).get("batch_tokens", 4096))
+    batch_tokens = int({**_scoring_defaults(), **(config.get("scoring") or {})}["batch_tokens"])
 
     def resource(name: str) -> Callable[..., int]:
         def value(wildcards, attempt=1):

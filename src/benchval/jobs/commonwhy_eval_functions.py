@@ -1,5 +1,6 @@
 """Functions of workflow/rules/commonwhy_eval.smk: each stage's settings, prompt files, model entries and
-files (docs/commonwhy-eval.md).
+files (docs/commonwhy-eval.md). Here, not in the rule file: `snakemake --lint` reports a rule file that
+defines functions beside its rules, and they read the wing (benchval.jobs) a domain package may not import.
 
 They share the resolved `commonwhy_eval:` section, the config and the rule file's ``config_provider`` and
 ``script_code``: :class:`CommonWhyEvalFunctions` holds them, one method per former function of the file.
