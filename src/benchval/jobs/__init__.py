@@ -8,7 +8,9 @@ modules live beside their domain (``benchval.<domain>.steps.<rule>``, tests/test
 * rule_settings: the one helper that gives a rule its settings; rule_files: files a rule reads beside code;
 * job_logs: each rule's log and benchmark file from its name;
 * cluster_resources: memory, runtime and GPUs of the model-heavy rules, from the model's size;
-* rules: helpers of the rule files; cli: the ``benchval`` command (one Snakemake command per journey).
+* commonwhy_eval_functions: the CommonWhy evaluation rules' stage settings, prompt files and model entries;
+* cli: the ``benchval`` command (one Snakemake command per journey). The other rule files' helpers sit in the
+  rule files, above the rules that use them.
 
 The GPU-hours planner is :mod:`benchval.cluster_planning.gpu_hours`; the files drawn from the code
 (docs/architecture.md, workflow/envs/benchval.yaml) are written by :mod:`benchval.project_files.generated_files`.
