@@ -282,7 +282,7 @@ def table_differences(
     """The first differing cells of two tables (after the exempt columns are dropped); the `tolerant`
     columns (column -> tolerance) present on both sides are compared within their tolerance."""
     tolerant = {c: w for c, w in (tolerant or {}).items() if c in before.columns and c in after.columns}
-    near = tolerant_differences(before, after, tolerant)
+    beyond_tolerance = tolerant_differences(before, after, tolerant)
     exempt = [*exempt, *tolerant]
     before = before.drop(columns=[c for c in exempt if c in before.columns])
     after = after.drop(columns=[c for c in exempt if c in after.columns])
@@ -298,7 +298,7 @@ def table_differences(
     for row, column in zip(*np.nonzero(unequal.to_numpy())):
         name = one.columns[column]
         found.append(f"row {row}, column {name!r}: {short(one.iat[row, column])} -> {short(other.iat[row, column])}")
-    return found + near
+    return found + beyond_tolerance
 
 
 def compare_csv(before: Path, after: Path, relative: str) -> list[str]:
