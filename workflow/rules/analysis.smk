@@ -34,32 +34,22 @@ from benchval.jobs.layout import TASK_RELIABILITY_TABLE
 from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
-from benchval.plumbing.folders import workflow_root
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.analysis.study_import import expand_path
-from benchval.jobs.rule_files import content_digests
+from benchval.jobs.study_inputs import study_family_rules, study_family_rules_digests, study_source
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 # the analysis seed: analysis.seed, else the top-level seed
 _SEED = {"seed": "seed"}
-# A study's source file or folder (its `path`, the mirror expanded), from the working directory
-_study_source = lambda w: workdir_relative(expand_path(LAYOUT.studies[w.study]["path"], LAYOUT.mirror))
-# An lm_eval study's model-registry rules file: an ancient input, its content a param, so that editing it
-# reruns the import and a fresh clone does not
-_family_rules = lambda study: (
-    [LAYOUT.studies[study]["family_rules"]] if LAYOUT.studies[study].get("family_rules") else []
-)
-_family_rules_content = lambda w: content_digests(_family_rules(w.study), workflow_root(workflow.basedir))
 # Where a statistic step writes table `name` (p-values unadjusted until the FDR step)
 _step_file = lambda name: fill(UNADJUSTED_TABLE if name in TESTED_TABLES else STUDY_TABLE, name=name)
 
 
 rule import_score_table:
     input:
-        source=_study_source,
-        family_rules=lambda w: ancient(_family_rules(w.study)),
+        source=lambda w: study_source(LAYOUT, w.study),
+        family_rules=lambda w: ancient(study_family_rules(LAYOUT, w.study)),
     output:
         table=SCORE_TABLE,
         tasks=STUDY_TASKS,
@@ -74,7 +64,7 @@ rule import_score_table:
         "../envs/benchval.yaml"
     params:
         study=config_provider("studies.{study}"),
-        family_rules=_family_rules_content,  # derived: the content of studies.<study>.family_rules
+        family_rules=lambda w: study_family_rules_digests(LAYOUT, w.study, workflow.basedir),  # derived: its content
         mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
         raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("import_score_table.py"),

@@ -22,7 +22,7 @@ from benchval.jobs.layout import (
 from benchval.jobs.reruns import canonical, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.evaluation.score_table_keys import SCORE_TABLE_MODEL_KEYS
+from benchval.jobs.study_inputs import study_model_keys
 from benchval.plumbing.folders import RESULTS
 
 # The files these rules write, beside them (relative to the working directory; other rule files name
@@ -33,10 +33,6 @@ LMEVAL_SAMPLES = f"{RESULTS}/lmeval/{{model}}/{{task}}/samples.jsonl"
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
-# Of each model of a study, the keys its score table reads (benchval.evaluation.score_table_keys)
-_study_models = lambda study: canonical(
-    {m: config_provider(("models", m), *SCORE_TABLE_MODEL_KEYS) for m in LAYOUT.study_models(study)}
-)
 
 # lm-eval-style standard errors (benchval.evaluation.lmeval_format): the seed and bootstrap iterations
 _LMEVAL_STDERR = canonical(
@@ -121,7 +117,7 @@ rule score_table:
     conda:
         "../envs/benchval.yaml"
     params:
-        models=lambda w: _study_models(w.study),  # derived: each model's entry through config_provider
+        models=lambda w: study_model_keys(LAYOUT, config_provider, w.study),  # derived: its models' entries
         labels=lambda w: canonical(LAYOUT.task_labels(w.study)),  # derived: the tasks' labels (tasks.<task>.label)
         criteria_files=lambda w: LAYOUT.commonwhy_criterion_inputs(w.study),  # derived: files, as the input criteria
         code=script_code("score_table.py"),

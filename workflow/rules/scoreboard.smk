@@ -18,23 +18,14 @@ from benchval.jobs.layout import (
 from benchval.jobs.reruns import canonical, script_code_for
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.analysis.settings import settings_from_config
-from benchval.evaluation.score_table_keys import SCORE_TABLE_MODEL_KEYS
+from benchval.jobs.study_inputs import bootstrap_settings, study_model_keys
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
 _SCORED_STUDY_PATTERN = alternatives(LAYOUT.scored_studies)
-# Of the analysis settings, only what the bootstrap reads (analysis.seed, else seed; analysis.n_bootstrap,
-# analysis.ci_level, as benchval.analysis.settings resolves them): other analysis settings rerun nothing
-_ANALYSIS = settings_from_config({"seed": config["seed"], **config["analysis"]})
-_BOOTSTRAP = canonical({"seed": _ANALYSIS.seed, "n_bootstrap": _ANALYSIS.n_bootstrap, "ci_level": _ANALYSIS.ci_level})
 # Every [model, task] of a scored study
 _study_pairs = lambda study: [[m, t] for m in LAYOUT.study_models(study) for t in LAYOUT.study_tasks(study)]
-# Of each model of a study, the keys its score table reads (benchval.evaluation.score_table_keys)
-_study_models = lambda study: canonical(
-    {m: config_provider(("models", m), *SCORE_TABLE_MODEL_KEYS) for m in LAYOUT.study_models(study)}
-)
 
 
 rule scoreboard:
@@ -59,10 +50,10 @@ rule scoreboard:
     params:
         tasks=config_provider("studies.{study}.tasks"),
         pairs=lambda w: _study_pairs(w.study),  # derived: the study's models x tasks
-        models=lambda w: _study_models(w.study),  # derived: each model's entry through config_provider
+        models=lambda w: study_model_keys(LAYOUT, config_provider, w.study),  # derived: its models' entries
         labels=lambda w: canonical(LAYOUT.task_labels(w.study)),  # derived: the tasks' labels (tasks.<task>.label)
         normalisation=config_provider("scoring.normalisation"),
-        bootstrap=_BOOTSTRAP,  # derived: seed, analysis.{seed,n_bootstrap,ci_level}
+        bootstrap=bootstrap_settings(config),  # derived: seed, analysis.{seed,n_bootstrap,ci_level}
         code=script_code("scoreboard.py"),
         figure_formats=config_provider("analysis.figures.formats"),
         figure_dpi=config_provider("analysis.figures.dpi"),
@@ -90,7 +81,7 @@ rule paired_comparisons:
     params:
         tasks=config_provider("studies.{study}.tasks"),
         pairs=lambda w: _study_pairs(w.study),  # derived: the study's models x tasks
-        bootstrap=_BOOTSTRAP,  # derived: seed, analysis.{seed,n_bootstrap,ci_level}
+        bootstrap=bootstrap_settings(config),  # derived: seed, analysis.{seed,n_bootstrap,ci_level}
         code=script_code("paired_comparisons.py"),
     script:
         "../scripts/paired_comparisons.py"
