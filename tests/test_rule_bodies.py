@@ -303,8 +303,8 @@ def test_a_rule_file_reading_another_files_global_is_rejected():
 
 
 # Rule files share one namespace: a helper two files assign is the later file's in both, as their functions read
-# it when a job is planned (helpers several files need live in a module: benchval.jobs.study_inputs). Each file's kit (LAYOUT,
-# config_provider, script_code) is assigned in every file on purpose.
+# it when a job is planned (helpers several files need live in a module: benchval.jobs.study_inputs). Each
+# file's kit (LAYOUT, config_provider, script_code) is assigned in every file on purpose.
 OWN_IN_EVERY_FILE = {"LAYOUT", "config_provider", "script_code"}
 
 
