@@ -22,17 +22,7 @@ SCHEMAS = REPO_ROOT / "workflow" / "schemas"
 # Inside src/benchval/jobs/ while this check was written, which other work packages were moving (issue #41):
 # (file name, key), so that a move leaves the entry valid; each to become a plain ``section["key"]``, then
 # removed from this list.
-JOBS_TO_CLEAR = {
-    # still restated in three modules that scripts import: reading them plainly changes their code digest,
-    # which reruns items_responses (and every item job after it), items_paired and report_models
-    # (benchval.jobs.reruns.code_digest); to clear with the next change that reruns those jobs anyway
-    ("layout.py", "study_tables"),
-    ("items_paired.py", "checkpoint"),
-    ("items_paired.py", "pairs"),
-    ("items_paired.py", "n_bootstrap"),
-    ("items_paired.py", "ci_level"),
-    ("items_responses.py", "null_pred"),
-}
+JOBS_TO_CLEAR: set[tuple[str, str]] = set()  # restated defaults left for a change that reruns their jobs anyway
 
 # Fallbacks that stay, with the schema file and property path whose default they must equal: a `models:`
 # entry reaches these from tests and benchmarks too, not only through the filled config.

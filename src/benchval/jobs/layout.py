@@ -158,7 +158,8 @@ class Layout:
         """The atlas studies (``atlas.study_tables``) of the config a run without a mirror leaves out."""
         if self.mirror is not None:
             return []
-        tables = (self.config.get("atlas") or {}).get("study_tables", {})
+        atlas = self.config.get("atlas")  # an optional section
+        tables = atlas["study_tables"] if atlas else {}
         left_out = sorted(set(tables) & set(self.config["studies"]))
         for study in left_out:
             print(f"atlas: mirror: null - study {study!r} and the atlas are not built", file=sys.stderr)

@@ -127,7 +127,7 @@ def source_responses(responses: str | Path, comparison: dict) -> pd.DataFrame:
     """The responses a source compares: nlu_test_sets one checkpoint per encoder, the others as read."""
     frame = read_responses(responses)
     if comparison["reader"] == SOURCE_NLU:
-        return one_checkpoint(frame, str(comparison.get("checkpoint", "best")))
+        return one_checkpoint(frame, str(comparison["checkpoint"]))
     return frame
 
 
@@ -137,8 +137,8 @@ def run_items_paired(
     """Both tables of one source. ``comparison``: ``reader``, ``pairs`` (this source's configured pairs),
     ``checkpoint`` (nlu_test_sets); ``settings``: the ``items`` keys ``n_bootstrap`` and ``ci_level``."""
     frame = source_responses(responses, comparison)
-    configured = [(str(a), str(b)) for a, b in comparison.get("pairs", [])]
-    options = PairedSettings(int(seed), int(settings.get("n_bootstrap", 1000)), float(settings.get("ci_level", 0.95)))
+    configured = [(str(a), str(b)) for a, b in comparison["pairs"]]
+    options = PairedSettings(int(seed), int(settings["n_bootstrap"]), float(settings["ci_level"]))
     paired, ranks = paired_and_ranks(frame, source, configured, options)
     for table, output in ((paired, paired_output), (ranks, ranks_output)):
         Path(output).parent.mkdir(parents=True, exist_ok=True)

@@ -21,7 +21,7 @@ def read_source(source: dict, mirror: str | None) -> pd.DataFrame:
     if reader == readers.SOURCE_NLU:
         return readers.read_nlu_test_sets(path, source["datasets"])
     if reader == readers.SOURCE_MMLU_PRO:
-        return readers.read_mmlu_pro_outputs(path, source.get("null_pred", "wrong"))
+        return readers.read_mmlu_pro_outputs(path, source["null_pred"])
     files = sorted(str(p) for pattern in source["paths"] for p in Path(".").glob(pattern))
     if reader == "scores":
         return readers.read_scores(files)
