@@ -35,7 +35,12 @@ from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.jobs.study_inputs import study_family_rules, study_family_rules_digests, study_raw_sources, study_source_input
+from benchval.jobs.study_inputs import (
+    study_family_rules,
+    study_family_rules_digests,
+    study_raw_sources,
+    study_source_input,
+)
 from benchval.jobs.rule_files import raw_content_of
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"

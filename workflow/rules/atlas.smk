@@ -373,9 +373,9 @@ rule atlas_explorer:
 
 rule atlas_crosscheck:
     input:
+        **{name: ancient(path) for name, path in _CROSSCHECK_RAW.items()},  # mirror files: by content
         cells=f"{ATLAS}/cells.csv",
         names=f"{ATLAS}/registry/names.csv",
-        **{name: ancient(path) for name, path in _CROSSCHECK_RAW.items()},  # mirror files: by content
     output:
         table=f"{ATLAS}/open_llm_crosscheck.csv",
     log:

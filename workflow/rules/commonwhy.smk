@@ -36,7 +36,10 @@ CW_PUBLISHED_FILES = ["Head.json", "Longtail.json", "inference_rule_entities.jso
 # job checks them against (`raw_files`): a mirror copied again with new mtimes reruns nothing
 CW_PUBLISHED_INPUTS = {name.split(".")[0]: f"{CW_RAW}/{name}" for name in CW_PUBLISHED_FILES}
 CW_LITWD1K_INPUTS = [f"{CW_LITWD1K}/{name}" for name in CW_LITWD1K_FILES]
-CW_GROUND_RAW = {"rule_entities": f"{CW_RAW}/inference_rule_entities.json", "labeled_rules": f"{CW_RAW}/LabeledRules.json"}
+CW_GROUND_RAW = {
+    "rule_entities": f"{CW_RAW}/inference_rule_entities.json",
+    "labeled_rules": f"{CW_RAW}/LabeledRules.json",
+}
 # The annotation and rule files grounding reads: ancient inputs, their content a param (`files`)
 CW_GROUND_FILES = [*CW_CONFIG["annotations"], *([CW_CONFIG["user_rules"]] if CW_CONFIG["user_rules"] else [])]
 _ground_inputs = lambda w: {

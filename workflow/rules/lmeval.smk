@@ -38,8 +38,8 @@ rule lmeval_item_intervals:
         "../envs/benchval.yaml"
     params:
         study=config_provider("studies.{study}"),
-        mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
         raw_content=lambda w: raw_content(study_raw_sources(LAYOUT, w.study)),  # derived: its source's sha256
+        mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
         seed=config_provider("seed"),
         code=script_code("lmeval_item_intervals.py"),
     script:
@@ -69,8 +69,8 @@ rule lmeval_scoreboard:
     params:
         study=config_provider("studies.{study}"),
         family_rules=lambda w: study_family_rules_digests(LAYOUT, w.study, workflow.basedir),  # derived: its content
-        mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
         raw_content=lambda w: raw_content(study_raw_sources(LAYOUT, w.study)),  # derived: its source's sha256
+        mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
         bootstrap=bootstrap_settings(config),  # derived: seed, analysis.{seed,n_bootstrap,ci_level}
         figure_formats=config_provider("analysis.figures.formats"),
         figure_dpi=config_provider("analysis.figures.dpi"),

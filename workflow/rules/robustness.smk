@@ -50,9 +50,7 @@ _samples_study = lambda study: (
 )
 _samples_folder = lambda w: [study_source_input(LAYOUT, w.study)] if w.study in _SAMPLES_STUDIES else []
 # Its content (declared sha256 in the mirror, else digests): new bytes rerun it, a copy with new mtimes does not
-_samples_content = lambda w: (
-    raw_content(study_raw_sources(LAYOUT, w.study)) if w.study in _SAMPLES_STUDIES else None
-)
+_samples_content = lambda w: (raw_content(study_raw_sources(LAYOUT, w.study)) if w.study in _SAMPLES_STUDIES else None)
 # The scored study's normalisation (imported studies have none)
 _normalisation = lambda w: config_provider("scoring.normalisation") if w.study in LAYOUT.scored_studies else None
 
