@@ -73,32 +73,33 @@ def outside_repository(paths, root: str | Path) -> list[str]:
 
 def raw_content(paths, raw_root: str | Path, datasets: Mapping[str, Mapping]) -> dict[str, str]:
     """{file: sha256} of the raw files a rule reads (files or folders, or lists of them: its ``ancient()``
-    inputs), the param that makes them rerun the rule by content, never by modification time (a mirror
-    copied again with the same bytes plans nothing; docs/workflow.md, "What reruns when").
+    inputs, paths from the working directory), the param ``raw_content`` that reruns the rule by their
+    content, never by modification time (a mirror copied again with the same bytes plans nothing;
+    docs/workflow.md, "What reruns when"). The job checks each file against it
+    (benchval.plumbing.raw_content_checks.verify_raw_content) and stops naming a file whose bytes differ.
 
-    A file under ``raw_root`` (the mirror, or the downloads with ``mirror: null``) is named by its path
-    there and its *declared* sha256 (the catalogue's, else its mirror folder's SHA256SUMS:
-    benchval.plumbing.raw_file_checks.declared_sha256), read without hashing the file: the job checks the
-    file against the same declaration (``verify_raw_files``) and stops naming it where the bytes differ.
-    A file declared nowhere (a user's own table outside the mirror) is hashed (:func:`content_digests`)."""
+    A file under ``raw_root`` (the mirror, or the downloads with ``mirror: null``) has its *declared* sha256
+    (the catalogue's, else its mirror folder's SHA256SUMS: benchval.plumbing.raw_file_checks.declared_sha256),
+    read without hashing the file; a file declared nowhere (a user's own table outside the mirror) is
+    hashed; one not there is ``"missing"`` (Snakemake stops on the missing input, naming it). A long value
+    shows as ``settings@<digest>`` in a dry run's reasons (benchval.jobs.reruns.settings_param)."""
+    from benchval.jobs.reruns import settings_param
     from benchval.plumbing.raw_file_checks import NOT_DATA, UndeclaredRawFile, declared_sha256
+    from benchval.plumbing.raw_files import sha256_of
 
     raw_root = Path(raw_root).resolve()
     content = {}
     for given in map(Path, _flat(paths)):
         resolved = given.resolve()
-        if raw_root not in resolved.parents:  # a user's own file or folder: its content
-            for path in files_under(resolved):
-                name = str(given / path.relative_to(resolved)) if path != resolved else str(given)
-                content[name] = next(iter(content_digests([path], path.parent).values()))
-            continue
         for path in files_under(resolved, NOT_DATA):
+            name = str(given / path.relative_to(resolved)) if path != resolved else str(given)
             try:
-                digest = declared_sha256(path, raw_root, datasets)[0]
-            except UndeclaredRawFile:  # the job stops on it, naming the file; until then, its content
-                digest = next(iter(content_digests([path], raw_root).values()))
-            content[path.relative_to(raw_root).as_posix()] = digest
-    return dict(sorted(content.items()))
+                content[name] = declared_sha256(path, raw_root, datasets)[0] if raw_root in path.parents else None
+            except UndeclaredRawFile:  # the job stops on it, naming the file (verify_raw_files)
+                content[name] = None
+            if content[name] is None:
+                content[name] = sha256_of(path) if path.is_file() else "missing"
+    return settings_param(dict(sorted(content.items())))
 
 
 def raw_content_of(layout) -> Callable[..., dict[str, str]]:
