@@ -228,12 +228,10 @@ def mirror_plans(finished, plans):
     workdir, configfile = finished
     config = yaml.safe_load(configfile.read_text())
     mirror = _copy_mirror(Path(config["mirror"]))
-    planned = {"recopied": job_counts(_dry_run(workdir, configfile, "-n"))}
-    planned["forced"] = job_counts(_dry_run(workdir, configfile, "-n", "--forcerun", CHANGED_RULE))
+    planned = _plans(workdir, recopied=(configfile,), forced=(configfile, "--forcerun", CHANGED_RULE))
     new_sha256 = _flip_a_byte(mirror / CHANGED_RAW)
-    planned["byte_changed"] = job_counts(_dry_run(workdir, configfile, "-n"))
     declared = _edited(finished, "declared", _set("datasets.commonwhy.files.head.sha256", new_sha256))
-    planned["declaration_changed"] = job_counts(_dry_run(workdir, declared, "-n"))
+    planned |= _plans(workdir, byte_changed=(configfile,), declaration_changed=(declared,))
     shutil.copyfile(default_mirror() / CHANGED_RAW, mirror / CHANGED_RAW)  # the shared bytes again
 
     (workdir / USER_TABLE).parent.mkdir(exist_ok=True)
@@ -244,13 +242,19 @@ def mirror_plans(finished, plans):
     later = (workdir / SCORE_TABLE).stat().st_mtime + 60
     os.utime(workdir / "user/copy.csv", (later, later))  # newer than every output
     (workdir / "user/copy.csv").replace(workdir / USER_TABLE)  # the same bytes, a new mtime and inode
-    planned["user_recopied"] = job_counts(_dry_run(workdir, user, "-n"))
+    planned |= _plans(workdir, user_recopied=(user,))
     _flip_a_byte(workdir / USER_TABLE)
-    planned["user_changed"] = job_counts(_dry_run(workdir, user, "-n"))
-    planned["user_forced"] = job_counts(_dry_run(workdir, user, "-n", "--forcerun", SCORE_TABLE))
+    planned |= _plans(workdir, user_changed=(user,), user_forced=(user, "--forcerun", SCORE_TABLE))
     for name, jobs in planned.items():
         print(f"{name}: {jobs}")
     return planned
+
+
+def _plans(workdir: Path, **runs: tuple) -> dict[str, dict[str, int]]:
+    """{name: jobs} of dry runs, two at a time, each (config file, more arguments)."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {name: pool.submit(_dry_run, workdir, *run, "-n") for name, run in runs.items()}
+        return {name: job_counts(future.result()) for name, future in futures.items()}
 
 
 def _without_the_target(plan: dict[str, int]) -> dict[str, int]:
