@@ -108,6 +108,7 @@ def _question_tables(wf):
 
 RAW_FILES = ("sentences.json", "commonwhy/inference_rule_entities.json")  # the toy mirror's files
 
+
 @pytest.fixture(scope="module")
 def finished_run(tmp_path_factory, tiny_lm_builder):
     """The commonwhy_eval rules run to the end once on tiny models; the tests below read it or dry-run it."""
