@@ -144,3 +144,35 @@ def test_the_model_counts_the_readmes_give_are_the_config_files():
     small = {int(n) for n in re.findall(r"(\d+) small models", config_readme)}
     assert paper == {declared("paper.yaml")}, paper
     assert small == {declared("config.yaml")}, small
+
+
+def rules_reading_raw_files_by_content(rule_files) -> dict[str, tuple[bool, bool]]:
+    """{rule: (its params give its raw inputs' content, its script checks them)} of every rule that does either
+    (docs/workflow.md, "Raw files by content": the sha256 a param, the job's check; that the inputs are
+    ancient() tests/test_rule_family_reruns.py shows: a mirror copied again plans nothing)."""
+    found = {}
+    for path in rule_files:
+        for body in re.split(r"^(?=rule \w+:)", path.read_text(encoding="utf-8"), flags=re.MULTILINE)[1:]:
+            name = re.match(r"rule (\w+):", body)[1]
+            script = re.search(r'"\.\./scripts/(\w+\.py)"', body)
+            code = (REPO_ROOT / "workflow/scripts" / script[1]).read_text(encoding="utf-8") if script else ""
+            by_content = bool(re.search(r"^\s+(raw_content|lmeval_content|checksums)=", body, re.MULTILINE))
+            checked = "verify_raw_content(" in code or "verify_raw_files(" in code or name == "prepare_task"
+            if by_content or checked:
+                found[name] = (by_content, checked)
+    return found
+
+
+def test_every_rule_that_reads_raw_files_by_content_checks_them_and_the_reverse():
+    found = rules_reading_raw_files_by_content(sorted((REPO_ROOT / "workflow/rules").glob("*.smk")))
+    assert {"commonwhy_published", "kg_store", "items_responses", "atlas_sources", "prepare_task"} <= set(found)
+    assert {rule: both for rule, both in found.items() if both != (True, True)} == {}
+
+
+def test_the_raw_content_check_rejects_a_rule_without_the_param(tmp_path):
+    """A rule whose script checks its raw files but whose params do not give their content."""
+    rules = tmp_path / "r.smk"
+    rules.write_text(
+        'rule kg_store:\n    input:\n        "x"\n    script:\n        "../scripts/commonwhy_kg_store.py"\n'
+    )
+    assert rules_reading_raw_files_by_content([rules]) == {"kg_store": (False, True)}

@@ -106,6 +106,9 @@ def _question_tables(wf):
     )
 
 
+RAW_FILES = ("sentences.json", "commonwhy/inference_rule_entities.json")  # the toy mirror's files
+
+
 @pytest.fixture(scope="module")
 def finished_run(tmp_path_factory, tiny_lm_builder):
     """The commonwhy_eval rules run to the end once on tiny models; the tests below read it or dry-run it."""
@@ -150,8 +153,9 @@ def finished_run(tmp_path_factory, tiny_lm_builder):
             }
         )
     )
-    digest = hashlib.sha256((mirror / "sentences.json").read_bytes()).hexdigest()
-    (mirror / "SHA256SUMS").write_text(f"{digest}  sentences.json\n")  # checked where the baseline rule reads it
+    # declared as the shared mirror declares them: checked where the baseline and check-set rules read them
+    sums = [f"{hashlib.sha256((mirror / name).read_bytes()).hexdigest()}  {name}" for name in RAW_FILES]
+    (mirror / "SHA256SUMS").write_text("\n".join(sums) + "\n")
     config = {
         "seed": 3,
         "mirror": str(mirror),

@@ -35,11 +35,18 @@ from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.jobs.study_inputs import study_family_rules, study_family_rules_digests, study_source
+from benchval.jobs.study_inputs import (
+    study_family_rules,
+    study_family_rules_digests,
+    study_raw_sources,
+    study_source_input,
+)
+from benchval.jobs.rule_files import raw_content_of
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
+raw_content = raw_content_of(LAYOUT)  # raw inputs by content (benchval.jobs.rule_files.raw_content)
 # the analysis seed: analysis.seed, else the top-level seed
 _SEED = {"seed": "seed"}
 # Where a statistic step writes table `name` (p-values unadjusted until the FDR step)
@@ -48,7 +55,7 @@ _step_file = lambda name: fill(UNADJUSTED_TABLE if name in TESTED_TABLES else ST
 
 rule import_score_table:
     input:
-        source=lambda w: study_source(LAYOUT, w.study),
+        source=lambda w: study_source_input(LAYOUT, w.study),  # a raw or user file: by content
         family_rules=lambda w: ancient(study_family_rules(LAYOUT, w.study)),
     output:
         table=SCORE_TABLE,
@@ -66,6 +73,7 @@ rule import_score_table:
         study=config_provider("studies.{study}"),
         family_rules=lambda w: study_family_rules_digests(LAYOUT, w.study, workflow.basedir),  # derived: its content
         mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
+        raw_content=lambda w: raw_content(study_raw_sources(LAYOUT, w.study)),  # derived: its source's sha256
         raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("import_score_table.py"),
     script:

@@ -16,6 +16,7 @@ from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import file_digests, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
+from benchval.jobs.rule_files import raw_content_of
 from benchval.atlas.atlas_outputs import forest_figures
 from benchval.atlas.sources import expand as _expand_mirror  # not Snakemake's expand(), which rule files share
 from benchval.report.safe_text import script_safe_json
@@ -24,6 +25,7 @@ ATLAS = "results/atlas"  # the files of these rules (atlas_outputs lists the fin
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
+raw_content = raw_content_of(LAYOUT)  # raw inputs by content (benchval.jobs.rule_files.raw_content)
 
 # The leaderboard tables come from the mirror only (no download is declared for them): with `mirror: null`
 # the layout leaves the atlas studies out, saying so on stderr (benchval.jobs.layout.Layout.studies).
@@ -72,18 +74,27 @@ _mirror_path = lambda template: workdir_relative(_expand_mirror(template, LAYOUT
 _BENCHBENCH_FILES = sorted(
     str(p) for d in config["atlas"]["benchbench_dirs"] for p in Path(_mirror_path(d)).glob("*.csv")
 )
-# BenchBench's prettified names (atlas.benchmark_names), none without
+# BenchBench's prettified names (atlas.benchmark_names), none without: a mirror file, by content (below)
 _BENCHMARK_NAMES = (
     {"names": _mirror_path(config["atlas"]["benchmark_names"])} if config["atlas"]["benchmark_names"] else {}
 )
+# The mirror files of rule atlas_sources and rule atlas_crosscheck: ancient inputs, their declared sha256 a param
+# (`raw_content`: Layout.raw_content), so a mirror copied again with new mtimes reruns nothing
+_SOURCE_RAW = {
+    "files": _BENCHBENCH_FILES,
+    "lower_is_better": _mirror_path(config["atlas"]["lower_is_better"]),
+    "obsscaling": _mirror_path(config["atlas"]["obsscaling"]["path"]),
+}
+_CROSSCHECK_RAW = {
+    "obsscaling": _mirror_path(config["atlas"]["obsscaling"]["path"]),
+    "v2": _mirror_path(config["atlas"]["obsscaling"]["leaderboard_v2"]),
+}
 
 
 rule atlas_sources:
     input:
         **{name: ancient(path) for name, path in _SOURCE_FILES.items()},
-        files=_BENCHBENCH_FILES,
-        lower_is_better=_mirror_path(config["atlas"]["lower_is_better"]),
-        obsscaling=_mirror_path(config["atlas"]["obsscaling"]["path"]),
+        **{name: ancient(path) for name, path in _SOURCE_RAW.items()},  # mirror files: by content
         # repository files: ancient (a fresh clone's mtimes rerun nothing), their content a param below
     output:
         **{name: f"{ATLAS}/{path}" for name, path in SOURCE_TABLES.items()},
@@ -110,6 +121,7 @@ rule atlas_sources:
         ),
         mirror=lambda w: workdir_relative(LAYOUT.raw_root),  # derived: the raw-data folder of every input
         repository_files=file_digests(_SOURCE_FILES.values(), workflow_root(workflow.basedir)),
+        raw_content=raw_content(_SOURCE_RAW.values()),  # derived: the declared sha256 of each raw input
         code=script_code("atlas_sources.py"),
     script:
         "../scripts/atlas_sources.py"
@@ -254,7 +266,7 @@ rule atlas_agreement:
 
 rule atlas_heatmap:
     input:
-        **_BENCHMARK_NAMES,
+        **{name: ancient(path) for name, path in _BENCHMARK_NAMES.items()},
         pairs=f"{ATLAS}/pairs.csv",
         # BenchBench's prettified names, for display only (atlas.benchmark_names; none: the ids)
     output:
@@ -282,6 +294,7 @@ rule atlas_heatmap:
         atlas=config_provider("atlas", "human_preference", "heatmap_min_criteria"),
         alpha=config_provider("analysis.fdr.alpha"),
         dpi=config_provider("analysis.figures.dpi"),
+        raw_content=raw_content(_BENCHMARK_NAMES.values()),  # derived: the declared sha256 of each raw input
         code=script_code("atlas_heatmap.py"),
     script:
         "../scripts/atlas_heatmap.py"
@@ -312,7 +325,7 @@ rule atlas_factor_structure:
 
 rule atlas_forest:
     input:
-        **_BENCHMARK_NAMES,
+        **{name: ancient(path) for name, path in _BENCHMARK_NAMES.items()},
         table=f"{ATLAS}/human_preference.csv",
     output:
         table=f"{ATLAS}/forest.csv",
@@ -328,6 +341,7 @@ rule atlas_forest:
         atlas=config_provider("atlas", "human_preference", "forest_top_k"),
         ci_level=config_provider("analysis.ci_level"),
         dpi=config_provider("analysis.figures.dpi"),
+        raw_content=raw_content(_BENCHMARK_NAMES.values()),  # derived: the declared sha256 of each raw input
         code=script_code("atlas_forest.py"),
     script:
         "../scripts/atlas_forest.py"
@@ -359,10 +373,9 @@ rule atlas_explorer:
 
 rule atlas_crosscheck:
     input:
+        **{name: ancient(path) for name, path in _CROSSCHECK_RAW.items()},  # mirror files: by content
         cells=f"{ATLAS}/cells.csv",
         names=f"{ATLAS}/registry/names.csv",
-        obsscaling=_mirror_path(config["atlas"]["obsscaling"]["path"]),
-        v2=_mirror_path(config["atlas"]["obsscaling"]["leaderboard_v2"]),
     output:
         table=f"{ATLAS}/open_llm_crosscheck.csv",
     log:
@@ -376,6 +389,7 @@ rule atlas_crosscheck:
         atlas=config_provider("atlas", "obsscaling", "crosscheck", "min_models"),
         study=config_provider("studies.open_llm", default={}),
         mirror=lambda w: workdir_relative(LAYOUT.raw_root),  # derived: the raw-data folder of every input
+        raw_content=raw_content(_CROSSCHECK_RAW.values()),  # derived: the declared sha256 of each raw input
         code=script_code("atlas_crosscheck.py"),
     script:
         "../scripts/atlas_crosscheck.py"

@@ -34,6 +34,7 @@ from benchval.jobs.job_logs import benchmarks, logs
 from benchval.jobs.commonwhy_eval_functions import CommonWhyEvalFunctions
 from benchval.jobs.layout import COMMONWHY_EVAL_DIR
 from benchval.jobs.layout import JUDGE_CHECK_DIR
+from benchval.jobs.rule_files import raw_content_of
 
 # The files these rules write, beside them (relative to the working directory; other rule files name
 # them as rules.<rule>.output.<key>)
@@ -66,6 +67,7 @@ script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "Wh
 # the one way a rule names its config keys; `commonwhy_eval:` as resolved, with its defaults
 config_provider = config_provider_for(config, commonwhy_eval=workflow_layout(config).commonwhy_eval)
 LAYOUT = workflow_layout(config)
+raw_content = raw_content_of(LAYOUT)  # raw inputs by content (benchval.jobs.rule_files.raw_content)
 
 # Locally, a model-job slot (local.model_jobs_at_once of them) and torch threads (Layout.model_job_resources).
 _MODEL_JOB = LAYOUT.model_job_resources(workflow)
@@ -115,7 +117,7 @@ rule commonwhy_eval_encoder:
 rule commonwhy_eval_bertscore_baseline:
     # computed once per encoder, layer, corpus and seed (bert-score's method; docs/commonwhy-eval.md)
     input:
-        corpus=CWE_BS_CORPUS or [],
+        corpus=ancient(CWE_BS_CORPUS or []),  # a raw file: by content
         encoder=[] if CWE["metrics"]["bertscore"]["model_type"] else CWE_ENCODER_FILE,
     output:
         baseline=CWE_BERTSCORE_BASELINE,
@@ -132,6 +134,7 @@ rule commonwhy_eval_bertscore_baseline:
         settings=CWE_FUNCTIONS.settings("bertscore_baseline"),
         encoder_dir=lambda w, input: CWE_FUNCTIONS.encoder_dir(input),  # CWE_ENCODER
         seed=config_provider("seed", default=0),
+        raw_content=raw_content(CWE_BS_CORPUS or []),  # derived: the declared sha256 of each raw input
         raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("commonwhy_eval_bertscore_baseline.py"),
     script:
@@ -275,7 +278,7 @@ rule commonwhy_eval_check_questions:
     input:
         published=COMMONWHY_PUBLISHED,
         constructed=COMMONWHY_CONSTRUCTED,
-        rule_queries=CWE_FUNCTIONS.rule_queries(),  # which rules' causes label pairs (the shared-anchor pool)
+        rule_queries=ancient(CWE_FUNCTIONS.rule_queries()),  # which rules' causes label pairs (a raw file: by content)
     output:
         questions=CWE_CHECK_QUESTIONS,
         report=CWE_CHECK_QUESTIONS_REPORT,
@@ -289,6 +292,8 @@ rule commonwhy_eval_check_questions:
     params:
         settings=CWE_FUNCTIONS.settings("check_questions"),
         seed=config_provider("seed"),
+        raw_content=raw_content(CWE_FUNCTIONS.rule_queries()),  # derived: the declared sha256 of each raw input
+        raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("commonwhy_eval_check_questions.py"),
     script:
         "../scripts/commonwhy_eval_check_questions.py"
@@ -329,7 +334,7 @@ rule commonwhy_eval_check_set:
         published=COMMONWHY_PUBLISHED,
         constructed=COMMONWHY_CONSTRUCTED,
         answers=expand(CWE_CHECK_ANSWERS, system=CWE_CHECK_ANSWERERS),
-        rule_queries=CWE_FUNCTIONS.rule_queries(),  # which rules' queries never test their cause
+        rule_queries=ancient(CWE_FUNCTIONS.rule_queries()),  # which rules' queries never test their cause (by content)
         natural_labels=ancient(CWE_FUNCTIONS.natural_label_inputs()),  # a user's file; the content of every one is a param
     output:
         pairs=CWE_CHECK_SET,
@@ -348,6 +353,8 @@ rule commonwhy_eval_check_set:
         systems=CWE_CHECK_ANSWERERS,
         natural_labels=CWE_FUNCTIONS.natural_label_digests(),
         natural_labels_file=config_provider("commonwhy_eval.judge_check.natural_labels"),
+        raw_content=raw_content(CWE_FUNCTIONS.rule_queries()),  # derived: the declared sha256 of each raw input
+        raw_files=LAYOUT.raw_file_check,  # derived: not a rerun trigger (its docstring)
         code=script_code("commonwhy_eval_check_set.py"),
     script:
         "../scripts/commonwhy_eval_check_set.py"

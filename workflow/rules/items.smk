@@ -16,6 +16,7 @@ from benchval.jobs.layout import workflow_layout
 from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
+from benchval.jobs.rule_files import raw_content_of
 from benchval.items.item_files import ITEM_FIGURE_STEMS, source_files
 
 ITEMS = "results/items"  # the files of these rules (item_files.item_outputs lists the final ones)
@@ -37,11 +38,13 @@ ITEM_STUDY_FILES = (
     "filters.json",
 )
 LAYOUT = workflow_layout(config)
+raw_content = raw_content_of(LAYOUT)  # raw inputs by content (benchval.jobs.rule_files.raw_content)
 
 ITEMS_CONFIG = config.get("items") or {}  # the `items:` section, {} without one
 ITEM_STUDIES = ITEMS_CONFIG.get("studies", {})
 
-# The raw files a source reads, its `{mirror}` the mirror from the working directory: an edit reruns its responses
+# The raw files a source reads, its `{mirror}` the mirror from the working directory: ancient inputs, their
+# declared sha256 (a user's own files: their digest) a param, so new bytes rerun its responses, new mtimes do not
 _source_files = lambda w: source_files(
     ITEMS_CONFIG["sources"][w.source],
     ITEMS_CONFIG["sources"][w.source].get("path", "").replace("{mirror}", workdir_relative(LAYOUT.raw_root)),
@@ -90,7 +93,7 @@ ITEM_FITS = {
 
 rule items_responses:
     input:
-        _source_files,
+        lambda w: ancient(_source_files(w)),  # by content
     output:
         responses=f"{ITEMS}/{{source}}/responses.parquet",
         filters=f"{ITEMS}/{{source}}/responses.filters.json",
@@ -105,6 +108,7 @@ rule items_responses:
     params:
         source=config_provider("items.sources.{source}"),
         mirror=workdir_relative(LAYOUT.raw_root),  # derived: mirror, workdir-relative
+        raw_content=lambda w: raw_content(_source_files(w)),  # derived: the declared sha256 of each raw input (else digest)
         code=script_code("items_responses.py"),
     script:
         "../scripts/items_responses.py"

@@ -6,17 +6,25 @@ from benchval.lmeval import samples_studies
 from benchval.jobs.reruns import script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
-from benchval.jobs.study_inputs import bootstrap_settings, study_family_rules, study_family_rules_digests, study_source
+from benchval.jobs.rule_files import raw_content_of
+from benchval.jobs.study_inputs import (
+    bootstrap_settings,
+    study_family_rules,
+    study_family_rules_digests,
+    study_raw_sources,
+    study_source_input,
+)
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
+raw_content = raw_content_of(LAYOUT)  # raw inputs by content (benchval.jobs.rule_files.raw_content)
 LMEVAL_ITEM_INTERVALS = fill(STUDY_TABLE, name="item_intervals")
 
 
 rule lmeval_item_intervals:
     input:
-        source=lambda w: study_source(LAYOUT, w.study),
+        source=lambda w: study_source_input(LAYOUT, w.study),  # a raw or user file: by content
     output:
         intervals=LMEVAL_ITEM_INTERVALS,
     log:
@@ -30,6 +38,7 @@ rule lmeval_item_intervals:
         "../envs/benchval.yaml"
     params:
         study=config_provider("studies.{study}"),
+        raw_content=lambda w: raw_content(study_raw_sources(LAYOUT, w.study)),  # derived: its source's sha256
         mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
         seed=config_provider("seed"),
         code=script_code("lmeval_item_intervals.py"),
@@ -42,7 +51,7 @@ rule lmeval_item_intervals:
 # counted from the predictions its score table is counted from (benchval.lmeval.steps.lmeval_scoreboard).
 rule lmeval_scoreboard:
     input:
-        source=lambda w: study_source(LAYOUT, w.study),
+        source=lambda w: study_source_input(LAYOUT, w.study),  # a raw or user file: by content
         family_rules=lambda w: ancient(study_family_rules(LAYOUT, w.study)),
     output:
         table=SCOREBOARD_TABLE,
@@ -60,6 +69,7 @@ rule lmeval_scoreboard:
     params:
         study=config_provider("studies.{study}"),
         family_rules=lambda w: study_family_rules_digests(LAYOUT, w.study, workflow.basedir),  # derived: its content
+        raw_content=lambda w: raw_content(study_raw_sources(LAYOUT, w.study)),  # derived: its source's sha256
         mirror=workdir_relative(LAYOUT.mirror),  # derived: mirror, workdir-relative
         bootstrap=bootstrap_settings(config),  # derived: seed, analysis.{seed,n_bootstrap,ci_level}
         figure_formats=config_provider("analysis.figures.formats"),

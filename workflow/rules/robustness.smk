@@ -19,12 +19,14 @@ from benchval.jobs.reruns import canonical, script_code_for, workdir_relative
 from benchval.jobs.rule_settings import config_provider_for
 from benchval.jobs.job_logs import benchmarks, logs
 from benchval.analysis.declared_items import declared_item_counts
-from benchval.analysis.study_import import expand_path
 from benchval.lmeval import samples_studies
+from benchval.jobs.study_inputs import study_raw_sources, study_source_input
+from benchval.jobs.rule_files import raw_content_of
 
 script_code = script_code_for(workflow.current_basedir)  # docs/workflow.md, "What reruns when"
 config_provider = config_provider_for(config)  # the one way a rule names its config keys
 LAYOUT = workflow_layout(config)
+raw_content = raw_content_of(LAYOUT)  # raw inputs by content (benchval.jobs.rule_files.raw_content)
 # (model, task) pairs whose stored scores a scored study's robustness rules read; none if imported
 _item_pairs = lambda study: (
     [[m, t] for m in LAYOUT.study_models(study) for t in LAYOUT.study_tasks(study)]
@@ -46,11 +48,9 @@ _samples_study = lambda study: (
     if study in _SAMPLES_STUDIES
     else None
 )
-_samples_folder = lambda w: (
-    [workdir_relative(expand_path(LAYOUT.studies[w.study]["path"], LAYOUT.mirror))]
-    if w.study in _SAMPLES_STUDIES
-    else []
-)
+_samples_folder = lambda w: [study_source_input(LAYOUT, w.study)] if w.study in _SAMPLES_STUDIES else []
+# Its content (declared sha256 in the mirror, else digests): new bytes rerun it, a copy with new mtimes does not
+_samples_content = lambda w: (raw_content(study_raw_sources(LAYOUT, w.study)) if w.study in _SAMPLES_STUDIES else None)
 # The scored study's normalisation (imported studies have none)
 _normalisation = lambda w: config_provider("scoring.normalisation") if w.study in LAYOUT.scored_studies else None
 
@@ -77,6 +77,7 @@ rule task_reliability:
         item_counts=lambda w: canonical(declared_item_counts(LAYOUT.studies[w.study])),  # derived: studies.<study>.tasks.<task>.n_items
         normalisation=_normalisation,  # derived: scoring.normalisation, for a scored study
         lmeval=lambda w: _samples_study(w.study),  # derived: studies.<study> and the mirror, for a samples study
+        lmeval_content=_samples_content,  # derived: the content of its samples folder, for a samples study
         settings=canonical(
             {
                 "seed": config_provider("seed"),

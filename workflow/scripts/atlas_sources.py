@@ -2,8 +2,10 @@
 
 from benchval.atlas.steps.atlas_sources import write_sources
 from benchval.plumbing.job import start_job
+from benchval.plumbing.raw_content_checks import verify_raw_content
 
 job = start_job(snakemake)
+verify_raw_content(job.params["raw_content"])  # the raw files against the sha256 they were planned with
 # the rules and overrides files as the rule found them (paths of the repository, not of the working directory)
 atlas = {
     **job.params["atlas"],

@@ -10,7 +10,7 @@ shipped in the package's repository is part of the code, like its modules (:func
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from benchval.jobs.reruns import workdir_relative
@@ -69,3 +69,54 @@ def outside_repository(paths, root: str | Path) -> list[str]:
     clone of the repository, at another place, plans nothing; a prompt of the user's is an ancient input too."""
     root = Path(root).resolve()
     return [path for path in paths if not Path(path).resolve().is_relative_to(root)]
+
+
+def raw_content(paths, raw_root: str | Path, datasets: Mapping[str, Mapping]) -> dict[str, str]:
+    """{file: sha256} of the raw files a rule reads (files or folders, or lists of them: its ``ancient()``
+    inputs, paths from the working directory), the param ``raw_content`` that reruns the rule by their
+    content, never by modification time (a mirror copied again with the same bytes plans nothing;
+    docs/workflow.md, "What reruns when"). The job checks each file against it
+    (benchval.plumbing.raw_content_checks.verify_raw_content) and stops naming a file whose bytes differ.
+
+    A file under ``raw_root`` (the mirror, or the downloads with ``mirror: null``) has its *declared* sha256
+    (the catalogue's, else its mirror folder's SHA256SUMS: benchval.plumbing.raw_file_checks.declared_sha256),
+    read without hashing the file; a file declared nowhere (a user's own table outside the mirror) is
+    hashed; one not there is ``"missing"`` (Snakemake stops on the missing input, naming it). A long value
+    shows as ``settings@<digest>`` in a dry run's reasons (benchval.jobs.reruns.settings_param)."""
+    from benchval.jobs.reruns import settings_param
+    from benchval.plumbing.raw_file_checks import NOT_DATA, UndeclaredRawFile, declared_sha256
+    from benchval.plumbing.raw_files import sha256_of
+
+    raw_root = Path(raw_root).resolve()
+    content = {}
+    for given in map(Path, _flat(paths)):
+        resolved = given.resolve()
+        for path in files_under(resolved, NOT_DATA):
+            name = str(given / path.relative_to(resolved)) if path != resolved else str(given)
+            try:
+                content[name] = declared_sha256(path, raw_root, datasets)[0] if raw_root in path.parents else None
+            except UndeclaredRawFile:  # the job stops on it, naming the file (verify_raw_files)
+                content[name] = None
+            if content[name] is None:
+                content[name] = sha256_of(path) if path.is_file() else "missing"
+    return settings_param(dict(sorted(content.items())))
+
+
+def raw_content_of(layout) -> Callable[..., dict[str, str]]:
+    """``raw_content(*paths)`` (:func:`raw_content`) with the raw root and the catalogue of ``layout`` (a rule
+    file's LAYOUT): the ``raw_content`` param of every rule that reads raw files."""
+    return lambda *paths: raw_content(paths, layout.raw_root, layout.config.get("datasets", {}))
+
+
+def files_under(path: Path, not_data=()) -> list[Path]:
+    """The files of a folder (those named in ``not_data`` left out), or the file itself."""
+    if path.is_dir():
+        return sorted(p for p in path.rglob("*") if p.is_file() and p.name not in not_data)
+    return [path]
+
+
+def _flat(paths) -> list[str]:
+    """``paths``: one path, or a list of paths and lists of paths (Snakemake's named inputs)."""
+    if isinstance(paths, (str, Path)):
+        return [str(paths)]
+    return [str(path) for item in paths for path in _flat(item)]

@@ -13,12 +13,33 @@ from benchval.evaluation.score_table_keys import SCORE_TABLE_MODEL_KEYS
 from benchval.jobs.layout import Layout
 from benchval.jobs.reruns import canonical, workdir_relative
 from benchval.jobs.rule_files import content_digests
-from benchval.plumbing.folders import workflow_root
+from benchval.plumbing.folders import RESOURCES, RESULTS, workflow_root
 
 
 def study_source(layout: Layout, study: str) -> str:
     """The study's source file or folder (its `path`, the mirror expanded), from the working directory."""
     return workdir_relative(expand_path(layout.studies[study]["path"], layout.mirror))
+
+
+def study_raw_sources(layout: Layout, study: str) -> list[str]:
+    """The study's source when it is read by content (a raw file, or a user's own file or folder): an
+    ``ancient()`` input (:func:`study_source_input`), its content the ``raw_content`` param
+    (Layout.raw_content); none when a rule of the workflow writes it (under results/ or resources/), whose
+    job reruns the study's rules."""
+    source = study_source(layout, study)
+    resolved = Path(source).resolve()
+    if layout.raw_root.resolve() in resolved.parents:
+        return [source]
+    written = any(Path(folder).resolve() in resolved.parents for folder in (RESULTS, RESOURCES))
+    return [] if written else [source]
+
+
+def study_source_input(layout: Layout, study: str):
+    """The study's source as a rule's input: ``ancient()`` when read by content (:func:`study_raw_sources`)."""
+    from snakemake.io import ancient
+
+    source = study_source(layout, study)
+    return ancient(source) if study_raw_sources(layout, study) else source
 
 
 def study_family_rules(layout: Layout, study: str) -> list[str]:
