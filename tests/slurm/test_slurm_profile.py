@@ -12,6 +12,7 @@ import re
 import subprocess
 from pathlib import Path
 
+from polling import FAST_STATUS_CHECKS
 from slurm_accounting import sacct
 
 from benchval.testing.snakemake_run import run_snakemake, snakemake_command
@@ -20,9 +21,9 @@ REPO = Path(__file__).resolve().parents[2]
 TOY = REPO / "tests" / "slurm" / "toy" / "Snakefile"
 PROFILE = REPO / "profiles" / "slurm"
 # This 2-CPU test node cannot give the profile's 4 threads to score (one each lets two jobs run
-# at once); a faster first status check keeps the test short. Everything else comes from the
-# profile as users get it.
-CLUSTER_ARGS = ["--profile", str(PROFILE), "--max-threads", "1", "--slurm-init-seconds-before-status-checks", "5"]
+# at once); faster status checks keep the test short (tests/slurm/polling.py). Everything else comes
+# from the profile as users get it.
+CLUSTER_ARGS = ["--profile", str(PROFILE), "--max-threads", "1", *FAST_STATUS_CHECKS]
 SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
 
 
