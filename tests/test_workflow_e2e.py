@@ -40,6 +40,9 @@ TARGETS = ("results/figures", "results/tables")
 PER_TASK_MODEL = "tiny-a1"  # scored per (model, task) in the finished run, the others per model
 OTHER_MODELS = [model for model in TINY_MODELS if model != PER_TASK_MODEL]
 SECOND_PER_TASK_MODEL = "tiny-b1"  # scored per (model, task) in the second run, the others per model
+# what the preparation jobs wrote (the model lock file included: config model_lock, relative to the
+# working directory) and Snakemake's record of each job (params, code, inputs) that wrote it
+PREPARED = ("results/tasks", "resources/models", "config/models.lock.yaml", ".snakemake/metadata")
 pytestmark = pytest.mark.skipif(default_mirror() is None, reason="needs the shared raw-data mirror")
 
 
@@ -205,18 +208,24 @@ def test_changing_one_tasks_sample_size_reruns_only_that_task(plans):
     assert "prepare_model" not in jobs
 
 
-def test_per_model_jobs_write_the_same_scores_and_rerun_per_model(finished_run, tmp_path):
+def test_per_model_jobs_write_the_same_scores_and_rerun_per_model(finished_run, tmp_path_factory):
     """scoring.jobs: per_model (the default config's) gives the per-task layout's scores, one job per
     model: tiny-a1 (no BOS) was scored per task in the finished run and is scored per model here,
-    tiny-b1 (BOS) the other way round; tiny-a2 (tiny-a1's kind) is scored per model in both runs."""
+    tiny-b1 (BOS) the other way round; tiny-a2 (tiny-a1's kind) is scored per model in both runs.
+    Both layouts score the same prepared tasks and models: the finished run's, copied with their
+    metadata (a layout changes no preparation job), so only the scoring jobs run here."""
     workdir, configfile = finished_run
     path = with_layout(configfile, SECOND_PER_TASK_MODEL, "second-layout.yaml")
-    per_model_dir = tmp_path / "per-model"
-    per_model_dir.mkdir()
+    per_model_dir = tmp_path_factory.mktemp("per-model")  # as deep as the finished run: same mirror paths
+    for prepared in PREPARED:
+        (per_model_dir / prepared).parent.mkdir(parents=True, exist_ok=True)
+        copy = shutil.copytree if (workdir / prepared).is_dir() else shutil.copy2
+        copy(workdir / prepared, per_model_dir / prepared)
     targets = [f"results/scores/{model}/{task}.parquet" for model in TINY_MODELS for task in TINY_TASKS]
     result = snakemake(per_model_dir, path, *targets)
     assert result.returncode == 0, result.stderr[-5000:]
     ran = finished_rules(result.stdout + result.stderr)
+    assert not {"prepare_model", "prepare_task"} & set(ran), ran
     per_model = [model_rule("score", model) for model in TINY_MODELS if model != SECOND_PER_TASK_MODEL]
     assert sorted(name for name in ran if name.startswith("score")) == sorted(per_model + ["score"] * len(TINY_TASKS))
     compared = 0

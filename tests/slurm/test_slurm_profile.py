@@ -10,8 +10,11 @@ from __future__ import annotations
 import filecmp
 import re
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+from polling import FAST_STATUS_CHECKS
 from slurm_accounting import sacct
 
 from benchval.testing.snakemake_run import run_snakemake, snakemake_command
@@ -20,9 +23,9 @@ REPO = Path(__file__).resolve().parents[2]
 TOY = REPO / "tests" / "slurm" / "toy" / "Snakefile"
 PROFILE = REPO / "profiles" / "slurm"
 # This 2-CPU test node cannot give the profile's 4 threads to score (one each lets two jobs run
-# at once); a faster first status check keeps the test short. Everything else comes from the
-# profile as users get it.
-CLUSTER_ARGS = ["--profile", str(PROFILE), "--max-threads", "1", "--slurm-init-seconds-before-status-checks", "5"]
+# at once); faster status checks keep the test short (tests/slurm/polling.py). Everything else comes
+# from the profile as users get it.
+CLUSTER_ARGS = ["--profile", str(PROFILE), "--max-threads", "1", *FAST_STATUS_CHECKS]
 SUBMITTED = re.compile(r"has been submitted with SLURM jobid (\d+)")
 
 
@@ -36,6 +39,17 @@ def sacct_states(job_ids: list[str], env) -> dict[str, str]:
 
 def result_files(workdir: Path) -> list[str]:
     return sorted(str(p.relative_to(workdir)) for p in (workdir / "results").rglob("*") if p.is_file())
+
+
+@pytest.fixture(scope="module", autouse=True)
+def failing_run(slurm_cluster, tmp_path_factory):
+    """The run of test_failing_job_fails_run_with_rule_and_log, started as soon as the cluster is up:
+    it mostly waits on SLURM (a failure, its retry, the status checks), so it runs beside the toy
+    workflow's runs, in a working directory of its own. Yields the folder and the future result."""
+    workdir = tmp_path_factory.mktemp("failing")
+    arguments = ("results/broken/on_purpose.txt", *CLUSTER_ARGS, "--config", "fail=true")
+    with ThreadPoolExecutor(max_workers=1) as beside:
+        yield workdir, beside.submit(snakemake, workdir, *arguments, env=slurm_cluster, timeout=240)
 
 
 def test_toy_workflow_on_slurm_equals_local_run(slurm_cluster, tmp_path):
@@ -66,16 +80,9 @@ def test_toy_workflow_on_slurm_equals_local_run(slurm_cluster, tmp_path):
     assert not mismatch and not errors, f"cluster results differ from local: {mismatch + errors}"
 
 
-def test_failing_job_fails_run_with_rule_and_log(slurm_cluster, tmp_path):
-    result, seconds = snakemake(
-        tmp_path,
-        "results/broken/on_purpose.txt",
-        *CLUSTER_ARGS,
-        "--config",
-        "fail=true",
-        env=slurm_cluster,
-        timeout=240,
-    )
+def test_failing_job_fails_run_with_rule_and_log(slurm_cluster, failing_run):
+    workdir, future = failing_run
+    result, seconds = future.result()
     print(f"failing run ended after {seconds:.1f} s")
     assert result.returncode != 0
     output = result.stdout + result.stderr
@@ -84,4 +91,4 @@ def test_failing_job_fails_run_with_rule_and_log(slurm_cluster, tmp_path):
     assert re.search(r"\.snakemake/slurm_logs/rule_broken/\d+\.log", output)
     job_ids = SUBMITTED.findall(output)
     assert job_ids and set(sacct_states(job_ids, slurm_cluster).values()) == {"FAILED"}
-    assert (tmp_path / "logs" / "broken" / "on_purpose.log").read_text().strip() == "this job fails on purpose"
+    assert (workdir / "logs" / "broken" / "on_purpose.log").read_text().strip() == "this job fails on purpose"
