@@ -39,8 +39,11 @@ PER_MODEL = "tiny-a1"
 PER_MODEL_RULE = "score_model_tiny_a1"
 TASKS = ["winogrande", "winowhat", "cei"]
 N_ITEMS = 2
-# A tqdm progress bar with count, elapsed<remaining and rate, e.g. "8/8 [00:00<00:00, 262.69req/s]".
-PROGRESS_BAR = re.compile(r"\d+/\d+ \[\d\d:\d\d<\d\d:\d\d, +[\d.]+\w+/s\]")
+# The scoring engine's tqdm bar (desc "score (<engine>)") with count, elapsed<remaining and rate, the rate
+# followed by the engine's postfix or the closing bracket, e.g.
+# "score (fast): 100%|██████████| 48/48 [00:03<00:00, 12.02req/s, items_s=6.0, tok_s=911]". Another bar of the
+# same log ("Loading weights: ... 272/272 [00:00<00:00, 80.1it/s]") does not match.
+PROGRESS_BAR = re.compile(r"score \([a-z]+\): +\d+%\|[^|]*\| *\d+/\d+ \[\d\d:\d\d<\d\d:\d\d, +[\d.]+req/s[,\]]")
 
 pytestmark = pytest.mark.slow
 TARGET = "results/figures"
@@ -196,7 +199,7 @@ def test_real_workflow_on_slurm_equals_local_run(workflow_ready, tiny_config, sl
     local_figures = sorted(p.relative_to(local_dir) for p in (local_dir / "results" / "figures").rglob("*.png"))
     assert local_figures, "no figure was made"
     assert local_figures == sorted(p.relative_to(slurm_dir) for p in (slurm_dir / "results" / "figures").rglob("*.png"))
-    # Every job logged under logs/<rule>/<wildcards>.log; scoring shows a progress bar with rate and ETA.
+    # Every job logged under logs/<rule>/<wildcards>.log; scoring shows its progress bar with rate and ETA.
     assert JOB_BLOCK.search(local.stderr)
     assert not jobs_without_rule_log(local.stderr), jobs_without_rule_log(local.stderr)
     for rule in rules:
@@ -204,4 +207,14 @@ def test_real_workflow_on_slurm_equals_local_run(workflow_ready, tiny_config, sl
     per_task_logs = [f"score/{model}/{task}.log" for model in MODELS if model != PER_MODEL for task in TASKS]
     for log in [*per_task_logs, f"{PER_MODEL_RULE}/{PER_MODEL}.log"]:
         text = (slurm_dir / "logs" / log).read_text(errors="replace")
-        assert PROGRESS_BAR.search(text), f"no progress bar in logs/{log}"
+        assert PROGRESS_BAR.search(text), f"no scoring progress bar in logs/{log}"
+
+
+def test_the_progress_bar_check_finds_the_scoring_bar_and_no_other():
+    scoring = "score (fast):  46%|████▌     | 88/192 [00:06<00:08, 12.65req/s]"
+    with_postfix = "score (fast): 100%|██████████| 48/48 [00:03<00:00, 12.02req/s, items_s=6.0, tok_s=911]"
+    reference = "score (reference): 100%|██████████| 3/3 [00:01<00:00,  2.50req/s]"
+    assert all(PROGRESS_BAR.search(bar) for bar in (scoring, with_postfix, reference))
+    loading = "Loading weights: 100%|██████████| 272/272 [00:00<00:00, 801.20it/s]"
+    started = "score (fast):   0%|          | 0/48 [00:00<?, ?req/s]"  # no rate and no ETA yet
+    assert not any(PROGRESS_BAR.search(bar) for bar in (loading, started))
