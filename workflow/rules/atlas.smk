@@ -79,7 +79,7 @@ _BENCHMARK_NAMES = (
     {"names": _mirror_path(config["atlas"]["benchmark_names"])} if config["atlas"]["benchmark_names"] else {}
 )
 # The mirror files of rule atlas_sources and rule atlas_crosscheck: ancient inputs, their declared sha256 a param
-# (`raw_content`: Layout.raw_content), so a mirror copied again with new mtimes reruns nothing
+# (`raw_content`: benchval.jobs.rule_files.raw_content), so a mirror copied again with new mtimes reruns nothing
 _SOURCE_RAW = {
     "files": _BENCHBENCH_FILES,
     "lower_is_better": _mirror_path(config["atlas"]["lower_is_better"]),

@@ -32,8 +32,8 @@ CW_MIRROR = workdir_relative(LAYOUT.raw_root)
 CW_RAW = f"{CW_MIRROR}/commonwhy"
 CW_LITWD1K = f"{CW_MIRROR}/wikidata_litwd1k"
 CW_PUBLISHED_FILES = ["Head.json", "Longtail.json", "inference_rule_entities.json", "LabeledRules.json"]
-# Raw files are ancient inputs, their declared sha256 a param (`raw_content`: Layout.raw_content), which the
-# job checks them against (`raw_files`): a mirror copied again with new mtimes reruns nothing
+# Raw files are ancient inputs, their declared sha256 a param (`raw_content`: benchval.jobs.rule_files.raw_content),
+# which the job checks them against (`raw_files`): a mirror copied again with new mtimes reruns nothing
 CW_PUBLISHED_INPUTS = {name.split(".")[0]: f"{CW_RAW}/{name}" for name in CW_PUBLISHED_FILES}
 CW_LITWD1K_INPUTS = [f"{CW_LITWD1K}/{name}" for name in CW_LITWD1K_FILES]
 CW_GROUND_RAW = {

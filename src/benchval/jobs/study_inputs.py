@@ -24,8 +24,8 @@ def study_source(layout: Layout, study: str) -> str:
 def study_raw_sources(layout: Layout, study: str) -> list[str]:
     """The study's source when it is read by content (a raw file, or a user's own file or folder): an
     ``ancient()`` input (:func:`study_source_input`), its content the ``raw_content`` param
-    (Layout.raw_content); none when a rule of the workflow writes it (under results/ or resources/), whose
-    job reruns the study's rules."""
+    (benchval.jobs.rule_files.raw_content); none when a rule of the workflow writes it (under results/ or
+    resources/), whose job reruns the study's rules."""
     source = study_source(layout, study)
     resolved = Path(source).resolve()
     if layout.raw_root.resolve() in resolved.parents:
